@@ -1,0 +1,67 @@
+"""The ``szsolver`` command line (click).
+
+Shared pieces every command uses live here: :class:`BadInput` (one-line error,
+exit code 2), :func:`load_position` (position string, position file or game
+record) and :func:`emit` (text for people, ``--json`` for programs). Commands of
+each concern live in their own ``cli_*`` module and register on :data:`main`.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+
+class BadInput(click.ClickException):
+    """Bad input: printed as one line 'Error: ...', exit code 2."""
+    exit_code = 2
+
+
+class _Group(click.Group):
+    """Turns ValueError from the library into a one-line BadInput."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except ValueError as e:
+            raise BadInput(str(e).splitlines()[0] if str(e) else type(e).__name__) from None
+
+
+@click.group(cls=_Group)
+@click.version_option(package_name="szsolver")
+def main():
+    """Analysis toolkit for Stars' Zone (星域) and Starmaps puzzles."""
+
+
+def emit(data, text: str, as_json: bool) -> None:
+    """Print ``data`` as JSON or ``text`` for people."""
+    if as_json:
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        click.echo(text)
+
+
+def load_position(source: str, rule: str | None = None):
+    """A position from SOURCE: a position string, a file holding one, or a game
+    record (its last position). Returns (position, game or None). ``rule``
+    overrides the rule. Raises ValueError naming the problem."""
+    from .record import load_source
+    return load_source(source, rule)
+
+
+def _register() -> None:
+    # Each concern's commands; a module that is not there yet is simply absent.
+    import importlib
+    for name in ("cli_game", "cli_solve", "cli_potential", "cli_puzzle"):
+        try:
+            importlib.import_module(f"szsolver.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"szsolver.{name}":
+                raise
+
+
+_register()
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
