@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 from .geometry import STARS_ZONE, Geometry
-from .reference import (BLUE, NO_NEUTRAL, RED, RULE_NAMES, encode_turn, rule_code,
+from .reference import (BLUE, NO_NEUTRAL, RED, RULE_NAMES, SIDE_NAMES, encode_turn, rule_code,
                         turn_neutral, turn_stone)
 
 START = "../....../......./......../....N..../......../......./....../.. R 5 5 basic"
@@ -106,3 +106,215 @@ def parse_position(text: str, geometry: Geometry = STARS_ZONE, backend=None):
     if backend is None:
         from . import Position as backend
     return backend(geometry, **parse_position_fields(text, geometry))
+
+
+# --- patterns -----------------------------------------------------------------------------
+
+PATTERN_LETTERS = "URDL"  # up, right, down, left: pattern bits 0..3 on square-cell boards
+
+
+def pattern_name(pattern: int, geometry: Geometry = STARS_ZONE) -> str:
+    """A pattern for people: one letter per beam in bit order, ``.`` where there is none.
+
+    On square-cell boards the letters are U R D L (bits 0..3), so ``U.D.`` (5) is a
+    stone that sees own stones up and down only; ``....`` (0) sees none, ``URDL``
+    (15) all four. Other boards join their direction names with ``+`` (``-`` for none).
+
+    >>> pattern_name(5), pattern_name(0), pattern_name(15), pattern_name(10)
+    ('U.D.', '....', 'URDL', '.R.L')
+    """
+    if not 0 <= pattern < geometry.n_patterns:
+        raise ValueError(f"pattern {pattern} is out of range 0..{geometry.n_patterns - 1}")
+    if len(geometry.directions) == 4 and geometry.cell == "square":
+        return "".join(PATTERN_LETTERS[d] if pattern >> d & 1 else "." for d in range(4))
+    names = [geometry.direction_names[d] for d in range(geometry.n_directions) if pattern >> d & 1]
+    return "+".join(names) or "-"
+
+
+def pattern_list(pattern_set: int) -> list[int]:
+    """The patterns in a pattern set (bit k = pattern k present), ascending."""
+    return [k for k in range(pattern_set.bit_length()) if pattern_set >> k & 1]
+
+
+# --- JSON ---------------------------------------------------------------------------------
+
+_POSITION_JSON_KEYS = {"type", "board", "red", "blue", "neutral", "side", "neutrals_left",
+                       "rule", "position"}
+
+
+def position_json(pos) -> dict:
+    """A position as JSON-ready data (either back end).
+
+    Stones are ``[row, col]`` lists in point order; ``neutral`` includes fixed
+    neutrals (the centre). ``position`` repeats the position string for people;
+    :func:`parse_position_json` checks that it agrees.
+    """
+    g = pos.geometry
+
+    def points(mask):
+        return [list(g.coords[p]) for p in range(g.size) if mask >> p & 1]
+
+    return {
+        "type": "position",
+        "board": g.name,
+        "red": points(pos.red),
+        "blue": points(pos.blue),
+        "neutral": points(pos.neutral),
+        "side": SIDE_NAMES[pos.side],
+        "neutrals_left": {"red": pos.red_neutrals, "blue": pos.blue_neutrals},
+        "rule": RULE_NAMES[pos.rule],
+        "position": position_string(pos),
+    }
+
+
+def parse_position_json(data, backend=None):
+    """Inverse of :func:`position_json`; ``data`` is a dict or JSON text.
+
+    Either the structured keys (red, blue, neutral, side, neutrals_left, rule) or
+    just ``position`` (a position string) must be given; when both are, they must
+    agree. Points may be ``[row, col]`` or ``"44"``. ValueError names the problem.
+    """
+    import json
+
+    from .geometry import by_name
+    if backend is None:
+        from . import Position as backend
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"malformed JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise ValueError("position JSON must be an object")
+    unknown = sorted(set(data) - _POSITION_JSON_KEYS)
+    if unknown:
+        raise ValueError(f"position JSON: unknown key {unknown[0]!r}")
+    if data.get("type", "position") != "position":
+        raise ValueError(f"position JSON: type must be 'position', got {data['type']!r}")
+    board = data.get("board", STARS_ZONE.name)
+    if not isinstance(board, str):
+        raise ValueError("position JSON: board must be a name like 'stars-zone'")
+    g = by_name(board)
+    structured = {"red", "blue", "neutral", "side", "neutrals_left", "rule"}
+    given = structured & set(data)
+    from_string = None
+    if "position" in data:
+        if not isinstance(data["position"], str):
+            raise ValueError("position JSON: position must be a position string")
+        from_string = backend(g, **parse_position_fields(data["position"], g))
+        if not given:
+            return from_string
+    missing = sorted(structured - given)
+    if missing:
+        raise ValueError(f"position JSON: missing key {missing[0]!r}")
+
+    def mask(name):
+        pts = data[name]
+        if not isinstance(pts, list):
+            raise ValueError(f"position JSON: {name} must be a list of points")
+        m = 0
+        for pt in pts:
+            if isinstance(pt, str):
+                p = g.parse_point(pt)
+            elif (isinstance(pt, list) and len(pt) == 2
+                  and all(isinstance(x, int) and not isinstance(x, bool) for x in pt)):
+                if tuple(pt) not in g.index:
+                    raise ValueError(f"position JSON: {name} point {pt} is off the {g.name} board")
+                p = g.index[tuple(pt)]
+            else:
+                raise ValueError(f"position JSON: bad {name} point {pt!r}: use [row, col] or \"44\"")
+            if m >> p & 1:
+                raise ValueError(f"position JSON: {name} point {g.coord_text(p)} listed twice")
+            m |= 1 << p
+        return m
+
+    side = data["side"]
+    if side not in SIDE_NAMES:
+        raise ValueError(f"position JSON: side must be 'red' or 'blue', got {side!r}")
+    left = data["neutrals_left"]
+    if not isinstance(left, dict) or set(left) != {"red", "blue"} or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in left.values()):
+        raise ValueError('position JSON: neutrals_left must be {"red": n, "blue": n}')
+    pos = backend(g, red=mask("red"), blue=mask("blue"), neutral=mask("neutral"),
+                  red_neutrals=left["red"], blue_neutrals=left["blue"],
+                  side=SIDE_NAMES.index(side), rule=rule_code(data["rule"]))
+    if from_string is not None and from_string != pos:
+        raise ValueError("position JSON: 'position' disagrees with the stones, side, "
+                         "neutrals or rule given")
+    return pos
+
+
+# --- the diagram --------------------------------------------------------------------------
+
+def result_text(pos) -> str:
+    """Who is ahead (or has won) by the rules' result order: score, then neutrals left.
+
+    >>> from szsolver.reference import Position
+    >>> result_text(Position())
+    'level: 0-0, neutrals left 5-5'
+    """
+    r, b = pos.scores()
+    over = pos.is_over()
+    if r != b:
+        who = "red" if r > b else "blue"
+        return f"{who} {'wins' if over else 'leads'} {r}-{b}"
+    if pos.red_neutrals != pos.blue_neutrals:
+        who = "red" if pos.red_neutrals > pos.blue_neutrals else "blue"
+        return (f"{who} {'wins' if over else 'leads'} on neutrals: {r}-{b}, neutrals left "
+                f"{pos.red_neutrals}-{pos.blue_neutrals}")
+    return (f"{'draw' if over else 'level'}: {r}-{b}, neutrals left "
+            f"{pos.red_neutrals}-{pos.blue_neutrals}")
+
+
+def diagram(pos, *, coordinates: bool = True, status: bool = True) -> str:
+    """The board in its true shape for people: R red, B blue, N neutral, ``.`` empty,
+    with row numbers on the left and column numbers on top (as in rules.md), then
+    side to move, neutrals left, rule and scores.
+
+    >>> from szsolver.reference import Position
+    >>> print(diagram(Position(), status=False))
+         1 2 3 4 5 6 7 8 9
+      1        . .
+      2      . . . . . .
+      3    . . . . . . .
+      4  . . . . . . . .
+      5  . . . . N . . . .
+      6    . . . . . . . .
+      7    . . . . . . .
+      8    . . . . . .
+      9          . .
+    """
+    g = pos.geometry
+    rows = sorted({r for r, _ in g.coords})
+    cols = sorted({c for _, c in g.coords})
+    cmin, cmax = cols[0], cols[-1]
+    w = max(len(str(c)) for c in cols)           # cell width (before the separating space)
+    rw = max(len(str(r)) for r in rows)
+    lines = []
+    if coordinates:
+        lines.append(" " * (rw + 4) + " ".join(str(c).rjust(w) for c in range(cmin, cmax + 1)))
+    for r in rows:
+        cells = []
+        for c in range(cmin, cmax + 1):
+            p = g.index.get((r, c))
+            if p is None:
+                ch = " "
+            else:
+                bit = 1 << p
+                ch = ("R" if pos.red & bit else "B" if pos.blue & bit
+                      else "N" if pos.neutral & bit else ".")
+            cells.append(ch.rjust(w))
+        body = " ".join(cells).rstrip()
+        lines.append((f"  {str(r).rjust(rw)}  " if coordinates else "") + body)
+    if status:
+        r_score, b_score = pos.scores()
+        if pos.is_over():
+            lines.append(f"Game over after {pos.ply} turns.")
+        else:
+            lines.append(f"{SIDE_NAMES[pos.side].capitalize()} to move, round {pos.ply // 2 + 1} "
+                         f"(turn {pos.ply + 1} of {2 * pos.stones_per_side}).")
+        lines.append(f"Neutrals left: red {pos.red_neutrals}, blue {pos.blue_neutrals}.  "
+                     f"Rule: {RULE_NAMES[pos.rule]}.")
+        lines.append(f"Score: red {r_score}, blue {b_score}.  "
+                     f"{'Result' if pos.is_over() else 'Standing'}: {result_text(pos)}.")
+    return "\n".join(lines)

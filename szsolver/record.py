@@ -1,0 +1,428 @@
+"""Game records: PGN-like tag pairs, then numbered rounds.
+
+    [Rule "basic"]
+    [Neutrals "5 5"]
+    [Red "MY Tian"]
+    [Blue "Aza Reyyaiya"]
+    [Date "2023-07-17"]
+    [Result "16-14"]
+
+    1. 44n66 64
+    2. 41 54
+
+Tags (all optional, any order, each at most once; values are ``"..."`` with ``\\"``
+and ``\\\\`` escaped):
+
+- ``Rule``: ``basic`` (default) or ``advanced``.
+- ``Neutrals``: each side's neutral supply at the start, ``"5 5"`` (red blue) or
+  ``"5"`` (both); default the rulebook's recommendation, 5 under Basic, 4 under Advanced.
+- ``Board``: a board name for :func:`szsolver.geometry.by_name` (default ``stars-zone``).
+- ``Position``: a set-up start as a position string (it carries side to move,
+  neutrals left and rule, so ``Neutrals`` may not be given with it and ``Rule``, if
+  given, must agree).
+- ``Result``: ``"red-blue"`` final scores under the game's rule, or ``*`` when
+  unknown/unfinished. A Result that disagrees with the replay is kept as written
+  but reported in :attr:`Game.warnings` (the record may be a faithful copy of a
+  wrong score sheet; the replayed scores are what every command shows).
+- Anything else (``Red``, ``Blue``, ``Date``, ``Event``, ``Source``...) is kept as is.
+
+Turns follow as ``N.`` then Red's turn and Blue's turn; a set-up with Blue to move
+starts ``N...`` then Blue's turn. Round numbers must run on without gaps.
+
+:func:`game_string` writes the canonical form (one tag per line, a blank line, one
+round per line); canonical text round-trips exactly through :func:`parse_game`, and
+any accepted text parses to a game whose canonical string parses back to an equal game.
+
+>>> g = parse_game('[Red "A"] 1. 44n66 64 2. 41')
+>>> print(game_string(g), end="")
+[Red "A"]
+<BLANKLINE>
+1. 44n66 64
+2. 41
+>>> g.final.scores(), g.final.red_neutrals
+((2, 1), 4)
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from .geometry import STARS_ZONE, by_name
+from .notation import (format_turn, parse_position, parse_position_fields, parse_position_json,
+                       position_string)
+from .reference import (BASIC, MAX_NEUTRALS_PER_SIDE, RED, RULE_NAMES, SIDE_NAMES, rule_code)
+
+RECOMMENDED_NEUTRALS = {BASIC: 5, 1: 4}  # rulebook: 5 each under Basic, 4 each under Advanced
+EXAMPLE_NAME = "example-2023-07-17.szg"
+
+_TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
+_TOKEN_RE = re.compile(r'\s*(?:(\[)|(\d+)\.(\.\.)?(?=\s|$)|([^\s\[\]]+))')
+_RESULT_RE = re.compile(r"^(\d+)-(\d+)$")
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+class Game:
+    """A game: its tags, start position and turns, replayed and checked.
+
+    ``tags`` is an ordered dict of tag name to value (as written); ``turns`` the
+    turn codes in play order. Construction replays every turn with
+    ``Position.play`` and raises ValueError naming the round and side of the
+    first bad one. Attributes: ``geometry``, ``rule``, ``neutrals`` (each side's
+    supply at the start, or neutrals left at a set-up start), ``start``,
+    ``positions`` (after each turn), ``final``, ``warnings``.
+    """
+
+    def __init__(self, tags: dict | None = None, turns=(), *, backend=None):
+        if backend is None:
+            from . import Position as backend
+        self.backend = backend
+        self.tags = dict(tags or {})
+        for k, v in self.tags.items():
+            if not isinstance(k, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", k):
+                raise ValueError(f"bad tag name {k!r}: letters, digits and _ only")
+            if not isinstance(v, str) or "\n" in v:
+                raise ValueError(f"tag {k}: value must be one line of text")
+        self.start = _start_position(self.tags, backend)
+        self.geometry = self.start.geometry
+        self.rule = self.start.rule
+        self.neutrals = (self.start.red_neutrals, self.start.blue_neutrals)
+        self.turns: list[int] = []
+        self.positions = []
+        self.warnings: list[str] = []
+        for t in turns:
+            self.play(t)
+        self._check_result()
+
+    # --- facts ------------------------------------------------------------------------
+    @property
+    def final(self):
+        """The position after the last turn (the start if there are none)."""
+        return self.positions[-1] if self.positions else self.start
+
+    def __len__(self) -> int:
+        return len(self.turns)
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Game) and list(self.tags.items()) == list(other.tags.items())
+                and self.turns == other.turns and self.start == other.start)
+
+    def __repr__(self) -> str:
+        return f"Game({len(self.turns)} turns, {position_string(self.final)!r})"
+
+    def round_of(self, i: int) -> int:
+        """The round number of turn ``i`` (0-based, in this game's turn list)."""
+        return (self.start.ply + i) // 2 + 1
+
+    def side_of(self, i: int) -> int:
+        return (self.start.side + i) % 2
+
+    def where(self, i: int) -> str:
+        """'round 7, blue': how errors and people name turn ``i``."""
+        return f"round {self.round_of(i)}, {SIDE_NAMES[self.side_of(i)]}"
+
+    def position_before(self, i: int):
+        return self.positions[i - 1] if i else self.start
+
+    # --- changes ----------------------------------------------------------------------
+    def play(self, turn: int) -> None:
+        """Append a turn after checking it; ValueError names the round and side."""
+        i = len(self.turns)
+        pos = self.final.copy()
+        if pos.is_over():
+            raise ValueError(f"{self.where(i)}: a turn after the game ended (both sides "
+                             f"have placed all {pos.stones_per_side} stones)")
+        try:
+            pos.play(turn)
+        except ValueError as e:
+            raise ValueError(f"{self.where(i)}: {e}") from None
+        self.turns.append(turn)
+        self.positions.append(pos)
+
+    def with_rule(self, rule) -> "Game":
+        """The same turns replayed under ``rule``. The Rule tag (or the Position tag's
+        rule) is rewritten, the Neutrals tag pinned to the supply used, and a Result
+        tag dropped when the rule changes, since it scored the other rule."""
+        code = rule_code(rule)
+        if code == self.rule:
+            return Game(self.tags, self.turns, backend=self.backend)
+        tags = dict(self.tags)
+        if "Position" in tags:
+            start = self.start.with_rule(code)
+            tags["Position"] = position_string(start)
+            if "Rule" in tags:
+                tags["Rule"] = RULE_NAMES[code]
+        else:
+            tags["Rule"] = RULE_NAMES[code]
+            if "Neutrals" not in tags:
+                tags["Neutrals"] = f"{self.neutrals[0]} {self.neutrals[1]}"
+        tags.pop("Result", None)
+        return Game(tags, self.turns, backend=self.backend)
+
+    def _check_result(self) -> None:
+        text = self.tags.get("Result")
+        if text is None or text.strip() == "*":
+            return
+        m = _RESULT_RE.match(text.strip())
+        if not m:
+            raise ValueError(f"Result tag {text!r}: use the final scores red-blue like "
+                             f"\"16-14\", or \"*\"")
+        claimed = (int(m.group(1)), int(m.group(2)))
+        final = self.final
+        got = final.scores()
+        if not final.is_over():
+            self.warnings.append(f"Result tag says {text} but the game is unfinished "
+                                 f"after {len(self.turns)} turns (scores now {got[0]}-{got[1]})")
+        elif claimed != got:
+            self.warnings.append(f"Result tag says {text} but the replay scores "
+                                 f"{got[0]}-{got[1]} under the {RULE_NAMES[self.rule]} rule")
+
+
+def _start_position(tags: dict, backend):
+    """The start position the tags describe (see the module doc)."""
+    g = by_name(tags["Board"]) if "Board" in tags else STARS_ZONE
+    rule = rule_code(tags["Rule"]) if "Rule" in tags else BASIC
+    if "Position" in tags:
+        if "Neutrals" in tags:
+            raise ValueError("give neutrals left in the Position tag, not a Neutrals tag")
+        pos = parse_position(tags["Position"], g, backend)
+        if "Rule" in tags and pos.rule != rule:
+            raise ValueError(f"Rule tag says {tags['Rule']} but the Position tag says "
+                             f"{RULE_NAMES[pos.rule]}")
+        return pos
+    if "Neutrals" in tags:
+        parts = tags["Neutrals"].split()
+        if not 1 <= len(parts) <= 2 or not all(
+                p.isdigit() and int(p) <= MAX_NEUTRALS_PER_SIDE for p in parts):
+            raise ValueError(f"Neutrals tag {tags['Neutrals']!r}: use two numbers 0..7, "
+                             f"red's and blue's supply, like \"5 5\"")
+        red_n, blue_n = int(parts[0]), int(parts[-1])
+    else:
+        red_n = blue_n = RECOMMENDED_NEUTRALS[rule]
+    return backend(g, red_neutrals=red_n, blue_neutrals=blue_n, side=RED, rule=rule)
+
+
+# --- text ---------------------------------------------------------------------------------
+
+def parse_game(text: str, backend=None) -> Game:
+    """Parse a game record (see the module doc); ValueError names the problem."""
+    from .notation import parse_turn
+    tags: dict[str, str] = {}
+    raw_turns: list[tuple[str, int, int]] = []  # (text, round, side) as written
+    backend = backend or _default_backend()
+    start = None          # known once the first round number or turn is reached
+    expect_round = side = round_no = None
+    in_round = 0          # turns seen since the last round number
+    pos, n = 0, len(text)
+    while True:
+        while pos < n and text[pos].isspace():
+            pos += 1
+        if pos >= n:
+            break
+        m = _TOKEN_RE.match(text, pos)
+        if m is None:
+            line = text.count("\n", 0, pos) + 1
+            raise ValueError(f"unexpected {text[pos]!r} on line {line}")
+        if m.group(1):  # a tag
+            t = _TAG_RE.match(text, pos)
+            line = text.count("\n", 0, pos) + 1
+            if not t:
+                raise ValueError(f"malformed tag on line {line}: use [Name \"value\"]")
+            if start is not None:
+                raise ValueError(f"tag [{t.group(1)}] on line {line} comes after the turns: "
+                                 "tags come first")
+            if t.group(1) in tags:
+                raise ValueError(f"tag [{t.group(1)}] given twice")
+            tags[t.group(1)] = _unescape(t.group(2))
+            pos = t.end()
+            continue
+        pos = m.end()
+        if start is None:
+            start = _start_position(tags, backend)
+            expect_round, side = start.ply // 2 + 1, start.side
+        if m.group(2) is not None:  # a round number
+            if round_no is not None and in_round == 0:
+                raise ValueError(f"round {round_no} has no turns")
+            if round_no is not None and side != RED:
+                raise ValueError(f"round {round_no}, blue: turn missing before "
+                                 f"{m.group(0).strip()!r}")
+            want = f"{expect_round}." if side == RED else f"{expect_round}..."
+            if (int(m.group(2)), m.group(3) is not None) != (expect_round, side != RED):
+                raise ValueError(f"expected round number {want!r}, got {m.group(0).strip()!r}")
+            round_no, in_round = expect_round, 0
+            continue
+        token = m.group(4)
+        if round_no is None or (in_round and side == RED):
+            raise ValueError(f"turn {token!r} needs its round number first: "
+                             f"'{expect_round}. {token}'")
+        raw_turns.append((token, round_no, side))
+        in_round += 1
+        if side != RED:
+            expect_round += 1
+        side ^= 1
+    if round_no is not None and in_round == 0:
+        raise ValueError(f"round {round_no} has no turns")
+    game = Game(tags, (), backend=backend)
+    for token, r, s in raw_turns:
+        if game.final.is_over():
+            raise ValueError(f"round {r}, {SIDE_NAMES[s]}: a turn after the game ended "
+                             f"(both sides have placed all {game.final.stones_per_side} stones)")
+        try:
+            turn = parse_turn(token, game.geometry)
+        except ValueError as e:
+            raise ValueError(f"round {r}, {SIDE_NAMES[s]}: {e}") from None
+        game.play(turn)
+    game.warnings.clear()
+    game._check_result()
+    return game
+
+
+def _default_backend():
+    from . import Position
+    return Position
+
+
+def game_string(game: Game) -> str:
+    """The canonical record text: one tag per line, a blank line, one round per line."""
+    out = [f'[{k} "{_escape(v)}"]' for k, v in game.tags.items()]
+    lines = []
+    for i, t in enumerate(game.turns):
+        text = format_turn(t, game.geometry)
+        if game.side_of(i) == RED:
+            lines.append(f"{game.round_of(i)}. {text}")
+        elif i == 0:
+            lines.append(f"{game.round_of(i)}... {text}")
+        else:
+            lines[-1] += f" {text}"
+    if out and lines:
+        out.append("")
+    return "\n".join(out + lines) + "\n"
+
+
+# --- JSON ---------------------------------------------------------------------------------
+
+def game_json(game: Game) -> dict:
+    """A game as JSON-ready data: ``{"type": "game", "tags": {...}, "turns": ["44n66", ...]}``."""
+    return {"type": "game", "tags": dict(game.tags),
+            "turns": [format_turn(t, game.geometry) for t in game.turns]}
+
+
+def parse_game_json(data, backend=None) -> Game:
+    """Inverse of :func:`game_json`; ``data`` is a dict or JSON text."""
+    from .notation import parse_turn
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"malformed JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise ValueError("game JSON must be an object")
+    unknown = sorted(set(data) - {"type", "tags", "turns"})
+    if unknown:
+        raise ValueError(f"game JSON: unknown key {unknown[0]!r}")
+    if data.get("type", "game") != "game":
+        raise ValueError(f"game JSON: type must be 'game', got {data['type']!r}")
+    tags = data.get("tags", {})
+    if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
+        raise ValueError("game JSON: tags must be an object of strings")
+    turns = data.get("turns", [])
+    if not isinstance(turns, list) or not all(isinstance(t, str) for t in turns):
+        raise ValueError('game JSON: turns must be a list of turn strings like "44n66"')
+    game = Game(tags, (), backend=backend)
+    for i, token in enumerate(turns):
+        if game.final.is_over():
+            raise ValueError(f"{game.where(i)}: a turn after the game ended (both sides have "
+                             f"placed all {game.final.stones_per_side} stones)")
+        try:
+            turn = parse_turn(token, game.geometry)
+        except ValueError as e:
+            raise ValueError(f"{game.where(i)}: {e}") from None
+        game.play(turn)
+    game.warnings.clear()
+    game._check_result()
+    return game
+
+
+# --- sources ------------------------------------------------------------------------------
+
+def example_path() -> str:
+    """Path of the bundled rulebook example game (package data)."""
+    from importlib.resources import files
+    return str(files("szsolver") / "data" / EXAMPLE_NAME)
+
+
+def example_game(backend=None) -> Game:
+    """The rulebook's example game (2023-07-17, Basic rule, 5 neutrals each)."""
+    with open(example_path(), encoding="utf-8") as f:
+        return parse_game(f.read(), backend)
+
+
+def _looks_like_record(text: str) -> bool:
+    return text.startswith("[") or re.match(r"\d+\.", text) is not None
+
+
+def parse_source_text(text: str, backend=None):
+    """Text holding a position string, a JSON position or game, or a game record.
+    Returns (position, game or None)."""
+    t = text.strip()
+    if not t:
+        raise ValueError("empty input: expected a position string, a game record or JSON")
+    if t.startswith("{"):
+        try:
+            data = json.loads(t)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"malformed JSON: {e}") from None
+        if isinstance(data, dict) and (data.get("type") == "game" or "turns" in data):
+            game = parse_game_json(data, backend)
+            return game.final, game
+        return parse_position_json(data, backend), None
+    if _looks_like_record(t):
+        game = parse_game(t, backend)
+        return game.final, game
+    lines = [ln for ln in t.splitlines() if ln.strip()]
+    if len(lines) > 1:
+        raise ValueError("a position string is one line; this text has "
+                         f"{len(lines)} (a game record starts with a [Tag] or '1.')")
+    if backend is None:
+        backend = _default_backend()
+    return backend(STARS_ZONE, **parse_position_fields(t, STARS_ZONE)), None
+
+
+def load_source(source: str, rule=None, backend=None):
+    """A position from SOURCE, for the CLI and scripts. Returns (position, game or None).
+
+    SOURCE is a path to a file, or the text itself: a position string, a JSON
+    position or game, or a game record (the position is its last one). ``rule``
+    (``basic``/``advanced``) overrides the rule: a game is replayed under it.
+    Raises ValueError naming the problem (e.g. a missing file).
+    """
+    if os.path.isfile(source):
+        try:
+            with open(source, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            raise ValueError(f"cannot read {source}: {e}") from None
+    elif os.path.isdir(source):
+        raise ValueError(f"{source} is a directory, not a position or game file")
+    elif (not any(ch.isspace() for ch in source.strip()) and not source.strip().startswith("{")
+          and not re.fullmatch(r"[.RBN/]*/[.RBN/]*", source.strip())
+          and not _looks_like_record(source.strip())):
+        # One word that is neither a position, JSON nor a record: a file that is not there.
+        raise ValueError(f"no such file: {source}")
+    else:
+        text = source
+    pos, game = parse_source_text(text, backend)
+    if rule is not None:
+        if game is not None:
+            game = game.with_rule(rule)
+            pos = game.final
+        else:
+            pos = pos.with_rule(rule)
+    return pos, game
