@@ -1,0 +1,442 @@
+"""Starmap puzzles in and out: JSON, a one-line string, text for paper, SVG.
+
+Published API (other modules build on these names):
+
+- :func:`puzzle_to_json` / :func:`puzzle_from_json`: a dict (JSON-ready) and back,
+  validated; ``solution`` (a star bitmask) may ride along.
+- :func:`puzzle_string` / :func:`parse_puzzle_string`: one line, stable, canonical
+  (the same puzzle always gives the same string), for puzzle IDs and collections.
+- :func:`puzzle_text` / :func:`puzzle_from_text`: the board in its true shape for
+  solving on paper, with a legend; parses back.
+- :func:`puzzle_svg`: a picture in the designer's palette, with or without the solution.
+- :func:`stars_to_points` / :func:`stars_from_points`: a star bitmask as point names.
+
+Givens show their *pattern* as a number: the sum of the values of the directions
+in which the star has a beam. Square-cell boards: up 1, right 2, down 4, left 8,
+written as one hex digit 0..f. Hex board: w 1, e 2, nw 4, ne 8, sw 16, se 32,
+written as two decimal digits 00..63.
+
+>>> from szsolver.geometry import STARS_ZONE
+>>> from szsolver.starmap import Puzzle
+>>> p = Puzzle(STARS_ZONE, blocked=STARS_ZONE.fixed_neutral_mask | 1 << STARS_ZONE.index[(2, 4)],
+...            givens=((STARS_ZONE.index[(4, 4)], 5),))
+>>> puzzle_string(p)
+'stars-zone;basic;x=24;g=44:5'
+>>> parse_puzzle_string(puzzle_string(p)) == p
+True
+>>> puzzle_from_json(puzzle_to_json(p)) == p
+True
+>>> puzzle_from_text(puzzle_text(p)) == p
+True
+"""
+from __future__ import annotations
+
+import json
+from html import escape
+
+from .geometry import Geometry, by_name
+from .reference import ADVANCED, RULE_NAMES, rule_code
+from .starmap import Puzzle, star_patterns
+
+FORMAT = "szsolver-starmap-puzzle"
+VERSION = 1
+
+# Designer's palette (rules.md).
+BACKGROUND = "#00007f"
+GRID = "#ffff00"
+STAR = "#ff3838"
+SOLVED = "#00bfff"
+NEUTRAL = "#f2f2f2"
+
+
+# --- points and patterns ------------------------------------------------------------------
+
+def _board(name) -> Geometry:
+    if isinstance(name, Geometry):
+        return name
+    if not isinstance(name, str):
+        raise ValueError(f"board must be a name like stars-zone, square-8 or hex, not {name!r}")
+    return by_name(name)
+
+
+def _point_name(g: Geometry, p: int) -> str:
+    r, c = g.coords[p]
+    return f"{r}{c}" if r < 10 and c < 10 else f"{r},{c}"
+
+
+def _parse_point(g: Geometry, text) -> int:
+    if not isinstance(text, str):
+        raise ValueError(f"bad point {text!r}: expected a string like '44' or '10,3'")
+    return g.parse_point(text)
+
+
+def stars_to_points(g: Geometry, stars: int) -> list[str]:
+    """A star bitmask as a list of point names in reading order."""
+    return [_point_name(g, p) for p in range(g.size) if stars >> p & 1]
+
+
+def stars_from_points(g: Geometry, names) -> int:
+    """Inverse of :func:`stars_to_points` (also accepts one string separated by spaces,
+    dots or semicolons)."""
+    if isinstance(names, str):
+        names = names.replace(";", " ").replace(".", " ").split()
+    if not isinstance(names, (list, tuple)):
+        raise ValueError("a solution must be a list of points")
+    m = 0
+    for t in names:
+        p = _parse_point(g, t)
+        if m >> p & 1:
+            raise ValueError(f"point {t} listed twice")
+        m |= 1 << p
+    return m
+
+
+def pattern_digits(g: Geometry) -> int:
+    """Characters a pattern number takes: 1 (hex digit) up to 16 patterns, else 2 (decimal)."""
+    return 1 if g.n_patterns <= 16 else 2
+
+
+def format_pattern(g: Geometry, pat: int) -> str:
+    return f"{pat:x}" if pattern_digits(g) == 1 else f"{pat:02d}"
+
+
+def parse_pattern(g: Geometry, text: str) -> int:
+    t = str(text).strip().lower()
+    try:
+        pat = int(t, 16) if pattern_digits(g) == 1 else int(t, 10)
+    except ValueError:
+        raise ValueError(f"bad pattern {text!r}") from None
+    if not 0 <= pat < g.n_patterns:
+        raise ValueError(f"pattern {text!r} out of range for the {g.name} board")
+    return pat
+
+
+def pattern_names(g: Geometry, pat: int) -> list[str]:
+    """The directions in which a star with this pattern has a beam."""
+    return [name for d, name in enumerate(g.direction_names) if pat >> d & 1]
+
+
+def legend(g: Geometry) -> str:
+    vals = ", ".join(f"{name} {1 << d}" for d, name in enumerate(g.direction_names))
+    form = "one hex digit 0-f" if pattern_digits(g) == 1 else "two digits 00-63"
+    return f"a given shows the sum of its beams ({vals}), as {form}; 0 = no beam"
+
+
+# --- JSON ---------------------------------------------------------------------------------
+
+def puzzle_to_json(p: Puzzle, solution: int | None = None) -> dict:
+    """A JSON-ready dict. Fixed neutral points (the Stars' Zone centre) are implied by
+    the board and not listed under ``blocked``."""
+    g = p.geometry
+    d = {
+        "format": FORMAT,
+        "version": VERSION,
+        "board": g.name,
+        "rule": RULE_NAMES[p.rule],
+        "blocked": stars_to_points(g, p.blocked & ~g.fixed_neutral_mask),
+        "givens": [{"point": _point_name(g, q), "pattern": pat, "beams": pattern_names(g, pat)}
+                   for q, pat in p.givens],
+        "stars": p.n_stars,
+    }
+    if solution is not None:
+        d["solution"] = stars_to_points(g, solution)
+    return d
+
+
+def puzzle_from_json(d, geometry: Geometry | None = None) -> Puzzle:
+    """A Puzzle from :func:`puzzle_to_json`'s dict (or its JSON text). Unknown extra keys
+    (ids, grades, ...) are ignored; everything read is validated."""
+    return puzzle_and_solution_from_json(d, geometry)[0]
+
+
+def puzzle_and_solution_from_json(d, geometry: Geometry | None = None) -> tuple[Puzzle, int | None]:
+    """Like :func:`puzzle_from_json`, also returning the ``solution`` bitmask (or None)."""
+    if isinstance(d, (str, bytes)):
+        try:
+            d = json.loads(d)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"malformed JSON: {e.msg} at line {e.lineno}") from None
+    if not isinstance(d, dict):
+        raise ValueError("a puzzle must be a JSON object")
+    if "format" in d and d["format"] != FORMAT:
+        raise ValueError(f"not a starmap puzzle: format {d['format']!r}")
+    if "version" in d and d["version"] != VERSION:
+        raise ValueError(f"unsupported puzzle version {d['version']!r}")
+    if "board" not in d and geometry is None:
+        raise ValueError("puzzle has no 'board'")
+    g = geometry if geometry is not None else _board(d["board"])
+    if geometry is not None and "board" in d and d["board"] != g.name:
+        raise ValueError(f"puzzle is for board {d['board']!r}, not {g.name}")
+    rule = rule_code(d.get("rule", "basic"))
+    blocked_list = d.get("blocked", [])
+    if not isinstance(blocked_list, list):
+        raise ValueError("'blocked' must be a list of points")
+    blocked = stars_from_points(g, blocked_list) | g.fixed_neutral_mask
+    givens_in = d.get("givens", [])
+    if not isinstance(givens_in, list):
+        raise ValueError("'givens' must be a list")
+    givens = []
+    for item in givens_in:
+        if isinstance(item, dict):
+            if "point" not in item or "pattern" not in item:
+                raise ValueError("a given needs 'point' and 'pattern'")
+            q, pat = item["point"], item["pattern"]
+        elif isinstance(item, (list, tuple)) and len(item) == 2:
+            q, pat = item
+        else:
+            raise ValueError(f"bad given {item!r}")
+        if isinstance(pat, bool) or not isinstance(pat, int):
+            raise ValueError(f"given pattern {pat!r} must be an integer")
+        point = _parse_point(g, q)
+        if isinstance(item, dict) and "beams" in item:
+            beams = item["beams"]
+            if not isinstance(beams, list) or sorted(map(str, beams)) != sorted(pattern_names(g, pat)):
+                raise ValueError(f"given {q}: 'beams' disagrees with pattern {pat}")
+        givens.append((point, pat))
+    puzzle = Puzzle(g, blocked=blocked, givens=tuple(givens), rule=rule)
+    if "stars" in d and d["stars"] != puzzle.n_stars:
+        raise ValueError(f"'stars' is {d['stars']!r}, the {g.name} board needs {puzzle.n_stars}")
+    solution = None
+    if d.get("solution") is not None:
+        solution = stars_from_points(g, d["solution"])
+    return puzzle, solution
+
+
+def load_puzzle(source: str) -> tuple[Puzzle, int | None]:
+    """A puzzle (and its solution if recorded) from a file or an inline form: JSON,
+    a puzzle string, or the text form. ValueError naming the problem."""
+    import os
+    text = source
+    if os.path.exists(source):
+        try:
+            with open(source, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            raise ValueError(f"cannot read {source}: {e}") from None
+    elif "\n" not in source and ";" not in source and not source.lstrip().startswith("{"):
+        raise ValueError(f"no such puzzle file: {source}")
+    s = text.strip()
+    if not s:
+        raise ValueError("empty puzzle")
+    if s.startswith("{"):
+        return puzzle_and_solution_from_json(s)
+    if "\n" not in s:
+        return parse_puzzle_string(s), None
+    return puzzle_from_text(s), None
+
+
+# --- one-line string ----------------------------------------------------------------------
+
+def puzzle_string(p: Puzzle) -> str:
+    """``board;rule;x=blocked;g=givens``: blocked points joined by '.', givens as
+    ``point:pattern`` joined by '.', both in reading order; fixed neutrals implied.
+    Canonical: equal puzzles give equal strings."""
+    g = p.geometry
+    blocked = ".".join(stars_to_points(g, p.blocked & ~g.fixed_neutral_mask))
+    givens = ".".join(f"{_point_name(g, q)}:{format_pattern(g, pat)}" for q, pat in p.givens)
+    return f"{g.name};{RULE_NAMES[p.rule]};x={blocked};g={givens}"
+
+
+def parse_puzzle_string(s: str) -> Puzzle:
+    parts = s.strip().split(";")
+    if len(parts) != 4 or not parts[2].startswith("x=") or not parts[3].startswith("g="):
+        raise ValueError(f"bad puzzle string {s.strip()[:60]!r}: expected board;rule;x=...;g=...")
+    g = _board(parts[0])
+    rule = rule_code(parts[1])
+    blocked = stars_from_points(g, [t for t in parts[2][2:].split(".") if t]) | g.fixed_neutral_mask
+    givens = []
+    for item in (t for t in parts[3][2:].split(".") if t):
+        q, sep, pat = item.partition(":")
+        if not sep:
+            raise ValueError(f"bad given {item!r}: expected point:pattern")
+        givens.append((_parse_point(g, q), parse_pattern(g, pat)))
+    return Puzzle(g, blocked=blocked, givens=tuple(givens), rule=rule)
+
+
+# --- text for paper -----------------------------------------------------------------------
+
+_HEADER = "starmap puzzle"
+
+
+def _layout(g: Geometry):
+    """(rows, cols, cell width, {point: (line, column)}) of the text picture."""
+    r0 = min(r for r, _ in g.coords)
+    c0 = min(c for _, c in g.coords)
+    pos = {}
+    if g.cell == "hex":
+        # axial layout: row i is shifted half a cell per row, so x = 2j + i half-cells
+        xmin = min(2 * c + r for r, c in g.coords)
+        w = 4 if pattern_digits(g) == 2 else 2
+        for p, (r, c) in enumerate(g.coords):
+            pos[p] = (r - r0, (2 * c + r - xmin) * (w // 2))
+    else:
+        w = 2 + (pattern_digits(g) - 1)
+        for p, (r, c) in enumerate(g.coords):
+            pos[p] = (r - r0, (c - c0) * w)
+    return r0, c0, w, pos
+
+
+def puzzle_text(p: Puzzle, solution: int | None = None) -> str:
+    """The board in its true shape: ``.`` empty, ``#`` blocked, a given shows its
+    pattern number; with a solution, the other stars show theirs after a ``*``."""
+    g = p.geometry
+    r0, c0, w, pos = _layout(g)
+    nd = pattern_digits(g)
+    pats = star_patterns(g, solution, p.blocked, p.rule) if solution is not None else {}
+    given = dict(p.givens)
+    nrows = max(r for r, _ in g.coords) - r0 + 1
+    width = max(x for _, x in pos.values()) + w
+    lines = [[" "] * width for _ in range(nrows)]
+    for q, (y, x) in pos.items():
+        if p.blocked >> q & 1:
+            cell = "#"
+        elif q in given:
+            cell = format_pattern(g, given[q])
+        elif q in pats:
+            cell = "*" + format_pattern(g, pats[q])
+        else:
+            cell = "."
+        cell = cell.rjust(nd + 1)
+        for k, ch in enumerate(cell):
+            lines[y][x + k] = ch
+    label_w = len(str(nrows + r0 - 1))
+    rule = RULE_NAMES[p.rule]
+    cut = "blocked points also cut beams" if p.rule == ADVANCED else "blocked points do not cut beams"
+    head = [f"{_HEADER}: board {g.name}, rule {rule}",
+            f"place {p.n_stars} stars on '.' points so that every pattern appears exactly once;",
+            f"# = blocked ({cut}); {legend(g)}."]
+    if solution is not None:
+        head.append("solution: * marks the stars you place, with their patterns.")
+    out = head + [""]
+    if g.cell != "hex":
+        cols = sorted({c for _, c in g.coords})
+        hdr = [" "] * width
+        for c in cols:
+            t = str(c % 10 if c >= 10 and w < 3 else c).rjust(nd + 1)
+            for k, ch in enumerate(t):
+                hdr[(c - c0) * w + k] = ch
+        out.append(" " * (label_w + 1) + "".join(hdr).rstrip())
+    for y, row in enumerate(lines):
+        out.append(str(y + r0).rjust(label_w) + " " + "".join(row).rstrip())
+    if g.cell == "hex":
+        out.append("")
+        out.append("rows are i (top to bottom); row i holds cells j = "
+                   + ("max(17-i,1)..min(48-i,32)" if g.name == "hex-768" else "its listed cells")
+                   + " left to right; w/e run along a row, nw/se and ne/sw run between rows.")
+    return "\n".join(out) + "\n"
+
+
+def puzzle_from_text(text: str) -> Puzzle:
+    """Inverse of :func:`puzzle_text` (a solution shown in it is ignored)."""
+    lines = text.splitlines()
+    head = next((ln for ln in lines if ln.startswith(_HEADER + ":")), None)
+    if head is None:
+        raise ValueError(f"not a starmap puzzle text: no '{_HEADER}:' line")
+    try:
+        after = head.split(":", 1)[1]
+        fields = dict(part.strip().split(" ", 1) for part in after.split(","))
+        g = _board(fields["board"].strip())
+        rule = rule_code(fields["rule"].strip())
+    except (KeyError, ValueError) as e:
+        raise ValueError(f"bad puzzle header {head!r}") from None
+    r0, c0, w, pos = _layout(g)
+    label_w = len(str(max(r for r, _ in g.coords)))
+    rows = {}
+    for ln in lines:
+        t = ln[:label_w].strip()
+        if t.isdigit() and len(ln) > label_w and ln[label_w] == " ":
+            rows.setdefault(int(t) - r0, ln[label_w + 1:])
+    nd = pattern_digits(g)
+    blocked = g.fixed_neutral_mask
+    givens = []
+    for q, (y, x) in pos.items():
+        if y not in rows:
+            raise ValueError(f"row {y + r0} missing from the puzzle text")
+        cell = rows[y][x:x + nd + 1].strip()
+        if cell in ("", ".") or cell.startswith("*"):
+            continue
+        if cell == "#":
+            blocked |= 1 << q
+            continue
+        givens.append((q, parse_pattern(g, cell)))
+    return Puzzle(g, blocked=blocked, givens=tuple(givens), rule=rule)
+
+
+# --- SVG ----------------------------------------------------------------------------------
+
+def _svg_points(g: Geometry, step: float):
+    """Pixel centre of each point and the unit vector of each direction."""
+    if g.cell == "hex":
+        import math
+        h = math.sqrt(3) / 2
+        # axial (i, j): x = j + i/2, y = i * sqrt(3)/2
+        xy = [((c + r / 2) * step, r * h * step) for r, c in g.coords]
+        dirs = [(dc + dr / 2, dr * h) for dr, dc in g.directions]
+    else:
+        xy = [(c * step, r * step) for r, c in g.coords]
+        dirs = [(float(dc), float(dr)) for dr, dc in g.directions]
+    return xy, dirs
+
+
+def puzzle_svg(p: Puzzle, solution: int | None = None, step: float | None = None) -> str:
+    """An SVG picture: background #00007f, grid #ffff00, givens #ff3838 with short
+    ticks toward their beams, blocked points #f2f2f2; with a solution the placed stars
+    are #00bfff with their ticks. Hex boards are drawn as hexagonal cells."""
+    import math
+    g = p.geometry
+    if step is None:
+        step = 40.0 if g.cell != "hex" else 22.0
+    xy, dirs = _svg_points(g, step)
+    pad = step * 1.2
+    xs = [x for x, _ in xy]
+    ys = [y for _, y in xy]
+    ox, oy = min(xs) - pad, min(ys) - pad
+    wdt, hgt = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{wdt:.0f}" height="{hgt:.0f}" '
+           f'viewBox="{ox:.1f} {oy:.1f} {wdt:.1f} {hgt:.1f}">',
+           f'<title>{escape(puzzle_string(p))}</title>',
+           f'<rect x="{ox:.1f}" y="{oy:.1f}" width="{wdt:.1f}" height="{hgt:.1f}" fill="{BACKGROUND}"/>']
+    grid = []
+    if g.cell == "hex":
+        rad = step / math.sqrt(3)
+        for (x, y) in xy:
+            pts = " ".join(f"{x + rad * math.cos(math.radians(30 + 60 * k)):.1f},"
+                           f"{y + rad * math.sin(math.radians(30 + 60 * k)):.1f}" for k in range(6))
+            grid.append(f'<polygon points="{pts}"/>')
+        out.append(f'<g fill="none" stroke="{GRID}" stroke-width="{step / 22:.2f}">' + "".join(grid) + "</g>")
+    else:
+        for q in range(g.size):
+            for d, ray in enumerate(g.rays[q]):
+                if d in (1, 2) and ray:  # right and down: each segment once
+                    r = ray[0]
+                    grid.append(f'<line x1="{xy[q][0]:.1f}" y1="{xy[q][1]:.1f}" '
+                                f'x2="{xy[r][0]:.1f}" y2="{xy[r][1]:.1f}"/>')
+        out.append(f'<g stroke="{GRID}" stroke-width="{step / 20:.2f}">' + "".join(grid) + "</g>")
+    rad = step * (0.36 if g.cell != "hex" else 0.42)
+    for q in range(g.size):
+        if p.blocked >> q & 1:
+            out.append(f'<circle cx="{xy[q][0]:.1f}" cy="{xy[q][1]:.1f}" r="{rad:.1f}" fill="{NEUTRAL}"/>')
+    pats = star_patterns(g, solution, p.blocked, p.rule) if solution is not None else {}
+    stars = dict(pats)
+    stars.update(dict(p.givens))
+    given = dict(p.givens)
+    for q in sorted(stars):
+        pat = stars[q]
+        colour = STAR if q in given else SOLVED
+        x, y = xy[q]
+        ticks = []
+        for d, (ux, uy) in enumerate(dirs):
+            if pat >> d & 1:
+                n = math.hypot(ux, uy)
+                ux, uy = ux / n, uy / n
+                ticks.append(f'<line x1="{x + ux * rad:.1f}" y1="{y + uy * rad:.1f}" '
+                             f'x2="{x + ux * rad * 1.55:.1f}" y2="{y + uy * rad * 1.55:.1f}"/>')
+        out.append(f'<g stroke="{colour}" stroke-width="{step / 12:.2f}" stroke-linecap="round">'
+                   + "".join(ticks) + "</g>")
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{rad:.1f}" fill="{colour}"/>')
+        if q in given:
+            out.append(f'<text x="{x:.1f}" y="{y + rad * 0.4:.1f}" font-family="sans-serif" '
+                       f'font-size="{rad * 1.05:.1f}" text-anchor="middle" fill="{BACKGROUND}">'
+                       f'{format_pattern(g, pat)}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
