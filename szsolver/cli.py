@@ -43,11 +43,16 @@ def emit(data, text: str, as_json: bool) -> None:
 
 
 def load_position(source: str, rule: str | None = None):
-    """A position from SOURCE: a position string, a file holding one, or a game
-    record (its last position). Returns (position, game or None). ``rule``
-    overrides the rule. Raises ValueError naming the problem."""
+    """A position from SOURCE: a position string, a file holding one (or a JSON
+    position), or a game record, inline or a file (its last position). Returns
+    (position, game or None). ``rule`` overrides the rule (a game is replayed
+    under it). Raises ValueError naming the problem. A game's warnings (e.g. a
+    Result tag the replay contradicts) go to stderr as ``Warning: ...`` lines."""
     from .record import load_source
-    return load_source(source, rule)
+    pos, game = load_source(source, rule)
+    for w in game.warnings if game is not None else ():
+        click.echo(f"Warning: {w}", err=True)
+    return pos, game
 
 
 def _register() -> None:
@@ -64,4 +69,7 @@ def _register() -> None:
 _register()
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # Run as a script this module is __main__, not szsolver.cli, where the commands
+    # registered: go through the package module.
+    from szsolver.cli import main as _main
+    sys.exit(_main())

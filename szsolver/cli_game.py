@@ -1,0 +1,156 @@
+"""``szsolver show``, ``score`` and ``replay``: look at positions and games.
+
+Each takes SOURCE (a position string, a position or JSON file, or a game record,
+inline or as a file) or ``--example`` (the rulebook's example game, bundled),
+``--rule basic|advanced`` to override the rule (a game is replayed under it) and
+``--json`` for programs.
+"""
+from __future__ import annotations
+
+import click
+
+from .cli import BadInput, emit, load_position, main
+from .notation import (diagram, format_turn, pattern_list, pattern_name, position_json,
+                       position_string, result_text)
+from .reference import BLUE, RED, RULE_NAMES, SIDE_NAMES
+
+
+def _source_options(f):
+    f = click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")(f)
+    f = click.option("--rule", type=click.Choice(["basic", "advanced"]),
+                     help="Override the rule (a game is replayed under it).")(f)
+    f = click.option("--example", is_flag=True,
+                     help="Use the bundled rulebook example game instead of SOURCE.")(f)
+    return click.argument("source", required=False)(f)
+
+
+def _load(source, example, rule):
+    if example:
+        if source is not None:
+            raise BadInput("give SOURCE or --example, not both")
+        from .record import example_path
+        source = example_path()
+    elif source is None:
+        raise BadInput("missing SOURCE: a position string, a position or game file, "
+                       "or --example")
+    return load_position(source, rule)
+
+
+def _summary(pos) -> dict:
+    """Scores and result facts shared by the JSON outputs."""
+    r, b = pos.scores()
+    over = pos.is_over()
+    return {"scores": {"red": r, "blue": b},
+            "neutrals_left": {"red": pos.red_neutrals, "blue": pos.blue_neutrals},
+            "value": pos.value(), "over": over, "winner": pos.winner() if over else None,
+            "result": result_text(pos)}
+
+
+def _last_turn(game):
+    return game.turns[-1] if game is not None and game.turns else None
+
+
+@main.command()
+@_source_options
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True),
+              help="Also write the position as an SVG picture to this file.")
+@click.option("--beams", is_flag=True, help="Draw beams in the SVG picture.")
+def show(source, example, rule, as_json, svg_file, beams):
+    """Show a position (a game's last one) as a labelled diagram."""
+    pos, game = _load(source, example, rule)
+    last = _last_turn(game)
+    if svg_file:
+        from .svg import position_svg
+        with open(svg_file, "w", encoding="utf-8") as f:
+            f.write(position_svg(pos, beams=beams, last_turn=last))
+    text = diagram(pos)
+    if last is not None:
+        i = len(game.turns) - 1
+        text += f"\nLast turn: {game.where(i)} {format_turn(last, pos.geometry)}."
+    data = {"position": position_json(pos), **_summary(pos),
+            "last_turn": None if last is None else format_turn(last, pos.geometry)}
+    emit(data, text, as_json)
+
+
+def score_data(pos) -> dict:
+    """Per side: score, patterns present and each stone's pattern (see README)."""
+    g = pos.geometry
+    out = {"rule": RULE_NAMES[pos.rule], "position": position_string(pos)}
+    for side in (RED, BLUE):
+        pats = pos.patterns(side)
+        present = pattern_list(pos.pattern_set(side))
+        out[SIDE_NAMES[side]] = {
+            "score": pos.score(side),
+            "patterns": [{"pattern": k, "name": pattern_name(k, g)} for k in present],
+            "stones": [{"point": g.coord_text(p), "row": g.coords[p][0], "col": g.coords[p][1],
+                        "pattern": k, "name": pattern_name(k, g)}
+                       for p, k in sorted(pats.items())],
+        }
+    out.update(_summary(pos))
+    return out
+
+
+@main.command()
+@_source_options
+def score(source, example, rule, as_json):
+    """Score a position (a game's last one): per side the score, the patterns
+    present and each stone's pattern (U R D L = beams up, right, down, left)."""
+    pos, _game = _load(source, example, rule)
+    data = score_data(pos)
+    lines = [f"Rule: {data['rule']}."]
+    for side in ("red", "blue"):
+        d = data[side]
+        lines.append(f"{side.capitalize()} {d['score']}: "
+                     + (" ".join(p["name"] for p in d["patterns"]) or "no stones"))
+        for st in d["stones"]:
+            lines.append(f"  {st['point']:>5} {st['name']}")
+    lines.append(f"{'Result' if data['over'] else 'Standing'}: {data['result']}.")
+    emit(data, "\n".join(lines), as_json)
+
+
+@main.command()
+@_source_options
+@click.option("--final", "final_only", is_flag=True, help="Show only the final position.")
+@click.option("--diagrams", is_flag=True, help="Show the diagram after every turn.")
+def replay(source, example, rule, as_json, final_only, diagrams):
+    """Replay a game turn by turn with the scores, then its final position."""
+    from .record import game_json
+    pos, game = _load(source, example, rule)
+    turns = []
+    lines = []
+    if game is not None:
+        for k, v in game.tags.items():
+            if k not in ("Position",):
+                lines.append(f"{k}: {v}")
+        if game.tags:
+            lines.append("")
+        if not final_only and game.turns:
+            lines.append("round  side  turn      red blue  neutrals left")
+        for i, t in enumerate(game.turns):
+            after = game.positions[i]
+            r, b = after.scores()
+            entry = {"round": game.round_of(i), "side": SIDE_NAMES[game.side_of(i)],
+                     "turn": format_turn(t, pos.geometry), "scores": {"red": r, "blue": b},
+                     "neutrals_left": {"red": after.red_neutrals, "blue": after.blue_neutrals},
+                     "position": position_string(after)}
+            turns.append(entry)
+            if final_only:
+                continue
+            lines.append(f"{entry['round']:>5}  {entry['side']:<4}  {entry['turn']:<8} "
+                         f"{r:>4} {b:>4}  red {after.red_neutrals}, blue {after.blue_neutrals}")
+            if diagrams:
+                lines.append(diagram(after, status=False))
+                lines.append("")
+        if not final_only and game.turns:
+            lines.append("")
+    lines.append(diagram(pos))
+    data = {"game": None if game is None else game_json(game),
+            "rule": RULE_NAMES[pos.rule], "turns": turns,
+            "final": position_json(pos), **_summary(pos),
+            "warnings": [] if game is None else list(game.warnings)}
+    if game is not None:
+        used = {"red": game.neutrals[0] - pos.red_neutrals,
+                "blue": game.neutrals[1] - pos.blue_neutrals}
+        data["neutrals_used"] = used
+        lines.append(f"Neutrals used: red {used['red']}, blue {used['blue']}.")
+    emit(data, "\n".join(lines), as_json)

@@ -1,0 +1,191 @@
+"""SVG pictures of positions in the designer's palette, true to the board's shape.
+
+Only the board's own points and the grid lines between neighbouring points are
+drawn, so the 55-point board looks like the rulebook's and any other
+:class:`~szsolver.geometry.Geometry` (``square(8)``, the hex board) draws too.
+
+>>> from szsolver.reference import Position
+>>> import xml.etree.ElementTree as ET
+>>> ET.fromstring(position_svg(Position())).tag
+'{http://www.w3.org/2000/svg}svg'
+"""
+from __future__ import annotations
+
+import math
+from html import escape
+
+from .reference import ADVANCED, BLUE, RED, turn_neutral, turn_stone
+
+BACKGROUND = "#00007f"
+GRID = "#ffff00"
+RED_STONE = "#ff3838"
+BLUE_STONE = "#00bfff"
+NEUTRAL_STONE = "#f2f2f2"
+STONE_COLOURS = {RED: RED_STONE, BLUE: BLUE_STONE}
+
+
+def _layout(geometry):
+    """Point index -> (x, y) in grid units: columns across, rows down
+    (hex boards sheared so the six directions are 60 degrees apart)."""
+    if geometry.cell == "hex":
+        h = math.sqrt(3) / 2
+        return [(c + r / 2, r * h) for r, c in geometry.coords]
+    return [(float(c), float(r)) for r, c in geometry.coords]
+
+
+def beam_pairs(pos) -> list[tuple[int, int, int]]:
+    """(side, p, q) for each pair of same-side stones that see each other: q is the
+    first own stone along a beam from p, with nothing blocking under the rule
+    (under Advanced a neutral blocks; enemy stones never do). Each pair once, p < q.
+    """
+    g = pos.geometry
+    out = set()
+    for side, own in ((RED, pos.red), (BLUE, pos.blue)):
+        for p in range(g.size):
+            if not own >> p & 1:
+                continue
+            for ray in g.rays[p]:
+                for q in ray:
+                    if own >> q & 1:
+                        out.add((side, min(p, q), max(p, q)))
+                        break
+                    if pos.rule == ADVANCED and pos.neutral >> q & 1:
+                        break
+    return sorted(out)
+
+
+def _text_colour(background: str) -> str:
+    """Black or white, whichever reads better on a #rgb / #rrggbb colour."""
+    c = background.strip().lstrip("#")
+    if len(c) == 3:
+        c = "".join(ch * 2 for ch in c)
+    try:
+        r, g, b = (int(c[i:i + 2], 16) for i in (0, 2, 4))
+    except ValueError:
+        return "#ffffff"
+    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
+
+
+def position_svg(pos, *, beams: bool = False, last_turn=None, coordinates: bool = True,
+                 labels: dict | None = None, fills: dict | None = None,
+                 size: int = 480) -> str:
+    """The position as an SVG document (a string), ``size`` pixels wide.
+
+    - ``beams``: draw a line between each pair of same-side stones that see each
+      other (respecting the rule: under Advanced neutrals block).
+    - ``last_turn``: a turn code (or text like ``"44n66"``) whose stone and neutral
+      get a mark.
+    - ``coordinates``: row numbers on the left, column numbers on top.
+    - ``labels``: {point index: text} drawn on the points (e.g. heat-map values).
+    - ``fills``: {point index: CSS colour} painted as the point's cell, under the grid.
+    """
+    g = pos.geometry
+    xy = _layout(g)
+    unit = 1.0
+    stone_r = 0.4 * unit
+    xs = [x for x, _ in xy]
+    ys = [y for _, y in xy]
+    pad = 0.7
+    left, top = min(xs) - pad - (0.8 if coordinates else 0), min(ys) - pad - (0.8 if coordinates else 0)
+    right, bottom = max(xs) + pad, max(ys) + pad
+    width_u, height_u = right - left, bottom - top
+    height = round(size * height_u / width_u)
+
+    def f(v):  # short numbers keep the SVG small
+        return f"{v:.3f}".rstrip("0").rstrip(".")
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" '
+           f'viewBox="{f(left)} {f(top)} {f(width_u)} {f(height_u)}">']
+    from .notation import position_string
+    out.append(f"<title>{escape(position_string(pos))}</title>")
+    out.append(f'<rect x="{f(left)}" y="{f(top)}" width="{f(width_u)}" height="{f(height_u)}" '
+               f'fill="{BACKGROUND}"/>')
+
+    # Cells painted first, so grid and stones stay visible on a heat map.
+    for p, colour in sorted((fills or {}).items()):
+        x, y = xy[p]
+        if g.cell == "hex":
+            out.append(f'<circle cx="{f(x)}" cy="{f(y)}" r="0.55" fill="{escape(colour)}"/>')
+        else:
+            out.append(f'<rect x="{f(x - 0.5)}" y="{f(y - 0.5)}" width="1" height="1" '
+                       f'fill="{escape(colour)}"/>')
+
+    # Grid: a line from each point to its one-step neighbour in each direction.
+    lines = []
+    for p, (r, c) in enumerate(g.coords):
+        for dr, dc in g.directions:
+            q = g.index.get((r + dr, c + dc))
+            if q is not None and p < q:
+                (x1, y1), (x2, y2) = xy[p], xy[q]
+                lines.append(f'<line x1="{f(x1)}" y1="{f(y1)}" x2="{f(x2)}" y2="{f(y2)}"/>')
+    out.append(f'<g stroke="{GRID}" stroke-width="0.05" stroke-linecap="round">')
+    out.extend(lines)
+    out.append("</g>")
+    # Empty points as small dots, so a lone point (a row of one) still shows.
+    out.append(f'<g fill="{GRID}">')
+    for p in range(g.size):
+        if pos.empty >> p & 1:
+            x, y = xy[p]
+            out.append(f'<circle cx="{f(x)}" cy="{f(y)}" r="0.08"/>')
+    out.append("</g>")
+
+    if beams:
+        out.append('<g stroke-width="0.14" stroke-linecap="round" opacity="0.85">')
+        for side, p, q in beam_pairs(pos):
+            (x1, y1), (x2, y2) = xy[p], xy[q]
+            out.append(f'<line x1="{f(x1)}" y1="{f(y1)}" x2="{f(x2)}" y2="{f(y2)}" '
+                       f'stroke="{STONE_COLOURS[side]}"/>')
+        out.append("</g>")
+
+    occupant = {}
+    out.append(f'<g stroke="{BACKGROUND}" stroke-width="0.04">')
+    for p in range(g.size):
+        bit = 1 << p
+        colour = (RED_STONE if pos.red & bit else BLUE_STONE if pos.blue & bit
+                  else NEUTRAL_STONE if pos.neutral & bit else None)
+        if colour:
+            occupant[p] = colour
+            x, y = xy[p]
+            out.append(f'<circle cx="{f(x)}" cy="{f(y)}" r="{f(stone_r)}" fill="{colour}"/>')
+    out.append("</g>")
+
+    if last_turn is not None:
+        if isinstance(last_turn, str):
+            from .notation import parse_turn
+            last_turn = parse_turn(last_turn, g)
+        marked = [turn_stone(last_turn)]
+        if turn_neutral(last_turn) >= 0:
+            marked.append(turn_neutral(last_turn))
+        for p in marked:
+            if 0 <= p < g.size:
+                x, y = xy[p]
+                out.append(f'<circle cx="{f(x)}" cy="{f(y)}" r="0.13" fill="{BACKGROUND}">'
+                           f'<title>last turn</title></circle>')
+
+    if labels:
+        out.append('<g font-family="sans-serif" font-size="0.36" text-anchor="middle" '
+                   'dominant-baseline="central">')
+        for p, text in sorted(labels.items()):
+            x, y = xy[p]
+            under = occupant.get(p) or (fills or {}).get(p) or BACKGROUND
+            out.append(f'<text x="{f(x)}" y="{f(y)}" fill="{_text_colour(under)}">'
+                       f'{escape(str(text))}</text>')
+        out.append("</g>")
+
+    if coordinates:
+        out.append(f'<g font-family="sans-serif" font-size="0.4" fill="{GRID}" '
+                   'text-anchor="middle" dominant-baseline="central">')
+        rows = sorted({r for r, _ in g.coords})
+        cols = sorted({c for _, c in g.coords})
+        if g.cell == "hex":
+            for r in rows:  # left of each row's first point
+                p = min(q for q in range(g.size) if g.coords[q][0] == r)
+                out.append(f'<text x="{f(xy[p][0] - 0.9)}" y="{f(xy[p][1])}">{r}</text>')
+        else:
+            for r in rows:
+                out.append(f'<text x="{f(min(xs) - 0.9)}" y="{f(float(r))}">{r}</text>')
+            for c in cols:
+                out.append(f'<text x="{f(float(c))}" y="{f(min(ys) - 0.9)}">{c}</text>')
+        out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
