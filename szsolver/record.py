@@ -411,7 +411,7 @@ def load_source(source: str, rule=None, backend=None):
             raise ValueError(f"cannot read {source}: {e}") from None
     elif os.path.isdir(source):
         raise ValueError(f"{source} is a directory, not a position or game file")
-    elif (not any(ch.isspace() for ch in source.strip()) and not source.strip().startswith("{")
+    elif (source.strip() and not any(ch.isspace() for ch in source.strip()) and not source.strip().startswith("{")
           and not re.fullmatch(r"[.RBN/]*/[.RBN/]*", source.strip())
           and not _looks_like_record(source.strip())):
         # One word that is neither a position, JSON nor a record: a file that is not there.

@@ -1,0 +1,226 @@
+"""Game records: the rulebook example, round trips, errors, sources."""
+import json
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from szsolver import reference
+from szsolver.notation import format_turn, parse_turn, position_json, position_string
+from szsolver.record import (Game, example_game, example_path, game_json, game_string,
+                             load_source, parse_game, parse_game_json)
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+# The rulebook's table (rules.md), transcribed independently of the bundled file.
+RULEBOOK_ROUNDS = [
+    ("4,4 n6,6", "6,4"), ("4,1", "5,4"), ("1,4", "2,8"), ("3,4 n2,4", "8,4"), ("9,6", "9,5"),
+    ("4,6 n8,5", "6,5"), ("7,4", "7,6"), ("8,6", "8,7"), ("7,2", "8,2"), ("5,2", "5,1"),
+    ("3,6", "6,2"), ("4,5 n2,5", "7,3 n3,2"), ("5,8", "4,2 n7,5"), ("5,9", "7,8 n3,5"),
+    ("3,8", "4,8"), ("2,7", "6,9"),
+]
+
+
+def rulebook_turns():
+    out = []
+    for pair in RULEBOOK_ROUNDS:
+        for cell in pair:
+            stone, _, neutral = cell.partition(" n")
+            out.append(stone.replace(",", "") + ("n" + neutral.replace(",", "") if neutral else ""))
+    return out
+
+
+# --- the rulebook's published facts --------------------------------------------------------
+
+def test_bundled_example_is_the_rulebook_game(Position):
+    g = example_game(Position)
+    assert [format_turn(t) for t in g.turns] == rulebook_turns()
+    assert g.tags["Red"] == "MY Tian" and g.tags["Blue"] == "Aza Reyyaiya"
+    assert g.tags["Date"] == "2023-07-17" and g.tags["Result"] == "16-14"
+
+
+def test_example_scores_16_14_under_basic_red_wins(Position):
+    g = example_game(Position)
+    final = g.final
+    assert final.is_over() and len(g.turns) == 32
+    assert final.scores() == (16, 14)
+    assert final.winner() == "red"
+    assert (5 - final.red_neutrals, 5 - final.blue_neutrals) == (4, 3)
+    assert g.warnings == []  # the Result tag agrees with the replay
+
+
+def test_example_scores_11_11_under_advanced_blue_wins_on_neutrals(Position):
+    g = example_game(Position).with_rule("advanced")
+    final = g.final
+    assert final.scores() == (11, 11)
+    assert final.winner() == "blue"
+    assert final.value() == 1 - 2  # equal scores: red 1 neutral left, blue 2
+    assert "Result" not in g.tags and g.tags["Rule"] == "advanced"
+
+
+def test_example_agrees_with_the_reference_position_by_position(Position):
+    ours = example_game(Position)
+    ref = example_game(reference.Position)
+    for a, b in zip(ours.positions, ref.positions):
+        assert position_string(a) == position_string(b)
+        assert a.scores() == b.scores()
+        assert a.with_rule("advanced").scores() == b.with_rule("advanced").scores()
+
+
+def test_bundled_file_is_canonical():
+    text = open(example_path(), encoding="utf-8").read()
+    assert game_string(parse_game(text, reference.Position)) == text
+
+
+# --- round trips ---------------------------------------------------------------------------
+
+@st.composite
+def random_games(draw, Position=reference.Position):
+    tags = {}
+    rule = draw(st.sampled_from(["basic", "advanced"]))
+    if draw(st.booleans()):
+        tags["Rule"] = rule
+    red_n, blue_n = draw(st.integers(0, 7)), draw(st.integers(0, 7))
+    tags["Neutrals"] = f"{red_n} {blue_n}"
+    name = st.text(st.characters(blacklist_categories=["Cs", "Cc"]), max_size=12)
+    if draw(st.booleans()):
+        tags["Red"] = draw(name)
+    if draw(st.booleans()):
+        tags["Event"] = draw(name)
+    game = Game(tags, (), backend=Position)
+    for _ in range(draw(st.integers(0, 32))):
+        turns = game.final.legal_turns()
+        game.play(turns[draw(st.integers(0, len(turns) - 1))])
+    return game
+
+
+@SETTINGS
+@given(data=st.data())
+def test_records_round_trip(Position, data):
+    game = data.draw(random_games(Position))
+    text = game_string(game)
+    back = parse_game(text, Position)
+    assert back == game and game_string(back) == text
+    assert position_string(back.final) == position_string(game.final)
+    # JSON too, through real JSON text
+    again = parse_game_json(json.dumps(game_json(game)), Position)
+    assert again == game and game_string(again) == text
+    # and with the turns squashed onto one line it parses to the same game
+    head, _, moves = text.rpartition("\n\n") if game.tags and game.turns else ("", "", text)
+    assert parse_game(head + " " + " ".join(moves.split()), Position) == game
+
+
+@SETTINGS
+@given(data=st.data())
+def test_set_up_games_round_trip(Position, data):
+    """A [Position] tag starts from a set-up; with Blue to move rounds start 'N...'."""
+    prefix = data.draw(random_games(Position))
+    rest = data.draw(st.integers(0, 5))
+    game = Game({"Position": position_string(prefix.final)}, (), backend=Position)
+    for _ in range(rest):
+        if game.final.is_over():
+            break
+        game.play(game.final.legal_turns()[data.draw(st.integers(0, 50))
+                                             % len(game.final.legal_turns())])
+    text = game_string(game)
+    if game.turns and prefix.final.side == 1:
+        assert f"{prefix.final.ply // 2 + 1}... " in text
+    back = parse_game(text, Position)
+    assert back == game and game_string(back) == text
+
+
+# --- errors --------------------------------------------------------------------------------
+
+def record(moves, tags='[Rule "basic"] [Neutrals "5 5"]'):
+    return f"{tags}\n\n{moves}\n"
+
+
+@pytest.mark.parametrize("text, message", [
+    (record("1. 44 64 2. 41 44"), "round 2, blue: illegal turn: point 44 is occupied"),
+    (record("1. 44 64 2. 41 n44"), "round 2, blue: bad turn 'n44'"),
+    (record("1. 44 64 2. 19"), "round 2, red: bad turn '19': point '19' is off"),
+    (record("1. 44n66 64", '[Neutrals "0 5"]'), "round 1, red: illegal turn: red has no "
+                                                "neutral stones left"),
+    (record("1. 44 2. 41"), "round 1, blue: turn missing before '2.'"),
+    (record("1. 44 64 3. 41"), "expected round number '2.', got '3.'"),
+    (record("1. 44 64 41"), "turn '41' needs its round number first"),
+    (record("44 64"), "turn '44' needs its round number first"),
+    (record("1. 44 64 2."), "round 2 has no turns"),
+    ('[Rule "basic"] [Rule "basic"]', "tag [Rule] given twice"),
+    ('1. 44 [Rule "basic"]', "comes after the turns"),
+    ('[Rule basic]', "malformed tag on line 1"),
+    ('[Rule "sideways"]', "unknown rule 'sideways'"),
+    ('[Neutrals "9 9"]', "Neutrals tag '9 9'"),
+    ('[Result "red wins"]', "Result tag 'red wins'"),
+    ('[Position "../....../......./......../....N..../......../......./....../.. R 5 5 basic"]'
+     ' [Neutrals "5 5"]', "not a Neutrals tag"),
+    ('1. 44 64 ]', "unexpected ']'"),
+])
+def test_bad_records_name_the_problem(text, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        parse_game(text, reference.Position)
+
+
+def test_turns_after_the_game_ended_are_an_error(Position):
+    text = open(example_path(), encoding="utf-8").read() + "17. 15\n"
+    with pytest.raises(ValueError, match=r"^round 17, red: a turn after the game ended"):
+        parse_game(text, Position)
+    data = game_json(example_game(Position))
+    data["turns"].append("15")
+    with pytest.raises(ValueError, match=r"^round 17, red: a turn after the game ended"):
+        parse_game_json(data, Position)
+
+
+def test_a_result_the_replay_contradicts_is_kept_but_warned():
+    text = open(example_path(), encoding="utf-8").read().replace("16-14", "15-14")
+    g = parse_game(text, reference.Position)
+    assert g.tags["Result"] == "15-14" and g.final.scores() == (16, 14)
+    assert len(g.warnings) == 1 and "replay scores 16-14" in g.warnings[0]
+    unfinished = parse_game('[Result "3-2"] 1. 44 64', reference.Position)
+    assert "unfinished" in unfinished.warnings[0]
+    assert parse_game('[Result "*"] 1. 44 64', reference.Position).warnings == []
+
+
+def test_advanced_without_neutrals_tag_uses_the_rulebook_recommendation():
+    assert parse_game('[Rule "advanced"]').neutrals == (4, 4)
+    assert parse_game('').neutrals == (5, 5)
+    # overriding the rule keeps the supply the game was played with
+    g = parse_game('1. 44n66 64', reference.Position).with_rule("advanced")
+    assert g.neutrals == (5, 5) and g.final.red_neutrals == 4
+
+
+# --- sources -------------------------------------------------------------------------------
+
+def test_load_source_reads_every_kind(tmp_path):
+    ex = example_game(reference.Position)
+    final = position_string(ex.final)
+    (tmp_path / "pos.txt").write_text(final + "\n")
+    (tmp_path / "pos.json").write_text(json.dumps(position_json(ex.final)))
+    (tmp_path / "game.json").write_text(json.dumps(game_json(ex)))
+    (tmp_path / "game.szg").write_text(game_string(ex))
+    for src in (final, str(tmp_path / "pos.txt"), str(tmp_path / "pos.json")):
+        pos, game = load_source(src, backend=reference.Position)
+        assert position_string(pos) == final and game is None
+    for src in (str(tmp_path / "game.json"), str(tmp_path / "game.szg"), game_string(ex),
+                example_path()):
+        pos, game = load_source(src, backend=reference.Position)
+        assert position_string(pos) == final and game == ex
+    pos, game = load_source(example_path(), rule="advanced", backend=reference.Position)
+    assert pos.scores() == (11, 11) and game.rule == 1
+    pos, game = load_source(final, rule="advanced", backend=reference.Position)
+    assert pos.scores() == (11, 11) and game is None
+
+
+@pytest.mark.parametrize("source, message", [
+    ("no/such/file.szg", "no such file: no/such/file.szg"),
+    ("", "empty input"),
+    ("{", "malformed JSON"),
+    ("../....", "position string needs 5 fields"),
+])
+def test_load_source_errors(source, message, tmp_path):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        load_source(source, backend=reference.Position)
+    with pytest.raises(ValueError, match="is a directory"):
+        load_source(str(tmp_path), backend=reference.Position)
