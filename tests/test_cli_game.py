@@ -1,0 +1,216 @@
+"""szsolver show / score / replay through click's CliRunner."""
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+from click.testing import CliRunner
+
+import szsolver
+from szsolver.cli import main
+from szsolver.notation import START, parse_position, position_string
+from szsolver.record import example_path
+
+# The board from rules.md's table, written out again so the checks below do not
+# lean on szsolver.geometry.
+COLUMNS = {1: (4, 5), 2: (3, 8), 3: (2, 8), 4: (1, 8), 5: (1, 9), 6: (2, 9), 7: (2, 8),
+           8: (2, 7), 9: (5, 6)}
+ON_BOARD = {(r, c) for r, (a, b) in COLUMNS.items() for c in range(a, b + 1)}
+STEPS = [(-1, 0), (0, 1), (1, 0), (0, -1)]  # up, right, down, left = pattern bits 0..3
+
+
+def oracle_patterns(position_text):
+    """Per side {(r, c): pattern} straight from the rules text, from the position string."""
+    board, _side, _rl, _bl, rule = position_text.split()
+    cells = {}
+    for r, row in enumerate(board.split("/"), start=1):
+        for c, ch in zip(range(COLUMNS[r][0], COLUMNS[r][1] + 1), row):
+            cells[(r, c)] = ch
+    out = {"R": {}, "B": {}}
+    for (r, c), ch in cells.items():
+        if ch not in "RB":
+            continue
+        pat = 0
+        for bit, (dr, dc) in enumerate(STEPS):
+            k = 1
+            while 1 <= r + k * dr <= 9 and 1 <= c + k * dc <= 9:
+                q = cells.get((r + k * dr, c + k * dc))
+                if q == ch:
+                    pat |= 1 << bit
+                    break
+                if q == "N" and rule == "advanced":
+                    break
+                k += 1
+        out[ch][(r, c)] = pat
+    return out
+
+
+@pytest.fixture
+def run(Position, monkeypatch):
+    """Invoke the CLI with szsolver.Position set to each back end in turn."""
+    monkeypatch.setattr(szsolver, "Position", Position)
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(main, list(args), catch_exceptions=False)
+    return invoke
+
+
+def as_json(result):
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+# --- the rulebook example ------------------------------------------------------------------
+
+def test_replay_example_basic_16_14_red_wins(run):
+    data = as_json(run("replay", "--example", "--json"))
+    assert data["scores"] == {"red": 16, "blue": 14}
+    assert data["winner"] == "red" and data["over"] is True
+    assert data["neutrals_used"] == {"red": 4, "blue": 3}
+    assert data["warnings"] == []
+    assert len(data["turns"]) == 32 and data["turns"][0]["turn"] == "44n66"
+    assert data["turns"][-1] == {**data["turns"][-1], "round": 16, "side": "blue", "turn": "69"}
+
+
+def test_replay_example_advanced_11_11_blue_wins_on_neutrals(run):
+    data = as_json(run("replay", "--example", "--rule", "advanced", "--json"))
+    assert data["scores"] == {"red": 11, "blue": 11}
+    assert data["winner"] == "blue"
+    assert data["neutrals_used"] == {"red": 4, "blue": 3}
+    assert data["rule"] == "advanced" and data["game"]["tags"]["Rule"] == "advanced"
+
+
+def test_replay_running_scores_match_the_rules_text(run):
+    data = as_json(run("replay", example_path(), "--json"))
+    for entry in data["turns"]:
+        pats = oracle_patterns(entry["position"])
+        assert entry["scores"] == {"red": len(set(pats["R"].values())),
+                                   "blue": len(set(pats["B"].values()))}
+
+
+def test_replay_text_shows_turns_scores_and_result(run):
+    r = run("replay", "--example")
+    assert r.exit_code == 0
+    assert "Red: MY Tian" in r.stdout
+    assert "    1  red   44n66" in r.stdout
+    assert "Result: red wins 16-14." in r.stdout
+    assert "Neutrals used: red 4, blue 3." in r.stdout
+    final = run("replay", "--example", "--final").stdout
+    assert "44n66" not in final and "Result: red wins 16-14." in final
+    adv = run("replay", "--example", "--rule", "advanced").stdout
+    assert "Result: blue wins on neutrals: 11-11, neutrals left 1-2." in adv
+
+
+@pytest.mark.parametrize("rule", ["basic", "advanced"])
+def test_score_json_matches_the_rules_text(run, rule):
+    data = as_json(run("score", "--example", "--rule", rule, "--json"))
+    pats = oracle_patterns(data["position"])
+    for side, letter in (("red", "R"), ("blue", "B")):
+        got = {(s["row"], s["col"]): s["pattern"] for s in data[side]["stones"]}
+        assert got == pats[letter]
+        assert [p["pattern"] for p in data[side]["patterns"]] == sorted(set(pats[letter].values()))
+        assert data[side]["score"] == len(set(pats[letter].values()))
+        for s in data[side]["stones"]:  # the name spells the bits: U R D L or '.'
+            assert s["name"] == "".join("URDL"[i] if s["pattern"] >> i & 1 else "."
+                                        for i in range(4))
+            assert s["point"] == f"{s['row']}{s['col']}"
+    expected = (16, 14) if rule == "basic" else (11, 11)
+    assert (data["red"]["score"], data["blue"]["score"]) == expected
+
+
+def test_score_text(run):
+    out = run("score", "--example").stdout
+    assert out.splitlines()[0] == "Rule: basic."
+    assert any(line.startswith("Red 16: ") for line in out.splitlines())
+    assert "     44 URDL" in out.splitlines()
+
+
+def test_show_position_string_and_svg(run, tmp_path):
+    svg = tmp_path / "p.svg"
+    r = run("show", START, "--svg", str(svg), "--beams")
+    assert r.exit_code == 0
+    assert "  5  . . . . N . . . ." in r.stdout.splitlines()
+    assert "Red to move, round 1" in r.stdout
+    assert ET.parse(svg).getroot().tag.endswith("svg")
+    data = as_json(run("show", "--example", "--json"))
+    assert data["last_turn"] == "69" and data["scores"] == {"red": 16, "blue": 14}
+    assert data["position"]["position"] == position_string(
+        parse_position(data["position"]["position"]))
+
+
+def test_show_reads_position_and_json_files(run, tmp_path):
+    f = tmp_path / "pos.txt"
+    f.write_text(START + "\n")
+    assert run("show", str(f), "--json").exit_code == 0
+    js = tmp_path / "pos.json"
+    js.write_text(run("show", START, "--json").stdout)
+    # show --json wraps the position; its 'position' member is a position JSON
+    js.write_text(json.dumps(json.loads(js.read_text())["position"]))
+    assert as_json(run("score", str(js), "--json"))["position"] == START
+
+
+def test_result_tag_disagreement_is_a_warning_not_silence(run, tmp_path):
+    f = tmp_path / "g.szg"
+    f.write_text(open(example_path()).read().replace("16-14", "14-16"))
+    r = run("replay", str(f))
+    assert r.exit_code == 0
+    assert "Warning: Result tag says 14-16 but the replay scores 16-14" in r.stderr
+    assert as_json(run("replay", str(f), "--json"))["warnings"]
+
+
+# --- bad input: exit code 2 and one line 'Error: ...' --------------------------------------
+
+def rows(*changes):
+    """START's rows with some rows replaced: changes are (row number, text)."""
+    board = START.split()[0].split("/")
+    for r, text in changes:
+        board[r - 1] = text
+    return "/".join(board)
+
+
+SEVENTEEN_RED = rows((3, "R......"), (4, "RRRRRRRR"), (5, "RRRRNRRRR"), (6, "BBBBBBBB"),
+                     (7, "BBBBBBB"), (8, "B....."))
+EXAMPLE = open(example_path(), encoding="utf-8").read()
+
+BAD = {
+    "wrong row length": (rows((2, ".....")) + " R 5 5 basic", "row 2 has 5 points, expected 6"),
+    "unknown character": (rows((3, "..X....")) + " R 5 5 basic", "unknown character 'X' in row 3"),
+    "stone on the centre": (rows((5, "....R....")) + " B 5 5 basic", "a stone on the centre"),
+    "more than 16 stones": (SEVENTEEN_RED + " B 5 5 basic", "17 red stones"),
+    "counts vs side": (rows((4, "...R....")) + " R 5 5 basic", "do not fit red to move"),
+    "too many neutrals": (rows((4, "...N....")) + " R 5 5 basic", "1 neutral stones placed"),
+    "occupied point": ("1. 44 64 2. 41 44", "round 2, blue: illegal turn: point 44 is occupied"),
+    "off-board point": ("1. 44 64 2. 19", "round 2, red: bad turn '19'"),
+    "no neutral left": ('[Neutrals "0 5"] 1. 44n66', "red has no neutral stones left"),
+    "after the end": (EXAMPLE + "17. 15", "round 17, red: a turn after the game ended"),
+    "malformed record": ('[Rule basic] 1. 44', "malformed tag on line 1"),
+    "malformed JSON": ('{"red": [', "malformed JSON"),
+    "missing file": ("no-such-game.szg", "no such file: no-such-game.szg"),
+    "bad rule in record": ('[Rule "sideways"] 1. 44', "unknown rule 'sideways'"),
+}
+
+
+@pytest.mark.parametrize("command", ["show", "score", "replay"])
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_input_exit_2_one_line(run, command, case):
+    source, message = BAD[case]
+    r = run(command, source)
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), r.stderr
+    assert message in lines[0]
+    assert "Traceback" not in r.output
+
+
+def test_bad_input_from_a_file_too(run, tmp_path):
+    f = tmp_path / "bad.szg"
+    f.write_text(EXAMPLE.replace("2. 41 54", "2. 41 44"))
+    r = run("replay", str(f))
+    assert r.exit_code == 2
+    assert r.stderr.strip() == "Error: round 2, blue: illegal turn: point 44 is occupied"
+
+
+def test_source_and_example_together_or_neither(run):
+    for args in (("show",), ("score", START, "--example")):
+        r = run(*args)
+        assert r.exit_code == 2 and r.stderr.startswith("Error: ")
