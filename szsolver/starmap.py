@@ -123,7 +123,10 @@ def is_solution(puzzle: Puzzle, stars: int) -> bool:
 
 def is_good_form(geometry: Geometry, stars: int, blocked: int = 0, rule: int = BASIC) -> bool:
     """Freeling's good form: no two stars adjacent, and the all-blank star lies
-    inside the constellation (strictly inside the bounding box of the others)."""
+    inside the constellation: strictly between the other stars along every axis of
+    the board (on a square grid: strictly inside the bounding box of the others,
+    rows and columns; on the hex board also across the third axis, i.e. inside
+    their bounding hexagon)."""
     for p in range(geometry.size):
         if stars >> p & 1 and any(stars >> q & 1 for q in geometry.neighbours[p]):
             return False
@@ -131,7 +134,15 @@ def is_good_form(geometry: Geometry, stars: int, blocked: int = 0, rule: int = B
     blank = [p for p, pat in pats.items() if pat == 0]
     if len(blank) != 1:
         return False
-    r0, c0 = geometry.coords[blank[0]]
     others = [geometry.coords[p] for p in pats if p != blank[0]]
-    return (min(r for r, _ in others) < r0 < max(r for r, _ in others)
-            and min(c for _, c in others) < c0 < max(c for _, c in others))
+    if not others:
+        return False
+    r0, c0 = geometry.coords[blank[0]]
+    for d, (dr, dc) in enumerate(geometry.directions):
+        if d > geometry.opposite[d]:
+            continue
+        # the coordinate across this axis: constant along its lines
+        across = [r * dc - c * dr for r, c in others]
+        if not min(across) < r0 * dc - c0 * dr < max(across):
+            return False
+    return True

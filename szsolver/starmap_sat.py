@@ -32,6 +32,7 @@ from ortools.sat.python import cp_model
 
 from .reference import ADVANCED
 from .starmap import Puzzle, solution_problems
+from .starmap_gen import sight_lines as _lines
 
 UNIQUE, MULTIPLE, NONE, UNKNOWN, FOUND = "unique", "multiple", "none", "unknown", "found"
 DEFAULT_SEED = 20230717  # the rulebook's example game date; any fixed value will do
@@ -209,36 +210,6 @@ class StarmapModel:
                 if s.boolean_value(v):
                     stars |= 1 << p
         return st, stars, s
-
-
-def _lines(puzzle: Puzzle) -> list[list[tuple[int, ...]]]:
-    """lines[d]: the free points grouped into lines of sight along direction d's
-    axis (cut at blocked points under ADVANCED), each in order along d."""
-    g = puzzle.geometry
-    blocked = puzzle.blocked
-    adv = puzzle.rule == ADVANCED
-    out = []
-    for d in range(g.n_directions):
-        e = g.opposite[d]
-        seen = set()
-        lines = []
-        for p in range(g.size):
-            if blocked >> p & 1 or p in seen:
-                continue
-            def visible(dd):
-                pts = []
-                for q in g.rays[p][dd]:
-                    if blocked >> q & 1:
-                        if adv:
-                            break
-                        continue
-                    pts.append(q)
-                return pts
-            line = tuple(reversed(visible(e))) + (p,) + tuple(visible(d))
-            seen.update(line)
-            lines.append(line)
-        out.append(lines)
-    return out
 
 
 def solve(puzzle: Puzzle, max_solutions: int = 2, time_limit: float | None = None,
