@@ -94,6 +94,28 @@ def check_position(geometry, red, blue, neutral, red_neutrals, blue_neutrals, si
                          f"and {red_neutrals}+{blue_neutrals} left at most {can} can have been")
 
 
+def turn_error(pos, turn: int) -> str | None:
+    """Why ``turn`` is illegal in ``pos`` (either back end), or None if legal."""
+    if pos.is_over():
+        return "the game is over"
+    g = pos.geometry
+    s, n = turn_stone(turn), turn_neutral(turn)
+    if not 0 <= s < g.size or turn < 0:
+        return f"point {s} is off the board"
+    if not pos.empty >> s & 1:
+        return f"point {g.coord_text(s)} is occupied"
+    if n != NO_NEUTRAL:
+        if not 0 <= n < g.size:
+            return f"neutral point {n} is off the board"
+        if n == s:
+            return f"the neutral cannot go on {g.coord_text(s)}, where the stone goes"
+        if not pos.empty >> n & 1:
+            return f"point {g.coord_text(n)} is occupied"
+        if pos.neutrals_left(pos.side) == 0:
+            return f"{SIDE_NAMES[pos.side]} has no neutral stones left"
+    return None
+
+
 class Position:
     """A Stars' Zone position (reference back end).
 
@@ -181,24 +203,7 @@ class Position:
     # --- turns ------------------------------------------------------------------------
     def turn_error(self, turn: int) -> str | None:
         """Why ``turn`` is illegal here, or None if it is legal."""
-        if self.is_over():
-            return "the game is over"
-        g = self.geometry
-        s, n = turn_stone(turn), turn_neutral(turn)
-        if not 0 <= s < g.size:
-            return f"point {s} is off the board"
-        if not self.empty >> s & 1:
-            return f"point {g.coord_text(s)} is occupied"
-        if n != NO_NEUTRAL:
-            if not 0 <= n < g.size:
-                return f"neutral point {n} is off the board"
-            if n == s:
-                return f"the neutral cannot go on {g.coord_text(s)}, where the stone goes"
-            if not self.empty >> n & 1:
-                return f"point {g.coord_text(n)} is occupied"
-            if self.neutrals_left(self.side) == 0:
-                return f"{SIDE_NAMES[self.side]} has no neutral stones left"
-        return None
+        return turn_error(self, turn)
 
     def is_legal(self, turn: int) -> bool:
         return self.turn_error(turn) is None

@@ -1,19 +1,10 @@
 """Shared fixtures: every rules test runs on both back ends."""
 import pytest
 
-from szsolver import reference
-
-BACKENDS = ["reference", "core"]
+from szsolver.backends import NAMES, position_class
 
 
-def backend_class(name):
-    if name == "reference":
-        return reference.Position
-    from szsolver import _core  # the core must be built: a missing build is a failure
-    return _core.Position
-
-
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=NAMES)
 def Position(request):
-    """The Position class of each back end in turn."""
-    return backend_class(request.param)
+    """The Position class of each back end in turn (the core must be built)."""
+    return position_class(request.param)

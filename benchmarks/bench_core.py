@@ -1,0 +1,59 @@
+"""Core speed at C level, single thread: full scorings/s and make+unmake turns/s.
+
+Run: python3 benchmarks/bench_core.py [--seconds S]
+A "full scoring" is one position's value: both sides' pattern sets and scores
+plus the neutral tie-break, exactly what the solver evaluates at a leaf.
+Positions come from random legal play with neutral use (seeded), both rules.
+"""
+import argparse
+import random
+import time
+
+from szsolver import _core
+from szsolver.reference import ADVANCED, BASIC, NO_NEUTRAL, encode_turn
+
+
+def positions(n, rule, plies, seed=1):
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        p = _core.Position(red_neutrals=5, blue_neutrals=5, rule=rule)
+        for _ in range(plies):
+            empties = [q for q in range(p.geometry.size) if p.empty >> q & 1]
+            s = rng.choice(empties)
+            nn = NO_NEUTRAL
+            if p.neutrals_left(p.side) and rng.random() < 0.3:
+                nn = rng.choice([q for q in empties if q != s])
+            p.make(encode_turn(s, nn))
+        out.append(p)
+    return out
+
+
+def rate(fn, *args, seconds):
+    n = 1 << 16
+    while True:
+        t = time.perf_counter()
+        fn(*args, n)
+        dt = time.perf_counter() - t
+        if dt > seconds:
+            return n / dt
+        n *= 2
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=1.0)
+    a = ap.parse_args()
+    print(f"{'rule':9} {'plies':>5} {'scorings/s':>14} {'make+unmake/s':>15} {'turn gens/s':>13}")
+    for rule in (BASIC, ADVANCED):
+        for plies in (16, 32):
+            ps = positions(256, rule, plies)
+            sc = rate(_core.bench_scoring, ps, seconds=a.seconds)
+            mid = positions(1, rule, plies - 6)[0]
+            mu = rate(_core.bench_make_unmake, mid, seconds=a.seconds)
+            gt = rate(_core.bench_gen_turns, mid, seconds=a.seconds)
+            print(f"{('basic', 'advanced')[rule]:9} {plies:5d} {sc:14,.0f} {mu:15,.0f} {gt:13,.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,252 @@
+# cython: language_level=3
+"""C-level board state, turn generation and scoring, shared with the solver.
+
+Bit layout (Stars' Zone board): bit p = point p in reading order.
+
+        col 1  2  3  4  5  6  7  8  9
+    row 1           0  1
+    row 2        2  3  4  5  6  7
+    row 3     8  9 10 11 12 13 14
+    row 4 15 16 17 18 19 20 21 22
+    row 5 23 24 25 26 27 28 29 30 31      27 = centre (5,5), a neutral from the start
+    row 6    32 33 34 35 36 37 38 39
+    row 7    40 41 42 43 44 45 46
+    row 8    47 48 49 50 51 52
+    row 9             53 54
+
+Along any line (row, column, hex axis) point numbers increase in one
+direction, so the nearest stone that way is the lowest (or highest) set bit of
+the line's mask: every beam question is a handful of bit operations per line.
+
+Contracts: functions here assume a consistent State (see Position) and a legal
+turn; they never allocate and never touch Python objects.
+"""
+from libc.stdint cimport uint64_t
+
+ctypedef uint64_t bb_t
+
+cdef enum:
+    CORE_MAX_POINTS = 64
+    CORE_MAX_DIRS = 6
+    CORE_MAX_LINES = 192
+    CORE_MAX_SYMS = 12
+    CORE_MAX_TURNS = 4096
+    C_RED = 0
+    C_BLUE = 1
+    C_BASIC = 0
+    C_ADVANCED = 1
+
+cdef extern from *:
+    """
+    static inline int sz_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int sz_msb(unsigned long long x) { return 63 - __builtin_clzll(x); }
+    static inline int sz_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    """
+    int sz_ctz(unsigned long long x) nogil
+    int sz_msb(unsigned long long x) nogil
+    int sz_popcount(unsigned long long x) nogil
+
+
+cdef struct Board:
+    int size                       # points (<= 64)
+    int ndirs                      # directions (<= 6), pattern-bit order
+    int nlines                     # lines of >= 2 points, over all axes
+    bb_t full                      # all points
+    bb_t fixed_neutral             # points holding a neutral before play
+    bb_t ray[CORE_MAX_POINTS][CORE_MAX_DIRS]  # points further along d from p
+    bb_t line[CORE_MAX_LINES]      # each line as a mask
+    int naxes                      # line families (2 on square cells, 3 on hex)
+    int axis_first[CORE_MAX_DIRS]  # lines of axis a: axis_first[a] .. axis_first[a+1]-1
+    int axis_up[CORE_MAX_DIRS]     # direction towards higher point numbers on axis a
+    int axis_down[CORE_MAX_DIRS]   # direction towards lower point numbers
+    int nsyms
+    int sym[CORE_MAX_SYMS][CORE_MAX_POINTS]   # point images per symmetry
+    bb_t key_stone[3][CORE_MAX_POINTS]        # zobrist: red, blue, neutral
+    bb_t key_left[2][16]           # zobrist: neutrals left per side
+    bb_t key_side                  # zobrist: blue to move
+    bb_t key_rule                  # zobrist: advanced rule
+
+
+cdef struct State:
+    bb_t stones[2]       # red, blue
+    bb_t neutral         # neutral stones, fixed ones included
+    int left[2]          # neutral stones left in each supply
+    int side             # C_RED or C_BLUE to move
+    int rule             # C_BASIC or C_ADVANCED
+    int stones_per_side
+    bb_t key             # zobrist key, kept up to date by make/unmake
+
+
+# --- turns: stone + 64 * (neutral + 1) ------------------------------------------------------
+cdef inline int turn_stone_c(int turn) noexcept nogil:
+    return turn & 63
+
+cdef inline int turn_neutral_c(int turn) noexcept nogil:
+    return (turn >> 6) - 1
+
+
+cdef inline int is_over_c(const State* s) noexcept nogil:
+    return sz_popcount(s.stones[0]) + sz_popcount(s.stones[1]) >= 2 * s.stones_per_side
+
+
+cdef inline void beam_masks(const Board* b, bb_t own, bb_t blockers, bb_t* beam) noexcept nogil:
+    """beam[d] = own stones with a beam in direction d. ``blockers`` cut beams
+    (the neutrals under the Advanced rule, 0 under Basic).
+
+    On each unblocked stretch of a line, all own stones but the lowest-numbered
+    see something towards lower numbers, all but the highest towards higher
+    ones. Branch-free per line (occupancy is unpredictable in a search), with
+    the accumulators in registers per axis."""
+    cdef int a, i
+    cdef bb_t s, seg, nb, nbit, below, up, down
+    for a in range(b.naxes):
+        up = 0
+        down = 0
+        for i in range(b.axis_first[a], b.axis_first[a + 1]):
+            s = own & b.line[i]
+            nb = blockers & b.line[i]
+            while nb:                   # split the line at each blocker, low to high
+                nbit = nb & (~nb + 1)
+                below = nbit - 1
+                seg = s & below
+                down |= seg & (seg - 1)
+                up |= seg ^ (((<bb_t>1) << sz_msb(seg | 1)) & seg)
+                s &= ~below
+                nb ^= nbit
+            down |= s & (s - 1)
+            up |= s ^ (((<bb_t>1) << sz_msb(s | 1)) & s)
+        beam[b.axis_up[a]] = up
+        beam[b.axis_down[a]] = down
+
+
+cdef inline bb_t _any(bb_t x) noexcept nogil:
+    return <bb_t>(x != 0)
+
+
+cdef inline bb_t pattern_set4(bb_t own, const bb_t* beam) noexcept nogil:
+    # Four beams: split the stones by each beam bit, unrolled (index bit d = beam d).
+    cdef bb_t u = beam[0], r = beam[1], d = beam[2], l = beam[3]
+    cdef bb_t a0 = own & ~u, a1 = own & u
+    cdef bb_t b0 = a0 & ~r, b1 = a1 & ~r, b2 = a0 & r, b3 = a1 & r
+    cdef bb_t c0 = b0 & ~d, c1 = b1 & ~d, c2 = b2 & ~d, c3 = b3 & ~d
+    cdef bb_t c4 = b0 & d, c5 = b1 & d, c6 = b2 & d, c7 = b3 & d
+    cdef bb_t nl = ~l
+    return (_any(c0 & nl) | _any(c1 & nl) << 1 | _any(c2 & nl) << 2 | _any(c3 & nl) << 3 |
+            _any(c4 & nl) << 4 | _any(c5 & nl) << 5 | _any(c6 & nl) << 6 | _any(c7 & nl) << 7 |
+            _any(c0 & l) << 8 | _any(c1 & l) << 9 | _any(c2 & l) << 10 | _any(c3 & l) << 11 |
+            _any(c4 & l) << 12 | _any(c5 & l) << 13 | _any(c6 & l) << 14 | _any(c7 & l) << 15)
+
+
+cdef inline bb_t pattern_set_c(const Board* b, bb_t own, bb_t blockers) noexcept nogil:
+    """Bit k set when some stone of ``own`` shows pattern k (k < 2**ndirs <= 64)."""
+    cdef bb_t beam[CORE_MAX_DIRS]
+    cdef bb_t m[64]
+    cdef int d, j, cnt = 1
+    cdef bb_t out = 0
+    beam_masks(b, own, blockers, beam)
+    if b.ndirs == 4:
+        return pattern_set4(own, beam)
+    # Any other number of directions: the same split, in a loop.
+    m[0] = own
+    for d in range(b.ndirs):
+        for j in range(cnt):
+            m[j + cnt] = m[j] & beam[d]
+            m[j] &= ~beam[d]
+        cnt <<= 1
+    for j in range(cnt):
+        out |= (<bb_t>(m[j] != 0)) << j
+    return out
+
+
+cdef inline int score_c(const Board* b, const State* s, int side) noexcept nogil:
+    return sz_popcount(pattern_set_c(b, s.stones[side],
+                                     s.neutral if s.rule == C_ADVANCED else 0))
+
+
+cdef inline int value_c(const Board* b, const State* s) noexcept nogil:
+    """100 * (red score - blue score) + (red neutrals left - blue neutrals left)."""
+    return 100 * (score_c(b, s, 0) - score_c(b, s, 1)) + (s.left[0] - s.left[1])
+
+
+cdef inline int gen_turns_c(const Board* b, const State* s, int* out) noexcept nogil:
+    """Write every legal turn to ``out`` (room for CORE_MAX_TURNS); return the count.
+    Order: stones by point; each first without a neutral, then neutrals by point."""
+    cdef bb_t empty, e1, e2
+    cdef int n = 0, p, q
+    if is_over_c(s):
+        return 0
+    empty = b.full & ~(s.stones[0] | s.stones[1] | s.neutral)
+    e1 = empty
+    while e1:
+        p = sz_ctz(e1)
+        e1 &= e1 - 1
+        out[n] = p
+        n += 1
+        if s.left[s.side] > 0:
+            e2 = empty & ~((<bb_t>1) << p)
+            while e2:
+                q = sz_ctz(e2)
+                e2 &= e2 - 1
+                out[n] = p + 64 * (q + 1)
+                n += 1
+    return n
+
+
+cdef inline void make_c(const Board* b, State* s, int turn) noexcept nogil:
+    """Make a legal turn."""
+    cdef int side = s.side
+    cdef int p = turn & 63
+    cdef int q = (turn >> 6) - 1
+    s.stones[side] |= (<bb_t>1) << p
+    s.key ^= b.key_stone[side][p]
+    if q >= 0:
+        s.neutral |= (<bb_t>1) << q
+        s.key ^= b.key_stone[2][q] ^ b.key_left[side][s.left[side]] ^ b.key_left[side][s.left[side] - 1]
+        s.left[side] -= 1
+    s.side = side ^ 1
+    s.key ^= b.key_side
+
+
+cdef inline void unmake_c(const Board* b, State* s, int turn) noexcept nogil:
+    """Take back ``turn``, the last turn made."""
+    cdef int side = s.side ^ 1
+    cdef int p = turn & 63
+    cdef int q = (turn >> 6) - 1
+    s.side = side
+    s.key ^= b.key_side
+    s.stones[side] &= ~((<bb_t>1) << p)
+    s.key ^= b.key_stone[side][p]
+    if q >= 0:
+        s.neutral &= ~((<bb_t>1) << q)
+        s.key ^= b.key_stone[2][q] ^ b.key_left[side][s.left[side]] ^ b.key_left[side][s.left[side] + 1]
+        s.left[side] += 1
+
+
+cdef inline bb_t map_mask_c(const Board* b, int sym, bb_t m) noexcept nogil:
+    cdef bb_t out = 0
+    cdef int p
+    while m:
+        p = sz_ctz(m)
+        m &= m - 1
+        out |= (<bb_t>1) << b.sym[sym][p]
+    return out
+
+
+cdef bb_t full_key_c(const Board* b, const State* s) noexcept nogil
+
+
+cdef class BoardTables:
+    cdef Board* board
+    cdef readonly object geometry
+
+
+cdef class Position:
+    cdef State st
+    cdef Board* board
+    cdef readonly BoardTables tables
+    cdef readonly object geometry
+    cpdef Position copy(self)
+    cpdef make(self, int turn)
+    cpdef unmake(self, int turn)
+    cdef bb_t _blockers(self)
+    cpdef Position transformed(self, int sym)

@@ -1,0 +1,409 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The fast back end: the same Position API as :mod:`szsolver.reference`, on
+64-bit bitboards, with the hot paths (turn generation, make/unmake, scoring)
+as C inline functions declared in ``_core.pxd`` for the solver to share.
+
+>>> from szsolver.notation import START, parse_position
+>>> p = parse_position(START, backend=Position)
+>>> len(p.legal_turns())      # 54 stones, each alone or with a neutral on 53 others
+2916
+"""
+from libc.stdlib cimport calloc, free
+from libc.stdint cimport uint64_t
+
+from . import zobrist
+from .geometry import STARS_ZONE
+from .reference import (RULE_NAMES, check_position, rule_code, turn_error as _turn_error,
+                        MAX_NEUTRALS_PER_SIDE, STONES_PER_SIDE)
+
+
+cdef bb_t full_key_c(const Board* b, const State* s) noexcept nogil:
+    """Zobrist key from scratch (make/unmake keep ``s.key`` incrementally)."""
+    cdef bb_t k = 0
+    cdef bb_t m
+    cdef int kind, p
+    for kind in range(3):
+        m = s.stones[kind] if kind < 2 else s.neutral
+        while m:
+            p = sz_ctz(m)
+            m &= m - 1
+            k ^= b.key_stone[kind][p]
+    k ^= b.key_left[0][s.left[0]] ^ b.key_left[1][s.left[1]]
+    if s.side == C_BLUE:
+        k ^= b.key_side
+    if s.rule == C_ADVANCED:
+        k ^= b.key_rule
+    return k
+
+
+cdef class BoardTables:
+    """C tables for one Geometry (rays, lines, symmetries, zobrist keys)."""
+
+    def __cinit__(self, geometry):
+        cdef Board* b
+        cdef int p, d, i, j, k, a
+        if geometry.size > CORE_MAX_POINTS:
+            raise ValueError(f"the {geometry.name} board has {geometry.size} points; the core "
+                             f"handles at most {CORE_MAX_POINTS}")
+        if geometry.n_directions > CORE_MAX_DIRS:
+            raise ValueError(f"{geometry.n_directions} directions; the core handles at most {CORE_MAX_DIRS}")
+        if len(geometry.symmetries) > CORE_MAX_SYMS:
+            raise ValueError("too many symmetries for the core")
+        self.board = b = <Board*>calloc(1, sizeof(Board))
+        if b == NULL:
+            raise MemoryError()
+        self.geometry = geometry
+        b.size = geometry.size
+        b.ndirs = geometry.n_directions
+        b.full = <bb_t>geometry.full_mask
+        b.fixed_neutral = <bb_t>geometry.fixed_neutral_mask
+        for p in range(b.size):
+            for d in range(b.ndirs):
+                b.ray[p][d] = <bb_t>geometry.ray_masks[p][d]
+        # Lines: each point's full line along each axis, grouped by axis.
+        k = 0
+        a = 0
+        for d in range(b.ndirs):
+            e = geometry.opposite[d]
+            if e < d:
+                continue
+            b.axis_first[a] = k
+            seen = set()
+            for pt in range(b.size):          # pt is a Python int: 1 << pt must not overflow
+                bit = 1 << pt
+                line = geometry.ray_masks[pt][d] | geometry.ray_masks[pt][e] | bit
+                if line in seen or bin(line).count("1") < 2:
+                    continue
+                seen.add(line)
+                if k >= CORE_MAX_LINES:
+                    raise ValueError("too many lines for the core")
+                b.line[k] = <bb_t>line
+                k += 1
+                # the ray towards d runs to higher point numbers iff its points are above pt
+                towards_d_up = geometry.ray_masks[pt][d] > bit if geometry.ray_masks[pt][d] \
+                    else geometry.ray_masks[pt][e] < bit
+                b.axis_up[a] = d if towards_d_up else e
+                b.axis_down[a] = e if towards_d_up else d
+            a += 1
+        b.naxes = a
+        b.axis_first[a] = k
+        b.nlines = k
+        b.nsyms = len(geometry.symmetries)
+        for i, sym in enumerate(geometry.symmetries):
+            for p in range(b.size):
+                b.sym[i][p] = sym.point_map[p]
+        for i in range(3):
+            for p in range(CORE_MAX_POINTS):
+                b.key_stone[i][p] = <bb_t>zobrist.STONE_KEYS[i * 64 + p]
+        for i in range(2):
+            for j in range(16):
+                b.key_left[i][j] = <bb_t>zobrist.NEUTRALS_LEFT_KEYS[i * zobrist.MAX_NEUTRALS + j]
+        b.key_side = <bb_t>zobrist.SIDE_KEY
+        b.key_rule = <bb_t>zobrist.RULE_KEY
+
+    def __dealloc__(self):
+        free(self.board)
+
+
+_TABLES = {}
+
+
+def tables_for(geometry):
+    """The (cached) C tables of a geometry."""
+    t = _TABLES.get(geometry.name)
+    if t is None or t.geometry is not geometry and t.geometry.coords != geometry.coords:
+        t = _TABLES[geometry.name] = BoardTables(geometry)
+    return t
+
+
+cdef inline int _popcount_py(object x):
+    return bin(x).count("1")
+
+
+cdef class Position:
+    """A Stars' Zone position (Cython core). Same API as reference.Position."""
+
+    backend = "core"
+
+    def __init__(self, geometry=STARS_ZONE, *, red=0, blue=0, neutral=None, red_neutrals=5,
+                 blue_neutrals=5, side=0, rule=0, stones_per_side=STONES_PER_SIDE):
+        if neutral is None:
+            neutral = geometry.fixed_neutral_mask
+        rule = rule_code(rule)
+        check_position(geometry, red, blue, neutral, red_neutrals, blue_neutrals, side,
+                       stones_per_side)
+        self.tables = tables_for(geometry)
+        self.board = self.tables.board
+        self.geometry = geometry
+        self.st.stones[0] = <bb_t>red
+        self.st.stones[1] = <bb_t>blue
+        self.st.neutral = <bb_t>neutral
+        self.st.left[0] = red_neutrals
+        self.st.left[1] = blue_neutrals
+        self.st.side = side
+        self.st.rule = rule
+        self.st.stones_per_side = stones_per_side
+        self.st.key = full_key_c(self.board, &self.st)
+
+    cpdef Position copy(self):
+        cdef Position p = Position.__new__(Position)
+        p.st = self.st
+        p.board = self.board
+        p.tables = self.tables
+        p.geometry = self.geometry
+        return p
+
+    def __reduce__(self):
+        return (_rebuild, (self.geometry, self.st.stones[0], self.st.stones[1], self.st.neutral,
+                           self.st.left[0], self.st.left[1], self.st.side, self.st.rule,
+                           self.st.stones_per_side))
+
+    # --- plain facts -------------------------------------------------------------------
+    @property
+    def red(self):
+        return self.st.stones[0]
+
+    @property
+    def blue(self):
+        return self.st.stones[1]
+
+    @property
+    def neutral(self):
+        return self.st.neutral
+
+    @property
+    def red_neutrals(self):
+        return self.st.left[0]
+
+    @property
+    def blue_neutrals(self):
+        return self.st.left[1]
+
+    @property
+    def side(self):
+        return self.st.side
+
+    @property
+    def rule(self):
+        return self.st.rule
+
+    @property
+    def stones_per_side(self):
+        return self.st.stones_per_side
+
+    @property
+    def key(self):
+        """Zobrist hash of the whole state (stones, neutrals left, side, rule)."""
+        return self.st.key
+
+    @property
+    def empty(self):
+        return self.board.full & ~(self.st.stones[0] | self.st.stones[1] | self.st.neutral)
+
+    @property
+    def ply(self):
+        return sz_popcount(self.st.stones[0]) + sz_popcount(self.st.stones[1])
+
+    @property
+    def turns_left(self):
+        return 2 * self.st.stones_per_side - self.ply
+
+    def stones(self, int side):
+        return self.st.stones[side]
+
+    def neutrals_left(self, int side):
+        return self.st.left[side]
+
+    def is_over(self):
+        return bool(is_over_c(&self.st))
+
+    def __eq__(self, other):
+        return (hasattr(other, "neutral") and self.geometry.name == other.geometry.name and
+                (self.red, self.blue, self.neutral, self.red_neutrals, self.blue_neutrals,
+                 self.side, self.rule) == (other.red, other.blue, other.neutral,
+                                           other.red_neutrals, other.blue_neutrals,
+                                           other.side, other.rule))
+
+    def __hash__(self):
+        return self.st.key
+
+    def __repr__(self):
+        from .notation import position_string
+        return f"Position({position_string(self)!r})"
+
+    # --- turns -------------------------------------------------------------------------
+    def turn_error(self, int turn):
+        """Why ``turn`` is illegal here, or None if it is legal."""
+        return _turn_error(self, turn)
+
+    def is_legal(self, int turn):
+        return _turn_error(self, turn) is None
+
+    def legal_turns(self):
+        """All legal turns, in the same order as the reference back end."""
+        cdef int buf[CORE_MAX_TURNS]
+        cdef int n = gen_turns_c(self.board, &self.st, buf)
+        return [buf[i] for i in range(n)]
+
+    def play(self, int turn):
+        """Make a turn after checking it; ValueError naming the problem if illegal."""
+        err = _turn_error(self, turn)
+        if err:
+            raise ValueError(f"illegal turn: {err}")
+        make_c(self.board, &self.st, turn)
+
+    cpdef make(self, int turn):
+        """Make a turn. Assumes it is legal (see :meth:`play`)."""
+        make_c(self.board, &self.st, turn)
+
+    cpdef unmake(self, int turn):
+        """Take back ``turn``, which must be the last turn made."""
+        unmake_c(self.board, &self.st, turn)
+
+    # --- scoring -----------------------------------------------------------------------
+    cdef bb_t _blockers(self):
+        return self.st.neutral if self.st.rule == C_ADVANCED else 0
+
+    def pattern(self, int point):
+        """The pattern (bit d = beam in direction d) of the stone on ``point``, or -1."""
+        cdef bb_t beam[CORE_MAX_DIRS]
+        cdef bb_t bit
+        cdef int d, pat = 0, side
+        if not 0 <= point < self.board.size:
+            return -1
+        bit = (<bb_t>1) << point
+        if self.st.stones[0] & bit:
+            side = 0
+        elif self.st.stones[1] & bit:
+            side = 1
+        else:
+            return -1
+        beam_masks(self.board, self.st.stones[side], self._blockers(), beam)
+        for d in range(self.board.ndirs):
+            if beam[d] & bit:
+                pat |= 1 << d
+        return pat
+
+    def patterns(self, int side):
+        """{point: pattern} for each of the side's stones."""
+        cdef bb_t beam[CORE_MAX_DIRS]
+        cdef bb_t own = self.st.stones[side], m
+        cdef int p, d, pat
+        beam_masks(self.board, own, self._blockers(), beam)
+        out = {}
+        m = own
+        while m:
+            p = sz_ctz(m)
+            m &= m - 1
+            pat = 0
+            for d in range(self.board.ndirs):
+                if (beam[d] >> p) & 1:
+                    pat |= 1 << d
+            out[p] = pat
+        return out
+
+    def pattern_set(self, int side):
+        return pattern_set_c(self.board, self.st.stones[side], self._blockers())
+
+    def score(self, int side):
+        return score_c(self.board, &self.st, side)
+
+    def scores(self):
+        return score_c(self.board, &self.st, 0), score_c(self.board, &self.st, 1)
+
+    def value(self):
+        """100 * (red score - blue score) + (red neutrals left - blue neutrals left)."""
+        return value_c(self.board, &self.st)
+
+    def winner(self):
+        v = value_c(self.board, &self.st)
+        return "red" if v > 0 else "blue" if v < 0 else "draw"
+
+    # --- symmetry ----------------------------------------------------------------------
+    cpdef Position transformed(self, int sym):
+        """The position with the board mapped by symmetry number ``sym``."""
+        if not 0 <= sym < self.board.nsyms:
+            raise ValueError(f"no symmetry {sym}")
+        cdef Position p = self.copy()
+        p.st.stones[0] = map_mask_c(self.board, sym, self.st.stones[0])
+        p.st.stones[1] = map_mask_c(self.board, sym, self.st.stones[1])
+        p.st.neutral = map_mask_c(self.board, sym, self.st.neutral)
+        p.st.key = full_key_c(self.board, &p.st)
+        return p
+
+    def canonical(self):
+        """The symmetric image with the smallest (red, blue, neutral) masks, and its symmetry."""
+        cdef int i, best_sym = 0
+        cdef bb_t r, bl, n, br = 0, bb = 0, bn = 0
+        for i in range(self.board.nsyms):
+            r = map_mask_c(self.board, i, self.st.stones[0])
+            bl = map_mask_c(self.board, i, self.st.stones[1])
+            n = map_mask_c(self.board, i, self.st.neutral)
+            if i == 0 or (r, bl, n) < (br, bb, bn):
+                br, bb, bn, best_sym = r, bl, n, i
+        return self.transformed(best_sym), best_sym
+
+    def with_rule(self, rule):
+        cdef Position p = self.copy()
+        p.st.rule = rule_code(rule)
+        p.st.key = full_key_c(self.board, &p.st)
+        return p
+
+    def _repr_svg_(self):
+        from .svg import position_svg
+        return position_svg(self)
+
+
+def _rebuild(geometry, red, blue, neutral, rl, bl, side, rule, sps):
+    return Position(geometry, red=red, blue=blue, neutral=neutral, red_neutrals=rl,
+                    blue_neutrals=bl, side=side, rule=rule, stones_per_side=sps)
+
+
+# --- C-level benchmarks (figures for benchmarks/bench_core.py) -------------------------------
+
+def bench_scoring(list positions, long iterations):
+    """Score both sides of each position in turn, ``iterations`` scorings in all,
+    at C level; returns a checksum. A varied set keeps branch prediction honest."""
+    cdef long i, total = 0
+    cdef int n = len(positions), j
+    cdef State* states = <State*>calloc(n, sizeof(State))
+    cdef Board* board = (<Position>positions[0]).board
+    for j in range(n):
+        states[j] = (<Position>positions[j]).st
+    with nogil:
+        j = 0
+        for i in range(iterations):
+            total += value_c(board, &states[j])
+            j += 1
+            if j == n:
+                j = 0
+    free(states)
+    return total
+
+
+def bench_make_unmake(Position pos, long iterations):
+    """Generate the turns once, then make and unmake them round-robin ``iterations``
+    times at C level; returns a checksum of keys."""
+    cdef int buf[CORE_MAX_TURNS]
+    cdef State s = pos.st
+    cdef int n = gen_turns_c(pos.board, &s, buf)
+    cdef long i
+    cdef bb_t acc = 0
+    if n == 0:
+        return 0
+    with nogil:
+        for i in range(iterations):
+            make_c(pos.board, &s, buf[i % n])
+            acc ^= s.key
+            unmake_c(pos.board, &s, buf[i % n])
+    return acc
+
+
+def bench_gen_turns(Position pos, long iterations):
+    """Generate all legal turns ``iterations`` times; returns the total count."""
+    cdef int buf[CORE_MAX_TURNS]
+    cdef long i, total = 0
+    with nogil:
+        for i in range(iterations):
+            total += gen_turns_c(pos.board, &pos.st, buf)
+    return total

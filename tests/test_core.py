@@ -1,0 +1,238 @@
+"""Rules tests on both back ends, and property tests that the Cython core and
+the pure-Python reference agree on random legal positions under both rules."""
+import pickle
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from szsolver import geometry as geo
+from szsolver import reference
+from szsolver.notation import START, parse_position, parse_turn, position_string
+from szsolver.reference import ADVANCED, BASIC, BLUE, NO_NEUTRAL, RED, encode_turn
+
+from szsolver.backends import position_class as backend_class
+
+EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
+                 "36 62 45n25 73n32 58 42n75 59 78n35 38 48 27 69").split()
+
+
+def replay(Position, turns=EXAMPLE_TURNS, rule=BASIC, neutrals=(5, 5)):
+    p = Position(red_neutrals=neutrals[0], blue_neutrals=neutrals[1], rule=rule)
+    for t in turns:
+        p.play(parse_turn(t))
+    return p
+
+
+def test_example_game_basic(Position):
+    p = replay(Position)
+    assert p.is_over()
+    assert p.scores() == (16, 14)
+    assert (p.red_neutrals, p.blue_neutrals) == (1, 2)  # Red used 4, Blue 3
+    assert p.winner() == "red"
+    assert p.value() == 100 * 2 + (1 - 2)
+
+
+def test_example_game_advanced(Position):
+    p = replay(Position, rule=ADVANCED)
+    assert p.scores() == (11, 11)
+    assert p.winner() == "blue"  # equal scores, Blue has more neutrals left
+    assert p.value() == -1
+
+
+def test_pattern_by_hand(Position):
+    # Red on (4,4) and (4,6), centre neutral between nothing; (4,4) sees right only.
+    g = geo.STARS_ZONE
+    red = (1 << g.index[(4, 4)]) | (1 << g.index[(4, 6)]) | (1 << g.index[(6, 4)])
+    blue = (1 << g.index[(1, 4)]) | (1 << g.index[(9, 5)]) | (1 << g.index[(2, 8)])
+    p = Position(red=red, blue=blue, side=RED)
+    up, right, down, left = 1, 2, 4, 8
+    assert p.pattern(g.index[(4, 4)]) == right | down
+    assert p.pattern(g.index[(4, 6)]) == left
+    assert p.pattern(g.index[(6, 4)]) == up
+    assert p.pattern(g.index[(5, 5)]) == -1
+    assert p.score(RED) == 3
+    # Blue (1,4)... (9,5) sees up through the centre under basic only.
+    assert p.pattern(g.index[(9, 5)]) == 0  # nothing of Blue's in column 5 or row 9
+    red2 = red | (1 << g.index[(7, 2)]) | (1 << g.index[(8, 7)])
+    p2 = Position(red=red2, blue=blue | (1 << g.index[(3, 5)]) | (1 << g.index[(1, 5)]),
+                  side=RED, rule=ADVANCED)
+    assert p2.pattern(g.index[(9, 5)]) == 0   # centre neutral blocks the way up
+    assert p2.pattern(g.index[(3, 5)]) == up  # (1,5) above, nothing blocks
+    p3 = p2.with_rule(BASIC)
+    assert p3.pattern(g.index[(9, 5)]) == up
+
+
+def test_start_turns(Position):
+    p = Position()
+    turns = p.legal_turns()
+    assert len(turns) == 54 + 54 * 53
+    assert len(set(turns)) == len(turns)
+    q = Position(red_neutrals=0)
+    assert len(q.legal_turns()) == 54
+
+
+def test_illegal_turns(Position):
+    p = Position(red_neutrals=0)
+    g = p.geometry
+    with pytest.raises(ValueError, match="occupied"):
+        p.play(encode_turn(g.index[(5, 5)]))
+    with pytest.raises(ValueError, match="no neutral stones left"):
+        p.play(encode_turn(0, 1))
+    with pytest.raises(ValueError, match="where the stone goes"):
+        Position().play(encode_turn(3, 3))
+    over = replay(Position)
+    with pytest.raises(ValueError, match="game is over"):
+        over.play(encode_turn(0))
+    assert over.legal_turns() == []
+
+
+def test_make_unmake_restores(Position):
+    p = replay(Position, EXAMPLE_TURNS[:10])
+    before = (p.red, p.blue, p.neutral, p.red_neutrals, p.blue_neutrals, p.side, p.key)
+    for t in p.legal_turns():
+        p.make(t)
+        p.unmake(t)
+    assert (p.red, p.blue, p.neutral, p.red_neutrals, p.blue_neutrals, p.side, p.key) == before
+
+
+def test_incremental_key_matches_full(Position):
+    p = replay(Position, EXAMPLE_TURNS[:20])
+    fresh = Position(red=p.red, blue=p.blue, neutral=p.neutral, red_neutrals=p.red_neutrals,
+                     blue_neutrals=p.blue_neutrals, side=p.side, rule=p.rule)
+    assert p.key == fresh.key
+    assert p.with_rule(ADVANCED).key != p.key
+
+
+def test_symmetries_keep_scores(Position):
+    p = replay(Position, EXAMPLE_TURNS[:24])
+    for rule in (BASIC, ADVANCED):
+        q = p.with_rule(rule)
+        for i in range(len(q.geometry.symmetries)):
+            t = q.transformed(i)
+            assert t.scores() == q.scores()
+            assert sorted(t.patterns(RED).values()) == sorted(
+                q.geometry.symmetries[i].map_pattern(v) for v in q.patterns(RED).values())
+        c, sym = q.canonical()
+        assert c == q.transformed(sym)
+        assert all((c.red, c.blue, c.neutral) <= (q.transformed(i).red, q.transformed(i).blue,
+                                                  q.transformed(i).neutral)
+                   for i in range(len(q.geometry.symmetries)))
+
+
+def test_pickle_and_copy(Position):
+    p = replay(Position, EXAMPLE_TURNS[:7])
+    q = pickle.loads(pickle.dumps(p))
+    assert q == p and q.key == p.key
+    c = p.copy()
+    c.play(c.legal_turns()[0])
+    assert c != p
+
+
+@pytest.mark.parametrize("text,problem", [
+    ("../....../......./......../....R..../......../......./....../.. B 5 5 basic", "centre"),
+    ("../....../......./......../......../......../......./....../.. R 5 5 basic", "row 5"),
+    ("../....../......./......../......... ./......../......./....../.. R 5 5 basic", "5 fields"),
+    ("R./....../......./......../....N..../......../......./....../.. R 5 5 basic", "red to move"),
+    ("R./....../......./......../....N..../......../......./....../B. B 5 5 basic", "blue to move"),
+    ("NN/....../......./......../....N..../......../......./....../.. R 5 5 basic", "neutral"),
+    ("../....../......./......../....N..../......../......./....../.. R 8 5 basic", "0..7"),
+    ("X./....../......./......../....N..../......../......./....../.. R 5 5 basic", "unknown character"),
+    ("../....../......./......../....N..../......../......./....../.. R 5 5 blitz", "unknown rule"),
+])
+def test_bad_positions(Position, text, problem):
+    with pytest.raises(ValueError, match=problem):
+        parse_position(text, backend=Position)
+
+
+def test_too_many_stones(Position):
+    g = geo.STARS_ZONE
+    free = [p for p in range(g.size) if p != g.index[(5, 5)]]
+    red = sum(1 << p for p in free[:17])
+    blue = sum(1 << p for p in free[17:34])
+    with pytest.raises(ValueError, match="17 red stones"):
+        Position(red=red, blue=blue, side=RED)
+
+
+# --- core == reference on random legal positions ------------------------------------------
+
+def random_position(seed: int, rule: int, stop: int | None = None):
+    """Random legal play with realistic neutral use, on both back ends in step."""
+    rng = random.Random(seed)
+    neutrals = (rng.randint(0, 7), rng.randint(0, 7))
+    ref = reference.Position(red_neutrals=neutrals[0], blue_neutrals=neutrals[1], rule=rule)
+    core = backend_class("core")(red_neutrals=neutrals[0], blue_neutrals=neutrals[1], rule=rule)
+    plies = rng.randint(0, 32) if stop is None else stop
+    for _ in range(plies):
+        empties = [p for p in range(ref.geometry.size) if ref.empty >> p & 1]
+        s = rng.choice(empties)
+        n = NO_NEUTRAL
+        if ref.neutrals_left(ref.side) and rng.random() < 0.3:
+            n = rng.choice([q for q in empties if q != s])
+        t = encode_turn(s, n)
+        ref.play(t)
+        core.play(t)
+    return ref, core
+
+
+def same(ref, core):
+    assert (ref.red, ref.blue, ref.neutral, ref.red_neutrals, ref.blue_neutrals, ref.side,
+            ref.rule) == (core.red, core.blue, core.neutral, core.red_neutrals,
+                          core.blue_neutrals, core.side, core.rule)
+    assert ref.key == core.key
+    for side in (RED, BLUE):
+        assert ref.patterns(side) == core.patterns(side)
+        assert ref.pattern_set(side) == core.pattern_set(side)
+        assert ref.score(side) == core.score(side)
+    assert ref.value() == core.value()
+    assert ref.is_over() == core.is_over()
+    assert position_string(ref) == position_string(core)
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), rule=st.sampled_from([BASIC, ADVANCED]))
+def test_core_agrees_with_reference(seed, rule):
+    ref, core = random_position(seed, rule)
+    same(ref, core)
+    assert ref.legal_turns() == core.legal_turns()
+    assert ref.canonical()[1] == core.canonical()[1]
+    assert ref.canonical()[0].key == core.canonical()[0].key
+    for p in range(ref.geometry.size):
+        assert ref.pattern(p) == core.pattern(p)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32), rule=st.sampled_from([BASIC, ADVANCED]))
+def test_core_make_unmake_agree(seed, rule):
+    ref, core = random_position(seed, rule)
+    rng = random.Random(seed)
+    turns = ref.legal_turns()
+    for t in rng.sample(turns, min(20, len(turns))):
+        ref.make(t)
+        core.make(t)
+        same(ref, core)
+        ref.unmake(t)
+        core.unmake(t)
+        same(ref, core)
+
+
+@pytest.mark.parametrize("board", ["square-8", "square-5"])
+def test_core_on_square_boards(board):
+    # The core is geometry-generic: same answers as the reference on other boards.
+    g = geo.by_name(board)
+    rng = random.Random(board)
+    Core = backend_class("core")
+    for _ in range(200):
+        pts = rng.sample(range(g.size), min(g.size, 2 * rng.randint(0, min(16, g.size // 3))))
+        half = len(pts) // 2
+        red = sum(1 << p for p in pts[:half])
+        blue = sum(1 << p for p in pts[half:2 * half])
+        rest = [p for p in range(g.size) if not (red | blue) >> p & 1]
+        neutral = sum(1 << p for p in rng.sample(rest, min(len(rest), rng.randint(0, 2))))
+        nn = bin(neutral).count("1")
+        kw = dict(red=red, blue=blue, neutral=neutral, red_neutrals=7 - (nn + 1) // 2,
+                  blue_neutrals=7 - nn // 2, side=RED, rule=rng.choice([BASIC, ADVANCED]))
+        if nn > 2 * half:
+            continue
+        same(reference.Position(g, **kw), Core(g, **kw))
