@@ -59,6 +59,10 @@ cdef struct Board:
     int axis_first[CORE_MAX_DIRS]  # lines of axis a: axis_first[a] .. axis_first[a+1]-1
     int axis_up[CORE_MAX_DIRS]     # direction towards higher point numbers on axis a
     int axis_down[CORE_MAX_DIRS]   # direction towards lower point numbers
+    int axis_span[CORE_MAX_DIRS]   # longest line of the axis, in points
+    int axis_contig[CORE_MAX_DIRS] # 1 when every line of the axis is a run of consecutive bits
+    bb_t axis_not_first[CORE_MAX_DIRS]  # points with a lower-numbered point on their line
+    bb_t axis_not_last[CORE_MAX_DIRS]   # points with a higher-numbered point on their line
     int nsyms
     int sym[CORE_MAX_SYMS][CORE_MAX_POINTS]   # point images per symmetry
     bb_t key_stone[3][CORE_MAX_POINTS]        # zobrist: red, blue, neutral
@@ -97,11 +101,44 @@ cdef inline void beam_masks(const Board* b, bb_t own, bb_t blockers, bb_t* beam)
     see something towards lower numbers, all but the highest towards higher
     ones. Branch-free per line (occupancy is unpredictable in a search), with
     the accumulators in registers per axis."""
-    cdef int a, i
-    cdef bb_t s, seg, nb, nbit, below, up, down
+    cdef int a, i, k
+    cdef bb_t s, seg, nb, nbit, below, up, down, g, p, p0
     for a in range(b.naxes):
+        if b.axis_contig[a]:
+            # Lines are runs of consecutive bits (rows in reading order): flood
+            # the stones along them with an occluded Kogge-Stone fill, blockers
+            # stopping it, instead of walking line by line.
+            p0 = b.axis_not_first[a] & ~blockers
+            g = own
+            p = p0
+            k = 1
+            while k < b.axis_span[a]:
+                g |= p & (g << k)
+                p &= p << k
+                k <<= 1
+            down = own & (g << 1) & p0
+            p0 = b.axis_not_last[a] & ~blockers
+            g = own
+            p = p0
+            k = 1
+            while k < b.axis_span[a]:
+                g |= p & (g >> k)
+                p &= p >> k
+                k <<= 1
+            up = own & (g >> 1) & p0
+            beam[b.axis_up[a]] = up
+            beam[b.axis_down[a]] = down
+            continue
         up = 0
         down = 0
+        if blockers == 0:               # Basic rule: whole lines, no splitting
+            for i in range(b.axis_first[a], b.axis_first[a + 1]):
+                s = own & b.line[i]
+                down |= s & (s - 1)
+                up |= s ^ (((<bb_t>1) << sz_msb(s | 1)) & s)
+            beam[b.axis_up[a]] = up
+            beam[b.axis_down[a]] = down
+            continue
         for i in range(b.axis_first[a], b.axis_first[a + 1]):
             s = own & b.line[i]
             nb = blockers & b.line[i]

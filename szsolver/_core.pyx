@@ -69,12 +69,22 @@ cdef class BoardTables:
                 continue
             b.axis_first[a] = k
             seen = set()
+            contig = True
+            span = 0
+            not_first = not_last = 0
             for pt in range(b.size):          # pt is a Python int: 1 << pt must not overflow
                 bit = 1 << pt
                 line = geometry.ray_masks[pt][d] | geometry.ray_masks[pt][e] | bit
                 if line in seen or bin(line).count("1") < 2:
                     continue
                 seen.add(line)
+                lo = (line & -line).bit_length() - 1
+                hi = line.bit_length() - 1
+                n_pts = bin(line).count("1")
+                contig = contig and hi - lo == n_pts - 1
+                span = max(span, n_pts)
+                not_first |= line & ~(1 << lo)
+                not_last |= line & ~(1 << hi)
                 if k >= CORE_MAX_LINES:
                     raise ValueError("too many lines for the core")
                 b.line[k] = <bb_t>line
@@ -84,6 +94,10 @@ cdef class BoardTables:
                     else geometry.ray_masks[pt][e] < bit
                 b.axis_up[a] = d if towards_d_up else e
                 b.axis_down[a] = e if towards_d_up else d
+            b.axis_contig[a] = contig
+            b.axis_span[a] = span
+            b.axis_not_first[a] = <bb_t>not_first
+            b.axis_not_last[a] = <bb_t>not_last
             a += 1
         b.naxes = a
         b.axis_first[a] = k
