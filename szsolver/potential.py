@@ -1,0 +1,663 @@
+"""CP-SAT potential: the best score a side can still reach, per-point maps, and
+upper bounds on a side's final score that the endgame solver can trust.
+
+Definitions (the issue was silent on some details; these are the decisions)
+-------------------------------------------------------------------------
+Let the side have ``k = stones_per_side - (own stones placed)`` stones still to
+place and ``E`` be the points empty now.
+
+``potential(position, side)``
+    The highest final score the side reaches when it places exactly its ``k``
+    remaining stones on points of ``E`` and the opponent places nothing that
+    matters. Under the Basic rule neutrals change nothing, so only the stones
+    count. Under the Advanced rule the side may also place up to
+    ``min(k, neutrals left)`` of its own neutrals on other points of ``E``
+    (one neutral per turn, so never more than its turns). Its own neutrals may
+    cut its own beams, which can help (a cut beam is a new pattern) or hurt; the
+    optimiser chooses. The opponent's future stones never matter to the side's
+    patterns (enemy stones never block), only the opponent's future *neutrals*
+    do under the Advanced rule, and the potential assumes there are none. It is
+    "the best the side can do if left alone", the exact version of the
+    designer's helper's "maximum possible score". All ``k`` stones must be
+    placed: an extra stone can turn beams on and destroy patterns, so "at most
+    k" would be a different (wrong) question.
+
+``potential_map(position, side)``
+    For every point of ``E``: the potential when the side's next stone goes
+    there (same definition, that point forced).
+
+``score_bound(position, side)``  (the solver's trusted bound; see its docstring)
+    An upper bound on the side's final score over ALL continuations of the game.
+
+Model (one CP-SAT model per question; built in a few milliseconds)
+------------------------------------------------------------------
+Booleans ``x[p]`` (own stone on empty p), ``n[p]`` (new neutral on p, Advanced
+only), ``x[p] + n[p] <= 1``, ``sum x = k``, ``sum n <= allowance``. A beam
+literal ``b[p][d]`` for every point and direction is defined by the recursion
+along the ray (``q`` = next point from ``p`` in direction ``d``)::
+
+    b[p][d] = own(q) or (not neutral(q) and b[q][d])      (Basic: neutral(q) = False)
+
+which is exactly the rules' walk (enemy stones are transparent). Constants are
+folded, so stones already on the board cost nothing. ``z[p][t]`` implies "a
+stone on p shows pattern t"; ``y[t]`` implies some ``z[.][t]``; maximise
+``sum y``. ``sum_t z[p][t] <= own(p)`` tightens the LP relaxation.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from .reference import ADVANCED, BASIC, BLUE, RED, SIDE_NAMES, STONES_PER_SIDE
+
+#: CP-SAT parameters fixed for reproducibility (same answer, same placement, every run).
+NUM_WORKERS = 1
+RANDOM_SEED = 20231717
+EXTRA_PARAMETERS: dict = {}
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _popcount(x: int) -> int:
+    return bin(x).count("1")
+
+
+def pattern_set_of(geometry, own: int, neutral: int, advanced: bool) -> int:
+    """Bitmask over patterns shown by the stones of ``own`` (rules' walk along each ray).
+
+    Independent of the CP-SAT model; used to check every placement the solver returns.
+    """
+    out = 0
+    rays = geometry.rays
+    for p in _bits(own):
+        pat = 0
+        for d, ray in enumerate(rays[p]):
+            for q in ray:
+                if own >> q & 1:
+                    pat |= 1 << d
+                    break
+                if advanced and neutral >> q & 1:
+                    break
+        out |= 1 << pat
+    return out
+
+
+def score_of(geometry, own: int, neutral: int, advanced: bool) -> int:
+    """Number of distinct patterns among ``own`` (the rules' score)."""
+    return _popcount(pattern_set_of(geometry, own, neutral, advanced))
+
+
+# --- the model -----------------------------------------------------------------------------
+
+class _Model:
+    """Max (or min) distinct patterns over placements of ``stones`` own stones and
+    at most ``allowance`` neutrals on the points of ``avail``.
+
+    ``own`` are the side's stones already placed, ``neutral`` the neutrals already
+    placed (cutting beams only when ``advanced``).
+    """
+
+    def __init__(self, geometry, own: int, neutral: int, avail: int, stones: int,
+                 allowance: int, advanced: bool, minimise: bool = False,
+                 use_counts: bool = True, use_classes: bool = True):
+        self.use_counts, self.use_classes = use_counts, use_classes
+        self.geometry = g = geometry
+        self.own, self.neutral, self.avail = own, neutral, avail
+        self.stones, self.advanced = stones, advanced
+        self.allowance = allowance if advanced else 0
+        self.minimise = minimise
+        m = self.m = cp_model.CpModel()
+        n_pts = g.size
+        self.feasible = _popcount(avail) >= stones
+        # own(p) and neutral(p) literals: True / False / BoolVar
+        self.x: dict[int, cp_model.IntVar] = {}
+        self.nv: dict[int, cp_model.IntVar] = {}
+        S: list = []
+        N: list = []
+        for p in range(n_pts):
+            if own >> p & 1:
+                S.append(True)
+            elif avail >> p & 1 and stones > 0:
+                v = m.new_bool_var(f"x{p}")
+                self.x[p] = v
+                S.append(v)
+            else:
+                S.append(False)
+            if not advanced:
+                N.append(False)
+            elif neutral >> p & 1:
+                N.append(True)
+            elif avail >> p & 1 and self.allowance > 0 and self._may_cut(p):
+                v = m.new_bool_var(f"n{p}")
+                self.nv[p] = v
+                N.append(v)
+            else:
+                N.append(False)
+        for p, v in self.nv.items():
+            if p in self.x:
+                m.add_bool_or([self.x[p].Not(), v.Not()])
+        m.add(sum(self.x.values()) == stones)
+        if self.nv:
+            m.add(sum(self.nv.values()) <= self.allowance)
+        self.S, self.N = S, N
+
+        # beam literals, by the recursion along each ray (far end first)
+        nd = g.n_directions
+        B = [[None] * nd for _ in range(n_pts)]
+        for d in range(nd):
+            order = sorted(range(n_pts), key=lambda p: len(g.rays[p][d]))
+            for p in order:
+                ray = g.rays[p][d]
+                if not ray:
+                    B[p][d] = False
+                    continue
+                q = ray[0]
+                B[p][d] = self._or(S[q], self._and(self._not(N[q]), B[q][d]))
+        self.B = B
+        # A new neutral that separates no two own stones changes nothing: removing it
+        # keeps the score and the allowance (<=). So only neutrals with own stones on
+        # both sides along a row or a column are allowed (breaks useless symmetry).
+        opp = g.opposite
+        for q, v in self.nv.items():
+            ors = []
+            for d in range(nd):
+                e = opp[d]
+                if e < d:
+                    continue
+                ors.append(self._and(B[q][d], B[q][e]))
+            if any(o is True for o in ors):
+                continue
+            m.add_bool_or([o for o in ors if o is not False] + [v.Not()])
+
+        # pattern literals
+        n_pat = g.n_patterns
+        zs: list[list] = [[] for _ in range(n_pat)]
+        for p in range(n_pts):
+            if S[p] is False:
+                continue
+            per_point = []
+            for t in range(n_pat):
+                lits = [] if S[p] is True else [S[p]]
+                ok = True
+                for d in range(nd):
+                    want = bool(t >> d & 1)
+                    b = B[p][d]
+                    if isinstance(b, bool):
+                        if b != want:
+                            ok = False
+                            break
+                    else:
+                        lits.append(b if want else b.Not())
+                if not ok:
+                    continue
+                if not lits:
+                    zs[t].append(True)
+                    continue
+                z = m.new_bool_var(f"z{p}_{t}")
+                m.add_bool_and(lits).only_enforce_if(z)
+                if minimise:  # full reification: the pattern shows => z
+                    m.add_bool_or([z] + [lit.Not() for lit in lits])
+                zs[t].append(z)
+                per_point.append(z)
+            if per_point:
+                if S[p] is True:
+                    m.add_at_most_one(per_point)
+                else:
+                    m.add(sum(per_point) <= S[p])
+        if not minimise and self.use_counts:
+            self._add_segment_counts(zs)
+        const = 0
+        ys = []
+        Y: dict = {}
+        for t in range(n_pat):
+            if any(z is True for z in zs[t]):
+                const += 1
+                continue
+            if not zs[t]:
+                continue
+            y = m.new_bool_var(f"y{t}")
+            if minimise:
+                for z in zs[t]:
+                    m.add_implication(z, y)
+            else:
+                m.add_bool_or(zs[t]).only_enforce_if(y)
+            ys.append(y)
+            Y[t] = y
+        for t in range(n_pat):
+            if any(z is True for z in zs[t]):
+                Y[t] = 1
+        if not minimise and self.use_counts:
+            self._add_class_counts(Y)
+        self.const = const
+        self.ys = ys
+        self.objective = sum(ys) + const
+        if minimise:
+            m.minimize(self.objective)
+        else:
+            m.maximize(self.objective)
+
+    def _add_segment_counts(self, zs):
+        """Redundant counting constraints (valid for every placement; they only help
+        the LP relaxation and the proof of optimality).
+
+        Along a line, beams run inside *segments* (Basic: the whole line;
+        Advanced: between neutrals). In each segment exactly one own stone lacks a
+        beam in direction d (the last one that way) when the segment holds any own
+        stone. So with ``e[p][d]`` = "own stone on p without beam d":
+        ``sum e[.][d] over a segment <= 1 + new neutrals placed in it``, and the
+        patterns without bit d that show are at most ``sum_p e[p][d]``. For the
+        opposite pair (d, d') the same holds for the classes of the two bits
+        (singletons, first/last stones of a segment, middle stones).
+        """
+        g, m, S, N, B = self.geometry, self.m, self.S, self.N, self.B
+        nd = g.n_directions
+        opp = g.opposite
+        self.ys_by_pattern = None
+        E = {}
+        for p in range(g.size):
+            if S[p] is False:
+                continue
+            for d in range(nd):
+                E[p, d] = self._and(S[p], self._not(B[p][d]))
+        self.E = E
+        # per-segment at-most constraints
+        for d in range(nd):
+            if opp[d] < d:
+                continue  # one of each opposite pair walks the lines; do both ends there
+            for p in range(g.size):
+                ray_back = g.rays[p][opp[d]]
+                if ray_back:
+                    continue  # p must start a line (nothing behind it in direction opp[d])
+                line = (p,) + g.rays[p][d]
+                seg: list[int] = []
+                for q in line + (None,):
+                    if q is None or N[q] is True:
+                        if seg:
+                            cuts = [N[r] for r in seg if not isinstance(N[r], bool)]
+                            for dd in (d, opp[d]):
+                                lits = [E[r, dd] for r in seg if (r, dd) in E
+                                        and E[r, dd] is not False]
+                                if len(lits) > 1 or any(l is True for l in lits):
+                                    consts = sum(1 for l in lits if l is True)
+                                    vs = [l for l in lits if l is not True]
+                                    if vs:
+                                        m.add(sum(vs) + consts <= 1 + sum(cuts))
+                        seg = []
+                    else:
+                        seg.append(q)
+
+    def _add_class_counts(self, Y):
+        """Patterns without bit d that show <= own stones without beam d; and for an
+        opposite pair the four classes of (bit d, bit d') likewise."""
+        g, m, S, B, E = self.geometry, self.m, self.S, self.B, self.E
+        nd = g.n_directions
+        opp = g.opposite
+        n_pat = g.n_patterns
+
+        def ysum(pred):
+            return sum(Y[t] for t in range(n_pat) if t in Y and pred(t))
+
+        def lin(lits):
+            return sum(1 if l is True else l for l in lits if l is not False)
+
+        for d in range(nd):
+            lits = [E[p, d] for p in range(g.size) if (p, d) in E]
+            m.add(ysum(lambda t: not t >> d & 1) <= lin(lits))
+            m.add(ysum(lambda t: t >> d & 1) <= lin([S[p] for p in range(g.size)])
+                  - lin(lits))
+        if not self.use_classes:
+            return
+        for d in range(nd):
+            e = opp[d]
+            if e < d:
+                continue
+            F = []
+            for p in range(g.size):
+                if S[p] is False:
+                    continue
+                F.append(self._and(E[p, d], self._not(B[p][e])))
+            fs = lin(F)
+            ed = lin([E[p, d] for p in range(g.size) if (p, d) in E])
+            ee = lin([E[p, e] for p in range(g.size) if (p, e) in E])
+            st = lin([S[p] for p in range(g.size)])
+            bd, be = 1 << d, 1 << e
+            m.add(ysum(lambda t: not t & bd and not t & be) <= fs)
+            m.add(ysum(lambda t: not t & bd and t & be) <= ed - fs)
+            m.add(ysum(lambda t: t & bd and not t & be) <= ee - fs)
+            m.add(ysum(lambda t: t & bd and t & be) <= st - ed - ee + fs)
+
+    def _may_cut(self, q: int) -> bool:
+        """Can a neutral on q ever separate two own stones (on a row or column)?"""
+        g = self.geometry
+        ownable = self.own | (self.avail if self.stones > 0 else 0)
+
+        def reach(d):
+            for r in g.rays[q][d]:
+                if ownable >> r & 1:
+                    return True
+                if self.neutral >> r & 1:
+                    return False
+            return False
+        return any(reach(d) and reach(e) for d, e in enumerate(g.opposite) if d < e)
+
+    # literal helpers with constant folding --------------------------------------------
+    @staticmethod
+    def _not(a):
+        return (not a) if isinstance(a, bool) else a.Not()
+
+    def _or(self, a, b):
+        if a is True or b is True:
+            return True
+        if a is False:
+            return b
+        if b is False:
+            return a
+        v = self.m.new_bool_var("")
+        self.m.add_bool_or([a, b]).only_enforce_if(v)
+        self.m.add_implication(a, v)
+        self.m.add_implication(b, v)
+        return v
+
+    def _and(self, a, b):
+        if a is False or b is False:
+            return False
+        if a is True:
+            return b
+        if b is True:
+            return a
+        v = self.m.new_bool_var("")
+        self.m.add_bool_and([a, b]).only_enforce_if(v)
+        self.m.add_bool_or([a.Not(), b.Not(), v])
+        return v
+
+    # solving ---------------------------------------------------------------------------
+    def solve(self, time_limit=None, force: int | None = None, hint=None, collect=None):
+        """Solve; ``force``: a point where an own stone must go; ``collect``: a list
+        that receives (stones, neutrals) of every improving solution found. Returns a
+        dict: value (true score of the placement found, None if none), bound (proven
+        bound), stones / neutrals (bitmasks), proven, seconds."""
+        t0 = time.perf_counter()
+        m = self.m
+        m.clear_assumptions()
+        m.clear_hints()
+        if force is not None:
+            m.add_assumptions([self.x[force]])
+        if hint is not None:
+            stones, neutrals = hint
+            for p, v in self.x.items():
+                m.add_hint(v, bool(stones >> p & 1))
+            for p, v in self.nv.items():
+                m.add_hint(v, bool(neutrals >> p & 1))
+        solver = cp_model.CpSolver()
+        prm = solver.parameters
+        prm.num_workers = NUM_WORKERS
+        prm.random_seed = RANDOM_SEED
+        for key, val in EXTRA_PARAMETERS.items():
+            setattr(prm, key, val)
+        if time_limit is not None:
+            prm.max_time_in_seconds = float(time_limit)
+        collector = None
+        if collect is not None:
+            collector = _Collector(self, collect)
+        status = solver.solve(m, collector)
+        secs = time.perf_counter() - t0
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            stones = sum(1 << p for p, v in self.x.items() if solver.boolean_value(v))
+            neutrals = sum(1 << p for p, v in self.nv.items() if solver.boolean_value(v))
+            value = score_of(self.geometry, self.own | stones, self.neutral | neutrals,
+                             self.advanced)
+            obj = int(round(solver.objective_value))
+            if not self.minimise:
+                # z/y only *imply* patterns, so the objective never exceeds the true score
+                assert value >= obj, (value, obj)
+            else:
+                assert value == obj, (value, obj)
+            proven = status == cp_model.OPTIMAL
+            raw = solver.best_objective_bound
+            if self.minimise:
+                bound = value if proven else max(0, math.ceil(raw - 1e-6))
+            else:
+                bound = value if proven else min(self.geometry.n_patterns,
+                                                 math.floor(raw + 1e-6))
+            return dict(value=value, bound=bound, stones=stones, neutrals=neutrals,
+                        proven=proven, seconds=secs)
+        if status == cp_model.INFEASIBLE:
+            return dict(value=None, bound=None, stones=0, neutrals=0, proven=True,
+                        seconds=secs)
+        # no solution within the limit
+        return dict(value=None, bound=self.geometry.n_patterns if not self.minimise else 0,
+                    stones=0, neutrals=0, proven=False, seconds=secs)
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    """Records every solution CP-SAT reports (lower bounds for the map)."""
+
+    def __init__(self, model: _Model, out: list):
+        super().__init__()
+        self.model, self.out = model, out
+
+    def on_solution_callback(self):
+        stones = sum(1 << p for p, v in self.model.x.items() if self.boolean_value(v))
+        neutrals = sum(1 << p for p, v in self.model.nv.items() if self.boolean_value(v))
+        self.out.append((stones, neutrals))
+
+
+# --- public API ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PotentialResult:
+    """The answer of :func:`potential`.
+
+    ``potential``: the best final score found (the optimum when ``proven``).
+    ``upper_bound``: proven upper bound (equals ``potential`` when ``proven``).
+    ``placement``: points of the new own stones; ``neutrals``: points of the new
+    neutrals (Advanced only, possibly empty). ``proven``: CP-SAT proved optimality;
+    False only when ``time_limit`` stopped it (then ``potential`` is a lower bound).
+    """
+    side: int
+    potential: int
+    upper_bound: int
+    placement: tuple[int, ...]
+    neutrals: tuple[int, ...]
+    proven: bool
+    seconds: float
+    stones_left: int
+    neutral_allowance: int
+
+    def to_json(self, geometry) -> dict:
+        return {"potential": self.potential, "upper_bound": self.upper_bound,
+                "placement": [geometry.coord_text(p) for p in self.placement],
+                "neutrals": [geometry.coord_text(p) for p in self.neutrals],
+                "proven": self.proven, "seconds": round(self.seconds, 4)}
+
+
+def _side_code(side) -> int:
+    if side in (RED, BLUE):
+        return int(side)
+    if isinstance(side, str) and side.strip().lower() in SIDE_NAMES:
+        return SIDE_NAMES.index(side.strip().lower())
+    raise ValueError(f"unknown side {side!r}: use red or blue")
+
+
+def _facts(position, side):
+    side = _side_code(side)
+    g = position.geometry
+    per = getattr(position, "stones_per_side", STONES_PER_SIDE)
+    own = position.red if side == RED else position.blue
+    opp = position.blue if side == RED else position.red
+    empty = g.full_mask & ~(position.red | position.blue | position.neutral)
+    left = position.red_neutrals if side == RED else position.blue_neutrals
+    opp_left = position.blue_neutrals if side == RED else position.red_neutrals
+    k = per - _popcount(own)
+    k_opp = per - _popcount(opp)
+    return side, g, own, empty, k, min(k, left), min(k_opp, opp_left)
+
+
+def _model_for(position, side, allowance_kind: str, minimise: bool = False):
+    side, g, own, empty, k, own_allow, opp_allow = _facts(position, side)
+    advanced = position.rule == ADVANCED
+    allowance = own_allow if allowance_kind == "own" else own_allow + opp_allow
+    return side, k, allowance, _Model(g, own, position.neutral, empty, k,
+                                      allowance if advanced else 0, advanced, minimise)
+
+
+def potential(position, side, time_limit=None) -> PotentialResult:
+    """The best final score ``side`` can reach placing its remaining stones (and,
+    under the Advanced rule, up to min(stones left, neutrals left) of its own
+    neutrals) on the points empty now, the opponent placing nothing that matters.
+
+    ``time_limit`` (seconds) stops CP-SAT early; then ``proven`` is False,
+    ``potential`` is the best found (a lower bound) and ``upper_bound`` the proven
+    upper bound. Without a limit the answer is always proven.
+    """
+    side, k, allowance, model = _model_for(position, side, "own")
+    r = model.solve(time_limit)
+    if r["value"] is None:
+        raise ValueError("no placement found within the time limit" if not r["proven"]
+                         else "not enough empty points for the side's stones")
+    return PotentialResult(side, r["value"], max(r["bound"], r["value"]),
+                           tuple(_bits(r["stones"])), tuple(_bits(r["neutrals"])),
+                           r["proven"], r["seconds"], k, model.allowance)
+
+
+@dataclass(frozen=True)
+class PotentialMap:
+    """Per empty point: the potential when the side's next stone goes there.
+
+    ``values[p]`` is exact when ``p`` is in ``proven`` (always, without a time
+    limit); otherwise it is the best found and ``bounds[p]`` the proven upper bound.
+    """
+    side: int
+    potential: PotentialResult
+    values: dict[int, int]
+    bounds: dict[int, int]
+    proven: frozenset
+    seconds: float
+    solves: int = 0
+
+    @property
+    def all_proven(self) -> bool:
+        return len(self.proven) == len(self.values)
+
+    def to_json(self, geometry) -> dict:
+        return {geometry.coord_text(p): v for p, v in sorted(self.values.items())}
+
+
+def _swap_closure(model: _Model, lower: dict, cap: int, points: set) -> None:
+    """Cheap lower bounds: from each placement known to reach a point's best value,
+    move one stone onto each other point (a neutral there moves to the freed point)
+    and score the result; repeat while it finds improvements. Exact scores only
+    (recomputed by the rules' walk), so every bound found is a true lower bound."""
+    g = model.geometry
+    own, neutral, adv = model.own, model.neutral, model.advanced
+    seen = set()
+    frontier = {(v, st, nt) for v, st, nt in lower.values()}
+    rounds = 0
+    while frontier and rounds < 3:
+        rounds += 1
+        nxt = set()
+        for v, st, nt in sorted(frontier, reverse=True):
+            if (st, nt) in seen:
+                continue
+            seen.add((st, nt))
+            stones = _bits(st)
+            for p in points:
+                if st >> p & 1:
+                    continue
+                have = lower.get(p, (-1,))[0]
+                if have >= cap:
+                    continue
+                for s in stones:
+                    st2 = st & ~(1 << s) | 1 << p
+                    nt2 = nt
+                    if nt >> p & 1:
+                        nt2 = nt & ~(1 << p) | 1 << s
+                    v2 = score_of(g, own | st2, neutral | nt2, adv)
+                    if v2 > have:
+                        have = v2
+                        lower[p] = (v2, st2, nt2)
+                        nxt.add((v2, st2, nt2))
+                        if v2 >= cap:
+                            break
+        frontier = nxt
+
+
+def potential_map(position, side, time_limit=None) -> PotentialMap:
+    """The potential for each empty point as the side's next stone.
+
+    One model is built and re-solved with an assumption "own stone on p" per point.
+    Shortcuts (all exact): every placement CP-SAT reports on the way (its true score
+    recomputed) is a lower bound for each of its points; the overall potential is an
+    upper bound for every point (added to the model as a cap), so a point whose
+    lower bound reaches it needs no solve of its own, and a solve stops as soon as it
+    meets the cap. ``time_limit`` applies to each solve.
+    """
+    t0 = time.perf_counter()
+    side, k, allowance, model = _model_for(position, side, "own")
+    g = model.geometry
+    values: dict[int, int] = {}
+    bounds: dict[int, int] = {}
+    proven = set()
+    found: list = []
+    r = model.solve(time_limit, collect=found)
+    if r["value"] is None:
+        raise ValueError("no placement found within the time limit" if not r["proven"]
+                         else "not enough empty points for the side's stones")
+    best = PotentialResult(side, r["value"], max(r["bound"], r["value"]),
+                           tuple(_bits(r["stones"])), tuple(_bits(r["neutrals"])),
+                           r["proven"], r["seconds"], k, model.allowance)
+    if k == 0:
+        return PotentialMap(side, best, values, bounds, frozenset(), time.perf_counter() - t0, 1)
+    cap = best.upper_bound
+    model.m.add(model.objective <= cap)
+    lower: dict[int, tuple[int, int, int]] = {}   # point -> (score, stones, neutrals)
+    scored: set = set()
+
+    def absorb():
+        for st, nt in found:
+            if (st, nt) in scored:
+                continue
+            scored.add((st, nt))
+            v = score_of(g, model.own | st, model.neutral | nt, model.advanced)
+            for q in _bits(st):
+                if q not in lower or lower[q][0] < v:
+                    lower[q] = (v, st, nt)
+        found.clear()
+
+    found.append((r["stones"], r["neutrals"]))
+    absorb()
+    _swap_closure(model, lower, cap, set(model.x))
+    solves = 1
+    for p in sorted(model.x, key=lambda q: (-lower.get(q, (0,))[0], q)):
+        if p in lower and lower[p][0] >= cap:
+            values[p], bounds[p] = lower[p][0], cap
+            if best.proven:
+                proven.add(p)
+            continue
+        if p in lower:
+            hint = lower[p][1:]
+        else:  # the overall optimum with its last stone moved onto p
+            st = r["stones"] & ~(1 << best.placement[-1]) | 1 << p
+            hint = (st, r["neutrals"] & ~(1 << p))
+        rp = model.solve(time_limit, force=p, hint=hint, collect=found)
+        solves += 1
+        absorb()
+        _swap_closure(model, lower, cap, set(model.x) - set(values) - {p})
+        v = rp["value"] if rp["value"] is not None else 0
+        values[p] = max(v, lower.get(p, (0,))[0])
+        bounds[p] = min(rp["bound"], cap) if rp["bound"] is not None else cap
+        if rp["proven"] and best.proven:
+            proven.add(p)
+            bounds[p] = values[p]
+    return PotentialMap(side, best, values, bounds, frozenset(proven),
+                        time.perf_counter() - t0, solves)
