@@ -1,0 +1,752 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Exhaustive endgame search at C level (issue #3).
+
+Everything inside :func:`negamax` is plain C on the core's ``State``: no Python
+object is touched between the root call and its return, except a GIL-holding
+signal check every ``CHECK_EVERY`` nodes (Ctrl-C) and the clock (time limit).
+
+Values are the rules' composite value ``100 * (score diff) + (neutrals-left
+diff)``, in negamax form (from the side to move's view) inside the search.
+
+Contracts of the techniques (each can be switched off for measurement, see
+``OPT_*``):
+
+* Fail-soft alpha-beta. A call with window (alpha, beta) returns v with
+  ``v <= alpha`` => true value <= v, ``v >= beta`` => true value >= v,
+  otherwise v is exact. The driver (``solver.py``) runs MTD(f) null-window
+  probes on top of it, so every finished probe is a proved bound.
+* Transposition table (``OPT_TT``): fixed size, 2-way buckets, keyed by the
+  core's incremental zobrist key (side, neutrals left and rule included). Every
+  search runs to the end of the game, so an entry needs no depth: it stores a
+  proved interval [lo, hi] of the exact value and the best turn found. Entries
+  with the same key are merged (intervals intersected). Replacement prefers
+  keeping the entry nearer the root (more turns left).
+* Exact last turns (``OPT_LEAF``): with one turn left the mover's best turn is
+  found directly (Basic: never a neutral, it changes nothing and costs the
+  tie-break; Advanced: a neutral is tried only where it cuts a beam). With two
+  turns left under the Basic rule (each side one stone) the value is computed
+  in O(empty points): the opponent will take its best remaining point, so the
+  mover's only useful neutral goes on the opponent's best point left.
+* Score tables (``OPT_TABLES``, Basic rule): a side's final score depends only
+  on its own stones. At the root, for each side, every set of empty points it
+  can still take is scored once and sorted; at a node the best (worst) set
+  still fully available bounds the side's final score from above (below). The
+  node's value then lies in [100*(LBme-UBop) + ..., 100*(UBme-LBop) + ...];
+  nodes whose interval misses the window return at once. Along a path the
+  available family only shrinks, so each node resumes the scan where its
+  parent stopped.
+* External bounds: ``set_score_caps`` caps each side's final score (e.g. a
+  CP-SAT bound); used in the node interval.
+* Move ordering (``OPT_ORDER``): TT turn first, then own stones by
+  (own score with it + opponent's score with it), then neutral turns with the
+  neutral on the points best for the opponent first.
+* Root symmetry: the driver passes one turn per orbit of the position's
+  stabiliser (``set_root_turns``).
+"""
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint64_t, int16_t, uint8_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from szsolver._core cimport (Board, State, bb_t, Position, gen_turns_c, make_c, unmake_c,
+                             pattern_set_c, value_c, is_over_c, sz_popcount, sz_ctz, sz_msb,
+                             full_key_c, CORE_MAX_TURNS, C_BASIC, C_ADVANCED)
+
+cdef extern from "Python.h":
+    int PyErr_CheckSignals_raw "PyErr_CheckSignals" ()
+    void PyErr_Clear_raw "PyErr_Clear" ()
+
+cdef enum:
+    INF = 30000
+    MAXPLY = 40
+    MAXT = 4160            # room for every turn (stone x neutral) of one node
+    CHECK_EVERY = 4096
+
+cdef enum:
+    OPT_TT = 1
+    OPT_LEAF = 2
+    OPT_TABLES = 4
+    OPT_ORDER = 8
+    OPT_ALL = 15
+    ABORT_NONE = 0
+    ABORT_NODES = 1
+    ABORT_TIME = 2
+    ABORT_INTERRUPT = 3
+
+OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER}
+ALL_OPTIONS = OPT_ALL
+ABORT_REASONS = {ABORT_NODES: "node limit", ABORT_TIME: "time limit",
+                 ABORT_INTERRUPT: "interrupted"}
+
+cdef struct TTEntry:
+    uint64_t key
+    int16_t lo
+    int16_t hi
+    int16_t move
+    uint8_t tl         # turns left at the entry (replacement priority)
+    uint8_t used
+
+cdef struct Ctx:
+    const Board* b
+    State s
+    int opts
+    TTEntry* tt
+    uint64_t tt_mask          # buckets - 1 (2 entries per bucket)
+    long long tt_entries
+    long long nodes, probes, hits, stores, used
+    long long node_limit, next_check
+    double deadline
+    int abort
+    # root turns (symmetry-reduced), used when the search starts at root_key
+    int* root_turns
+    int n_root
+    uint64_t root_key
+    # Basic-rule score tables over the root's empty points
+    int have_tables
+    bb_t E
+    bb_t* tmask[2]
+    uint8_t* tscore[2]
+    int tn[2]
+    int hi_idx[MAXPLY + 1][2]
+    int lo_idx[MAXPLY + 1][2]
+    int cap[2]                # external caps on each side's final score
+    int* moves                # MAXPLY * MAXT
+
+
+cdef inline double now_c() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef void check_limits(Ctx* c) noexcept nogil:
+    c.next_check = c.nodes + CHECK_EVERY
+    if c.node_limit > 0 and c.nodes >= c.node_limit:
+        c.abort = ABORT_NODES
+        return
+    if c.deadline > 0 and now_c() >= c.deadline:
+        c.abort = ABORT_TIME
+        return
+    with gil:
+        if PyErr_CheckSignals_raw() != 0:
+            PyErr_Clear_raw()
+            c.abort = ABORT_INTERRUPT
+
+
+cdef inline int side_score(const Board* b, bb_t own, bb_t blockers) noexcept nogil:
+    return sz_popcount(pattern_set_c(b, own, blockers))
+
+
+cdef inline int picks_left(const State* s, int side) noexcept nogil:
+    return s.stones_per_side - sz_popcount(s.stones[side])
+
+
+cdef inline bb_t empty_c(const Board* b, const State* s) noexcept nogil:
+    return b.full & ~(s.stones[0] | s.stones[1] | s.neutral)
+
+
+cdef inline int neutral_matters(const Board* b, bb_t st0, bb_t st1, bb_t nb, int q) noexcept nogil:
+    """Advanced rule, no stone to come: does a neutral on q cut some beam?"""
+    cdef int a
+    cdef bb_t hr, lr, x
+    for a in range(b.naxes):
+        hr = b.ray[q][b.axis_up[a]]
+        lr = b.ray[q][b.axis_down[a]]
+        x = nb & hr
+        if x:
+            hr &= (x & (~x + 1)) - 1
+        x = nb & lr
+        if x:
+            lr &= ~((((<bb_t>1) << sz_msb(x)) << 1) - 1)
+        if ((st0 & hr) and (st0 & lr)) or ((st1 & hr) and (st1 & lr)):
+            return 1
+    return 0
+
+
+cdef int last_turn(Ctx* c, int beta) noexcept nogil:
+    """Exact value (mover's view) with one turn left, the mover to play it.
+    Fail-soft: may stop early with a lower bound >= beta."""
+    cdef const Board* b = c.b
+    cdef State* s = &c.s
+    cdef int me = s.side, op = me ^ 1
+    cdef bb_t V = empty_c(b, s), e, e2, pb
+    cdef bb_t mine = s.stones[me], theirs = s.stones[op], nb = s.neutral
+    cdef int p, q, v, best = -INF, sop, sme
+    cdef int tie = s.left[me] - s.left[op]
+    if s.rule == C_BASIC:
+        sop = side_score(b, theirs, 0)
+        e = V
+        while e:
+            p = sz_ctz(e)
+            e &= e - 1
+            v = 100 * (side_score(b, mine | ((<bb_t>1) << p), 0) - sop) + tie
+            if v > best:
+                best = v
+                if best >= beta:
+                    return best
+        return best
+    sop = side_score(b, theirs, nb)
+    e = V
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        pb = mine | ((<bb_t>1) << p)
+        v = 100 * (side_score(b, pb, nb) - sop) + tie
+        if v > best:
+            best = v
+            if best >= beta:
+                return best
+        if s.left[me] > 0:
+            e2 = V & ~((<bb_t>1) << p)
+            while e2:
+                q = sz_ctz(e2)
+                e2 &= e2 - 1
+                if not neutral_matters(b, pb, theirs, nb, q):
+                    continue
+                v = 100 * (side_score(b, pb, nb | ((<bb_t>1) << q)) -
+                           side_score(b, theirs, nb | ((<bb_t>1) << q))) + tie - 1
+                if v > best:
+                    best = v
+                    if best >= beta:
+                        return best
+    return best
+
+
+cdef int two_turns_basic(Ctx* c) noexcept nogil:
+    """Exact value (mover's view), Basic rule, each side one stone left, mover first.
+    The opponent then takes its best point left (never a neutral), so the mover's
+    only useful neutral covers the opponent's best point other than its own stone."""
+    cdef const Board* b = c.b
+    cdef State* s = &c.s
+    cdef int me = s.side, op = me ^ 1
+    cdef bb_t V = empty_c(b, s), e
+    cdef bb_t mine = s.stones[me], theirs = s.stones[op]
+    cdef int p, v, a, bb, best = -INF, sme, g
+    cdef int o1 = -1, o2 = -1, o3 = -1      # opponent's three best values
+    cdef int p1 = -1, p2 = -1               # and the points of the best two
+    cdef int tie = s.left[me] - s.left[op]
+    e = V
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        g = side_score(b, theirs | ((<bb_t>1) << p), 0)
+        if g > o1:
+            o3 = o2
+            o2 = o1
+            p2 = p1
+            o1 = g
+            p1 = p
+        elif g > o2:
+            o3 = o2
+            o2 = g
+            p2 = p
+        elif g > o3:
+            o3 = g
+    e = V
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        sme = side_score(b, mine | ((<bb_t>1) << p), 0)
+        if p == p1:
+            a = o2
+            bb = o3
+        elif p == p2:
+            a = o1
+            bb = o3
+        else:
+            a = o1
+            bb = o2
+        if a < 0:          # no point left for the opponent: cannot happen in play
+            a = 0
+        v = 100 * (sme - a) + tie
+        if s.left[me] > 0 and bb >= 0 and bb < a:
+            if 100 * (sme - bb) + tie - 1 > v:
+                v = 100 * (sme - bb) + tie - 1
+        if v > best:
+            best = v
+    return best
+
+
+# --- transposition table ------------------------------------------------------------------
+
+cdef inline TTEntry* tt_find(Ctx* c, uint64_t key) noexcept nogil:
+    cdef TTEntry* e = &c.tt[(key & c.tt_mask) * 2]
+    c.probes += 1
+    if e[0].used and e[0].key == key:
+        c.hits += 1
+        return &e[0]
+    if e[1].used and e[1].key == key:
+        c.hits += 1
+        return &e[1]
+    return NULL
+
+
+cdef inline void tt_store(Ctx* c, uint64_t key, int lo, int hi, int move, int tl) noexcept nogil:
+    cdef TTEntry* e = &c.tt[(key & c.tt_mask) * 2]
+    cdef TTEntry* t
+    c.stores += 1
+    if e[0].used and e[0].key == key:
+        t = &e[0]
+    elif e[1].used and e[1].key == key:
+        t = &e[1]
+    else:
+        # slot 0 keeps the entry with more turns left; slot 1 always takes the newcomer
+        if not e[0].used or tl >= e[0].tl:
+            if e[0].used and (not e[1].used):
+                e[1] = e[0]
+            elif not e[0].used:
+                c.used += 1
+            t = &e[0]
+        else:
+            t = &e[1]
+            if not e[1].used:
+                c.used += 1
+        t.key = key
+        t.lo = -INF
+        t.hi = INF
+        t.move = 0
+        t.used = 1
+        t.tl = tl
+    if lo > t.lo:
+        t.lo = lo
+    if hi < t.hi:
+        t.hi = hi
+    if move:
+        t.move = move
+
+
+# --- score tables (Basic rule) --------------------------------------------------------------
+
+cdef inline int table_hi(Ctx* c, int side, bb_t A, bb_t avail, int ply) noexcept nogil:
+    """Best final score of ``side`` over its sets S (from the root table) with
+    A <= S <= A | avail; resumes at the parent's index."""
+    cdef int i = c.hi_idx[ply][side], n = c.tn[side]
+    cdef bb_t* m = c.tmask[side]
+    cdef bb_t allowed = A | avail
+    while i < n:
+        if (m[i] & A) == A and (m[i] & ~allowed) == 0:
+            break
+        i += 1
+    c.hi_idx[ply + 1][side] = i
+    if i >= n:
+        return -1
+    return c.tscore[side][i]
+
+
+cdef inline int table_lo(Ctx* c, int side, bb_t A, bb_t avail, int ply) noexcept nogil:
+    cdef int i = c.lo_idx[ply][side]
+    cdef bb_t* m = c.tmask[side]
+    cdef bb_t allowed = A | avail
+    while i >= 0:
+        if (m[i] & A) == A and (m[i] & ~allowed) == 0:
+            break
+        i -= 1
+    c.lo_idx[ply + 1][side] = i
+    if i < 0:
+        return 17
+    return c.tscore[side][i]
+
+
+# --- the search -----------------------------------------------------------------------------
+
+cdef inline void sort_points(int* pts, int* key, int n) noexcept nogil:
+    """Insertion sort of points by key, descending (n <= 64)."""
+    cdef int i, j, p, k
+    for i in range(1, n):
+        p = pts[i]
+        k = key[p]
+        j = i - 1
+        while j >= 0 and key[pts[j]] < k:
+            pts[j + 1] = pts[j]
+            j -= 1
+        pts[j + 1] = p
+
+
+cdef int gen_ordered(Ctx* c, int* out, int ttmove) noexcept nogil:
+    """All legal turns, ordered: TT turn, stones alone by heuristic, then neutral turns."""
+    cdef const Board* b = c.b
+    cdef State* s = &c.s
+    cdef int me = s.side, op = me ^ 1
+    cdef bb_t V = empty_c(b, s), e
+    cdef bb_t nb = s.neutral if s.rule == C_ADVANCED else 0
+    cdef int pts[64]
+    cdef int nts[64]
+    cdef int key[64]
+    cdef int okey[64]
+    cdef int n = 0, k = 0, i, j, p, q, t
+    e = V
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        okey[p] = side_score(b, s.stones[op] | ((<bb_t>1) << p), nb)
+        key[p] = side_score(b, s.stones[me] | ((<bb_t>1) << p), nb) + okey[p]
+        pts[n] = p
+        nts[n] = p
+        n += 1
+    sort_points(pts, key, n)
+    sort_points(nts, okey, n)
+    if ttmove:
+        out[k] = ttmove
+        k += 1
+    for i in range(n):
+        t = pts[i]
+        if t != ttmove:
+            out[k] = t
+            k += 1
+    if s.left[me] > 0:
+        for i in range(n):
+            p = pts[i]
+            for j in range(n):
+                q = nts[j]
+                if q == p:
+                    continue
+                t = p + 64 * (q + 1)
+                if t != ttmove:
+                    out[k] = t
+                    k += 1
+    return k
+
+
+cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
+    cdef const Board* b = c.b
+    cdef State* s = &c.s
+    cdef int me = s.side, op = me ^ 1
+    cdef int pm = picks_left(s, me), po = picks_left(s, op)
+    cdef int T = pm + po
+    cdef int v, best, bestmove = 0, ttmove = 0, i, n, t
+    cdef int a0, b0, lo_b, hi_b, ume, lme, uop, lop
+    cdef bb_t V, Am, Ao
+    cdef TTEntry* e
+    cdef int* moves
+    cdef uint64_t key = s.key
+    if T == 0:
+        v = value_c(b, s)
+        return v if me == 0 else -v
+    c.nodes += 1
+    if c.nodes >= c.next_check:
+        check_limits(c)
+        if c.abort:
+            return 0
+    if c.opts & OPT_LEAF:
+        if T == 1:
+            return last_turn(c, beta)
+        if T == 2 and pm == 1 and s.rule == C_BASIC:
+            return two_turns_basic(c)
+    if c.opts & OPT_TT:
+        e = tt_find(c, key)
+        if e != NULL:
+            if e.lo >= beta:
+                return e.lo
+            if e.hi <= alpha:
+                return e.hi
+            if e.lo == e.hi:
+                return e.lo
+            if e.lo > alpha:
+                alpha = e.lo
+            if e.hi < beta:
+                beta = e.hi
+            ttmove = e.move
+    if c.have_tables and (c.opts & OPT_TABLES) and ply < MAXPLY:
+        V = empty_c(b, s)
+        Am = s.stones[me] & c.E
+        Ao = s.stones[op] & c.E
+        ume = table_hi(c, me, Am, V, ply)
+        uop = table_hi(c, op, Ao, V, ply)
+        lme = table_lo(c, me, Am, V, ply)
+        lop = table_lo(c, op, Ao, V, ply)
+        if ume > c.cap[me]:
+            ume = c.cap[me]
+        if uop > c.cap[op]:
+            uop = c.cap[op]
+        hi_b = 100 * (ume - lop) + s.left[me] - (s.left[op] - (po if po < s.left[op] else s.left[op]))
+        if hi_b <= alpha:
+            return hi_b
+        lo_b = 100 * (lme - uop) + (s.left[me] - (pm if pm < s.left[me] else s.left[me])) - s.left[op]
+        if lo_b >= beta:
+            return lo_b
+    a0 = alpha
+    b0 = beta
+    moves = c.moves + ply * MAXT
+    if ply == 0 and c.n_root > 0 and key == c.root_key:
+        n = c.n_root
+        for i in range(n):
+            moves[i] = c.root_turns[i]
+    elif c.opts & OPT_ORDER:
+        n = gen_ordered(c, moves, ttmove)
+    else:
+        n = gen_turns_c(b, s, moves)
+    if n == 0:                          # cannot happen in play (points never run out)
+        v = value_c(b, s)
+        return v if me == 0 else -v
+    best = -INF
+    for i in range(n):
+        t = moves[i]
+        make_c(b, s, t)
+        v = -negamax(c, -beta, -alpha, ply + 1)
+        unmake_c(b, s, t)
+        if c.abort:
+            return 0
+        if v > best:
+            best = v
+            bestmove = t
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    if c.opts & OPT_TT:
+        if best <= a0:
+            tt_store(c, key, -INF, best, bestmove, T)
+        elif best >= b0:
+            tt_store(c, key, best, INF, bestmove, T)
+        else:
+            tt_store(c, key, best, best, bestmove, T)
+    return best
+
+
+# --- Python-facing driver object ------------------------------------------------------------
+
+cdef class Searcher:
+    """One search context: a copy of a position's state, a transposition table,
+    the score tables and the limits. Driven by :mod:`szsolver.solver`."""
+    cdef Ctx c
+    cdef Position root
+    cdef State root_state
+
+    def __cinit__(self, Position pos, long long tt_entries=1 << 20, int opts=OPT_ALL):
+        cdef long long buckets = 1
+        memset(&self.c, 0, sizeof(Ctx))
+        while buckets * 2 < tt_entries:
+            buckets *= 2
+        self.c.tt = <TTEntry*>calloc(buckets * 2, sizeof(TTEntry))
+        self.c.moves = <int*>malloc(MAXPLY * MAXT * sizeof(int))
+        self.c.root_turns = <int*>malloc(MAXT * sizeof(int))
+        if self.c.tt == NULL or self.c.moves == NULL or self.c.root_turns == NULL:
+            raise MemoryError("transposition table too large")
+        self.c.tt_mask = buckets - 1
+        self.c.tt_entries = buckets * 2
+        self.c.opts = opts
+        self.c.b = pos.board
+        self.c.s = pos.st
+        self.c.cap[0] = 16
+        self.c.cap[1] = 16
+        self.root = pos.copy()
+        self.root_state = pos.st
+        if opts & OPT_TABLES and pos.st.rule == C_BASIC:
+            self._build_tables()
+
+    def __dealloc__(self):
+        free(self.c.tt)
+        free(self.c.moves)
+        free(self.c.root_turns)
+        free(self.c.tmask[0])
+        free(self.c.tmask[1])
+        free(self.c.tscore[0])
+        free(self.c.tscore[1])
+
+    cdef _build_tables(self):
+        """Score every set of root-empty points each side can still fill (Basic rule),
+        sorted by score, best first. Skipped when a side has too many sets."""
+        cdef const Board* b = self.c.b
+        cdef State* s = &self.c.s
+        cdef bb_t E = empty_c(b, s)
+        cdef int pts[64]
+        cdef int idx[20]
+        cdef int n = 0, side, k, i, j, cnt, sc
+        cdef long long total
+        cdef bb_t m
+        cdef bb_t* masks
+        cdef uint8_t* scores
+        cdef int bucket[18]
+        cdef int start[18]
+        m = E
+        while m:
+            pts[n] = sz_ctz(m)
+            m &= m - 1
+            n += 1
+        for side in range(2):
+            k = picks_left(s, side)
+            total = 1
+            for i in range(k):
+                total = total * (n - i) // (i + 1)
+            if k > 16 or total > 3000000 or total <= 0:
+                return
+        self.c.E = E
+        for side in range(2):
+            k = picks_left(s, side)
+            total = 1
+            for i in range(k):
+                total = total * (n - i) // (i + 1)
+            masks = <bb_t*>malloc(total * sizeof(bb_t))
+            scores = <uint8_t*>malloc(total * sizeof(uint8_t))
+            self.c.tmask[side] = <bb_t*>malloc(total * sizeof(bb_t))
+            self.c.tscore[side] = <uint8_t*>malloc(total * sizeof(uint8_t))
+            # enumerate k-combinations of the n points
+            for i in range(k):
+                idx[i] = i
+            cnt = 0
+            memset(bucket, 0, sizeof(bucket))
+            while True:
+                m = s.stones[side]
+                for i in range(k):
+                    m |= (<bb_t>1) << pts[idx[i]]
+                masks[cnt] = m & E
+                sc = side_score(b, m, 0)
+                scores[cnt] = sc
+                bucket[sc] += 1
+                cnt += 1
+                i = k - 1
+                while i >= 0 and idx[i] == n - k + i:
+                    i -= 1
+                if i < 0:
+                    break
+                idx[i] += 1
+                for j in range(i + 1, k):
+                    idx[j] = idx[j - 1] + 1
+            # counting sort, best score first
+            start[16] = 0
+            for sc in range(15, -1, -1):
+                start[sc] = start[sc + 1] + bucket[sc + 1]
+            for i in range(cnt):
+                sc = scores[i]
+                self.c.tmask[side][start[sc]] = masks[i]
+                self.c.tscore[side][start[sc]] = sc
+                start[sc] += 1
+            free(masks)
+            free(scores)
+            self.c.tn[side] = cnt
+        self.c.have_tables = 1
+
+    # --- driving ----------------------------------------------------------------------
+    def set_limits(self, long long node_limit=0, double seconds=0.0):
+        """Absolute node budget (0 = none) and time budget from now (0 = none)."""
+        self.c.node_limit = node_limit
+        self.c.deadline = now_c() + seconds if seconds > 0 else 0.0
+        self.c.abort = 0
+        self.c.next_check = self.c.nodes + 1
+
+    def set_score_caps(self, int red, int blue):
+        """External upper bounds on each side's final score (e.g. CP-SAT); 16 = none."""
+        self.c.cap[0] = red
+        self.c.cap[1] = blue
+
+    def set_root_turns(self, turns):
+        """Restrict the turns searched at the current position (one per symmetry orbit)."""
+        cdef int i = 0
+        if turns is None:
+            self.c.n_root = 0
+            return
+        for t in turns:
+            self.c.root_turns[i] = t
+            i += 1
+        self.c.n_root = i
+        self.c.root_key = self.c.s.key
+
+    def probe(self, int alpha, int beta):
+        """Fail-soft alpha-beta at the current position, value from the side to move.
+        Check ``aborted`` afterwards: if set the returned number means nothing."""
+        cdef int v, i
+        if self.c.abort:
+            return 0
+        for i in range(2):
+            self.c.hi_idx[0][i] = 0
+            self.c.lo_idx[0][i] = self.c.tn[i] - 1
+        v = negamax(&self.c, alpha, beta, 0)
+        return v
+
+    def red_probe(self, int gamma):
+        """Null-window test of the current position's value from Red's side:
+        returns (bound, is_lower) -- value >= bound if is_lower else value <= bound.
+        Returns None when a limit stopped it."""
+        cdef int sgn = 1 if self.c.s.side == 0 else -1
+        cdef int v
+        # red value >= gamma  <=>  mover value >= gamma (red) / <= -gamma (blue)
+        if sgn == 1:
+            v = self.probe(gamma - 1, gamma)
+            if self.c.abort:
+                return None
+            return (v, v >= gamma)
+        v = self.probe(-gamma, -gamma + 1)
+        if self.c.abort:
+            return None
+        v = -v
+        return (v, v >= gamma)
+
+    def score_bounds(self):
+        """Bounds on each side's final score at the current position:
+        (red_lo, red_hi, blue_lo, blue_hi), from the score tables (Basic rule)
+        and the caps, else 0..cap."""
+        cdef State* s = &self.c.s
+        cdef int ur = self.c.cap[0], ub = self.c.cap[1], lr = 0, lb = 0, i
+        cdef bb_t V = empty_c(self.c.b, s)
+        if self.c.have_tables:
+            for i in range(2):
+                self.c.hi_idx[0][i] = 0
+                self.c.lo_idx[0][i] = self.c.tn[i] - 1
+            ur = min(ur, table_hi(&self.c, 0, s.stones[0] & self.c.E, V, 0))
+            ub = min(ub, table_hi(&self.c, 1, s.stones[1] & self.c.E, V, 0))
+            lr = table_lo(&self.c, 0, s.stones[0] & self.c.E, V, 0)
+            lb = table_lo(&self.c, 1, s.stones[1] & self.c.E, V, 0)
+        return lr, ur, lb, ub
+
+    def bounds(self):
+        """Static bounds (Red's side) on the current position's value, from
+        :meth:`score_bounds` and the neutrals each side can still use."""
+        cdef State* s = &self.c.s
+        cdef int pr = picks_left(s, 0), pb = picks_left(s, 1)
+        if pr + pb == 0:
+            v = value_c(self.c.b, s)
+            return v, v
+        lr, ur, lb, ub = self.score_bounds()
+        lo = 100 * (lr - ub) + (s.left[0] - min(pr, s.left[0])) - s.left[1]
+        hi = 100 * (ur - lb) + s.left[0] - (s.left[1] - min(pb, s.left[1]))
+        return lo, hi
+
+    def make(self, int turn):
+        make_c(self.c.b, &self.c.s, turn)
+
+    def unmake(self, int turn):
+        unmake_c(self.c.b, &self.c.s, turn)
+
+    def reset(self):
+        """Back to the root position (after makes)."""
+        self.c.s = self.root_state
+
+    def tt_move(self):
+        """The TT's best turn at the current position, or 0."""
+        cdef TTEntry* e = tt_find(&self.c, self.c.s.key)
+        return e.move if e != NULL else 0
+
+    def tt_bounds(self):
+        cdef TTEntry* e = tt_find(&self.c, self.c.s.key)
+        if e == NULL:
+            return None
+        return (e.lo, e.hi)
+
+    def legal_turns(self):
+        cdef int buf[CORE_MAX_TURNS]
+        cdef int n = gen_turns_c(self.c.b, &self.c.s, buf)
+        return [buf[i] for i in range(n)]
+
+    def position(self):
+        """The current position as a core Position."""
+        cdef Position p = self.root.copy()
+        p.st = self.c.s
+        return p
+
+    @property
+    def aborted(self):
+        return self.c.abort
+
+    @property
+    def opts(self):
+        return self.c.opts
+
+    @property
+    def has_tables(self):
+        return bool(self.c.have_tables)
+
+    def stats(self):
+        return {"nodes": self.c.nodes, "tt_probes": self.c.probes, "tt_hits": self.c.hits,
+                "tt_stores": self.c.stores, "tt_used": self.c.used,
+                "tt_entries": self.c.tt_entries,
+                "tt_fill": self.c.used / self.c.tt_entries if self.c.tt_entries else 0.0}

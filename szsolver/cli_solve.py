@@ -1,0 +1,98 @@
+"""``szsolver solve``: exact endgame values from the shell (see szsolver.solver)."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .cli import emit, load_position, main
+from .notation import format_turn
+from .solver import DEFAULT_TT_SIZE, solve
+
+
+def _fmt_value(v) -> str:
+    return "?" if v is None else f"{v:+d}"
+
+
+def _explain(v: int) -> str:
+    d, t = divmod(abs(v), 100)
+    if t > 50:             # 100*d + t with |t| <= 7: round to the score difference
+        d, t = d + 1, t - 100
+    d = d if v >= 0 else -d
+    t = t if v >= 0 else -t
+    if v == 0:
+        return "draw"
+    who = "Red" if v > 0 else "Blue"
+    if d:
+        return f"{who} wins by {abs(d)} point{'s' if abs(d) != 1 else ''}"
+    return f"{who} wins on neutral stones left"
+
+
+def _text(res, g) -> str:
+    lines = [f"Position: {res.position}"]
+    if res.exact:
+        lines.append(f"Value: {res.value:+d} (Red's side, exact): {_explain(res.value)}")
+    else:
+        lines.append(f"Value: not proved ({res.stopped}); {res.lower:+d} <= value <= {res.upper:+d}")
+    lines.append(f"Winner: {res.winner or 'not proved'}")
+    if res.scores:
+        lines.append(f"Final scores (end of PV): red {res.scores['red']}, blue {res.scores['blue']}")
+    if res.best:
+        lines.append("Best turns: " + " ".join(format_turn(t, g) for t in res.best))
+    if res.pv:
+        lines.append("Principal variation: " + " ".join(format_turn(t, g) for t in res.pv))
+    tt = res.tt
+    lines.append(f"Nodes: {res.nodes:,} in {res.seconds:.3f} s ({res.nodes_per_second:,.0f}/s); "
+                 f"TT {tt['tt_hits']:,}/{tt['tt_probes']:,} hits, {tt['tt_stores']:,} stores, "
+                 f"fill {tt['tt_fill']:.1%}")
+    if res.turns is not None:
+        lines.append("")
+        lines.append("Turn values (Red's side; turns on one line are equal by a symmetry):")
+        groups: dict[int, list] = {}
+        for t in res.turns:
+            groups.setdefault(t.group, []).append(t)
+        for members in groups.values():
+            t0 = members[0]
+            if t0.exact:
+                val = f"{t0.value:+6d}"
+            else:
+                val = f"[{t0.lower:+d}, {t0.upper:+d}]"
+            lines.append(f"  {val}  " + " ".join(format_turn(m.turn, g) for m in members))
+    return "\n".join(lines)
+
+
+@main.command("solve")
+@click.argument("position")
+@click.option("--all-turns", is_flag=True, help="Also the exact value of every legal turn.")
+@click.option("--time-limit", type=float, default=None, metavar="S",
+              help="Stop after S seconds (the answer then gives proved bounds).")
+@click.option("--node-limit", type=int, default=None, metavar="N",
+              help="Stop after N nodes (deterministic).")
+@click.option("--tt-size", type=int, default=DEFAULT_TT_SIZE, show_default=True,
+              help="Transposition-table entries (16 bytes each).")
+@click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
+              help="Override the rule (a game record is replayed under it).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def solve_cmd(position, all_turns, time_limit, node_limit, tt_size, rule, as_json):
+    """Solve POSITION exactly: value, winner, best turns, principal variation.
+
+    POSITION is a position string, a position file or a game record (its last
+    position). Deep positions need --time-limit or --node-limit; a stopped search
+    reports the bounds it proved. Ctrl-C stops cleanly with the same kind of answer.
+    """
+    if time_limit is not None and time_limit <= 0:
+        raise ValueError(f"--time-limit must be positive, got {time_limit}")
+    if node_limit is not None and node_limit <= 0:
+        raise ValueError(f"--node-limit must be positive, got {node_limit}")
+    if tt_size < 2:
+        raise ValueError(f"--tt-size must be at least 2, got {tt_size}")
+    pos, _game = load_position(position, rule)
+    progress = None
+    if sys.stderr.isatty() and not as_json:
+        def progress(msg):
+            click.echo(f"\r{msg}   ", err=True, nl=False)
+    res = solve(pos, time_limit=time_limit, node_limit=node_limit, tt_size=tt_size,
+                all_turns=all_turns, progress=progress)
+    if progress is not None and all_turns:
+        click.echo("", err=True)
+    emit(res.to_json(pos.geometry), _text(res, pos.geometry), as_json)

@@ -1,0 +1,374 @@
+"""Exhaustive endgame solver: exact game values, optimal turns, every turn's value.
+
+The search itself is C (:mod:`szsolver._search`); this module drives it.
+
+Contracts
+---------
+* Values are the rules' composite value ``100 * (red score - blue score) +
+  (red neutrals left - blue neutrals left)`` under perfect play, from Red's
+  side (Red maximises). Its sign is the winner.
+* ``SolveResult.exact`` is True only when the value was proved: then
+  ``value == lower == upper``, ``best`` holds every optimal turn and ``pv`` an
+  optimal line to the end of the game whose final scores are ``scores``.
+* When a limit (``time_limit``, ``node_limit``) or Ctrl-C stops the search,
+  ``exact`` is False, ``value`` is None and ``lower <= true value <= upper`` is
+  what was proved (each bound comes from a finished null-window probe or a
+  static score bound). With ``all_turns`` the turns already proved keep their
+  exact values, the others get bounds. ``stopped`` names the reason.
+* Node limits are deterministic; the answer never depends on the clock unless
+  a time limit is given.
+
+Technique (see docs/solver.md): MTD(f) null-window probes over a fail-soft
+alpha-beta with a transposition table, exact last two turns, per-side score
+tables (Basic rule), move ordering and root symmetry.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from . import _core
+from ._search import ABORT_REASONS, ALL_OPTIONS, OPTIONS, Searcher
+from .notation import format_turn, position_string
+from .reference import turn_neutral, turn_stone
+
+DEFAULT_TT_SIZE = 1 << 22          # entries (16 bytes each: 64 MiB)
+MAX_TURNS_WITHOUT_LIMIT = 10       # deeper positions need a time or node limit
+
+
+@dataclass
+class TurnValue:
+    """One root turn's value (Red's side). ``exact`` False: only ``lower``/``upper`` hold."""
+    turn: int
+    value: int | None
+    lower: int
+    upper: int
+    exact: bool
+    group: int          # turns with the same group are images under a symmetry of the position
+
+
+@dataclass
+class SolveResult:
+    """The answer of :func:`solve`. See the module docstring for the contracts."""
+    position: str
+    value: int | None
+    exact: bool
+    lower: int
+    upper: int
+    winner: str | None              # red | blue | draw; None when the bounds leave it open
+    scores: dict | None             # {"red": n, "blue": n} at the end of the PV (exact only)
+    best: list[int] = field(default_factory=list)
+    pv: list[int] = field(default_factory=list)
+    turns: list[TurnValue] | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    stopped: str | None = None      # why the search stopped early, None if it finished
+    tt: dict = field(default_factory=dict)
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        return self.lower, self.upper
+
+    def to_json(self, geometry=None) -> dict:
+        from .geometry import STARS_ZONE
+        g = geometry or STARS_ZONE
+        out = {
+            "position": self.position,
+            "value": self.value,
+            "winner": self.winner,
+            "exact": self.exact,
+            "lower": self.lower,
+            "upper": self.upper,
+            "scores": self.scores,
+            "best": [format_turn(t, g) for t in self.best],
+            "pv": [format_turn(t, g) for t in self.pv],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "nodes_per_second": round(self.nodes_per_second),
+            "tt": self.tt,
+            "stopped": self.stopped,
+        }
+        if self.turns is not None:
+            out["turns"] = [{"turn": format_turn(t.turn, g), "value": t.value, "exact": t.exact,
+                             "lower": t.lower, "upper": t.upper, "group": t.group}
+                            for t in self.turns]
+        return out
+
+
+def winner_of(lower: int, upper: int) -> str | None:
+    if lower > 0:
+        return "red"
+    if upper < 0:
+        return "blue"
+    if lower == upper == 0:
+        return "draw"
+    return None
+
+
+def to_core(position) -> "_core.Position":
+    """A core Position equal to ``position`` (either back end)."""
+    if isinstance(position, _core.Position):
+        return position.copy()
+    return _core.Position(position.geometry, red=position.red, blue=position.blue,
+                          neutral=position.neutral, red_neutrals=position.red_neutrals,
+                          blue_neutrals=position.blue_neutrals, side=position.side,
+                          rule=position.rule, stones_per_side=position.stones_per_side)
+
+
+# --- symmetry ---------------------------------------------------------------------------------
+
+def stabiliser(pos) -> list[int]:
+    """Indices of the board symmetries that map the position onto itself (identity first)."""
+    out = []
+    for i, s in enumerate(pos.geometry.symmetries):
+        if (s.map_mask(pos.red), s.map_mask(pos.blue), s.map_mask(pos.neutral)) == \
+                (pos.red, pos.blue, pos.neutral):
+            out.append(i)
+    return out
+
+
+def map_turn(sym, turn: int) -> int:
+    s, n = turn_stone(turn), turn_neutral(turn)
+    return sym.point_map[s] + 64 * ((sym.point_map[n] if n >= 0 else -1) + 1)
+
+
+def turn_orbits(pos, turns=None) -> list[list[int]]:
+    """The legal turns grouped into orbits of the position's stabiliser, each orbit
+    sorted, orbits in order of their smallest turn."""
+    syms = [pos.geometry.symmetries[i] for i in stabiliser(pos)]
+    turns = pos.legal_turns() if turns is None else turns
+    seen = {}
+    orbits = []
+    for t in turns:
+        if t in seen:
+            continue
+        orb = sorted({map_turn(s, t) for s in syms})
+        for u in orb:
+            seen[u] = len(orbits)
+        orbits.append(orb)
+    return orbits
+
+
+# --- MTD(f) -------------------------------------------------------------------------------------
+
+def _mtdf(searcher: Searcher, lo: int, hi: int, guess: int) -> tuple[int, int, bool]:
+    """Narrow [lo, hi] (Red's side) by null-window probes at the searcher's current
+    position until lo == hi. Returns (lo, hi, finished)."""
+    g = min(max(guess, lo), hi)
+    while lo < hi:
+        gamma = g + 1 if g <= lo else g       # test value >= gamma, lo < gamma <= hi
+        gamma = min(max(gamma, lo + 1), hi)
+        r = searcher.red_probe(gamma)
+        if r is None:
+            return lo, hi, False
+        v, is_lower = r
+        if is_lower:
+            lo = max(lo, v)
+        else:
+            hi = min(hi, v)
+        g = v
+    return lo, hi, True
+
+
+def _guess(searcher: Searcher) -> int:
+    lr, ur, lb, ub = searcher.score_bounds()
+    pos = searcher.position()
+    return 100 * (ur - ub) + pos.red_neutrals - pos.blue_neutrals
+
+
+def _static(searcher: Searcher) -> tuple[int, int]:
+    return searcher.bounds()
+
+
+class _Clock:
+    def __init__(self, time_limit):
+        self.start = time.perf_counter()
+        self.limit = time_limit
+
+    def left(self) -> float:
+        if self.limit is None:
+            return 0.0
+        return max(self.limit - (time.perf_counter() - self.start), 1e-6)
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+
+def _check_depth(pos, time_limit, node_limit):
+    if pos.is_over():
+        return
+    if pos.turns_left > MAX_TURNS_WITHOUT_LIMIT and time_limit is None and node_limit is None:
+        raise ValueError(f"position has {pos.turns_left} turns left: too deep to solve "
+                         f"exhaustively (up to {MAX_TURNS_WITHOUT_LIMIT} without a limit); "
+                         "give a time limit or a node limit")
+
+
+def _searcher(core, tt_size, options, score_caps):
+    opts = ALL_OPTIONS if options is None else sum(OPTIONS[o] for o in options)
+    s = Searcher(core, int(tt_size), opts)
+    if score_caps is not None:
+        s.set_score_caps(int(score_caps[0]), int(score_caps[1]))
+    return s
+
+
+def solve(position, *, time_limit: float | None = None, node_limit: int | None = None,
+          tt_size: int = DEFAULT_TT_SIZE, all_turns: bool = False, options=None,
+          score_caps: tuple[int, int] | None = None, progress=None) -> SolveResult:
+    """Solve ``position`` (either back end) exactly, or as far as the limits allow.
+
+    ``tt_size``: transposition-table entries (rounded down to a power of two, 16
+    bytes each). ``all_turns``: also the exact value of every legal turn.
+    ``options``: the techniques to use (names from ``_search.OPTIONS``; default all),
+    for measurement. ``score_caps``: external upper bounds on Red's and Blue's
+    final scores (e.g. from :mod:`szsolver.potential`); they must be valid bounds.
+    ``progress``: optional callable(str) for progress lines.
+    Raises ValueError for a position too deep to solve without a limit.
+    """
+    core = to_core(position)
+    _check_depth(core, time_limit, node_limit)
+    clock = _Clock(time_limit)
+    pstr = position_string(core)
+    s = _searcher(core, tt_size, options, score_caps)
+    s.set_limits(int(node_limit or 0), clock.left() if time_limit is not None else 0.0)
+    if core.is_over():
+        v = core.value()
+        r, b = core.scores()
+        return SolveResult(pstr, v, True, v, v, winner_of(v, v), {"red": r, "blue": b},
+                           nodes=0, seconds=clock.elapsed(), tt=s.stats(),
+                           turns=[] if all_turns else None)
+    orbits = turn_orbits(core)
+    red_moves = core.side == 0
+    turns = None
+    try:
+        if all_turns:
+            lo, hi, done, turns = _all_turns(s, core, orbits, progress)
+        else:
+            s.set_root_turns([o[0] for o in orbits])
+            lo, hi = _static(s)
+            lo, hi, done = _mtdf(s, lo, hi, _guess(s))
+            s.set_root_turns(None)
+    except KeyboardInterrupt:          # between probes: same answer as a stop inside one
+        lo, hi, done = (lo, hi, False) if "lo" in locals() else (*_static(s), False)
+    stopped = None if done else ABORT_REASONS.get(s.aborted, "interrupted")
+    result = SolveResult(pstr, lo if done else None, done, lo, hi, winner_of(lo, hi), None,
+                         turns=turns, stopped=stopped)
+    if done:
+        # Post-processing proves which turns are optimal and walks a PV; it runs
+        # without the node/time limit (Ctrl-C still stops it).
+        s.set_limits(0, 0.0)
+        try:
+            if turns is not None:
+                result.best = [t.turn for t in turns if t.value == lo]
+            else:
+                result.best = _best_turns(s, orbits, lo, red_moves)
+            result.pv = _walk_pv(s, lo)
+            end = core.copy()
+            for t in result.pv:
+                end.make(t)
+            r, b = end.scores()
+            result.scores = {"red": r, "blue": b}
+        except KeyboardInterrupt:
+            result.stopped = "interrupted after the value was proved (best/pv incomplete)"
+        s.reset()
+    result.nodes = s.stats()["nodes"]
+    result.seconds = clock.elapsed()
+    result.tt = s.stats()
+    return result
+
+
+def _all_turns(s: Searcher, core, orbits, progress):
+    """Exact value of one turn per orbit (MTD(f) on each child); returns the root's
+    (lo, hi, finished, [TurnValue...]) with turns sorted best first for the mover."""
+    red_moves = core.side == 0
+    results = {}
+    finished = True
+    ordered = list(range(len(orbits)))
+    for k, gi in enumerate(ordered):
+        rep = orbits[gi][0]
+        s.make(rep)
+        clo, chi = _static(s)
+        if finished:
+            clo, chi, ok = _mtdf(s, clo, chi, _guess(s))
+            if not ok:
+                finished = False
+        s.unmake(rep)
+        results[gi] = (clo, chi)
+        if progress is not None:
+            progress(f"turn {k + 1}/{len(orbits)}")
+    turns = []
+    for gi, orb in enumerate(orbits):
+        clo, chi = results[gi]
+        for t in orb:
+            turns.append(TurnValue(t, clo if clo == chi else None, clo, chi, clo == chi, gi))
+    if red_moves:
+        lo = max(t.lower for t in turns)
+        hi = max(t.upper for t in turns)
+        turns.sort(key=lambda t: (-(t.value if t.exact else t.upper), t.group, t.turn))
+    else:
+        lo = min(t.lower for t in turns)
+        hi = min(t.upper for t in turns)
+        turns.sort(key=lambda t: ((t.value if t.exact else t.lower), t.group, t.turn))
+    done = finished and lo == hi
+    return lo, hi, done, turns
+
+
+def _is_optimal(s: Searcher, value: int, red_moves: bool) -> bool:
+    """At a child position: does it keep the parent's exact value ``value``?"""
+    if red_moves:          # child <= value always; optimal iff child >= value
+        r = s.red_probe(value)
+        if r is None:
+            raise KeyboardInterrupt
+        return r[1]
+    r = s.red_probe(value + 1)   # optimal iff child <= value, i.e. not >= value + 1
+    if r is None:
+        raise KeyboardInterrupt
+    return not r[1]
+
+
+def _best_turns(s: Searcher, orbits, value: int, red_moves: bool) -> list[int]:
+    best = []
+    for orb in orbits:
+        s.make(orb[0])
+        ok = _is_optimal(s, value, red_moves)
+        s.unmake(orb[0])
+        if ok:
+            best.extend(orb)
+    return sorted(best)
+
+
+def _walk_pv(s: Searcher, value: int) -> list[int]:
+    """An optimal line from the searcher's current position to the end of the game."""
+    pv = []
+    pos = s.position()
+    while not pos.is_over():
+        red_moves = pos.side == 0
+        first = s.tt_move()
+        cands = pos.legal_turns()
+        if first and first in cands:
+            cands.remove(first)
+            cands.insert(0, first)
+        for t in cands:
+            s.make(t)
+            if _is_optimal(s, value, red_moves):
+                pv.append(t)
+                break
+            s.unmake(t)
+        else:  # pragma: no cover - would mean the value was wrong
+            raise RuntimeError("no turn keeps the proved value")
+        pos = s.position()
+    for t in reversed(pv):
+        s.unmake(t)
+    return pv
+
+
+def turn_values(position, **kwargs) -> list[tuple[int, int | None]]:
+    """(turn, value) for every legal turn, Red's side, best first for the side to
+    move; turns equal by a symmetry of the position come together. A value is
+    None when a limit stopped the search before it was proved (see
+    ``solve(..., all_turns=True).turns`` for the bounds)."""
+    res = solve(position, all_turns=True, **kwargs)
+    return [(t.turn, t.value) for t in res.turns]

@@ -1,0 +1,310 @@
+"""Endgame solver tests: against an independent pure-Python brute-force minimax on
+1-2 turns left, self-consistency on 3-6 turns left, limits and the CLI."""
+import hashlib
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from szsolver import reference
+from szsolver.cli import main
+from szsolver.notation import parse_position, parse_turn, position_string
+from szsolver.reference import ADVANCED, BASIC, RED
+from szsolver.solver import OPTIONS, solve, turn_values
+
+EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
+                 "36 62 45n25 73n32 58 42n75 59 78n35 38 48 27 69").split()
+
+
+# --- positions ----------------------------------------------------------------------------
+
+def example_at(turns_left, rule=BASIC, neutrals=None):
+    """The rulebook example game with ``turns_left`` turns still to play. Under the
+    Advanced rule 4+4 neutrals (the game uses only 4 and 3: the same turns fit)."""
+    if neutrals is None:
+        neutrals = (5, 5) if rule == BASIC else (4, 4)
+    p = reference.Position(red_neutrals=neutrals[0], blue_neutrals=neutrals[1], rule=rule)
+    for t in EXAMPLE_TURNS[:32 - turns_left]:
+        turn = parse_turn(t)
+        if turn >> 6 and p.neutrals_left(p.side) == 0:
+            turn &= 63
+        p.play(turn)
+    return p
+
+
+def seed_of(*parts) -> int:
+    return int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:8], "big")
+
+
+def random_game_at(seed, turns_left, rule, neutrals=(5, 5), p_neutral=0.35):
+    """Seeded random legal play (with neutral use) until ``turns_left`` remain."""
+    rng = random.Random(seed_of("solver-test", seed, rule, neutrals))
+    p = reference.Position(red_neutrals=neutrals[0], blue_neutrals=neutrals[1], rule=rule)
+    while p.turns_left > turns_left:
+        empties = [q for q in range(p.geometry.size) if p.empty >> q & 1]
+        s = rng.choice(empties)
+        n = -1
+        if p.neutrals_left(p.side) and rng.random() < p_neutral:
+            n = rng.choice([q for q in empties if q != s])
+        p.play(reference.encode_turn(s, n))
+    return p
+
+
+# --- independent brute force ----------------------------------------------------------------
+
+class Brute:
+    """Plain minimax over every legal turn, on the reference back end. Leaf values
+    come from the rules text; a side's score is cached by (own stones, neutrals)."""
+
+    def __init__(self):
+        self.cache = {}
+
+    def score(self, p, side):
+        own = p.stones(side)
+        key = (side, own, p.neutral if p.rule == ADVANCED else 0, p.rule)
+        if key not in self.cache:
+            self.cache[key] = p.score(side)
+        return self.cache[key]
+
+    def value(self, p):
+        if p.is_over():
+            return 100 * (self.score(p, 0) - self.score(p, 1)) + p.red_neutrals - p.blue_neutrals
+        vals = []
+        for t in p.legal_turns():
+            p.make(t)
+            vals.append(self.value(p))
+            p.unmake(t)
+        return max(vals) if p.side == RED else min(vals)
+
+    def turn_values(self, p):
+        out = {}
+        for t in p.legal_turns():
+            p.make(t)
+            out[t] = self.value(p)
+            p.unmake(t)
+        return out
+
+
+SHALLOW = [("example", 1, BASIC), ("example", 2, BASIC), ("example", 1, ADVANCED),
+           ("example", 2, ADVANCED)]
+SHALLOW += [(seed, tl, rule) for seed in range(3) for tl in (1, 2) for rule in (BASIC, ADVANCED)]
+
+
+def shallow_position(which, tl, rule, neutrals):
+    if which == "example":
+        return example_at(tl, rule, neutrals)
+    return random_game_at(which, tl, rule, neutrals)
+
+
+@pytest.mark.parametrize("which,tl,rule", SHALLOW)
+@pytest.mark.parametrize("neutrals", [(5, 5), (1, 1), (0, 0)], ids=["many", "few", "none"])
+def test_brute_force_shallow(which, tl, rule, neutrals):
+    if which == "example" and neutrals == (1, 1):
+        neutrals = (4, 4)
+    p = shallow_position(which, tl, rule, neutrals)
+    brute = Brute()
+    bv = brute.turn_values(p.copy())
+    best_val = max(bv.values()) if p.side == RED else min(bv.values())
+    res = solve(p, all_turns=True)
+    assert res.exact and res.value == best_val
+    assert {t: v for t, v in turn_values(p)} == bv
+    assert sorted(res.best) == sorted(t for t, v in bv.items() if v == best_val)
+    plain = solve(p)
+    assert plain.exact and plain.value == best_val
+    assert sorted(plain.best) == sorted(res.best)
+    _check_pv(p, plain)
+
+
+# --- self-consistency on deeper positions -------------------------------------------------------
+
+def _check_pv(p, res):
+    """The PV is legal, reaches the end, and its final position has the claimed
+    scores and value (replayed on the reference back end)."""
+    q = reference.Position(red=p.red, blue=p.blue, neutral=p.neutral,
+                           red_neutrals=p.red_neutrals, blue_neutrals=p.blue_neutrals,
+                           side=p.side, rule=p.rule)
+    for t in res.pv:
+        q.play(t)
+    assert q.is_over()
+    assert q.value() == res.value
+    assert {"red": q.score(0), "blue": q.score(1)} == res.scores
+    assert res.pv[0] in res.best
+    assert res.winner == q.winner()
+
+
+DEEP = [("example", 3, BASIC), ("example", 4, BASIC), ("example", 3, ADVANCED),
+        ("example", 4, ADVANCED), (7, 3, BASIC), (8, 4, BASIC), (9, 3, ADVANCED),
+        (10, 4, ADVANCED)]
+
+
+@pytest.mark.parametrize("which,tl,rule", DEEP)
+def test_value_is_best_turn_value(which, tl, rule):
+    p = shallow_position(which, tl, rule, (5, 5) if rule == BASIC else (4, 4))
+    res = solve(p, all_turns=True)
+    assert res.exact
+    vals = [t.value for t in res.turns]
+    assert res.value == (max(vals) if p.side == RED else min(vals))
+    assert sorted(res.best) == sorted(t.turn for t in res.turns if t.value == res.value)
+    _check_pv(p, res)
+    # each group holds turns equal by a symmetry: same value
+    groups = {}
+    for t in res.turns:
+        groups.setdefault(t.group, set()).add(t.value)
+    assert all(len(v) == 1 for v in groups.values())
+    # all_turns values agree with solving the children one by one (a sample)
+    rng = random.Random(seed_of("children", which, tl, rule))
+    for t in rng.sample(res.turns, 6) + [res.turns[0], res.turns[-1]]:
+        child = p.copy()
+        child.play(t.turn)
+        assert solve(child).value == t.value
+
+
+@pytest.mark.parametrize("which,tl,rule", [("example", 5, BASIC), ("example", 6, BASIC),
+                                            ("example", 5, ADVANCED), (11, 6, BASIC),
+                                            (12, 5, ADVANCED)])
+def test_deep_pv_and_best(which, tl, rule):
+    p = shallow_position(which, tl, rule, (5, 5) if rule == BASIC else (4, 4))
+    res = solve(p)
+    assert res.exact
+    _check_pv(p, res)
+    # the value is the best over the turns: the best turn keeps it, no turn beats it
+    child = p.copy()
+    child.play(res.best[0])
+    assert solve(child).value == res.value
+    if len(res.best) < len(p.legal_turns()):
+        other = next(t for t in p.legal_turns() if t not in res.best)
+        child = p.copy()
+        child.play(other)
+        cv = solve(child).value
+        assert (cv < res.value) if p.side == RED else (cv > res.value)
+
+
+@pytest.mark.parametrize("options", [[], ["tt"], ["leaf"], ["tables"], ["order"],
+                                     ["tt", "order"], list(OPTIONS)])
+@pytest.mark.parametrize("rule", [BASIC, ADVANCED])
+def test_techniques_do_not_change_values(options, rule):
+    p = example_at(3, rule)
+    q = random_game_at(5, 3, rule)
+    for pos in (p, q):
+        assert solve(pos, options=options).value == solve(pos).value
+
+
+def test_symmetric_position_groups_turns():
+    # Transpose-symmetric position: mirror images of each other's turns group together.
+    g = reference.Position().geometry
+    sym = g.symmetries[[s.name for s in g.symmetries].index("transpose")]
+    rng = random.Random(seed_of("symmetric"))
+    p = reference.Position(red_neutrals=2, blue_neutrals=2)
+    pts = [q for q in range(g.size) if sym.point_map[q] != q and q != g.index[(5, 5)]]
+    # fill both sides symmetric pairs: red at q, red at image; blue similar
+    used = set()
+    red = blue = 0
+    want = 13
+    for side in (0, 1):
+        n = 0
+        while n < want:
+            q = rng.choice(pts)
+            if q in used:
+                continue
+            used |= {q, sym.point_map[q]}
+            if side == 0:
+                red |= 1 << q | 1 << sym.point_map[q]
+            else:
+                blue |= 1 << q | 1 << sym.point_map[q]
+            n += 2
+    # 14 stones each, red to move: 4 turns left
+    p = reference.Position(red=red, blue=blue, red_neutrals=1, blue_neutrals=1)
+    res = solve(p, all_turns=True)
+    groups = {}
+    for t in res.turns:
+        groups.setdefault(t.group, []).append(t)
+    assert any(len(v) == 2 for v in groups.values())
+    for members in groups.values():
+        assert len({m.value for m in members}) == 1
+    brute_children = {}
+    for t in res.turns[:3]:
+        c = p.copy()
+        c.play(t.turn)
+        brute_children[t.turn] = solve(c, options=["tt"]).value
+        assert brute_children[t.turn] == t.value
+
+
+# --- limits --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rule", [BASIC, ADVANCED])
+@pytest.mark.parametrize("limit", [1, 50, 2000])
+def test_node_limit_gives_valid_bounds(rule, limit):
+    p = example_at(5, rule)
+    true = solve(p).value
+    res = solve(p, node_limit=limit)
+    if res.exact:
+        assert res.value == true
+    else:
+        assert res.value is None and res.stopped == "node limit"
+        assert res.lower <= true <= res.upper
+        assert res.winner in (None, "red" if true > 0 else "blue" if true < 0 else "draw")
+
+
+def test_node_limit_all_turns_partial():
+    p = example_at(4, BASIC)
+    full = {t: v for t, v in turn_values(p)}
+    res = solve(p, all_turns=True, node_limit=300)
+    assert not res.exact
+    assert res.lower <= max(full.values()) <= res.upper
+    for t in res.turns:
+        assert t.lower <= full[t.turn] <= t.upper
+        if t.exact:
+            assert t.value == full[t.turn]
+
+
+def test_finished_game():
+    p = example_at(0)
+    res = solve(p)
+    assert res.exact and res.value == 199 and res.pv == [] and res.scores == {"red": 16, "blue": 14}
+
+
+def test_too_deep_needs_a_limit():
+    p = example_at(20)
+    with pytest.raises(ValueError, match="too deep"):
+        solve(p)
+    res = solve(p, node_limit=2000)
+    assert not res.exact and res.lower <= res.upper
+
+
+def test_core_and_reference_positions_agree():
+    from szsolver import _core
+    p = example_at(3, ADVANCED)
+    c = parse_position(position_string(p), backend=_core.Position)
+    assert solve(c).value == solve(p).value
+
+
+# --- CLI -------------------------------------------------------------------------------------------
+
+def test_cli_json():
+    p = example_at(3, BASIC)
+    r = CliRunner().invoke(main, ["solve", position_string(p), "--json", "--all-turns"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    res = solve(p, all_turns=True)
+    assert d["value"] == res.value and d["exact"] is True
+    assert d["winner"] == res.winner and d["scores"] == res.scores
+    assert len(d["turns"]) == len(p.legal_turns())
+    assert all(isinstance(t["turn"], str) and isinstance(t["value"], int) for t in d["turns"])
+    assert d["best"] and all(isinstance(t, str) for t in d["best"])
+    assert len(d["pv"]) == 3
+
+
+def test_cli_text_and_errors():
+    p = example_at(2, ADVANCED)
+    r = CliRunner().invoke(main, ["solve", position_string(p)])
+    assert r.exit_code == 0 and "value" in r.output.lower()
+    r = CliRunner().invoke(main, ["solve", "not/a/position R 5 5 basic"])
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and r.output.startswith("Error:")
+    r = CliRunner().invoke(main, ["solve", position_string(example_at(20))])
+    assert r.exit_code == 2 and "too deep" in r.output
+    r = CliRunner().invoke(main, ["solve", position_string(example_at(20)), "--node-limit", "500",
+                                  "--json"])
+    assert r.exit_code == 0
+    d = json.loads(r.output)
+    assert d["exact"] is False and d["value"] is None and d["lower"] <= d["upper"]
