@@ -217,7 +217,8 @@ def _searcher(core, tt_size, options, score_caps):
 
 def solve(position, *, time_limit: float | None = None, node_limit: int | None = None,
           tt_size: int = DEFAULT_TT_SIZE, all_turns: bool = False, options=None,
-          score_caps: tuple[int, int] | None = None, progress=None) -> SolveResult:
+          score_caps: tuple[int, int] | None = None, progress=None,
+          pv: bool = True) -> SolveResult:
     """Solve ``position`` (either back end) exactly, or as far as the limits allow.
 
     ``tt_size``: transposition-table entries (rounded down to a power of two, 16
@@ -225,7 +226,8 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     ``options``: the techniques to use (names from ``_search.OPTIONS``; default all),
     for measurement. ``score_caps``: external upper bounds on Red's and Blue's
     final scores (e.g. from :mod:`szsolver.potential`); they must be valid bounds.
-    ``progress``: optional callable(str) for progress lines.
+    ``progress``: optional callable(str) for progress lines. ``pv=False`` skips
+    proving the optimal turns and the principal variation (value only; for benchmarks).
     Raises ValueError for a position too deep to solve without a limit.
     """
     core = to_core(position)
@@ -256,7 +258,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     stopped = None if done else ABORT_REASONS.get(s.aborted, "interrupted")
     result = SolveResult(pstr, lo if done else None, done, lo, hi, winner_of(lo, hi), None,
                          turns=turns, stopped=stopped)
-    if done:
+    if done and pv:
         # Post-processing proves which turns are optimal and walks a PV; it runs
         # without the node/time limit (Ctrl-C still stops it).
         s.set_limits(0, 0.0)

@@ -1,0 +1,114 @@
+"""Write benchmarks/solver_positions.txt: fixed endgame positions for bench_solver.py.
+
+Run: python3 benchmarks/make_solver_positions.py   (deterministic; rewrites the file)
+
+Sources, for each rule (Basic with 5+5 neutrals, Advanced with 4+4):
+* the rulebook example game (rules.md) at 2, 4, 6 and 8 turns left. Under the
+  Advanced rule the same turns are replayed with 4+4 neutrals: the game uses only
+  4 (Red) and 3 (Blue) neutrals, so nothing has to be dropped (a neutral a side
+  could no longer afford would be dropped; none is);
+* four games played by the greedy policy below (seeds 1-4), cut at the same points.
+
+Greedy policy (deliberately simple, deterministic per seed): for each empty point
+p, gain(p) = 2 * (own score with a stone on p - own score now)
+           + (opponent's score with a stone on p - opponent's score now),
+the second term standing for "taking p denies it to the opponent". The stone goes
+on the best gain, ties broken by a seeded random draw. Then, with neutrals left,
+a neutral goes on the opponent's most valuable other point q (largest opponent
+gain from a stone on q) when that gain is at least 1 point and a seeded coin
+(probability 0.4) says so; never in the first two rounds. This uses about 3-5
+neutrals per side, like the rulebook game.
+"""
+import hashlib
+import os
+import random
+
+from szsolver import _core
+from szsolver.notation import parse_turn, position_string
+from szsolver.reference import ADVANCED, BASIC, encode_turn
+from szsolver.reference import Position as Ref
+
+EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
+                 "36 62 45n25 73n32 58 42n75 59 78n35 38 48 27 69").split()
+DEPTHS = (2, 4, 6, 8)
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "solver_positions.txt")
+
+
+def rng_for(*parts):
+    return random.Random(int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:8], "big"))
+
+
+def example_game(rule, neutrals):
+    p = _core.Position(red_neutrals=neutrals, blue_neutrals=neutrals, rule=rule)
+    out = [p.copy()]
+    for t in EXAMPLE_TURNS:
+        turn = parse_turn(t)
+        if turn >> 6 and p.neutrals_left(p.side) == 0:
+            turn &= 63
+        p.play(turn)
+        out.append(p.copy())
+    return out
+
+
+def greedy_game(rule, neutrals, seed):
+    rng = rng_for("greedy", rule, neutrals, seed)
+    p = _core.Position(red_neutrals=neutrals, blue_neutrals=neutrals, rule=rule)
+    out = [p.copy()]
+    while not p.is_over():
+        me, op = p.side, p.side ^ 1
+        empties = [q for q in range(p.geometry.size) if p.empty >> q & 1]
+        base_me, base_op = p.score(me), p.score(op)
+        opgain = {}
+        best, best_key = None, None
+        for q in empties:
+            a = score_with(p, me, q) - base_me
+            b = score_with(p, op, q) - base_op
+            opgain[q] = b
+            key = (2 * a + b, rng.random())
+            if best_key is None or key > best_key:
+                best, best_key = q, key
+        neutral = -1
+        if p.neutrals_left(me) and p.ply >= 4:
+            cands = sorted((q for q in empties if q != best), key=lambda q: (-opgain[q], q))
+            if cands and opgain[cands[0]] >= 1 and rng.random() < 0.4:
+                neutral = cands[0]
+        p.play(encode_turn(best, neutral))
+        out.append(p.copy())
+    return out
+
+
+def score_with(p, side, q):
+    """The side's score with one more own stone on q (everything else unchanged)."""
+    r = Ref.__new__(Ref)                 # unchecked: stone counts need not fit
+    r.__dict__.update(geometry=p.geometry, red=p.red, blue=p.blue, neutral=p.neutral,
+                      red_neutrals=p.red_neutrals, blue_neutrals=p.blue_neutrals,
+                      side=p.side, rule=p.rule, stones_per_side=p.stones_per_side)
+    if side == 0:
+        r.red |= 1 << q
+    else:
+        r.blue |= 1 << q
+    return r.score(side)
+
+
+def main():
+    lines = ["# Fixed endgame positions for benchmarks/bench_solver.py (written by",
+             "# make_solver_positions.py; see its docstring for sources and the greedy policy).",
+             "# name | turns left | position string"]
+    for rule, neutrals in ((BASIC, 5), (ADVANCED, 4)):
+        rname = ("basic", "advanced")[rule]
+        games = [("example", example_game(rule, neutrals))]
+        games += [(f"greedy{s}", greedy_game(rule, neutrals, s)) for s in (1, 2, 3, 4)]
+        for name, states in games:
+            final = states[-1]
+            used = (neutrals - final.red_neutrals, neutrals - final.blue_neutrals)
+            lines.append(f"# {rname} {name}: final {final.scores()}, neutrals used {used}")
+            for d in DEPTHS:
+                lines.append(f"{rname}-{name}-{d} | {d} | {position_string(states[32 - d])}")
+    with open(OUT, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()
