@@ -61,8 +61,11 @@ def show(source, example, rule, as_json, svg_file, beams):
     last = _last_turn(game)
     if svg_file:
         from .svg import position_svg
-        with open(svg_file, "w", encoding="utf-8") as f:
-            f.write(position_svg(pos, beams=beams, last_turn=last))
+        try:
+            with open(svg_file, "w", encoding="utf-8") as f:
+                f.write(position_svg(pos, beams=beams, last_turn=last))
+        except OSError as e:
+            raise BadInput(f"cannot write {svg_file}: {e.strerror}") from None
     text = diagram(pos)
     if last is not None:
         i = len(game.turns) - 1

@@ -213,9 +213,7 @@ def _start_position(tags: dict, backend):
 
 def parse_game(text: str, backend=None) -> Game:
     """Parse a game record (see the module doc); ValueError names the problem."""
-    from .notation import parse_turn
     tags: dict[str, str] = {}
-    raw_turns: list[tuple[str, int, int]] = []  # (text, round, side) as written
     backend = backend or _default_backend()
     start = None          # known once the first round number or turn is reached
     expect_round = side = round_no = None
@@ -244,8 +242,9 @@ def parse_game(text: str, backend=None) -> Game:
             pos = t.end()
             continue
         pos = m.end()
-        if start is None:
-            start = _start_position(tags, backend)
+        if start is None:  # the tags are complete: set up, then play turns as they come
+            game = Game(tags, (), backend=backend)
+            start = game.start
             expect_round, side = start.ply // 2 + 1, start.side
         if m.group(2) is not None:  # a round number
             if round_no is not None and in_round == 0:
@@ -262,26 +261,31 @@ def parse_game(text: str, backend=None) -> Game:
         if round_no is None or (in_round and side == RED):
             raise ValueError(f"turn {token!r} needs its round number first: "
                              f"'{expect_round}. {token}'")
-        raw_turns.append((token, round_no, side))
+        _play_text(game, token, f"round {round_no}, {SIDE_NAMES[side]}")
         in_round += 1
         if side != RED:
             expect_round += 1
         side ^= 1
     if round_no is not None and in_round == 0:
         raise ValueError(f"round {round_no} has no turns")
-    game = Game(tags, (), backend=backend)
-    for token, r, s in raw_turns:
-        if game.final.is_over():
-            raise ValueError(f"round {r}, {SIDE_NAMES[s]}: a turn after the game ended "
-                             f"(both sides have placed all {game.final.stones_per_side} stones)")
-        try:
-            turn = parse_turn(token, game.geometry)
-        except ValueError as e:
-            raise ValueError(f"round {r}, {SIDE_NAMES[s]}: {e}") from None
-        game.play(turn)
+    if start is None:
+        game = Game(tags, (), backend=backend)
     game.warnings.clear()
     game._check_result()
     return game
+
+
+def _play_text(game: Game, token: str, where: str) -> None:
+    """Play a turn given as text; errors say where (e.g. 'round 7, blue')."""
+    from .notation import parse_turn
+    if game.final.is_over():
+        raise ValueError(f"{where}: a turn after the game ended (both sides have placed "
+                         f"all {game.final.stones_per_side} stones)")
+    try:
+        turn = parse_turn(token, game.geometry)
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
+    game.play(turn)
 
 
 def _default_backend():
@@ -316,7 +320,6 @@ def game_json(game: Game) -> dict:
 
 def parse_game_json(data, backend=None) -> Game:
     """Inverse of :func:`game_json`; ``data`` is a dict or JSON text."""
-    from .notation import parse_turn
     if isinstance(data, (str, bytes)):
         try:
             data = json.loads(data)
@@ -337,14 +340,7 @@ def parse_game_json(data, backend=None) -> Game:
         raise ValueError('game JSON: turns must be a list of turn strings like "44n66"')
     game = Game(tags, (), backend=backend)
     for i, token in enumerate(turns):
-        if game.final.is_over():
-            raise ValueError(f"{game.where(i)}: a turn after the game ended (both sides have "
-                             f"placed all {game.final.stones_per_side} stones)")
-        try:
-            turn = parse_turn(token, game.geometry)
-        except ValueError as e:
-            raise ValueError(f"{game.where(i)}: {e}") from None
-        game.play(turn)
+        _play_text(game, token, game.where(i))
     game.warnings.clear()
     game._check_result()
     return game

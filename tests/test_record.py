@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from szsolver import reference
-from szsolver.notation import format_turn, parse_turn, position_json, position_string
+from szsolver.notation import format_turn, position_json, position_string
 from szsolver.record import (Game, example_game, example_path, game_json, game_string,
                              load_source, parse_game, parse_game_json)
 
