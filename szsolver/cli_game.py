@@ -123,8 +123,7 @@ def replay(source, example, rule, as_json, final_only, diagrams):
     lines = []
     if game is not None:
         for k, v in game.tags.items():
-            if k not in ("Position",):
-                lines.append(f"{k}: {v}")
+            lines.append(f"{k}: {v}")
         if game.tags:
             lines.append("")
         if not final_only and game.turns:
