@@ -214,3 +214,9 @@ def test_source_and_example_together_or_neither(run):
     for args in (("show",), ("score", START, "--example")):
         r = run(*args)
         assert r.exit_code == 2 and r.stderr.startswith("Error: ")
+
+
+def test_cli_loads_with_the_back_end_under_test(run, Position):
+    from szsolver.cli import load_position
+    pos, game = load_position(example_path())
+    assert isinstance(pos, Position) and isinstance(game.start, Position)
