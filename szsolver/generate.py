@@ -24,6 +24,8 @@ rebuilds the puzzle from its ID.
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 import random
 import re
 import sys
@@ -106,142 +108,28 @@ def parse_id(pid: str) -> tuple[Geometry, str, str]:
     return board_from_code(m.group(1)), m.group(2), m.group(3)
 
 
-# --- complete starmaps and CP-SAT (H2a's modules when present) ----------------------------
+# --- complete starmaps and CP-SAT (szsolver.starmap_gen, szsolver.starmap_sat) -----------
 
 def _complete_starmap(g: Geometry, seed: int, blocked: int, rule: int) -> int:
-    """A complete starmap (stars bitmask) avoiding ``blocked``, deterministic in ``seed``.
-
-    Own seeded hill climbing (pure Python, every step from one random.Random(int)),
-    so that a puzzle seed reproduces on any machine independent of solver threads.
-    """
-    rnd = random.Random(seed)
-    free = [p for p in range(g.size) if not blocked >> p & 1]
-    npat = g.n_patterns
-    rays = _eff_rays(g, blocked, rule)
-    restarts = 0
-    while True:
-        stars = rnd.sample(free, npat)
-        mask = sum(1 << p for p in stars)
-        cost = _dup_cost(g, rays, mask)
-        it = 0
-        limit = 4000 if npat <= 16 else 400000
-        while cost and it < limit:
-            it += 1
-            i = rnd.randrange(npat)
-            q = free[rnd.randrange(len(free))]
-            if mask >> q & 1:
-                continue
-            new = mask ^ (1 << stars[i]) ^ (1 << q)
-            c2 = _dup_cost(g, rays, new)
-            if c2 <= cost or rnd.random() < 0.02:
-                mask, cost = new, c2
-                stars[i] = q
-        if cost == 0:
-            return mask
-        restarts += 1
+    """A complete starmap (stars bitmask) avoiding ``blocked``: the seeded, deterministic
+    local search of :func:`szsolver.starmap_gen.complete_starmap`."""
+    from .starmap_gen import complete_starmap
+    return complete_starmap(g, seed=seed, rule=rule, blocked=blocked)
 
 
-def _eff_rays(g: Geometry, blocked: int, rule: int):
-    out = []
-    for p in range(g.size):
-        per = []
-        for ray in g.rays[p]:
-            m = 0
-            for q in ray:
-                if blocked >> q & 1:
-                    if rule != BASIC:
-                        break
-                    continue
-                m |= 1 << q
-            per.append(m)
-        out.append(per)
-    return out
-
-
-def _dup_cost(g, rays, mask) -> int:
-    seen = set()
-    m = mask
-    while m:
-        low = m & -m
-        p = low.bit_length() - 1
-        m ^= low
-        pat = 0
-        for d, r in enumerate(rays[p]):
-            if r & mask:
-                pat |= 1 << d
-        seen.add(pat)
-    return g.n_patterns - len(seen)
-
-
-def _cpsat_solutions(puzzle: Puzzle, max_solutions: int = 2) -> list[int]:
-    """Up to ``max_solutions`` solutions by CP-SAT (starmap_sat.solve when H2a's module
-    is there, else a minimal private model). No time limit: the answer is a proof."""
-    try:
-        from .starmap_sat import solve as sat_solve
-    except ImportError:
-        sat_solve = None
-    if sat_solve is not None:
-        r = sat_solve(puzzle, max_solutions=max_solutions)
-        if r.status == "unknown":
-            raise RuntimeError("CP-SAT returned unknown without a time limit")
-        return list(r.solutions)
-    return _private_solutions(puzzle, max_solutions)
-
-
-def _private_solutions(puzzle: Puzzle, max_solutions: int) -> list[int]:
-    from ortools.sat.python import cp_model
-    g = puzzle.geometry
-    rays = _eff_rays(g, puzzle.blocked, puzzle.rule)
-    npat = g.n_patterns
-    m = cp_model.CpModel()
-    free = [p for p in range(g.size) if not puzzle.blocked >> p & 1]
-    x = {p: m.NewBoolVar(f"x{p}") for p in free}
-    given = dict(puzzle.givens)
-    beam = {}
-    for p in free:
-        for d in range(g.n_directions):
-            b = m.NewBoolVar("")
-            qs = [x[q] for q in range(g.size) if rays[p][d] >> q & 1]
-            if qs:
-                m.AddMaxEquality(b, qs)
-            else:
-                m.Add(b == 0)
-            beam[p, d] = b
-    y = {}
-    for p in free:
-        ys = []
-        for k in range(npat):
-            if p in given and given[p] != k:
-                continue
-            v = m.NewBoolVar("")
-            y[p, k] = v
-            ys.append(v)
-            for d in range(g.n_directions):
-                m.AddImplication(v, beam[p, d] if k >> d & 1 else beam[p, d].Not())
-        m.Add(sum(ys) == x[p])
-        if p in given:
-            m.Add(x[p] == 1)
-    for k in range(npat):
-        m.AddExactlyOne([y[p, k] for p in free if (p, k) in y])
-    out = []
-    while len(out) < max_solutions:
-        s = cp_model.CpSolver()
-        s.parameters.num_workers = 2
-        st = s.Solve(m)
-        if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            if st != cp_model.INFEASIBLE:
-                raise RuntimeError("CP-SAT gave no answer")
-            break
-        sol = sum(1 << p for p in free if s.Value(x[p]))
-        out.append(sol)
-        m.AddBoolOr([x[p].Not() if sol >> p & 1 else x[p] for p in free])
-    return out
-
-
-def prove_unique(puzzle: Puzzle) -> int | None:
-    """The unique solution (stars bitmask) proved by CP-SAT, or None (none or several)."""
-    sols = _cpsat_solutions(puzzle, 2)
-    return sols[0] if len(sols) == 1 else None
+def prove_unique(puzzle: Puzzle, solution: int | None = None) -> int | None:
+    """The unique solution (stars bitmask) proved by CP-SAT, or None (none or several).
+    With ``solution`` known, one CP-SAT call proves no other exists."""
+    from .starmap_sat import UNIQUE, is_unique, solve
+    if solution is not None and is_solution(puzzle, solution):
+        verdict = is_unique(puzzle, solution)
+        if verdict is None:  # pragma: no cover - no time limit was given
+            raise RuntimeError("CP-SAT stopped without a proof")
+        return solution if verdict else None
+    r = solve(puzzle, max_solutions=2)
+    if r.status not in ("unique", "multiple", "none"):  # pragma: no cover
+        raise RuntimeError("CP-SAT stopped without a proof")
+    return r.solutions[0] if r.status == UNIQUE else None
 
 
 # --- generation ---------------------------------------------------------------------------
@@ -299,7 +187,7 @@ def _attempt(g: Geometry, target: str, seed: str, attempt: int, rule: int,
         r = solve_logic(pz, 4)
         if r.solved:
             return True
-        return not r.contradiction and prove_unique(pz) is not None
+        return not r.contradiction and prove_unique(pz, stars) is not None
 
     # 3. add givens until the medium logic finishes (so the solution is unique)
     add_level = min(level, 2)
@@ -345,7 +233,7 @@ def generate(board="stars-zone", grade: str = "medium", seed="0", rule=BASIC,
         pz, stars, got = res
         if got != target:
             continue
-        sol = prove_unique(pz)
+        sol = prove_unique(pz, stars)
         if sol is None:
             continue  # the logic solver is sound, so this means a bug; never publish
         if sol != stars or not is_solution(pz, sol):
@@ -354,16 +242,86 @@ def generate(board="stars-zone", grade: str = "medium", seed="0", rule=BASIC,
     raise RuntimeError(f"no {target} puzzle on {g.name} from seed {seed} in {max_attempts} attempts")
 
 
-def puzzle_from_id(pid: str) -> Generated:
-    """Rebuild a puzzle from its ID (``sz-hard-17``): the collection in puzzles/ first,
-    else generated afresh from the seed."""
+def puzzle_from_id(pid: str, progress=None) -> Generated:
+    """Rebuild a puzzle from its ID (``sz-hard-17``): from the published collection
+    when it holds the ID, else generated afresh from the seed (same result)."""
     g, grade, seed = parse_id(pid)
-    return generate(g, grade, seed)
+    stored = collection_index().get(str(pid).strip())
+    if stored is not None:
+        return stored
+    return generate(g, grade, seed, progress=progress)
+
+
+# --- the published collection (puzzles/) ------------------------------------------------------
+
+COLLECTION_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "puzzles")
+COLLECTION_FORMAT = "szsolver-puzzle-collection"
+
+# (board, grade, count) of the published collection; seeds are 1..count
+COLLECTION_PLAN = (
+    [("stars-zone", gr, 24) for gr in GRADES]
+    + [("square-8", gr, 3) for gr in GRADES]
+    + [("hex", gr, 2) for gr in ("easy", "medium")]
+)
+
+
+def generated_from_json(d: dict) -> Generated:
+    from .puzzle_io import puzzle_and_solution_from_json
+    pz, sol = puzzle_and_solution_from_json(d)
+    return Generated(d["id"], pz, sol, d["grade"], str(d["seed"]), int(d.get("attempts", 0)))
+
+
+def collection_files(directory: str | None = None) -> list[str]:
+    directory = directory or COLLECTION_DIR
+    if not os.path.isdir(directory):
+        return []
+    return sorted(os.path.join(directory, f) for f in os.listdir(directory) if f.endswith(".json"))
+
+
+def load_collection(directory: str | None = None) -> list[Generated]:
+    out = []
+    for path in collection_files(directory):
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        if data.get("format") != COLLECTION_FORMAT:
+            raise ValueError(f"{path}: not a puzzle collection")
+        out.extend(generated_from_json(d) for d in data["puzzles"])
+    return out
+
+
+_INDEX: dict | None = None
+
+
+def collection_index() -> dict:
+    global _INDEX
+    if _INDEX is None:
+        _INDEX = {gen.id: gen for gen in load_collection()}
+    return _INDEX
+
+
+def build_collection(directory: str | None = None, plan=COLLECTION_PLAN, log=print) -> None:
+    """Regenerate the published collection: one file per (board, grade), seeds 1..count."""
+    import time
+    directory = directory or COLLECTION_DIR
+    os.makedirs(directory, exist_ok=True)
+    for board, grade, count in plan:
+        g = resolve_board(board)
+        items = []
+        for s in range(1, count + 1):
+            t = time.perf_counter()
+            gen = generate(g, grade, str(s))
+            d = gen.to_json()
+            d["attempts"] = gen.attempts
+            items.append(d)
+            log(f"{gen.id}: {len(gen.puzzle.givens)} givens, {gen.attempts} attempt(s), "
+                f"{time.perf_counter() - t:.1f} s")
+        path = os.path.join(directory, f"{board_code(g)}-{grade}.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"format": COLLECTION_FORMAT, "board": g.name, "grade": grade,
+                       "generator": GENERATOR_VERSION, "puzzles": items}, f, indent=1)
+            f.write("\n")
 
 
 if __name__ == "__main__":  # pragma: no cover
-    import time
-    for gr in GRADES:
-        t = time.time()
-        gen = generate("stars-zone", gr, sys.argv[1] if len(sys.argv) > 1 else "1")
-        print(gr, gen.id, gen.attempts, len(gen.puzzle.givens), f"{time.time() - t:.2f}s")
+    # python -m szsolver.generate [DIR]: regenerate the published collection
+    build_collection(sys.argv[1] if len(sys.argv) > 1 else None)

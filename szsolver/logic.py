@@ -434,6 +434,23 @@ HYP_LEVEL = 3  # a hypothesis is followed with every technique of levels 1..3
 MAX_LEVEL = 4
 
 
+def _visible(b: _Board, old: int, new: int) -> bool:
+    """Worth telling a person: the point became a star, empty, or its pattern is known."""
+    if new == EMPTY or new & (new - 1) == 0:
+        return True
+    return bool(old & EMPTY) and not new & EMPTY
+
+
+def _outcome(b: _Board, c: int) -> str:
+    if c == EMPTY:
+        return " => empty"
+    if c & (c - 1) == 0 and c:
+        return f" => star {pattern_text(b.g, c.bit_length() - 2)}"
+    if not c & EMPTY:
+        return " => a star"
+    return ""
+
+
 def _check(st: _State):
     for c in st.c:
         if c == 0:
@@ -458,10 +475,10 @@ def _propagate(st: _State, max_level: int, counts=None, steps=None, name=None, t
             for p, rm, why in elims:
                 c = st.c[p]
                 if c & rm:
-                    st.c[p] = c & ~rm
+                    st.c[p] = new = c & ~rm
                     changed = True
-                    if steps is not None:
-                        steps.append(Step(tname, level, why()))
+                    if steps is not None and _visible(st.b, c, new):
+                        steps.append(Step(tname, level, why() + _outcome(st.b, new)))
             if changed:
                 st._masks = None
                 if truth is not None:
@@ -516,7 +533,8 @@ def _contradiction_step(st: _State, counts, steps, name, truth) -> bool:
                 what = ("empty" if assume == EMPTY else
                         "a star" if assume & (assume - 1) else f"a star showing {pat(st, assume)}")
                 steps.append(Step(CONTRADICTION[0], CONTRADICTION[1],
-                                  f"{name(p)}: if it were {what}, the easier techniques reach a contradiction"))
+                                  f"{name(p)}: if it were {what}, the easier techniques reach a "
+                                  f"contradiction" + _outcome(st.b, st.c[p])))
             return True
     return False
 

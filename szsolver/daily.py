@@ -1,0 +1,56 @@
+"""The daily puzzle: the same Stars' Zone puzzle for the same date on every machine.
+
+The grade follows the day of the week (easy early in the week, harder at the
+weekend); the seed is ``d`` + the date's digits, so the puzzle ID is an ordinary
+generator ID (``sz-easy-d20261123``) that ``szsolver puzzle show ID`` rebuilds.
+Generation is seeded through ``hashlib`` only (see :mod:`szsolver.generate`).
+
+>>> daily_id("2026-11-23")   # a Monday
+'sz-easy-d20261123'
+>>> [grade_for(f"2026-11-{d}") for d in range(23, 30)]
+['easy', 'easy', 'medium', 'medium', 'hard', 'hard', 'fiendish']
+"""
+from __future__ import annotations
+
+import datetime as _dt
+
+from .generate import Generated, generate, make_id
+from .geometry import STARS_ZONE
+
+# Monday .. Sunday
+WEEKDAY_GRADES = ("easy", "easy", "medium", "medium", "hard", "hard", "fiendish")
+DAILY_BOARD = STARS_ZONE
+
+
+def parse_date(text=None) -> _dt.date:
+    """A date from 'YYYY-MM-DD' (or a date); None means today in UTC."""
+    if text is None:
+        return _dt.datetime.now(_dt.timezone.utc).date()
+    if isinstance(text, _dt.date):
+        return text
+    t = str(text).strip()
+    try:
+        if len(t) != 10:
+            raise ValueError
+        return _dt.date.fromisoformat(t)
+    except ValueError:
+        raise ValueError(f"bad date {text!r}: expected YYYY-MM-DD") from None
+
+
+def grade_for(date=None) -> str:
+    return WEEKDAY_GRADES[parse_date(date).weekday()]
+
+
+def daily_seed(date=None) -> str:
+    return "d" + parse_date(date).strftime("%Y%m%d")
+
+
+def daily_id(date=None) -> str:
+    d = parse_date(date)
+    return make_id(DAILY_BOARD, grade_for(d), daily_seed(d))
+
+
+def daily(date=None, progress=None) -> Generated:
+    """The puzzle of the day (default: today, UTC)."""
+    d = parse_date(date)
+    return generate(DAILY_BOARD, grade_for(d), daily_seed(d), progress=progress)
