@@ -108,6 +108,28 @@ cdef inline void beam_masks(const Board* b, bb_t own, bb_t blockers, bb_t* beam)
             # Lines are runs of consecutive bits (rows in reading order): flood
             # the stones along them with an occluded Kogge-Stone fill, blockers
             # stopping it, instead of walking line by line.
+            if b.axis_span[a] <= 16:    # four fixed steps reach 15 points: unrolled
+                p0 = b.axis_not_first[a] & ~blockers
+                g = own | (p0 & (own << 1))
+                p = p0 & (p0 << 1)
+                g |= p & (g << 2)
+                p &= p << 2
+                g |= p & (g << 4)
+                p &= p << 4
+                g |= p & (g << 8)
+                down = own & (g << 1) & p0
+                p0 = b.axis_not_last[a] & ~blockers
+                g = own | (p0 & (own >> 1))
+                p = p0 & (p0 >> 1)
+                g |= p & (g >> 2)
+                p &= p >> 2
+                g |= p & (g >> 4)
+                p &= p >> 4
+                g |= p & (g >> 8)
+                up = own & (g >> 1) & p0
+                beam[b.axis_up[a]] = up
+                beam[b.axis_down[a]] = down
+                continue
             p0 = b.axis_not_first[a] & ~blockers
             g = own
             p = p0
