@@ -67,13 +67,15 @@ cdef enum:
     OPT_LEAF = 2
     OPT_TABLES = 4
     OPT_ORDER = 8
-    OPT_ALL = 15
+    OPT_DOM = 16
+    OPT_MONO = 32
+    OPT_ALL = 63
     ABORT_NONE = 0
     ABORT_NODES = 1
     ABORT_TIME = 2
     ABORT_INTERRUPT = 3
 
-OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER}
+OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO}
 ALL_OPTIONS = OPT_ALL
 ABORT_REASONS = {ABORT_NODES: "node limit", ABORT_TIME: "time limit",
                  ABORT_INTERRUPT: "interrupted"}
@@ -111,6 +113,11 @@ cdef struct Ctx:
     int lo_idx[MAXPLY + 1][2]
     int cap[2]                # external caps on each side's final score
     int* moves                # MAXPLY * MAXT
+    long long nodes_at[MAXPLY]  # nodes by turns left
+    long long why[8]
+    bb_t relevant
+    int rel_valid
+    int bound_cut             # set by a node that failed high on its static lower bound
 
 
 cdef inline double now_c() noexcept nogil:
@@ -212,10 +219,12 @@ cdef int last_turn(Ctx* c, int beta) noexcept nogil:
     return best
 
 
-cdef int two_turns_basic(Ctx* c) noexcept nogil:
+cdef int two_turns_basic(Ctx* c, int* unique_best) noexcept nogil:
     """Exact value (mover's view), Basic rule, each side one stone left, mover first.
     The opponent then takes its best point left (never a neutral), so the mover's
-    only useful neutral covers the opponent's best point other than its own stone."""
+    only useful neutral covers the opponent's best point other than its own stone.
+    ``unique_best`` receives the mover's optimal stone when only one stone is
+    optimal, else -1 (see the dominance rule in ``three_turns_basic``)."""
     cdef const Board* b = c.b
     cdef State* s = &c.s
     cdef int me = s.side, op = me ^ 1
@@ -225,6 +234,7 @@ cdef int two_turns_basic(Ctx* c) noexcept nogil:
     cdef int o1 = -1, o2 = -1, o3 = -1      # opponent's three best values
     cdef int p1 = -1, p2 = -1               # and the points of the best two
     cdef int tie = s.left[me] - s.left[op]
+    cdef int best_p = -1
     e = V
     while e:
         p = sz_ctz(e)
@@ -264,6 +274,10 @@ cdef int two_turns_basic(Ctx* c) noexcept nogil:
                 v = 100 * (sme - bb) + tie - 1
         if v > best:
             best = v
+            best_p = p
+        elif v == best:
+            best_p = -1
+    unique_best[0] = best_p
     return best
 
 
@@ -291,16 +305,14 @@ cdef inline void tt_store(Ctx* c, uint64_t key, int lo, int hi, int move, int tl
         t = &e[1]
     else:
         # slot 0 keeps the entry with more turns left; slot 1 always takes the newcomer
+        if not e[1].used:
+            c.used += 1
         if not e[0].used or tl >= e[0].tl:
-            if e[0].used and (not e[1].used):
+            if e[0].used:
                 e[1] = e[0]
-            elif not e[0].used:
-                c.used += 1
             t = &e[0]
         else:
             t = &e[1]
-            if not e[1].used:
-                c.used += 1
         t.key = key
         t.lo = -INF
         t.hi = INF
@@ -362,7 +374,7 @@ cdef inline void sort_points(int* pts, int* key, int n) noexcept nogil:
         pts[j + 1] = p
 
 
-cdef int gen_ordered(Ctx* c, int* out, int ttmove) noexcept nogil:
+cdef int gen_ordered(Ctx* c, int* out, int ttmove, int with_neutrals) noexcept nogil:
     """All legal turns, ordered: TT turn, stones alone by heuristic, then neutral turns."""
     cdef const Board* b = c.b
     cdef State* s = &c.s
@@ -393,7 +405,7 @@ cdef int gen_ordered(Ctx* c, int* out, int ttmove) noexcept nogil:
         if t != ttmove:
             out[k] = t
             k += 1
-    if s.left[me] > 0:
+    if s.left[me] > 0 and with_neutrals:
         for i in range(n):
             p = pts[i]
             for j in range(n):
@@ -407,6 +419,154 @@ cdef int gen_ordered(Ctx* c, int* out, int ttmove) noexcept nogil:
     return k
 
 
+cdef inline int red_two_turns(const int* rs, const int* g, bb_t P, int lme, int lop,
+                              int* unique_best) noexcept nogil:
+    """Two turns left, Basic rule, from the view of the side to move (one stone
+    left, score rs[p] with a stone on p); the opponent then takes its best point
+    of the pool P (score g[y]). See ``two_turns_basic``; O(|P|)."""
+    cdef bb_t e = P
+    cdef int p, v, a, bb, best = -INF, best_p = -1
+    cdef int o1 = -1, o2 = -1, o3 = -1, p1 = -1, p2 = -1, x
+    cdef int tie = lme - lop
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        x = g[p]
+        if x > o1:
+            o3 = o2
+            o2 = o1
+            p2 = p1
+            o1 = x
+            p1 = p
+        elif x > o2:
+            o3 = o2
+            o2 = x
+            p2 = p
+        elif x > o3:
+            o3 = x
+    e = P
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        if p == p1:
+            a = o2
+            bb = o3
+        elif p == p2:
+            a = o1
+            bb = o3
+        else:
+            a = o1
+            bb = o2
+        if a < 0:
+            a = 0
+        v = 100 * (rs[p] - a) + tie
+        if lme > 0 and bb >= 0 and bb < a:
+            if 100 * (rs[p] - bb) + tie - 1 > v:
+                v = 100 * (rs[p] - bb) + tie - 1
+        if v > best:
+            best = v
+            best_p = p
+        elif v == best:
+            best_p = -1
+    unique_best[0] = best_p
+    return best
+
+
+cdef inline bb_t final_relevant(const int* g, bb_t P) noexcept nogil:
+    """Points y of P that the last mover might need: fewer than 3 other points of P
+    score at least g[y] (the other side's last turn removes at most 2)."""
+    cdef int ge[18]
+    cdef int v, p
+    cdef bb_t e = P, out = 0
+    memset(ge, 0, sizeof(ge))
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        ge[g[p]] += 1
+    for v in range(15, -1, -1):
+        ge[v] += ge[v + 1]
+    e = P
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        if ge[g[p]] <= 3:
+            out |= (<bb_t>1) << p
+    return out
+
+
+cdef int three_turns_basic(Ctx* c, int alpha, int beta, int* moves, int ttstone,
+                           int* bestmove) noexcept nogil:
+    """Basic rule, mover two stones left, opponent one (the opponent's last turn
+    comes between the mover's two). Every child is an exact two-turn position,
+    evaluated from cached single-point scores in O(empty points).
+
+    Dominance (proved in docs/solver.md): let (x, -) be the mover's turn without
+    a neutral and p* the opponent's optimal reply stones to it. A neutral on any
+    point q other than p* is strictly worse than (x, -): against it the opponent
+    replays its optimal reply (dropping its own neutral if it was q), reaching the
+    same final scores with the mover one neutral poorer. So only (x, p*) is
+    tried, and only when the optimal reply stone p* is unique.
+
+    On a cutoff, ``c.relevant`` receives the points a neutral of the parent could
+    matter on (see the T=4 rule in ``negamax``) and ``c.rel_valid`` is set."""
+    cdef const Board* b = c.b
+    cdef State* s = &c.s
+    cdef int me = s.side, op = me ^ 1
+    cdef bb_t V = empty_c(b, s), e, P
+    cdef bb_t mine = s.stones[me], theirs = s.stones[op]
+    cdef int rs[64]
+    cdef int g[64]
+    cdef int key[64]
+    cdef int pts[64]
+    cdef int n = 0, i, x, y, v, pstar, dummy, best = -INF, q
+    cdef int lme = s.left[me], lop = s.left[op]
+    e = V
+    while e:
+        x = sz_ctz(e)
+        e &= e - 1
+        rs[x] = side_score(b, theirs | ((<bb_t>1) << x), 0)
+        key[x] = side_score(b, mine | ((<bb_t>1) << x), 0) + rs[x]
+        if x == ttstone:
+            key[x] += 100
+        pts[n] = x
+        n += 1
+    sort_points(pts, key, n)
+    for i in range(n):
+        x = pts[i]
+        P = V & ~((<bb_t>1) << x)
+        e = P
+        while e:
+            y = sz_ctz(e)
+            e &= e - 1
+            g[y] = side_score(b, mine | ((<bb_t>1) << x) | ((<bb_t>1) << y), 0)
+        c.nodes += 1
+        v = -red_two_turns(rs, g, P, lop, lme, &pstar)
+        if v > best:
+            best = v
+            bestmove[0] = x
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    c.relevant = ((<bb_t>1) << x) | final_relevant(g, P)
+                    c.rel_valid = 1
+                    return best
+        if lme > 0 and pstar >= 0:
+            q = pstar
+            c.nodes += 1
+            v = -red_two_turns(rs, g, P & ~((<bb_t>1) << q), lop, lme - 1, &dummy)
+            if v > best:
+                best = v
+                bestmove[0] = x + 64 * (q + 1)
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        c.relevant = (((<bb_t>1) << x) | ((<bb_t>1) << q) |
+                                      final_relevant(g, P & ~((<bb_t>1) << q)))
+                        c.rel_valid = 1
+                        return best
+    return best
+
+
 cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
     cdef const Board* b = c.b
     cdef State* s = &c.s
@@ -415,7 +575,9 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
     cdef int T = pm + po
     cdef int v, best, bestmove = 0, ttmove = 0, i, n, t
     cdef int a0, b0, lo_b, hi_b, ume, lme, uop, lop
-    cdef bb_t V, Am, Ao
+    cdef bb_t V, Am, Ao, dead, relset = 0
+    cdef bb_t rel[64]
+    cdef int four
     cdef TTEntry* e
     cdef int* moves
     cdef uint64_t key = s.key
@@ -423,6 +585,7 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
         v = value_c(b, s)
         return v if me == 0 else -v
     c.nodes += 1
+    c.nodes_at[T] += 1
     if c.nodes >= c.next_check:
         check_limits(c)
         if c.abort:
@@ -431,15 +594,16 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
         if T == 1:
             return last_turn(c, beta)
         if T == 2 and pm == 1 and s.rule == C_BASIC:
-            return two_turns_basic(c)
+            return two_turns_basic(c, &i)
     if c.opts & OPT_TT:
         e = tt_find(c, key)
         if e != NULL:
-            if e.lo >= beta:
-                return e.lo
-            if e.hi <= alpha:
-                return e.hi
-            if e.lo == e.hi:
+            if e.lo >= beta or e.hi <= alpha or e.lo == e.hi:
+                c.why[0] += T == 3
+                if e.lo >= beta:
+                    return e.lo
+                if e.hi <= alpha:
+                    return e.hi
                 return e.lo
             if e.lo > alpha:
                 alpha = e.lo
@@ -460,32 +624,73 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
             uop = c.cap[op]
         hi_b = 100 * (ume - lop) + s.left[me] - (s.left[op] - (po if po < s.left[op] else s.left[op]))
         if hi_b <= alpha:
+            c.why[1] += T == 3
             return hi_b
         lo_b = 100 * (lme - uop) + (s.left[me] - (pm if pm < s.left[me] else s.left[me])) - s.left[op]
         if lo_b >= beta:
+            c.why[2] += T == 3
+            c.bound_cut = 1
             return lo_b
     a0 = alpha
     b0 = beta
     moves = c.moves + ply * MAXT
+    if (c.opts & OPT_DOM) and (c.opts & OPT_LEAF) and s.rule == C_BASIC and pm == 2 and po == 1:
+        c.why[3] += 1
+        c.rel_valid = 0
+        best = three_turns_basic(c, alpha, beta, moves, ttmove & 63, &bestmove)
+        c.bound_cut = 0
+        if c.abort:
+            return 0
+        if c.opts & OPT_TT:
+            if best <= a0:
+                tt_store(c, key, -INF, best, bestmove, T)
+            elif best >= b0:
+                tt_store(c, key, best, INF, bestmove, T)
+            else:
+                tt_store(c, key, best, best, bestmove, T)
+        return best
     if ply == 0 and c.n_root > 0 and key == c.root_key:
         n = c.n_root
         for i in range(n):
             moves[i] = c.root_turns[i]
     elif c.opts & OPT_ORDER:
-        n = gen_ordered(c, moves, ttmove)
+        n = gen_ordered(c, moves, ttmove, 1)
     else:
         n = gen_turns_c(b, s, moves)
     if n == 0:                          # cannot happen in play (points never run out)
         v = value_c(b, s)
         return v if me == 0 else -v
     best = -INF
+    dead = 0
+    four = (c.opts & OPT_DOM) and (c.opts & OPT_LEAF) and s.rule == C_BASIC and pm == 2 and po == 2
+    if four:
+        relset = 0
     for i in range(n):
         t = moves[i]
+        if t >= 64:
+            if (dead >> (t & 63)) & 1:
+                continue    # (stone, neutral) is bounded by (stone, -): see OPT_MONO
+            if four and (relset >> (t & 63)) & 1 and not ((rel[t & 63] >> ((t >> 6) - 1)) & 1):
+                continue    # the neutral misses every point the refutation needs (OPT_DOM)
         make_c(b, s, t)
+        c.bound_cut = 0
+        c.rel_valid = 0
         v = -negamax(c, -beta, -alpha, ply + 1)
         unmake_c(b, s, t)
         if c.abort:
             return 0
+        if four and t < 64 and c.rel_valid:
+            # (t, -) was refuted by an opponent turn whose proof only needs the points
+            # in c.relevant; a neutral anywhere else is refuted by the same turn, one
+            # tie-break point worse for us (docs/solver.md, "four-turn rule").
+            relset |= (<bb_t>1) << t
+            rel[t] = c.relevant
+        if t < 64 and c.bound_cut and (c.opts & OPT_MONO):
+            # The child failed high on its static lower bound (tables). With a
+            # neutral added the child's bound only grows (the mover's best set can
+            # only shrink, the opponent's worst set only improve, one neutral
+            # less): every (t, q) is worse than what (t, -) returned. Skip them.
+            dead |= (<bb_t>1) << t
         if v > best:
             best = v
             bestmove = t
@@ -493,6 +698,7 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
                 alpha = v
                 if alpha >= beta:
                     break
+    c.bound_cut = 0
     if c.opts & OPT_TT:
         if best <= a0:
             tt_store(c, key, -INF, best, bestmove, T)
@@ -748,5 +954,6 @@ cdef class Searcher:
     def stats(self):
         return {"nodes": self.c.nodes, "tt_probes": self.c.probes, "tt_hits": self.c.hits,
                 "tt_stores": self.c.stores, "tt_used": self.c.used,
-                "tt_entries": self.c.tt_entries,
-                "tt_fill": self.c.used / self.c.tt_entries if self.c.tt_entries else 0.0}
+                "tt_entries": self.c.tt_entries, "why": [self.c.why[i] for i in range(8)],
+                "nodes_by_turns_left": [self.c.nodes_at[i] for i in range(MAXPLY) if self.c.nodes_at[i]],
+                "tt_fill": (<double>self.c.used) / self.c.tt_entries if self.c.tt_entries else 0.0}

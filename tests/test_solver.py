@@ -112,6 +112,7 @@ def test_brute_force_shallow(which, tl, rule, neutrals):
     assert sorted(res.best) == sorted(t for t, v in bv.items() if v == best_val)
     plain = solve(p)
     assert plain.exact and plain.value == best_val
+    assert solve(p, options=[]).value == best_val
     assert sorted(plain.best) == sorted(res.best)
     _check_pv(p, plain)
 
@@ -178,6 +179,23 @@ def test_deep_pv_and_best(which, tl, rule):
         child.play(other)
         cv = solve(child).value
         assert (cv < res.value) if p.side == RED else (cv > res.value)
+
+
+LEVER_CASES = [("example", 4, BASIC), ("example", 5, BASIC), ("example", 4, ADVANCED)]
+LEVER_CASES += [(seed, tl, rule) for seed in range(20, 28) for tl in (3, 4)
+                for rule in (BASIC, ADVANCED)]
+
+
+@pytest.mark.parametrize("which,tl,rule", LEVER_CASES)
+def test_levers_match_plain_search(which, tl, rule):
+    """The pruning rules (exact leaves, dominance, tables, monotonicity) against a
+    plain alpha-beta with TT and ordering only (itself checked against the brute
+    force above), on positions where both sides still have neutrals."""
+    if which == "example":
+        p = example_at(tl, rule)
+    else:
+        p = random_game_at(which, tl, rule, (5, 5) if rule == BASIC else (4, 4), p_neutral=0.12)
+    assert solve(p, options=["tt", "order"], pv=False).value == solve(p, pv=False).value
 
 
 @pytest.mark.parametrize("options", [[], ["tt"], ["leaf"], ["tables"], ["order"],
