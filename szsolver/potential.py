@@ -434,9 +434,15 @@ class _Model:
         if status == cp_model.INFEASIBLE:
             return dict(value=None, bound=None, stones=0, neutrals=0, proven=True,
                         seconds=secs)
-        # no solution within the limit
-        return dict(value=None, bound=self.geometry.n_patterns if not self.minimise else 0,
-                    stones=0, neutrals=0, proven=False, seconds=secs)
+        # no solution within the limit: any legal placement is a lower bound
+        stones = sum(1 << p for p in sorted(self.x)[:self.stones])
+        value = score_of(self.geometry, self.own | stones, self.neutral, self.advanced)
+        raw = solver.best_objective_bound
+        bound = self.geometry.n_patterns
+        if not self.minimise and math.isfinite(raw):
+            bound = min(bound, math.floor(raw + 1e-6))
+        return dict(value=value, bound=max(bound, value), stones=stones, neutrals=0,
+                    proven=False, seconds=secs)
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
@@ -592,7 +598,7 @@ def _swap_closure(model: _Model, lower: dict, cap: int, points: set) -> None:
         frontier = nxt
 
 
-def potential_map(position, side, time_limit=None) -> PotentialMap:
+def potential_map(position, side, time_limit=None, *, kind: str = "potential") -> PotentialMap:
     """The potential for each empty point as the side's next stone.
 
     One model is built and re-solved with an assumption "own stone on p" per point.
@@ -601,9 +607,17 @@ def potential_map(position, side, time_limit=None) -> PotentialMap:
     upper bound for every point (added to the model as a cap), so a point whose
     lower bound reaches it needs no solve of its own, and a solve stops as soon as it
     meets the cap. ``time_limit`` applies to each solve.
+
+    ``kind="bound"``: the same map for the solver's bound (see :func:`score_bound`,
+    neutral allowance of both sides): ``bounds[p]`` is then an upper bound on the
+    side's final score over every continuation in which the side's next stone goes
+    on p (whatever neutral comes with it), hence for every node below those turns.
     """
     t0 = time.perf_counter()
-    side, k, allowance, model = _model_for(position, side, "own")
+    if kind not in ("potential", "bound"):
+        raise ValueError(f"unknown map kind {kind!r}: use potential or bound")
+    side, k, allowance, model = _model_for(position, side,
+                                           "own" if kind == "potential" else "both")
     g = model.geometry
     values: dict[int, int] = {}
     bounds: dict[int, int] = {}
@@ -661,3 +675,232 @@ def potential_map(position, side, time_limit=None) -> PotentialMap:
             bounds[p] = values[p]
     return PotentialMap(side, best, values, bounds, frozenset(proven),
                         time.perf_counter() - t0, solves)
+
+
+# --- bounds for the endgame solver ---------------------------------------------------------
+
+def score_bound(position, side, time_limit=None) -> int:
+    """An upper bound on ``side``'s FINAL score over every continuation of the game
+    (any play by the opponent and by the side itself). Exact (CP-SAT, proven).
+
+    Contract: for every sequence of legal turns from ``position`` to the end of the
+    game, the side's final score is <= ``score_bound(position, side)``. With a
+    ``time_limit`` the result is CP-SAT's proven upper bound (still a valid bound,
+    possibly looser). On the Stars' Zone board it is also *attained* by some
+    continuation (both players cooperating), so no tighter bound that depends only
+    on the position can exist.
+
+    Argument. Let k be the side's stones still to place, E the points empty now.
+    The side's final score is a function of its final stone set and (Advanced
+    only) the final neutral set; enemy stones never block a beam, so the
+    opponent's stones matter only by occupying points.
+
+    * Basic rule: neutrals change nothing either, so the final score is
+      score(own + X) for the set X of the side's k new stones, and X is some
+      k-subset of E (every later stone, neutral or enemy stone only removes
+      points from E). Hence final score <= max over k-subsets X of E of
+      score(own + X) = the potential. Conversely the opponent may play elsewhere
+      and any X is reachable, so the bound is attained.
+    * Advanced rule: the final neutral set is the current one plus a set Y of new
+      neutrals, disjoint from X, inside E, placed one per turn at most: the side
+      places at most min(k, its neutrals left), the opponent at most
+      min(k_opp, its neutrals left). So final score <= max over X, Y with
+      |Y| <= min(k, left) + min(k_opp, opp_left) of score(own + X, neutral + Y),
+      which is the same model as the potential with a larger neutral allowance.
+      A cut can switch a beam off (a new pattern) or on for nobody (cuts never
+      create beams), and the maximum ranges over every choice, so both effects
+      are covered. Attained: split Y between the players within their
+      allowances; the opponent's own stones need only k_opp more points, and the
+      board (55 points; at most 1 + 32 + 14 are ever used) always has room.
+    """
+    side, g, own, empty, k, own_allow, opp_allow = _facts(position, side)
+    advanced = position.rule == ADVANCED
+    if k == 0 and (not advanced or opp_allow == 0):
+        return score_of(g, own, position.neutral, advanced)
+    model = _Model(g, own, position.neutral, empty, k,
+                   own_allow + opp_allow if advanced else 0, advanced)
+    r = model.solve(time_limit)
+    if r["bound"] is None:  # infeasible: not enough room (never in a real game)
+        return quick_bound(position, side)
+    bound = r["value"] if r["proven"] else r["bound"]
+    return min(bound, quick_bound(position, side))
+
+
+def possible_patterns(geometry, own: int, neutral: int, empty: int, stones: int,
+                      cuts: int, advanced: bool) -> dict[int, int]:
+    """For each point that may end up holding an own stone (own now, or empty when
+    ``stones`` > 0): bitmask over the patterns it can still show, when own stones
+    may go on any empty point and (Advanced) up to ``cuts`` > 0 new neutrals on any
+    empty point. Per direction independently, so a superset of what is reachable."""
+    g = geometry
+    ownable = own | (empty if stones > 0 else 0)
+    out = {}
+    for p in _bits(ownable):
+        choices = [0]  # patterns possible so far
+        for d, ray in enumerate(g.rays[p]):
+            can1 = can0 = False
+            if not advanced:
+                can1 = any((ownable & ~(1 << p)) >> q & 1 for q in ray)
+                can0 = not any(own >> q & 1 for q in ray)
+            else:
+                gap = False
+                hit = None
+                for q in ray:
+                    if own >> q & 1:
+                        hit = "own"
+                        break
+                    if neutral >> q & 1:
+                        hit = "neutral"
+                        break
+                    if empty >> q & 1:
+                        gap = True
+                can1 = (hit == "own") or (gap and stones > 0)
+                can0 = hit != "own" or (gap and cuts > 0)
+            nxt = []
+            for c in choices:
+                if can0:
+                    nxt.append(c)
+                if can1:
+                    nxt.append(c | 1 << d)
+            choices = nxt
+        m = 0
+        for c in choices:
+            m |= 1 << c
+        out[p] = m
+    return out
+
+
+def quick_bound(position, side) -> int:
+    """A cheap upper bound (pure Python, no CP-SAT, ~1 ms) with the same contract
+    as :func:`score_bound`: the side's final score over every continuation is <= it.
+
+    Argument: each stone's final pattern lies in its set of still-possible
+    patterns (:func:`possible_patterns`, direction by direction: a bit can be 1
+    only if an own stone may still stand further along before a neutral, 0 only if
+    no own stone is sure to be seen first). The final score counts distinct
+    patterns, each shown by some stone: choosing one stone per shown pattern gives
+    a matching between patterns and stones, using existing stones and at most k
+    new ones. So the score is at most the maximum such matching (a small max-flow).
+    """
+    side, g, own, empty, k, own_allow, opp_allow = _facts(position, side)
+    advanced = position.rule == ADVANCED
+    poss = possible_patterns(g, own, position.neutral, empty, k,
+                             own_allow + opp_allow, advanced)
+    return _budget_matching(poss, own, k, g.n_patterns)
+
+
+def _budget_matching(poss: dict[int, int], own: int, k: int, n_pat: int) -> int:
+    """Max number of patterns matched to distinct points, points of ``own`` freely, at
+    most ``k`` other points: max flow source -> pattern -> point -> sink, the new
+    points reaching the sink through one hub of capacity k (augmenting paths, BFS)."""
+    SRC, SNK, HUB = "s", "k", "h"
+    cap: dict = {}
+    adj: dict = {}
+
+    def edge(a, b, c):
+        cap[a, b] = cap.get((a, b), 0) + c
+        cap.setdefault((b, a), 0)
+        adj.setdefault(a, set()).add(b)
+        adj.setdefault(b, set()).add(a)
+
+    for p, m in poss.items():
+        if own >> p & 1:
+            edge(("p", p), SNK, 1)
+        else:
+            edge(("p", p), HUB, 1)
+        for t in _bits(m):
+            edge(("t", t), ("p", p), 1)
+    for t in range(n_pat):
+        if ("t", t) in adj:
+            edge(SRC, ("t", t), 1)
+    if HUB in adj:
+        edge(HUB, SNK, k)
+    flow = 0
+    while True:
+        parent = {SRC: None}
+        queue = [SRC]
+        head = 0
+        while head < len(queue) and SNK not in parent:
+            a = queue[head]
+            head += 1
+            for b in adj.get(a, ()):
+                if b not in parent and cap[a, b] > 0:
+                    parent[b] = a
+                    queue.append(b)
+        if SNK not in parent:
+            return flow
+        b = SNK
+        while parent[b] is not None:
+            a = parent[b]
+            cap[a, b] -= 1
+            cap[b, a] += 1
+            b = a
+        flow += 1
+
+
+def score_bound_map(position, side, time_limit=None) -> dict[int, int]:
+    """{point: bound}: for each empty point p, an upper bound on the side's final
+    score over every continuation in which the side's NEXT stone goes on p (with
+    or without a neutral). Contract as :func:`score_bound`, restricted to those
+    continuations; valid for every position below those turns too (continuations
+    of a descendant are continuations of the ancestor). Meant for the solver's
+    root: one call bounds all children and their subtrees.
+    """
+    mp = potential_map(position, side, time_limit, kind="bound")
+    return {p: (mp.values[p] if p in mp.proven else mp.bounds[p]) for p in mp.values}
+
+
+# --- rendering -----------------------------------------------------------------------------
+
+#: Heat-map fills by how far a point's value is below the potential (0, 1, 2, 3, 4+).
+HEAT = ("#ffe34d", "#f39c2b", "#c8552a", "#8c2d55", "#4a2a6e")
+
+
+def map_text(position, pmap: PotentialMap) -> str:
+    """The map on the board in its true shape: each empty point shows its value,
+    stones show R / B / N; a header says whose map it is and how sure it is."""
+    g = position.geometry
+    side = SIDE_NAMES[pmap.side]
+    best = pmap.potential
+    head = (f"{side}: potential {best.potential}"
+            + ("" if best.proven else f" (not proven; at most {best.upper_bound})")
+            + f", {best.stones_left} stone(s) to place; each number: the potential if "
+              f"{side}'s next stone goes there")
+    if not pmap.all_proven:
+        head += "\n  (time limit: values marked ~ are lower bounds)"
+    rows = sorted({r for r, _ in g.coords})
+    cols = sorted({c for _, c in g.coords})
+    width = 3
+    lines = [head, "    " + "".join(f"{c:>{width}}" for c in cols)]
+    for r in rows:
+        cells = []
+        for c in cols:
+            p = g.index.get((r, c))
+            if p is None:
+                cells.append(" " * width)
+            elif position.red >> p & 1:
+                cells.append(f"{'R':>{width}}")
+            elif position.blue >> p & 1:
+                cells.append(f"{'B':>{width}}")
+            elif position.neutral >> p & 1:
+                cells.append(f"{'N':>{width}}")
+            elif p in pmap.values:
+                mark = "" if p in pmap.proven else "~"
+                cells.append(f"{mark + str(pmap.values[p]):>{width}}")
+            else:
+                cells.append(f"{'.':>{width}}")
+        lines.append(f"{r:>3} " + "".join(cells).rstrip())
+    place = " ".join(g.coord_text(p) for p in best.placement)
+    lines.append(f"one best placement: {place or '(none)'}"
+                 + (f"; neutrals {' '.join(g.coord_text(p) for p in best.neutrals)}"
+                    if best.neutrals else ""))
+    return "\n".join(lines)
+
+
+def map_svg(position, pmap: PotentialMap, size: int = 480) -> str:
+    """An SVG heat map (svg.position_svg with per-point labels and fills)."""
+    from .svg import position_svg
+    top = pmap.potential.potential
+    labels = {p: str(v) for p, v in pmap.values.items()}
+    fills = {p: HEAT[min(max(top - v, 0), len(HEAT) - 1)] for p, v in pmap.values.items()}
+    return position_svg(position, labels=labels, fills=fills, size=size)

@@ -1,0 +1,72 @@
+"""``szsolver potential``: the best score each side can still reach (CP-SAT), with
+an optional per-point map as text, JSON or an SVG heat map (see szsolver.potential)."""
+from __future__ import annotations
+
+import click
+
+from .cli import emit, load_position, main
+from .reference import SIDE_NAMES
+
+
+@main.command("potential")
+@click.argument("position")
+@click.option("--side", type=click.Choice(["red", "blue", "both"]), default="both",
+              show_default=True, help="Whose potential.")
+@click.option("--map", "with_map", is_flag=True,
+              help="Also the potential for each empty point as the side's next stone.")
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True), default=None,
+              metavar="FILE", help="Write the map as an SVG heat map (one side only; "
+                                   "implies --map).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--time-limit", type=float, default=None, metavar="S",
+              help="Stop each CP-SAT solve after S seconds (then 'proven' may be false "
+                   "and the value is a lower bound; the upper bound is reported).")
+def potential_cmd(position, side, with_map, svg_file, as_json, time_limit):
+    """The highest final score each side can reach by placing its remaining stones
+    (and, under the Advanced rule, its neutrals) on the points empty now, the
+    opponent placing nothing further; proven by CP-SAT.
+
+    POSITION is a position string, a position file or a game record (its last
+    position).
+    """
+    from .potential import map_svg, map_text, potential, potential_map
+    if time_limit is not None and time_limit <= 0:
+        raise ValueError(f"--time-limit must be positive, got {time_limit}")
+    pos, _game = load_position(position)
+    g = pos.geometry
+    sides = [0, 1] if side == "both" else [SIDE_NAMES.index(side)]
+    if svg_file and len(sides) != 1:
+        raise ValueError("--svg draws one side's map: add --side red or --side blue")
+    if svg_file:
+        with_map = True
+    data = {}
+    texts = []
+    for s in sides:
+        name = SIDE_NAMES[s]
+        if with_map:
+            pm = potential_map(pos, s, time_limit)
+            res = pm.potential
+        else:
+            pm = None
+            res = potential(pos, s, time_limit)
+        entry = res.to_json(g)
+        if pm is not None:
+            entry["map"] = pm.to_json(g)
+            entry["map_proven"] = pm.all_proven
+            if not pm.all_proven:
+                entry["map_upper"] = {g.coord_text(p): b for p, b in sorted(pm.bounds.items())}
+        data[name] = entry
+        if pm is not None:
+            texts.append(map_text(pos, pm))
+        else:
+            line = f"{name}: potential {res.potential}"
+            line += " (proven)" if res.proven else f" (not proven; at most {res.upper_bound})"
+            place = " ".join(g.coord_text(p) for p in res.placement)
+            line += f"; placement {place or '(none)'}"
+            if res.neutrals:
+                line += "; neutrals " + " ".join(g.coord_text(p) for p in res.neutrals)
+            texts.append(line)
+        if svg_file:
+            with open(svg_file, "w", encoding="utf-8") as fh:
+                fh.write(map_svg(pos, pm))
+    emit(data, "\n\n".join(texts) if with_map else "\n".join(texts), as_json)
