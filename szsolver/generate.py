@@ -260,8 +260,8 @@ COLLECTION_FORMAT = "szsolver-puzzle-collection"
 # (board, grade, count) of the published collection; seeds are 1..count
 COLLECTION_PLAN = (
     [("stars-zone", gr, 24) for gr in GRADES]
-    + [("square-8", gr, 3) for gr in GRADES]
-    + [("hex", gr, 2) for gr in ("easy", "medium")]
+    + [("square-8", gr, 2) for gr in GRADES]
+    + [("hex", "easy", 2), ("hex", "medium", 1)]
 )
 
 
@@ -322,6 +322,20 @@ def build_collection(directory: str | None = None, plan=COLLECTION_PLAN, log=pri
             f.write("\n")
 
 
+def main(argv=None) -> None:
+    """python -m szsolver.generate [--board NAME] [DIR]: regenerate the published
+    collection (or only one board's part of it)."""
+    import argparse
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("dir", nargs="?", default=None)
+    ap.add_argument("--board", default=None)
+    a = ap.parse_args(argv)
+    plan = COLLECTION_PLAN
+    if a.board:
+        name = resolve_board(a.board).name
+        plan = [x for x in plan if resolve_board(x[0]).name == name]
+    build_collection(a.dir, plan)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    # python -m szsolver.generate [DIR]: regenerate the published collection
-    build_collection(sys.argv[1] if len(sys.argv) > 1 else None)
+    main()
