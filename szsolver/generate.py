@@ -26,7 +26,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import random
 import re
 import sys
 from dataclasses import dataclass
@@ -36,7 +35,7 @@ from .logic import GRADES, grade_level, solve_logic
 from .reference import BASIC, RULE_NAMES
 from .starmap import Puzzle, is_solution, star_patterns
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 
 
 def seed_int(*parts) -> int:
@@ -45,10 +44,50 @@ def seed_int(*parts) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
-def rng_for(*parts) -> random.Random:
-    """random.Random seeded with an integer from :func:`seed_int` (integer seeding and
-    the methods used here -- random(), randrange(), shuffle() -- are stable)."""
-    return random.Random(seed_int(*parts))
+class Rng:
+    """A small self-contained PRNG (splitmix64), so generation never depends on the
+    implementation details of :mod:`random` across Python versions."""
+    MASK = (1 << 64) - 1
+
+    def __init__(self, seed: int):
+        self.state = seed & self.MASK
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & self.MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self.MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self.MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform in 0..n-1 (rejection sampling)."""
+        if n <= 0:
+            raise ValueError("below(n) needs n > 0")
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def random(self) -> float:
+        return (self.next64() >> 11) / float(1 << 53)
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def sample(self, items: list, k: int) -> list:
+        pool = list(items)
+        for i in range(k):
+            j = i + self.below(len(pool) - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        return pool[:k]
+
+
+def rng_for(*parts) -> Rng:
+    """A PRNG seeded from :func:`seed_int` of the parts."""
+    return Rng(seed_int(*parts))
 
 
 # --- boards and IDs -----------------------------------------------------------------------
@@ -111,10 +150,71 @@ def parse_id(pid: str) -> tuple[Geometry, str, str]:
 # --- complete starmaps and CP-SAT (szsolver.starmap_gen, szsolver.starmap_sat) -----------
 
 def _complete_starmap(g: Geometry, seed: int, blocked: int, rule: int) -> int:
-    """A complete starmap (stars bitmask) avoiding ``blocked``: the seeded, deterministic
-    local search of :func:`szsolver.starmap_gen.complete_starmap`."""
-    from .starmap_gen import complete_starmap
-    return complete_starmap(g, seed=seed, rule=rule, blocked=blocked)
+    """A complete starmap (stars bitmask) avoiding ``blocked``, deterministic in ``seed``.
+
+    Square-cell boards: own seeded hill climbing in pure Python (milliseconds), so a
+    puzzle seed reproduces on any machine and does not change when the C search of
+    :mod:`szsolver.starmap_gen` is tuned. The hex board (64 stars) uses that C search
+    (:func:`szsolver.starmap_gen.complete_starmap`, also deterministic in its seed).
+    """
+    if g.n_patterns > 16:
+        from .starmap_gen import complete_starmap
+        return complete_starmap(g, seed=seed, rule=rule, blocked=blocked)
+    rnd = Rng(seed)
+    free = [p for p in range(g.size) if not blocked >> p & 1]
+    npat = g.n_patterns
+    rays = _eff_rays(g, blocked, rule)
+    for _restart in range(1000):
+        stars = rnd.sample(free, npat)
+        mask = sum(1 << p for p in stars)
+        cost = _dup_cost(g, rays, mask)
+        it = 0
+        while cost and it < 4000:
+            it += 1
+            i = rnd.below(npat)
+            q = free[rnd.below(len(free))]
+            if mask >> q & 1:
+                continue
+            new = mask ^ (1 << stars[i]) ^ (1 << q)
+            c2 = _dup_cost(g, rays, new)
+            if c2 <= cost or rnd.random() < 0.02:
+                mask, cost = new, c2
+                stars[i] = q
+        if cost == 0:
+            return mask
+    raise RuntimeError(f"no complete starmap found on {g.name}")  # pragma: no cover
+
+
+def _eff_rays(g: Geometry, blocked: int, rule: int):
+    out = []
+    for p in range(g.size):
+        per = []
+        for ray in g.rays[p]:
+            m = 0
+            for q in ray:
+                if blocked >> q & 1:
+                    if rule != BASIC:
+                        break
+                    continue
+                m |= 1 << q
+            per.append(m)
+        out.append(per)
+    return out
+
+
+def _dup_cost(g, rays, mask) -> int:
+    seen = set()
+    m = mask
+    while m:
+        low = m & -m
+        p = low.bit_length() - 1
+        m ^= low
+        pat = 0
+        for d, r in enumerate(rays[p]):
+            if r & mask:
+                pat |= 1 << d
+        seen.add(pat)
+    return g.n_patterns - len(seen)
 
 
 def prove_unique(puzzle: Puzzle, solution: int | None = None) -> int | None:
@@ -161,7 +261,7 @@ def _attempt(g: Geometry, target: str, seed: str, attempt: int, rule: int,
     rnd = rng_for("szsolver-puzzle", GENERATOR_VERSION, g.name, target, seed, attempt)
     level = grade_level(target)
     fixed = g.fixed_neutral_mask
-    stars = _complete_starmap(g, rnd.randrange(1 << 62), fixed, rule)
+    stars = _complete_starmap(g, rnd.next64(), fixed, rule)
     # blocked points: some empty points, removed again later if not needed
     empties = [p for p in range(g.size) if not (stars | fixed) >> p & 1]
     rnd.shuffle(empties)
