@@ -1,0 +1,325 @@
+"""CP-SAT potential and score bounds (szsolver.potential) against brute force.
+
+Brute force here uses only the reference rules (szsolver.reference.Position:
+legal_turns, make/unmake, score), never the CP-SAT model, so the two are
+independent. Positions come from the rulebook example game and from random legal
+play with neutral use (seeds from hashlib).
+"""
+import hashlib
+import itertools
+import json
+import random
+
+import pytest
+
+from szsolver import potential as P
+from szsolver.geometry import STARS_ZONE, square
+from szsolver.notation import parse_turn, position_string
+from szsolver.reference import ADVANCED, BASIC, BLUE, RED, Position, encode_turn
+
+EXAMPLE = ["44n66 64", "41 54", "14 28", "34n24 84", "96 95", "46n85 65", "74 76", "86 87",
+           "72 82", "52 51", "36 62", "45n25 73n32", "58 42n75", "59 78n35", "38 48", "27 69"]
+
+
+def example_after(turns: int, rule=BASIC, neutrals=5) -> Position:
+    """The rulebook example game after ``turns`` turns (not rounds), any rule."""
+    p = Position(red_neutrals=neutrals, blue_neutrals=neutrals, rule=rule)
+    flat = [t for r in EXAMPLE for t in r.split()]
+    for t in flat[:turns]:
+        p.play(parse_turn(t))
+    return p
+
+
+def _rng(*key) -> random.Random:
+    digest = hashlib.sha256(repr(key).encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def random_play(p: Position, turns: int, seed, p_neutral=0.35) -> Position:
+    """Play ``turns`` random legal turns (a neutral with probability p_neutral)."""
+    rng = _rng("random_play", seed)
+    p = p.copy()
+    for _ in range(turns):
+        empties = [q for q in range(p.geometry.size) if p.empty >> q & 1]
+        s = rng.choice(empties)
+        n = -1
+        if p.neutrals_left(p.side) and rng.random() < p_neutral:
+            n = rng.choice([q for q in empties if q != s])
+        p.play(encode_turn(s, n))
+    return p
+
+
+def _score(p: Position, side, own, neutral) -> int:
+    q = p.copy()
+    if side == RED:
+        q.red = own
+    else:
+        q.blue = own
+    q.neutral = neutral
+    return q.score(side)
+
+
+def brute_potential(p: Position, side) -> int:
+    """Max final score over the side's own placements (stones, and under the
+    Advanced rule up to min(stones, neutrals left) of its neutrals), opponent idle."""
+    own = p.stones(side)
+    k = p.stones_per_side - bin(own).count("1")
+    empties = [q for q in range(p.geometry.size) if p.empty >> q & 1]
+    allow = min(k, p.neutrals_left(side)) if p.rule == ADVANCED else 0
+    best = -1
+    for xs in itertools.combinations(empties, k):
+        o = own | sum(1 << q for q in xs)
+        rest = [q for q in empties if q not in xs]
+        for j in range(allow + 1):
+            for ys in itertools.combinations(rest, j):
+                best = max(best, _score(p, side, o, p.neutral | sum(1 << q for q in ys)))
+    return best
+
+
+def brute_max_final(p: Position, side, first_stone=None) -> int:
+    """Max over ALL continuations to the end of the game of the side's final score
+    (real turns: legal_turns/make/unmake; memo on the full state)."""
+    memo = {}
+    scores = {}
+
+    def rec(pos):
+        if pos.is_over():
+            key = (pos.stones(side), pos.neutral)
+            if key not in scores:
+                scores[key] = pos.score(side)
+            return scores[key]
+        key = (pos.red, pos.blue, pos.neutral, pos.red_neutrals, pos.blue_neutrals, pos.side)
+        if key in memo:
+            return memo[key]
+        best = -1
+        for t in pos.legal_turns():
+            pos.make(t)
+            best = max(best, rec(pos))
+            pos.unmake(t)
+        memo[key] = best
+        return best
+
+    q = p.copy()
+    if first_stone is None:
+        return rec(q)
+    best = -1
+    for t in q.legal_turns():
+        if t & 63 == first_stone:
+            q.make(t)
+            best = max(best, rec(q))
+            q.unmake(t)
+    return best
+
+
+def _room(p: Position) -> bool:
+    """Enough empty points for every stone and neutral still to come (the
+    condition under which score_bound is attained)."""
+    ks = [p.stones_per_side - bin(p.stones(s)).count("1") for s in (RED, BLUE)]
+    cuts = sum(min(ks[s], p.neutrals_left(s)) for s in (RED, BLUE)) if p.rule == ADVANCED else 0
+    return bin(p.empty).count("1") >= ks[0] + ks[1] + cuts
+
+
+# --- potential vs brute force -----------------------------------------------------------
+
+def potential_cases():
+    cases = []
+    for rule in (BASIC, ADVANCED):
+        for turns in (27, 28, 29, 30, 31):
+            cases.append((f"example-{turns}-{'ba'[rule]}", example_after(turns, rule)))
+        for seed in range(4):
+            start = example_after(20, rule)
+            cases.append((f"rand{seed}-{'ba'[rule]}", random_play(start, 8 + seed % 3, seed)))
+    return cases
+
+
+@pytest.mark.parametrize("name,pos", potential_cases(), ids=lambda v: v if isinstance(v, str) else "")
+def test_potential_matches_brute_force(name, pos):
+    for side in (RED, BLUE):
+        k = pos.stones_per_side - bin(pos.stones(side)).count("1")
+        if pos.rule == ADVANCED and k > 2 or k > 3:
+            continue
+        r = P.potential(pos, side)
+        assert r.proven
+        assert r.potential == brute_potential(pos, side), (name, side)
+        assert len(r.placement) == k
+        # the placement really scores the potential
+        own = pos.stones(side) | sum(1 << q for q in r.placement)
+        neutral = pos.neutral | sum(1 << q for q in r.neutrals)
+        assert _score(pos, side, own, neutral) == r.potential
+        assert all(pos.empty >> q & 1 for q in r.placement + r.neutrals)
+        assert len(r.neutrals) <= (min(k, pos.neutrals_left(side)) if pos.rule == ADVANCED else 0)
+
+
+def test_potential_of_finished_game_is_its_score():
+    for rule in (BASIC, ADVANCED):
+        end = example_after(32, rule)
+        for side in (RED, BLUE):
+            r = P.potential(end, side)
+            assert (r.potential, r.placement, r.proven) == (end.score(side), (), True)
+            assert P.score_bound(end, side) == end.score(side)
+    # rules.md: 16-14 under Basic, 11-11 under Advanced
+    assert P.potential(example_after(32, BASIC), RED).potential == 16
+    assert P.potential(example_after(32, ADVANCED), BLUE).potential == 11
+
+
+def test_potential_midgame_sanity():
+    """Mid-game: proven, placement consistent, bounds ordered."""
+    for rule in (BASIC, ADVANCED):
+        pos = example_after(18, rule, 5 if rule == BASIC else 4)
+        for side in (RED, BLUE):
+            r = P.potential(pos, side)
+            assert r.proven and r.upper_bound == r.potential
+            assert pos.score(side) <= 16 and r.potential <= 16
+            q = P.quick_bound(pos, side)
+            b = P.score_bound(pos, side)
+            assert r.potential <= b <= q
+
+
+def test_potential_with_core_backend():
+    pytest.importorskip("szsolver._core")
+    from szsolver import _core
+    for rule in (BASIC, ADVANCED):
+        ref = example_after(26, rule)
+        core = _core.Position(STARS_ZONE, red=ref.red, blue=ref.blue, neutral=ref.neutral,
+                              red_neutrals=ref.red_neutrals, blue_neutrals=ref.blue_neutrals,
+                              side=ref.side, rule=rule)
+        for side in (RED, BLUE):
+            assert P.potential(core, side).potential == P.potential(ref, side).potential
+            assert P.score_bound(core, side) == P.score_bound(ref, side)
+
+
+def test_time_limit_reports_bounds():
+    pos = example_after(12, ADVANCED, 4)
+    r = P.potential(pos, BLUE, time_limit=0.001)
+    assert r.potential <= r.upper_bound <= 16
+    if r.proven:
+        assert r.potential == r.upper_bound
+
+
+# --- the solver's bound vs exhaustive continuations -------------------------------------
+
+def bound_cases():
+    """(name, position): 1 to 4 turns left on the real board, both rules, with
+    neutrals left (fewer at 3-4 turns left, to keep the exhaustive search small)."""
+    cases = []
+    for rule in (BASIC, ADVANCED):
+        r = "ba"[rule]
+        # 1 and 2 turns left with neutrals left (example game: red 1, blue 2 left)
+        cases.append((f"ex31-{r}", example_after(31, rule)))
+        cases.append((f"ex30-{r}", example_after(30, rule)))
+        for seed in range(3):
+            start = example_after(20, rule, 6)
+            cases.append((f"rand31-{seed}-{r}", random_play(start, 11, ("b31", seed, rule), 0.5)))
+        for seed in range(2):
+            start = example_after(20, rule, 6)
+            cases.append((f"rand30-{seed}-{r}", random_play(start, 10, ("b30", seed, rule), 0.5)))
+        # 3 and 4 turns left, neutrals nearly used up
+        cases.append((f"ex29-{r}", _drain(example_after(29, rule), keep=(1, 0))))
+        cases.append((f"ex28-{r}", _drain(example_after(28, rule), keep=(0, 0))))
+    return cases
+
+
+def _drain(p: Position, keep) -> Position:
+    """Same stones, fewer neutrals left (keeps the exhaustive search small)."""
+    q = p.copy()
+    q.red_neutrals = min(q.red_neutrals, keep[0])
+    q.blue_neutrals = min(q.blue_neutrals, keep[1])
+    return q
+
+
+@pytest.mark.parametrize("name,pos", bound_cases(), ids=lambda v: v if isinstance(v, str) else "")
+def test_score_bound_vs_exhaustive(name, pos):
+    for side in (RED, BLUE):
+        truth = brute_max_final(pos, side)
+        bound = P.score_bound(pos, side)
+        assert bound >= truth, (name, side, position_string(pos))
+        if _room(pos):
+            assert bound == truth, (name, side)   # the bound is attained
+        assert P.quick_bound(pos, side) >= bound
+        if pos.rule == BASIC:  # Basic: the bound is the potential
+            assert bound == P.potential(pos, side).potential
+
+
+@pytest.mark.parametrize("name,pos", [c for c in bound_cases() if c[0].startswith(("ex31", "rand31"))],
+                         ids=lambda v: v if isinstance(v, str) else "")
+def test_score_bound_map_vs_exhaustive(name, pos):
+    side = pos.side
+    bmap = P.score_bound_map(pos, side)
+    assert set(bmap) == {q for q in range(pos.geometry.size) if pos.empty >> q & 1}
+    for q, b in bmap.items():
+        truth = brute_max_final(pos, side, first_stone=q)
+        assert b >= truth, (name, q)
+        if _room(pos):
+            assert b == truth
+
+
+# --- the map ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rule", [BASIC, ADVANCED])
+def test_potential_map_matches_forced_brute_force(rule):
+    pos = example_after(29, rule)   # blue to move, 2 blue stones left
+    mp = P.potential_map(pos, BLUE)
+    assert mp.all_proven
+    for q, v in mp.values.items():
+        forced = pos.copy()
+        forced.blue |= 1 << q
+        # the side keeps its neutral allowance: min(2 stones, neutrals left)
+        own = forced.blue
+        empties = [e for e in range(55) if forced.empty >> e & 1]
+        allow = min(2, pos.neutrals_left(BLUE)) if rule == ADVANCED else 0
+        best = -1
+        for x in empties:   # the second (last) stone
+            rest = [e for e in empties if e != x]
+            for j in range(allow + 1):
+                for ys in itertools.combinations(rest, j):
+                    best = max(best, _score(pos, BLUE, own | 1 << x,
+                                            pos.neutral | sum(1 << y for y in ys)))
+        assert v == best, q
+    assert max(mp.values.values()) == mp.potential.potential
+
+
+def test_map_text_and_svg():
+    pos = example_after(24, BASIC)
+    mp = P.potential_map(pos, RED)
+    text = P.map_text(pos, mp)
+    assert "16" in text or "15" in text
+    assert len(text.splitlines()) >= 10
+
+
+# --- CLI --------------------------------------------------------------------------------
+
+def test_cli_json_and_errors(tmp_path):
+    from click.testing import CliRunner
+    from szsolver.cli import main
+    runner = CliRunner()
+    s = position_string(example_after(28, BASIC))
+    res = runner.invoke(main, ["potential", s, "--json", "--map"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    for side in ("red", "blue"):
+        assert isinstance(data[side]["potential"], int)
+        assert isinstance(data[side]["proven"], bool)
+        assert all(len(t) == 2 for t in data[side]["placement"])
+        assert all(isinstance(v, int) for v in data[side]["map"].values())
+    res = runner.invoke(main, ["potential", s, "--side", "blue"])
+    assert res.exit_code == 0 and "blue" in res.output.lower()
+    res = runner.invoke(main, ["potential", "not a position"])
+    assert res.exit_code == 2
+    assert res.output.startswith("Error:") and len(res.output.strip().splitlines()) == 1
+    res = runner.invoke(main, ["potential", s, "--side", "green"])
+    assert res.exit_code == 2
+    out = tmp_path / "map.svg"
+    res = runner.invoke(main, ["potential", s, "--side", "red", "--svg", str(out)])
+    if res.exit_code == 0:
+        assert out.read_text().lstrip().startswith("<")
+
+
+def test_opponent_neutral_can_raise_the_bound():
+    """Advanced: Blue's last neutral can cut a red beam and give Red a new pattern,
+    so Red's bound (13) exceeds Red's potential with its own means (11); the
+    exhaustive search agrees. Found by random play with neutral use."""
+    from szsolver.notation import parse_position
+    pos = parse_position("RR/NN.NBB/R.RR.B./R.RR.RBR/BRNBN.N.N/..BBNNR./RBRBB../BNBNRB/BR "
+                         "B 0 2 advanced", backend=Position)
+    assert P.potential(pos, RED).potential == pos.score(RED) == 11
+    assert P.score_bound(pos, RED) == brute_max_final(pos, RED) == 13
