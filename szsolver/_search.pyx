@@ -70,11 +70,13 @@ cdef enum:
     OPT_DOM = 16
     OPT_MONO = 32
     OPT_ALL = 63
+    OPT_PVS = 64          # not in OPT_ALL: chosen by the driver
     ABORT_NONE = 0
     ABORT_NODES = 1
     ABORT_TIME = 2
     ABORT_INTERRUPT = 3
 
+DRIVER_PVS = OPT_PVS
 OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO}
 ALL_OPTIONS = OPT_ALL
 ABORT_REASONS = {ABORT_NODES: "node limit", ABORT_TIME: "time limit",
@@ -117,6 +119,7 @@ cdef struct Ctx:
     long long why[8]
     bb_t relevant
     int rel_valid
+    int table_min_t           # score-table bounds only at nodes with this many turns left
     int bound_cut             # set by a node that failed high on its static lower bound
 
 
@@ -610,7 +613,7 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
             if e.hi < beta:
                 beta = e.hi
             ttmove = e.move
-    if c.have_tables and (c.opts & OPT_TABLES) and ply < MAXPLY:
+    if c.have_tables and (c.opts & OPT_TABLES) and ply < MAXPLY and T >= c.table_min_t:
         V = empty_c(b, s)
         Am = s.stones[me] & c.E
         Ao = s.stones[op] & c.E
@@ -675,7 +678,15 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
         make_c(b, s, t)
         c.bound_cut = 0
         c.rel_valid = 0
-        v = -negamax(c, -beta, -alpha, ply + 1)
+        if (c.opts & OPT_PVS) and best > -INF and beta - alpha > 1:
+            # PVS: later turns first get a null window; re-search only if it fails high
+            v = -negamax(c, -alpha - 1, -alpha, ply + 1)
+            if v > alpha and v < beta and not c.abort:
+                c.bound_cut = 0
+                c.rel_valid = 0
+                v = -negamax(c, -beta, -alpha, ply + 1)
+        else:
+            v = -negamax(c, -beta, -alpha, ply + 1)
         unmake_c(b, s, t)
         if c.abort:
             return 0
@@ -735,6 +746,7 @@ cdef class Searcher:
         self.c.s = pos.st
         self.c.cap[0] = 16
         self.c.cap[1] = 16
+        self.c.table_min_t = 3
         self.root = pos.copy()
         self.root_state = pos.st
         if opts & OPT_TABLES and pos.st.rule == C_BASIC:
@@ -829,6 +841,10 @@ cdef class Searcher:
         self.c.deadline = now_c() + seconds if seconds > 0 else 0.0
         self.c.abort = 0
         self.c.next_check = self.c.nodes + 1
+
+    def set_table_min_turns(self, int t):
+        """Use the score-table bounds only at nodes with at least ``t`` turns left."""
+        self.c.table_min_t = t
 
     def set_score_caps(self, int red, int blue):
         """External upper bounds on each side's final score (e.g. CP-SAT); 16 = none."""

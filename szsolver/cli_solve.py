@@ -7,7 +7,7 @@ import click
 
 from .cli import emit, load_position, main
 from .notation import format_turn
-from .solver import DEFAULT_TT_SIZE, solve
+from .solver import solve
 
 
 def _fmt_value(v) -> str:
@@ -68,8 +68,8 @@ def _text(res, g) -> str:
               help="Stop after S seconds (the answer then gives proved bounds).")
 @click.option("--node-limit", type=int, default=None, metavar="N",
               help="Stop after N nodes (deterministic).")
-@click.option("--tt-size", type=int, default=DEFAULT_TT_SIZE, show_default=True,
-              help="Transposition-table entries (16 bytes each).")
+@click.option("--tt-size", type=int, default=None,
+              help="Transposition-table entries (16 bytes each; default by depth, at most 2**23).")
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
               help="Override the rule (a game record is replayed under it).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
@@ -84,7 +84,7 @@ def solve_cmd(position, all_turns, time_limit, node_limit, tt_size, rule, as_jso
         raise ValueError(f"--time-limit must be positive, got {time_limit}")
     if node_limit is not None and node_limit <= 0:
         raise ValueError(f"--node-limit must be positive, got {node_limit}")
-    if tt_size < 2:
+    if tt_size is not None and tt_size < 2:
         raise ValueError(f"--tt-size must be at least 2, got {tt_size}")
     pos, _game = load_position(position, rule)
     progress = None

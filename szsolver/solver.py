@@ -28,12 +28,13 @@ import time
 from dataclasses import dataclass, field
 
 from . import _core
-from ._search import ABORT_REASONS, ALL_OPTIONS, OPTIONS, Searcher
+from ._search import ABORT_REASONS, ALL_OPTIONS, DRIVER_PVS, OPTIONS, Searcher
 from .notation import format_turn, position_string
 from .reference import turn_neutral, turn_stone
 
-DEFAULT_TT_SIZE = 1 << 22          # entries (16 bytes each: 64 MiB)
+DEFAULT_TT_SIZE = None             # None: by depth, see tt_entries_for
 MAX_TURNS_WITHOUT_LIMIT = 10       # deeper positions need a time or node limit
+TABLE_MIN_TURNS = 5                # score-table bounds at nodes with this many turns left
 
 
 @dataclass
@@ -174,6 +175,19 @@ def _mtdf(searcher: Searcher, lo: int, hi: int, guess: int) -> tuple[int, int, b
     return lo, hi, True
 
 
+def _pvs(searcher: Searcher, lo: int, hi: int) -> tuple[int, int, bool]:
+    """One full-window principal-variation search inside the static bounds."""
+    if lo == hi:
+        return lo, hi, True
+    red = searcher.position().side == 0
+    a, b = (lo - 1, hi + 1) if red else (-hi - 1, -lo + 1)
+    v = searcher.probe(a, b)
+    if searcher.aborted:
+        return lo, hi, False
+    v = v if red else -v
+    return v, v, True
+
+
 def _guess(searcher: Searcher) -> int:
     lr, ur, lb, ub = searcher.score_bounds()
     pos = searcher.position()
@@ -198,6 +212,13 @@ class _Clock:
         return time.perf_counter() - self.start
 
 
+def tt_entries_for(turns_left: int) -> int:
+    """Default transposition-table size: 2**(8 + 2 * turns left) entries, between
+    2**14 and 2**23 (16 bytes each: 128 MiB at most). A table far larger than the
+    search only costs page faults; measured in docs/solver.md."""
+    return 1 << max(14, min(23, 8 + 2 * turns_left))
+
+
 def _check_depth(pos, time_limit, node_limit):
     if pos.is_over():
         return
@@ -207,9 +228,12 @@ def _check_depth(pos, time_limit, node_limit):
                          "give a time limit or a node limit")
 
 
-def _searcher(core, tt_size, options, score_caps):
+def _searcher(core, tt_size, options, score_caps, driver="mtdf"):
     opts = ALL_OPTIONS if options is None else sum(OPTIONS[o] for o in options)
+    if driver == "pvs":
+        opts |= DRIVER_PVS
     s = Searcher(core, int(tt_size), opts)
+    s.set_table_min_turns(TABLE_MIN_TURNS)
     if score_caps is not None:
         s.set_score_caps(int(score_caps[0]), int(score_caps[1]))
     return s
@@ -218,14 +242,17 @@ def _searcher(core, tt_size, options, score_caps):
 def solve(position, *, time_limit: float | None = None, node_limit: int | None = None,
           tt_size: int = DEFAULT_TT_SIZE, all_turns: bool = False, options=None,
           score_caps: tuple[int, int] | None = None, progress=None,
-          pv: bool = True) -> SolveResult:
+          pv: bool = True, driver: str = "mtdf") -> SolveResult:
     """Solve ``position`` (either back end) exactly, or as far as the limits allow.
 
-    ``tt_size``: transposition-table entries (rounded down to a power of two, 16
-    bytes each). ``all_turns``: also the exact value of every legal turn.
+    ``tt_size``: transposition-table entries (rounded to a power of two, 16 bytes
+    each); default by depth (:func:`tt_entries_for`). ``all_turns``: also the exact value of every legal turn.
     ``options``: the techniques to use (names from ``_search.OPTIONS``; default all),
     for measurement. ``score_caps``: external upper bounds on Red's and Blue's
     final scores (e.g. from :mod:`szsolver.potential`); they must be valid bounds.
+    ``driver``: "mtdf" (default: MTD(f) null-window probes, every finished probe a
+    proved bound) or "pvs" (one principal-variation search with the static bounds
+    as window; a stopped PVS proves only the static bounds). Measured in docs/solver.md.
     ``progress``: optional callable(str) for progress lines. ``pv=False`` skips
     proving the optimal turns and the principal variation (value only; for benchmarks).
     Raises ValueError for a position too deep to solve without a limit.
@@ -234,7 +261,13 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     _check_depth(core, time_limit, node_limit)
     clock = _Clock(time_limit)
     pstr = position_string(core)
-    s = _searcher(core, tt_size, options, score_caps)
+    if driver not in ("mtdf", "pvs"):
+        raise ValueError(f"unknown driver {driver!r}: use mtdf or pvs")
+    if tt_size is None:
+        tt_size = tt_entries_for(core.turns_left)
+    if tt_size < 2:
+        raise ValueError(f"tt_size must be at least 2 entries, got {tt_size}")
+    s = _searcher(core, tt_size, options, score_caps, driver)
     s.set_limits(int(node_limit or 0), clock.left() if time_limit is not None else 0.0)
     if core.is_over():
         v = core.value()
@@ -251,7 +284,10 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
         else:
             s.set_root_turns([o[0] for o in orbits])
             lo, hi = _static(s)
-            lo, hi, done = _mtdf(s, lo, hi, _guess(s))
+            if driver == "pvs":
+                lo, hi, done = _pvs(s, lo, hi)
+            else:
+                lo, hi, done = _mtdf(s, lo, hi, _guess(s))
             s.set_root_turns(None)
     except KeyboardInterrupt:          # between probes: same answer as a stop inside one
         lo, hi, done = (lo, hi, False) if "lo" in locals() else (*_static(s), False)

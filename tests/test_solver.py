@@ -206,6 +206,7 @@ def test_techniques_do_not_change_values(options, rule):
     q = random_game_at(5, 3, rule)
     for pos in (p, q):
         assert solve(pos, options=options).value == solve(pos).value
+        assert solve(pos, options=options, driver="pvs").value == solve(pos).value
 
 
 def test_symmetric_position_groups_turns():
