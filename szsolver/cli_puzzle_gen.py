@@ -71,12 +71,14 @@ def _progress_cb(show, label: str):
               help="Letters, digits and _.:- ; the same seed gives the same puzzle.")
 @click.option("--count", default=1, show_default=True, type=click.IntRange(1, 1000),
               help="How many puzzles (integer seeds count up, others get .0, .1, ...).")
+@click.option("--rule", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True,
+              help="advanced: blocked points also cut beams.")
 @click.option("--solution", "with_solution", is_flag=True, help="Show the solution too.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--svg", "svg_file", default=None, help="Draw the puzzle to this SVG file "
               "(with --count, -SEED is added before .svg).")
 @click.option("--out", "out_dir", default=None, help="Also write each puzzle as DIR/ID.json.")
-def generate_cmd(board, grade, seed, count, with_solution, as_json, svg_file, out_dir):
+def generate_cmd(board, grade, seed, count, rule, with_solution, as_json, svg_file, out_dir):
     """Generate puzzles of a grade, proved unique by CP-SAT."""
     from .generate import generate, resolve_board
     from .logic import grade_level
@@ -87,7 +89,7 @@ def generate_cmd(board, grade, seed, count, with_solution, as_json, svg_file, ou
     for s in _seeds(seed, count):
         if show:
             show(f"generating {grade} puzzle, seed {s} ...")
-        gen = generate(g, grade, s, progress=_progress_cb(show, f"seed {s}"))
+        gen = generate(g, grade, s, rule=rule, progress=_progress_cb(show, f"seed {s}"))
         results.append(gen)
         if out_dir:
             os.makedirs(out_dir, exist_ok=True)
@@ -136,7 +138,8 @@ def daily_cmd(date, with_solution, explain, as_json, svg_file):
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--svg", "svg_file", default=None, help="Draw the puzzle to this SVG file.")
 def show_cmd(puzzle_id, with_solution, explain, as_json, svg_file):
-    """Show the puzzle with ID (e.g. sz-hard-7, or a daily ID like sz-easy-d20261123):
+    """Show the puzzle with ID (e.g. sz-hard-7, sza-hard-7 for the advanced rule, or a
+    daily ID like sz-easy-d20261123):
     from the published collection, else rebuilt from its seed."""
     from .generate import puzzle_from_id
     show = progress_printer()

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from .geometry import STARS_ZONE, Geometry, by_name, hex_starmap, square
 from .logic import GRADES, grade_level, solve_logic
-from .reference import BASIC, RULE_NAMES
+from .reference import ADVANCED, BASIC, rule_code
 from .starmap import Puzzle, is_solution, star_patterns
 
 GENERATOR_VERSION = 2
@@ -132,19 +132,25 @@ def resolve_board(name) -> Geometry:
     return g
 
 
-def make_id(g: Geometry, grade: str, seed: str) -> str:
-    return f"{board_code(g)}-{grade}-{seed}"
+def make_id(g: Geometry, grade: str, seed: str, rule: int = BASIC) -> str:
+    """``sz-hard-17``; the advanced rule adds ``a`` to the board code: ``sza-hard-17``."""
+    return f"{board_code(g)}{'a' if rule == ADVANCED else ''}-{grade}-{seed}"
 
 
-_ID_RE = re.compile(r"(sz|sq\d+|hex)-(easy|medium|hard|fiendish)-([A-Za-z0-9_.:-]+)")
+_ID_RE = re.compile(r"(sz|sq\d+|hex)(a?)-(easy|medium|hard|fiendish)-([A-Za-z0-9_.:-]+)")
+
+
+def parse_id_rule(pid: str) -> tuple[Geometry, str, str, int]:
+    """(board, grade, seed, rule) from an ID like ``sz-hard-17`` or ``sza-hard-17``."""
+    m = _ID_RE.fullmatch(str(pid).strip())
+    if not m:
+        raise ValueError(f"bad puzzle ID {pid!r}: expected BOARD-GRADE-SEED like sz-easy-7")
+    return board_from_code(m.group(1)), m.group(3), m.group(4), ADVANCED if m.group(2) else BASIC
 
 
 def parse_id(pid: str) -> tuple[Geometry, str, str]:
     """(board, grade, seed) from an ID like ``sz-hard-17``; ValueError if malformed."""
-    m = _ID_RE.fullmatch(str(pid).strip())
-    if not m:
-        raise ValueError(f"bad puzzle ID {pid!r}: expected BOARD-GRADE-SEED like sz-easy-7")
-    return board_from_code(m.group(1)), m.group(2), m.group(3)
+    return parse_id_rule(pid)[:3]
 
 
 # --- complete starmaps and CP-SAT (szsolver.starmap_gen, szsolver.starmap_sat) -----------
@@ -261,17 +267,22 @@ def _attempt(g: Geometry, target: str, seed: str, attempt: int, rule: int,
     rnd = rng_for("szsolver-puzzle", GENERATOR_VERSION, g.name, target, seed, attempt)
     level = grade_level(target)
     fixed = g.fixed_neutral_mask
-    stars = _complete_starmap(g, rnd.next64(), fixed, rule)
-    # blocked points: some empty points, removed again later if not needed
-    empties = [p for p in range(g.size) if not (stars | fixed) >> p & 1]
-    rnd.shuffle(empties)
-    nblock = int(len(empties) * _BLOCK_FRACTION[target])
-    blocked = fixed | sum(1 << p for p in empties[:nblock])
-    if rule != BASIC:
-        # blocked points cut beams: the starmap must be complete with them in place
-        pats = star_patterns(g, stars, blocked, rule)
-        if len(set(pats.values())) != g.n_patterns:
-            return None
+    if rule == ADVANCED:
+        # blocked points cut beams: choose them first, then a starmap complete with them
+        # in place; they stay (removing one would change the patterns)
+        free = [p for p in range(g.size) if not fixed >> p & 1]
+        nblock = max(1, len(free) // 12)
+        blocked = fixed | sum(1 << p for p in rnd.sample(free, nblock))
+        stars = _complete_starmap(g, rnd.next64(), blocked, rule)
+        empties = []
+        nblock = 0
+    else:
+        stars = _complete_starmap(g, rnd.next64(), fixed, rule)
+        # blocked points: some empty points, removed again later if not needed
+        empties = [p for p in range(g.size) if not (stars | fixed) >> p & 1]
+        rnd.shuffle(empties)
+        nblock = int(len(empties) * _BLOCK_FRACTION[target])
+        blocked = fixed | sum(1 << p for p in empties[:nblock])
     pats = star_patterns(g, stars, blocked, rule)
     order = sorted(pats)
     rnd.shuffle(order)
@@ -325,7 +336,7 @@ def generate(board="stars-zone", grade: str = "medium", seed="0", rule=BASIC,
     seed = str(seed)
     if not re.fullmatch(r"[A-Za-z0-9_.:-]+", seed):
         raise ValueError(f"bad seed {seed!r}: use letters, digits and _.:-")
-    rule_c = rule if isinstance(rule, int) else RULE_NAMES.index(str(rule).lower())
+    rule_c = rule_code(rule)
     for attempt in range(max_attempts):
         res = _attempt(g, target, seed, attempt, rule_c, progress)
         if res is None:
@@ -338,18 +349,18 @@ def generate(board="stars-zone", grade: str = "medium", seed="0", rule=BASIC,
             continue  # the logic solver is sound, so this means a bug; never publish
         if sol != stars or not is_solution(pz, sol):
             raise AssertionError("proved solution differs from the generating starmap")
-        return Generated(make_id(g, target, seed), pz, sol, target, seed, attempt + 1)
+        return Generated(make_id(g, target, seed, rule_c), pz, sol, target, seed, attempt + 1)
     raise RuntimeError(f"no {target} puzzle on {g.name} from seed {seed} in {max_attempts} attempts")
 
 
 def puzzle_from_id(pid: str, progress=None) -> Generated:
     """Rebuild a puzzle from its ID (``sz-hard-17``): from the published collection
     when it holds the ID, else generated afresh from the seed (same result)."""
-    g, grade, seed = parse_id(pid)
+    g, grade, seed, rule = parse_id_rule(pid)
     stored = collection_index().get(str(pid).strip())
     if stored is not None:
         return stored
-    return generate(g, grade, seed, progress=progress)
+    return generate(g, grade, seed, rule=rule, progress=progress)
 
 
 # --- the published collection (puzzles/) ------------------------------------------------------
@@ -357,11 +368,12 @@ def puzzle_from_id(pid: str, progress=None) -> Generated:
 COLLECTION_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "puzzles")
 COLLECTION_FORMAT = "szsolver-puzzle-collection"
 
-# (board, grade, count) of the published collection; seeds are 1..count
+# (board, grade, count, rule) of the published collection; seeds are 1..count
 COLLECTION_PLAN = (
-    [("stars-zone", gr, 24) for gr in GRADES]
-    + [("square-8", gr, 2) for gr in GRADES]
-    + [("hex", "easy", 2), ("hex", "medium", 1)]
+    [("stars-zone", gr, 24, "basic") for gr in GRADES]
+    + [("stars-zone", gr, 3, "advanced") for gr in GRADES]
+    + [("square-8", gr, 2, "basic") for gr in GRADES]
+    + [("hex", "easy", 2, "basic"), ("hex", "medium", 1, "basic")]
 )
 
 
@@ -404,20 +416,21 @@ def build_collection(directory: str | None = None, plan=COLLECTION_PLAN, log=pri
     import time
     directory = directory or COLLECTION_DIR
     os.makedirs(directory, exist_ok=True)
-    for board, grade, count in plan:
+    for board, grade, count, rule in plan:
         g = resolve_board(board)
         items = []
         for s in range(1, count + 1):
             t = time.perf_counter()
-            gen = generate(g, grade, str(s))
+            gen = generate(g, grade, str(s), rule=rule)
             d = gen.to_json()
             d["attempts"] = gen.attempts
             items.append(d)
             log(f"{gen.id}: {len(gen.puzzle.givens)} givens, {gen.attempts} attempt(s), "
                 f"{time.perf_counter() - t:.1f} s")
-        path = os.path.join(directory, f"{board_code(g)}-{grade}.json")
+        code = board_code(g) + ("a" if rule_code(rule) == ADVANCED else "")
+        path = os.path.join(directory, f"{code}-{grade}.json")
         with open(path, "w", encoding="utf-8") as f:
-            json.dump({"format": COLLECTION_FORMAT, "board": g.name, "grade": grade,
+            json.dump({"format": COLLECTION_FORMAT, "board": g.name, "grade": grade, "rule": rule,
                        "generator": GENERATOR_VERSION, "puzzles": items}, f, indent=1)
             f.write("\n")
 
@@ -429,11 +442,14 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=main.__doc__)
     ap.add_argument("dir", nargs="?", default=None)
     ap.add_argument("--board", default=None)
+    ap.add_argument("--rule", default=None)
     a = ap.parse_args(argv)
     plan = COLLECTION_PLAN
     if a.board:
         name = resolve_board(a.board).name
         plan = [x for x in plan if resolve_board(x[0]).name == name]
+    if a.rule:
+        plan = [x for x in plan if x[3] == a.rule]
     build_collection(a.dir, plan)
 
 

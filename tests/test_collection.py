@@ -4,7 +4,7 @@ import collections
 
 import pytest
 
-from szsolver.generate import generate, load_collection, parse_id
+from szsolver.generate import generate, load_collection, parse_id_rule
 from szsolver.logic import GRADES, grade
 from szsolver.puzzle_io import puzzle_string
 from szsolver.starmap import is_solution, solution_problems
@@ -25,17 +25,18 @@ def test_collection_size():
 
 @pytest.mark.parametrize("gen", COLLECTION, ids=IDS)
 def test_published_puzzle(gen):
-    g, gr, seed = parse_id(gen.id)
-    assert (g.name, gr, seed) == (gen.puzzle.geometry.name, gen.grade, gen.seed)
+    g, gr, seed, rule = parse_id_rule(gen.id)
+    assert (g.name, gr, seed, rule) == (gen.puzzle.geometry.name, gen.grade, gen.seed, gen.puzzle.rule)
     assert not solution_problems(gen.puzzle, gen.solution)
     r = solve(gen.puzzle)
     assert r.status == "unique" and r.solutions == [gen.solution]
     assert grade(gen.puzzle) == gen.grade
 
 
-@pytest.mark.parametrize("pid", ["sz-easy-1", "sz-medium-2", "sz-hard-3", "sz-fiendish-1", "sq8-hard-1"])
+@pytest.mark.parametrize("pid", ["sz-easy-1", "sz-medium-2", "sz-hard-3", "sz-fiendish-1", "sq8-hard-1",
+                                 "sza-hard-1"])
 def test_collection_regenerates_from_seed(pid):
     stored = next(gen for gen in COLLECTION if gen.id == pid)
-    fresh = generate(stored.puzzle.geometry, stored.grade, stored.seed)
+    fresh = generate(stored.puzzle.geometry, stored.grade, stored.seed, rule=stored.puzzle.rule)
     assert puzzle_string(fresh.puzzle) == puzzle_string(stored.puzzle)
     assert fresh.solution == stored.solution and is_solution(fresh.puzzle, fresh.solution)

@@ -43,6 +43,13 @@ def test_generated_unique_graded_reproducible(board, target):
     assert a.id.endswith("-" + target + "-t7") and parse_id(a.id)[1] == target
 
 
+def test_advanced_rule_puzzle():
+    a = generate("stars-zone", "hard", "t-adv", rule="advanced")
+    assert a.id == "sza-hard-t-adv" and a.puzzle.rule == 1
+    assert solve(a.puzzle).solutions == [a.solution] and grade(a.puzzle) == "hard"
+    assert puzzle_string(puzzle_from_id(a.id).puzzle) == puzzle_string(a.puzzle)
+
+
 def test_ids():
     g, gr, s = parse_id("sz-hard-17")
     assert (g.name, gr, s) == ("stars-zone", "hard", "17")
