@@ -152,7 +152,7 @@ cdef void _place(State *S, int i, int p) noexcept nogil:
     _refresh_near(S, p)
 
 
-cdef int _eval_place(State *S, int p) noexcept nogil:
+cdef int _eval_place(State *S, int p, int *tout) noexcept nogil:
     """Cost (duplicates) after a star is placed on the empty point p; state unchanged."""
     cdef int a, s, k, j, n_ch = 0, c
     cdef int oldp[16]
@@ -186,6 +186,7 @@ cdef int _eval_place(State *S, int p) noexcept nogil:
     _hist_add(S, t)
     c = S.cost
     _hist_del(S, t)
+    tout[0] = t
     for j in range(n_ch - 1, -1, -1):
         _hist_del(S, newp[j])
         _hist_add(S, oldp[j])
@@ -217,12 +218,13 @@ cdef int _inside_ok(State *S) noexcept nogil:
 
 
 cdef int _run(State *S, uint64_t *rng, int64_t max_steps, int64_t restart_after,
-              int64_t *steps_done, int *restarts) noexcept nogil:
+              int64_t *steps_done, int *restarts, int noise, int tenure, int tenure_rand, int adj_weight) noexcept nogil:
     cdef int64_t step = 0, last_improve = 0
     cdef int i, k, p, best_p, best_c, c, ties, nconf, best_ever, w, total
     cdef int *conf = <int *>malloc(S.K * sizeof(int))
+    cdef int t
     cdef int found = 0
-    w = 1  # adjacency weight
+    w = adj_weight
     best_ever = 1 << 30
     while step < max_steps:
         total = S.cost + (w * S.adj if S.good else 0)
@@ -272,7 +274,7 @@ cdef int _run(State *S, uint64_t *rng, int64_t max_steps, int64_t restart_after,
         best_p = -1
         best_c = 1 << 30
         ties = 0
-        if _rand(rng, 100) < 3:
+        if _rand(rng, 1000) < noise:
             while True:
                 best_p = S.cand[_rand(rng, S.ncand)]
                 if S.starat[best_p] < 0 and best_p != k:
@@ -282,9 +284,10 @@ cdef int _run(State *S, uint64_t *rng, int64_t max_steps, int64_t restart_after,
                 p = S.cand[c]
                 if S.starat[p] >= 0 or p == k:
                     continue
-                c = _eval_place(S, p)
+                c = _eval_place(S, p, &t)
                 if S.good:
                     c += w * (S.adj + _adjacent(S, p))
+
                 if S.tabu[p] > step and c >= best_ever:
                     continue
                 if c < best_c:
@@ -298,7 +301,7 @@ cdef int _run(State *S, uint64_t *rng, int64_t max_steps, int64_t restart_after,
             if best_p < 0:
                 best_p = k
         _place(S, i, best_p)
-        S.tabu[k] = <int>(step + 10 + _rand(rng, 10))
+        S.tabu[k] = <int>(step + tenure + _rand(rng, tenure_rand))
         step += 1
     free(conf)
     steps_done[0] = step
@@ -307,7 +310,8 @@ cdef int _run(State *S, uint64_t *rng, int64_t max_steps, int64_t restart_after,
 
 def search(int n, int A, list seg, list pos, list segcells, list fwd, list bwd, list cand,
            list nbr_start, list nbr, list lc, int good, unsigned long long seed,
-           long long max_steps, long long restart_after):
+           long long max_steps, long long restart_after, int noise=20, int tenure=6,
+           int tenure_rand=8, int adj_weight=1):
     """Run the local search. Returns (stars as a list of points or None, steps, restarts)."""
     cdef State S
     cdef int i, p, a
@@ -375,7 +379,8 @@ def search(int n, int A, list seg, list pos, list segcells, list fwd, list bwd, 
                     break
             _place(&S, i, p)
         with nogil:
-            found = _run(&S, &rng, max_steps, restart_after, &steps, &restarts)
+            found = _run(&S, &rng, max_steps, restart_after, &steps, &restarts, noise, tenure,
+                         tenure_rand, adj_weight)
         stars = sorted(S.spos[i] for i in range(S.K)) if found else None
         return stars, steps, restarts
     finally:

@@ -109,7 +109,7 @@ def sight_lines(puzzle: Puzzle) -> list[list[tuple[int, ...]]]:
 def _steps_budget(g: Geometry) -> tuple[int, int]:
     """(steps per attempt, stall length before a restart)."""
     if g.n_patterns > 16:
-        return 200_000, 20_000
+        return 200_000, 5_000
     return 20_000, 2_000
 
 
