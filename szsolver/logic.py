@@ -204,9 +204,8 @@ def _t_pattern_used(st: _State, name):
     for q, cq in enumerate(st.c):
         hit = cq & used
         if hit and hit != cq:
-            for c in _bit_values(hit):
-                p = where[c]
-                out.append((q, c, lambda q=q, p=p, c=c: f"{name(q)}: pattern {pat(st, c)} is already at {name(p)}"))
+            out.append((q, hit, lambda q=q, hit=hit: f"{name(q)}: " + ", ".join(
+                f"pattern {pat(st, c)} is already at {name(where[c])}" for c in _bit_values(hit))))
     return out
 
 

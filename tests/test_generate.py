@@ -67,6 +67,8 @@ def test_bad_generate_input():
         generate("stars-zone", "nasty", "1")
     with pytest.raises(ValueError, match="unknown board"):
         generate("moon", "easy", "1")
+    with pytest.raises(ValueError, match="not offered"):
+        generate("hex", "fiendish", "1")
     with pytest.raises(ValueError, match="bad seed"):
         generate("stars-zone", "easy", "a b")
 
