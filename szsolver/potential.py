@@ -381,7 +381,8 @@ class _Model:
         return v
 
     # solving ---------------------------------------------------------------------------
-    def solve(self, time_limit=None, force: int | None = None, hint=None, collect=None):
+    def solve(self, time_limit=None, force: int | None = None, hint=None, collect=None,
+              assume=()):
         """Solve; ``force``: a point where an own stone must go; ``collect``: a list
         that receives (stones, neutrals) of every improving solution found. Returns a
         dict: value (true score of the placement found, None if none), bound (proven
@@ -392,6 +393,8 @@ class _Model:
         m.clear_hints()
         if force is not None:
             m.add_assumptions([self.x[force]])
+        if assume:
+            m.add_assumptions(list(assume))
         if hint is not None:
             stones, neutrals = hint
             for p, v in self.x.items():
@@ -430,7 +433,7 @@ class _Model:
                 bound = value if proven else min(self.geometry.n_patterns,
                                                  math.floor(raw + 1e-6))
             return dict(value=value, bound=bound, stones=stones, neutrals=neutrals,
-                        proven=proven, seconds=secs)
+                        proven=proven, seconds=secs, dtime=solver.deterministic_time)
         if status == cp_model.INFEASIBLE:
             return dict(value=None, bound=None, stones=0, neutrals=0, proven=True,
                         seconds=secs)
@@ -598,15 +601,77 @@ def _swap_closure(model: _Model, lower: dict, cap: int, points: set) -> None:
         frontier = nxt
 
 
+def _improve(model: _Model, st: int, nt: int, fixed: int, cap: int, passes: int = 4):
+    """First-improvement hill climbing on a placement (stones ``st``, neutrals ``nt``)
+    keeping a stone on ``fixed``: move one stone; add, drop or move one neutral
+    (Advanced). Deterministic; exact scores. Returns (score, stones, neutrals)."""
+    g, own, neutral, adv = model.geometry, model.own, model.neutral, model.advanced
+    cand = sorted(model.x)
+    ncand = sorted(model.nv)
+    allow = model.allowance
+
+    def sc(a, b):
+        return score_of(g, own | a, neutral | b, adv)
+
+    v = sc(st, nt)
+    for _ in range(passes):
+        if v >= cap:
+            break
+        improved = False
+        for s in _bits(st & ~(1 << fixed)):
+            for q in cand:
+                if (st | nt) >> q & 1:
+                    continue
+                st2 = st & ~(1 << s) | 1 << q
+                v2 = sc(st2, nt)
+                if v2 > v:
+                    st, v, improved = st2, v2, True
+                    break
+            if v >= cap:
+                break
+        if adv and ncand and v < cap:
+            for q in ncand:
+                if (st | nt) >> q & 1:
+                    continue
+                if _popcount(nt) < allow:
+                    v2 = sc(st, nt | 1 << q)
+                    if v2 > v:
+                        nt, v, improved = nt | 1 << q, v2, True
+                        continue
+                for n in _bits(nt):
+                    nt2 = nt & ~(1 << n) | 1 << q
+                    v2 = sc(st, nt2)
+                    if v2 > v:
+                        nt, v, improved = nt2, v2, True
+                        break
+            for n in _bits(nt):
+                v2 = sc(st, nt & ~(1 << n))
+                if v2 > v:
+                    nt, v, improved = nt & ~(1 << n), v2, True
+        if not improved:
+            break
+    return v, st, nt
+
+
 def potential_map(position, side, time_limit=None, *, kind: str = "potential") -> PotentialMap:
     """The potential for each empty point as the side's next stone.
 
-    One model is built and re-solved with an assumption "own stone on p" per point.
-    Shortcuts (all exact): every placement CP-SAT reports on the way (its true score
-    recomputed) is a lower bound for each of its points; the overall potential is an
-    upper bound for every point (added to the model as a cap), so a point whose
-    lower bound reaches it needs no solve of its own, and a solve stops as soon as it
-    meets the cap. ``time_limit`` applies to each solve.
+    Exact, without one solve per point. Let v(p) be the map value of p and M the
+    potential. Work down from level L = M with the set R of points not yet settled,
+    knowing v(p) <= L on R:
+
+    * lower bounds are exact scores of real placements: every placement CP-SAT
+      reports, one-stone moves from them and a short hill climb per point; a point
+      of R whose lower bound reaches L is settled at L;
+    * one *group* solve, "maximise the score with at least one own stone in R and
+      score <= L", returns max over R of v(p) =: L' (proven) together with a
+      placement reaching it. If L' < L every point of R is now known to be <= L';
+      otherwise the placement settles its points of R at L. Repeat.
+
+    So the solves number about (distinct values) + (points found only by CP-SAT),
+    not one per point. ``time_limit`` applies to each solve; a solve it stops leaves
+    the remaining points with their best lower bound as value and the proven upper
+    bound in ``bounds`` (and out of ``proven``).
 
     ``kind="bound"``: the same map for the solver's bound (see :func:`score_bound`,
     neutral allowance of both sides): ``bounds[p]`` is then an upper bound on the
@@ -619,21 +684,21 @@ def potential_map(position, side, time_limit=None, *, kind: str = "potential") -
     side, k, allowance, model = _model_for(position, side,
                                            "own" if kind == "potential" else "both")
     g = model.geometry
+    m = model.m
     values: dict[int, int] = {}
     bounds: dict[int, int] = {}
     proven = set()
     found: list = []
     r = model.solve(time_limit, collect=found)
     if r["value"] is None:
-        raise ValueError("no placement found within the time limit" if not r["proven"]
-                         else "not enough empty points for the side's stones")
+        raise ValueError("not enough empty points for the side's stones")
     best = PotentialResult(side, r["value"], max(r["bound"], r["value"]),
                            tuple(_bits(r["stones"])), tuple(_bits(r["neutrals"])),
                            r["proven"], r["seconds"], k, model.allowance)
+    solves = 1
     if k == 0:
-        return PotentialMap(side, best, values, bounds, frozenset(), time.perf_counter() - t0, 1)
-    cap = best.upper_bound
-    model.m.add(model.objective <= cap)
+        return PotentialMap(side, best, values, bounds, frozenset(), time.perf_counter() - t0,
+                            solves)
     lower: dict[int, tuple[int, int, int]] = {}   # point -> (score, stones, neutrals)
     scored: set = set()
 
@@ -650,29 +715,60 @@ def potential_map(position, side, time_limit=None, *, kind: str = "potential") -
 
     found.append((r["stones"], r["neutrals"]))
     absorb()
-    _swap_closure(model, lower, cap, set(model.x))
-    solves = 1
-    for p in sorted(model.x, key=lambda q: (-lower.get(q, (0,))[0], q)):
-        if p in lower and lower[p][0] >= cap:
-            values[p], bounds[p] = lower[p][0], cap
-            if best.proven:
-                proven.add(p)
+    points = set(model.x)
+    level = best.upper_bound          # every unsettled point has v(p) <= level
+    exact = best.proven
+    rest = set(points)
+    _swap_closure(model, lower, level, rest)
+    cap_lits: dict[int, object] = {}
+    while rest:
+        for p in sorted(rest):        # settle what the lower bounds already reach
+            if lower.get(p, (-1,))[0] >= level:
+                values[p], bounds[p] = lower[p][0], level
+                if exact:
+                    proven.add(p)
+                rest.discard(p)
+        if not rest:
+            break
+        # cheap search for a placement at this level through each unsettled point
+        for p in sorted(rest):
+            st0, nt0 = r["stones"], r["neutrals"] & ~(1 << p)
+            starts = [lower[p][1:]] if p in lower else []
+            starts.append(min(((st0 & ~(1 << s) | 1 << p, nt0) for s in _bits(st0)),
+                              key=lambda sn: -score_of(g, model.own | sn[0],
+                                                       model.neutral | sn[1], model.advanced)))
+            for st, nt in starts:
+                v, st, nt = _improve(model, st, nt, p, level)
+                if v > lower.get(p, (-1,))[0]:
+                    lower[p] = (v, st, nt)
+                if v >= level:
+                    break
+        settled = [p for p in rest if lower.get(p, (-1,))[0] >= level]
+        if settled:
+            _swap_closure(model, lower, level, rest)
             continue
-        if p in lower:
-            hint = lower[p][1:]
-        else:  # the overall optimum with its last stone moved onto p
-            st = r["stones"] & ~(1 << best.placement[-1]) | 1 << p
-            hint = (st, r["neutrals"] & ~(1 << p))
-        rp = model.solve(time_limit, force=p, hint=hint, collect=found)
+        # group solve: best score with at least one own stone in ``rest``, capped at level
+        grp = m.new_bool_var("")
+        m.add(sum(model.x[p] for p in rest) >= 1).only_enforce_if(grp)
+        if level not in cap_lits:
+            lit = m.new_bool_var("")
+            m.add(model.objective <= level).only_enforce_if(lit)
+            cap_lits[level] = lit
+        hint_p = max(rest, key=lambda q: lower.get(q, (-1,))[0])
+        hint = lower[hint_p][1:] if hint_p in lower else None
+        rg = model.solve(time_limit, hint=hint, collect=found, assume=(grp, cap_lits[level]))
         solves += 1
         absorb()
-        _swap_closure(model, lower, cap, set(model.x) - set(values) - {p})
-        v = rp["value"] if rp["value"] is not None else 0
-        values[p] = max(v, lower.get(p, (0,))[0])
-        bounds[p] = min(rp["bound"], cap) if rp["bound"] is not None else cap
-        if rp["proven"] and best.proven:
-            proven.add(p)
-            bounds[p] = values[p]
+        if rg["value"] is None or not rg["proven"]:
+            # stopped by the time limit: what is proved is the bound
+            ub = min(level, rg["bound"]) if rg["bound"] is not None else level
+            for p in sorted(rest):
+                values[p] = lower.get(p, (0,))[0]
+                bounds[p] = max(ub, values[p])
+            break
+        if rg["value"] < level:
+            level = rg["value"]
+        _swap_closure(model, lower, level, rest)
     return PotentialMap(side, best, values, bounds, frozenset(proven),
                         time.perf_counter() - t0, solves)
 
