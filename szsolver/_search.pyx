@@ -86,7 +86,7 @@ cdef struct TTEntry:
     uint64_t key
     int16_t lo
     int16_t hi
-    int16_t move
+    int16_t move       # best turn + 1 (0: none; turn 0 is a real turn)
     uint8_t tl         # turns left at the entry (replacement priority)
     uint8_t used
 
@@ -117,9 +117,18 @@ cdef struct Ctx:
     int* moves                # MAXPLY * MAXT
     long long nodes_at[MAXPLY]  # nodes by turns left
     long long why[8]
+    long long dbg[8]
+    int path
     bb_t relevant
     int rel_valid
     int table_min_t           # score-table bounds only at nodes with this many turns left
+    int tt_ret_move           # a node that failed high from the TT: the stored turn
+    int tt_ret_lo
+    int slot                  # four-turn rule: our stone whose refutation is cached
+    int cg[64][64]            # per stone: the opponent's last-pick scores in the refuted line
+    int crs[64][64]           # per stone: our last-pick scores there
+    bb_t cP[64]               # per stone: the pool left for the last two turns
+    int cmove[64]             # per stone: the refuting turn
     int bound_cut             # set by a node that failed high on its static lower bound
 
 
@@ -326,8 +335,8 @@ cdef inline void tt_store(Ctx* c, uint64_t key, int lo, int hi, int move, int tl
         t.lo = lo
     if hi < t.hi:
         t.hi = hi
-    if move:
-        t.move = move
+    if move >= 0:
+        t.move = move + 1
 
 
 # --- score tables (Basic rule) --------------------------------------------------------------
@@ -400,7 +409,7 @@ cdef int gen_ordered(Ctx* c, int* out, int ttmove, int with_neutrals) noexcept n
         n += 1
     sort_points(pts, key, n)
     sort_points(nts, okey, n)
-    if ttmove:
+    if ttmove >= 0:
         out[k] = ttmove
         k += 1
     for i in range(n):
@@ -497,6 +506,22 @@ cdef inline bb_t final_relevant(const int* g, bb_t P) noexcept nogil:
     return out
 
 
+cdef inline void cache_line(Ctx* c, const int* rs, const int* g, bb_t P, int m) noexcept nogil:
+    """Four-turn rule: remember the refuted line of our stone c.slot (see negamax)."""
+    cdef int k = c.slot
+    cdef bb_t e = P
+    cdef int y
+    if k < 0:
+        return
+    while e:
+        y = sz_ctz(e)
+        e &= e - 1
+        c.cg[k][y] = g[y]
+        c.crs[k][y] = rs[y]
+    c.cP[k] = P
+    c.cmove[k] = m
+
+
 cdef int three_turns_basic(Ctx* c, int alpha, int beta, int* moves, int ttstone,
                            int* bestmove) noexcept nogil:
     """Basic rule, mover two stones left, opponent one (the opponent's last turn
@@ -552,6 +577,7 @@ cdef int three_turns_basic(Ctx* c, int alpha, int beta, int* moves, int ttstone,
                 if alpha >= beta:
                     c.relevant = ((<bb_t>1) << x) | final_relevant(g, P)
                     c.rel_valid = 1
+                    cache_line(c, rs, g, P, x)
                     return best
         if lme > 0 and pstar >= 0:
             q = pstar
@@ -566,8 +592,42 @@ cdef int three_turns_basic(Ctx* c, int alpha, int beta, int* moves, int ttstone,
                         c.relevant = (((<bb_t>1) << x) | ((<bb_t>1) << q) |
                                       final_relevant(g, P & ~((<bb_t>1) << q)))
                         c.rel_valid = 1
+                        cache_line(c, rs, g, P & ~((<bb_t>1) << q), x + 64 * (q + 1))
                         return best
     return best
+
+
+cdef int relevance_of(Ctx* c, int t, int m, bb_t* rel) noexcept nogil:
+    """Four-turn rule from a TT refutation: after our turn t and the opponent's
+    turn m (a two-turn position, us to move), return the opponent's exact value
+    of m and write to ``rel`` the points a neutral of ours could matter on."""
+    cdef const Board* b = c.b
+    cdef State* s = &c.s
+    cdef int g[64]
+    cdef int rs[64]
+    cdef int me, op, y, v, dummy
+    cdef bb_t P, e
+    make_c(b, s, t)
+    make_c(b, s, m)
+    me = s.side
+    op = me ^ 1
+    P = empty_c(b, s)
+    e = P
+    while e:
+        y = sz_ctz(e)
+        e &= e - 1
+        g[y] = side_score(b, s.stones[op] | ((<bb_t>1) << y), 0)
+        rs[y] = side_score(b, s.stones[me] | ((<bb_t>1) << y), 0)
+    v = -red_two_turns(rs, g, P, s.left[me], s.left[op], &dummy)
+    c.slot = t
+    cache_line(c, rs, g, P, m)
+    c.slot = -1
+    rel[0] = final_relevant(g, P) | ((<bb_t>1) << (m & 63))
+    if m >= 64:
+        rel[0] |= (<bb_t>1) << ((m >> 6) - 1)
+    unmake_c(b, s, m)
+    unmake_c(b, s, t)
+    return v
 
 
 cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
@@ -576,11 +636,11 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
     cdef int me = s.side, op = me ^ 1
     cdef int pm = picks_left(s, me), po = picks_left(s, op)
     cdef int T = pm + po
-    cdef int v, best, bestmove = 0, ttmove = 0, i, n, t
+    cdef int v, best, bestmove = -1, ttmove = -1, i, n, t
     cdef int a0, b0, lo_b, hi_b, ume, lme, uop, lop
     cdef bb_t V, Am, Ao, dead, relset = 0
     cdef bb_t rel[64]
-    cdef int four
+    cdef int four, q, m, ub
     cdef TTEntry* e
     cdef int* moves
     cdef uint64_t key = s.key
@@ -603,16 +663,18 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
         if e != NULL:
             if e.lo >= beta or e.hi <= alpha or e.lo == e.hi:
                 c.why[0] += T == 3
-                if e.lo >= beta:
-                    return e.lo
-                if e.hi <= alpha:
+                if e.hi <= alpha and e.lo < beta:
+                    c.path = 0
                     return e.hi
+                c.tt_ret_move = e.move - 1
+                c.tt_ret_lo = e.lo
+                c.path = 1
                 return e.lo
             if e.lo > alpha:
                 alpha = e.lo
             if e.hi < beta:
                 beta = e.hi
-            ttmove = e.move
+            ttmove = e.move - 1
     if c.have_tables and (c.opts & OPT_TABLES) and ply < MAXPLY and T >= c.table_min_t:
         V = empty_c(b, s)
         Am = s.stones[me] & c.E
@@ -639,8 +701,9 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
     moves = c.moves + ply * MAXT
     if (c.opts & OPT_DOM) and (c.opts & OPT_LEAF) and s.rule == C_BASIC and pm == 2 and po == 1:
         c.why[3] += 1
+        c.path = 2
         c.rel_valid = 0
-        best = three_turns_basic(c, alpha, beta, moves, ttmove & 63, &bestmove)
+        best = three_turns_basic(c, alpha, beta, moves, (ttmove & 63) if ttmove >= 0 else -1, &bestmove)
         c.bound_cut = 0
         if c.abort:
             return 0
@@ -673,29 +736,66 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
         if t >= 64:
             if (dead >> (t & 63)) & 1:
                 continue    # (stone, neutral) is bounded by (stone, -): see OPT_MONO
-            if four and (relset >> (t & 63)) & 1 and not ((rel[t & 63] >> ((t >> 6) - 1)) & 1):
-                continue    # the neutral misses every point the refutation needs (OPT_DOM)
+            if four and (relset >> (t & 63)) & 1:
+                q = (t >> 6) - 1
+                if not ((rel[t & 63] >> q) & 1):
+                    c.why[4] += 1
+                    continue    # the neutral misses every point the refutation needs (OPT_DOM)
+                if (c.cP[t & 63] >> q) & 1:
+                    # The same refutation after (t, q): an exact two-turn line, O(points).
+                    m = c.cmove[t & 63]
+                    v = red_two_turns(c.crs[t & 63], c.cg[t & 63], c.cP[t & 63] & ~((<bb_t>1) << q),
+                                      s.left[me] - 1, s.left[op] - (1 if m >= 64 else 0), &ub)
+                    if v <= alpha:
+                        c.why[7] += 1
+                        if v > best:
+                            best = v
+                        continue
+            if four:
+                c.why[6] += 1
+                if (relset >> (t & 63)) & 1:
+                    c.why[1] += 1
         make_c(b, s, t)
         c.bound_cut = 0
         c.rel_valid = 0
+        c.tt_ret_move = -1
+        c.slot = t if (four and t < 64) else -1
         if (c.opts & OPT_PVS) and best > -INF and beta - alpha > 1:
             # PVS: later turns first get a null window; re-search only if it fails high
             v = -negamax(c, -alpha - 1, -alpha, ply + 1)
             if v > alpha and v < beta and not c.abort:
                 c.bound_cut = 0
                 c.rel_valid = 0
+                c.tt_ret_move = -1
                 v = -negamax(c, -beta, -alpha, ply + 1)
         else:
             v = -negamax(c, -beta, -alpha, ply + 1)
         unmake_c(b, s, t)
         if c.abort:
             return 0
+        if four and t < 64:
+            c.dbg[0] += 1
+            if c.rel_valid:
+                c.dbg[1] += 1
+            elif c.tt_ret_move >= 0:
+                c.dbg[2] += 1
+            elif v > alpha:
+                c.dbg[3] += 1
+            else:
+                c.dbg[4] += 1
+                c.dbg[5 + c.path] += 1
         if four and t < 64 and c.rel_valid:
             # (t, -) was refuted by an opponent turn whose proof only needs the points
             # in c.relevant; a neutral anywhere else is refuted by the same turn, one
             # tie-break point worse for us (docs/solver.md, "four-turn rule").
             relset |= (<bb_t>1) << t
             rel[t] = c.relevant
+        elif four and t < 64 and c.tt_ret_move >= 0:
+            # Refuted from the TT: recompute the stored turn's exact value and its
+            # relevant points; usable when that value reaches the returned bound.
+            c.why[5] += 1
+            if relevance_of(c, t, c.tt_ret_move, &rel[t]) >= c.tt_ret_lo:
+                relset |= (<bb_t>1) << t
         if t < 64 and c.bound_cut and (c.opts & OPT_MONO):
             # The child failed high on its static lower bound (tables). With a
             # neutral added the child's bound only grows (the mover's best set can
@@ -747,6 +847,7 @@ cdef class Searcher:
         self.c.cap[0] = 16
         self.c.cap[1] = 16
         self.c.table_min_t = 3
+        self.c.slot = -1
         self.root = pos.copy()
         self.root_state = pos.st
         if opts & OPT_TABLES and pos.st.rule == C_BASIC:
@@ -872,6 +973,7 @@ cdef class Searcher:
         for i in range(2):
             self.c.hi_idx[0][i] = 0
             self.c.lo_idx[0][i] = self.c.tn[i] - 1
+        self.c.slot = -1
         v = negamax(&self.c, alpha, beta, 0)
         return v
 
@@ -934,9 +1036,9 @@ cdef class Searcher:
         self.c.s = self.root_state
 
     def tt_move(self):
-        """The TT's best turn at the current position, or 0."""
+        """The TT's best turn at the current position, or -1."""
         cdef TTEntry* e = tt_find(&self.c, self.c.s.key)
-        return e.move if e != NULL else 0
+        return e.move - 1 if e != NULL else -1
 
     def tt_bounds(self):
         cdef TTEntry* e = tt_find(&self.c, self.c.s.key)
@@ -970,6 +1072,6 @@ cdef class Searcher:
     def stats(self):
         return {"nodes": self.c.nodes, "tt_probes": self.c.probes, "tt_hits": self.c.hits,
                 "tt_stores": self.c.stores, "tt_used": self.c.used,
-                "tt_entries": self.c.tt_entries, "why": [self.c.why[i] for i in range(8)],
+                "tt_entries": self.c.tt_entries, "why": [self.c.why[i] for i in range(8)], "dbg": [self.c.dbg[i] for i in range(8)],
                 "nodes_by_turns_left": [self.c.nodes_at[i] for i in range(MAXPLY) if self.c.nodes_at[i]],
                 "tt_fill": (<double>self.c.used) / self.c.tt_entries if self.c.tt_entries else 0.0}

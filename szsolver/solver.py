@@ -386,7 +386,7 @@ def _walk_pv(s: Searcher, value: int) -> list[int]:
         red_moves = pos.side == 0
         first = s.tt_move()
         cands = pos.legal_turns()
-        if first and first in cands:
+        if first >= 0 and first in cands:
             cands.remove(first)
             cands.insert(0, first)
         for t in cands:
