@@ -108,6 +108,5 @@ def test_labels_fills_and_no_coordinates():
 
 def test_repr_svg(Position):
     pos = parse_position(START, backend=Position)
-    if not hasattr(pos, "_repr_svg_"):
-        pytest.skip("back end has no _repr_svg_")
+    assert pos._repr_svg_() == position_svg(pos)
     parse(pos._repr_svg_())
