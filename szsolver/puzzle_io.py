@@ -412,7 +412,17 @@ def puzzle_svg(p: Puzzle, solution: int | None = None, step: float | None = None
                     grid.append(f'<line x1="{xy[q][0]:.1f}" y1="{xy[q][1]:.1f}" '
                                 f'x2="{xy[r][0]:.1f}" y2="{xy[r][1]:.1f}"/>')
         out.append(f'<g stroke="{GRID}" stroke-width="{step / 20:.2f}">' + "".join(grid) + "</g>")
-    rad = step * (0.36 if g.cell != "hex" else 0.42)
+    rad = step * (0.3 if g.cell != "hex" else 0.36)
+    tick = step * (0.62 if g.cell != "hex" else 0.63)
+    if g.cell != "hex":  # coordinates, as in the text form: columns on top, rows on the left
+        fs = step * 0.32
+        for c in sorted({c for _, c in g.coords}):
+            out.append(f'<text x="{c * step:.1f}" y="{min(ys) - pad * 0.55:.1f}" font-family="sans-serif" '
+                       f'font-size="{fs:.1f}" text-anchor="middle" fill="{GRID}">{c}</text>')
+        for r in sorted({r for r, _ in g.coords}):
+            out.append(f'<text x="{min(xs) - pad * 0.55:.1f}" y="{r * step + fs * 0.35:.1f}" '
+                       f'font-family="sans-serif" font-size="{fs:.1f}" text-anchor="middle" '
+                       f'fill="{GRID}">{r}</text>')
     for q in range(g.size):
         if p.blocked >> q & 1:
             out.append(f'<circle cx="{xy[q][0]:.1f}" cy="{xy[q][1]:.1f}" r="{rad:.1f}" fill="{NEUTRAL}"/>')
@@ -430,8 +440,8 @@ def puzzle_svg(p: Puzzle, solution: int | None = None, step: float | None = None
                 n = math.hypot(ux, uy)
                 ux, uy = ux / n, uy / n
                 ticks.append(f'<line x1="{x + ux * rad:.1f}" y1="{y + uy * rad:.1f}" '
-                             f'x2="{x + ux * rad * 1.55:.1f}" y2="{y + uy * rad * 1.55:.1f}"/>')
-        out.append(f'<g stroke="{colour}" stroke-width="{step / 12:.2f}" stroke-linecap="round">'
+                             f'x2="{x + ux * tick:.1f}" y2="{y + uy * tick:.1f}"/>')
+        out.append(f'<g stroke="{colour}" stroke-width="{step / 6.5:.2f}" stroke-linecap="round">'
                    + "".join(ticks) + "</g>")
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{rad:.1f}" fill="{colour}"/>')
         if q in given:
