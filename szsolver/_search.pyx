@@ -44,11 +44,12 @@ Contracts of the techniques (each can be switched off for measurement, see
   stabiliser (``set_root_turns``).
 """
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, int16_t, uint8_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from szsolver._core cimport (Board, State, bb_t, Position, gen_turns_c, make_c, unmake_c,
+                             beam_masks,
                              pattern_set_c, value_c, is_over_c, sz_popcount, sz_ctz, sz_msb,
                              full_key_c, CORE_MAX_TURNS, C_BASIC, C_ADVANCED)
 
@@ -121,6 +122,7 @@ cdef struct Ctx:
     int path
     bb_t relevant
     int rel_valid
+    int order_min_t           # heuristic ordering only at nodes with more turns left
     int table_min_t           # score-table bounds only at nodes with this many turns left
     int tt_ret_move           # a node that failed high from the TT: the stored turn
     int tt_ret_lo
@@ -182,16 +184,89 @@ cdef inline int neutral_matters(const Board* b, bb_t st0, bb_t st1, bb_t nb, int
     return 0
 
 
+cdef inline int pattern_of(const Board* b, const bb_t* beam, int x) noexcept nogil:
+    cdef int d, pat = 0
+    for d in range(b.ndirs):
+        pat |= <int>((beam[d] >> x) & 1) << d
+    return pat
+
+
+cdef inline int histogram(const Board* b, bb_t own, const bb_t* beam, int* cnt) noexcept nogil:
+    """cnt[pattern] = own stones showing it; returns the score (patterns shown)."""
+    cdef int x, pat, score = 0
+    memset(cnt, 0, (1 << b.ndirs) * sizeof(int))
+    while own:
+        x = sz_ctz(own)
+        own &= own - 1
+        pat = pattern_of(b, beam, x)
+        if cnt[pat] == 0:
+            score += 1
+        cnt[pat] += 1
+    return score
+
+
+cdef inline int score_with_cut(const Board* b, bb_t own, const bb_t* beam, const int* cnt0,
+                               int score, bb_t nb, int q) noexcept nogil:
+    """Advanced rule, no stone to come: the score of ``own`` (beams ``beam``, pattern
+    histogram ``cnt0``, score ``score`` under blockers ``nb``) after one more neutral
+    on the empty point q. On each line through q only the nearest own stone on each
+    side, within q's unblocked segment, can change: if both exist each loses its beam
+    towards q. At most 4 stones change, so O(1) instead of a full scoring."""
+    cdef int cnt[64]
+    cdef int a, k, x, old, new, bit, copied = 0
+    cdef bb_t hr, lr, m, mh, ml
+    for a in range(b.naxes):
+        hr = b.ray[q][b.axis_up[a]]
+        lr = b.ray[q][b.axis_down[a]]
+        m = nb & hr
+        if m:
+            hr &= (m & (~m + 1)) - 1
+        m = nb & lr
+        if m:
+            lr &= ~((((<bb_t>1) << sz_msb(m)) << 1) - 1)
+        mh = own & hr
+        ml = own & lr
+        if mh == 0 or ml == 0:
+            continue
+        if not copied:
+            memcpy(cnt, cnt0, (1 << b.ndirs) * sizeof(int))
+            copied = 1
+        for k in range(2):
+            if k == 0:
+                x = sz_msb(ml)              # nearest below q loses its beam towards q
+                bit = b.axis_up[a]
+            else:
+                x = sz_ctz(mh)              # nearest above q loses its beam towards q
+                bit = b.axis_down[a]
+            old = pattern_of(b, beam, x)
+            new = old & ~(1 << bit)
+            cnt[old] -= 1
+            if cnt[old] == 0:
+                score -= 1
+            if cnt[new] == 0:
+                score += 1
+            cnt[new] += 1
+    return score
+
+
 cdef int last_turn(Ctx* c, int beta) noexcept nogil:
     """Exact value (mover's view) with one turn left, the mover to play it.
-    Fail-soft: may stop early with a lower bound >= beta."""
+    Fail-soft: may stop early with a lower bound >= beta.
+    Advanced: each neutral is scored incrementally (``score_with_cut``); a neutral
+    that cuts no beam leaves both scores unchanged and only costs the tie-break."""
     cdef const Board* b = c.b
     cdef State* s = &c.s
     cdef int me = s.side, op = me ^ 1
     cdef bb_t V = empty_c(b, s), e, e2, pb
     cdef bb_t mine = s.stones[me], theirs = s.stones[op], nb = s.neutral
-    cdef int p, q, v, best = -INF, sop, sme
+    cdef int p, q, v, best = -INF, sop, sme, sme2, sop2
     cdef int tie = s.left[me] - s.left[op]
+    cdef bb_t beam_m[6]
+    cdef bb_t beam_o[6]
+    cdef int cnt_m[64]
+    cdef int cnt_o[64]
+    cdef int opcut[64]
+    cdef int minop
     if s.rule == C_BASIC:
         sop = side_score(b, theirs, 0)
         e = V
@@ -204,26 +279,37 @@ cdef int last_turn(Ctx* c, int beta) noexcept nogil:
                 if best >= beta:
                     return best
         return best
-    sop = side_score(b, theirs, nb)
+    beam_masks(b, theirs, nb, beam_o)
+    sop = histogram(b, theirs, beam_o, cnt_o)
+    minop = sop
+    if s.left[me] > 0:          # the opponent's score after a cut on q: independent of p
+        e = V
+        while e:
+            q = sz_ctz(e)
+            e &= e - 1
+            opcut[q] = score_with_cut(b, theirs, beam_o, cnt_o, sop, nb, q)
+            if opcut[q] < minop:
+                minop = opcut[q]
     e = V
     while e:
         p = sz_ctz(e)
         e &= e - 1
         pb = mine | ((<bb_t>1) << p)
-        v = 100 * (side_score(b, pb, nb) - sop) + tie
+        beam_masks(b, pb, nb, beam_m)
+        sme = histogram(b, pb, beam_m, cnt_m)
+        v = 100 * (sme - sop) + tie
         if v > best:
             best = v
             if best >= beta:
                 return best
-        if s.left[me] > 0:
+        # a cut changes at most 4 of our stones: our score rises by at most 4
+        if s.left[me] > 0 and 100 * (sme + 4 - minop) + tie - 1 > best:
             e2 = V & ~((<bb_t>1) << p)
             while e2:
                 q = sz_ctz(e2)
                 e2 &= e2 - 1
-                if not neutral_matters(b, pb, theirs, nb, q):
-                    continue
-                v = 100 * (side_score(b, pb, nb | ((<bb_t>1) << q)) -
-                           side_score(b, theirs, nb | ((<bb_t>1) << q))) + tie - 1
+                sme2 = score_with_cut(b, pb, beam_m, cnt_m, sme, nb, q)
+                v = 100 * (sme2 - opcut[q]) + tie - 1
                 if v > best:
                     best = v
                     if best >= beta:
@@ -719,7 +805,7 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
         n = c.n_root
         for i in range(n):
             moves[i] = c.root_turns[i]
-    elif c.opts & OPT_ORDER:
+    elif (c.opts & OPT_ORDER) and T > c.order_min_t:
         n = gen_ordered(c, moves, ttmove, 1)
     else:
         n = gen_turns_c(b, s, moves)
@@ -942,6 +1028,10 @@ cdef class Searcher:
         self.c.deadline = now_c() + seconds if seconds > 0 else 0.0
         self.c.abort = 0
         self.c.next_check = self.c.nodes + 1
+
+    def set_order_min_turns(self, int t):
+        """Order turns heuristically only at nodes with more than ``t`` turns left."""
+        self.c.order_min_t = t
 
     def set_table_min_turns(self, int t):
         """Use the score-table bounds only at nodes with at least ``t`` turns left."""

@@ -34,6 +34,7 @@ from .reference import turn_neutral, turn_stone
 
 DEFAULT_TT_SIZE = None             # None: by depth, see tt_entries_for
 MAX_TURNS_WITHOUT_LIMIT = 10       # deeper positions need a time or node limit
+ORDER_MIN_TURNS = 2                # heuristic ordering at nodes with more turns left
 TABLE_MIN_TURNS = 5                # score-table bounds at nodes with this many turns left
 
 
@@ -234,6 +235,7 @@ def _searcher(core, tt_size, options, score_caps, driver="mtdf"):
         opts |= DRIVER_PVS
     s = Searcher(core, int(tt_size), opts)
     s.set_table_min_turns(TABLE_MIN_TURNS)
+    s.set_order_min_turns(ORDER_MIN_TURNS)
     if score_caps is not None:
         s.set_score_caps(int(score_caps[0]), int(score_caps[1]))
     return s
