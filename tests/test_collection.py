@@ -5,7 +5,7 @@ import collections
 import pytest
 
 from szsolver.generate import generate, load_collection, parse_id_rule
-from szsolver.logic import GRADES, grade
+from szsolver.logic import GRADES, grade, solve_logic
 from szsolver.puzzle_io import puzzle_string
 from szsolver.starmap import is_solution, solution_problems
 from szsolver.starmap_sat import solve
@@ -30,7 +30,9 @@ def test_published_puzzle(gen):
     assert not solution_problems(gen.puzzle, gen.solution)
     r = solve(gen.puzzle)
     assert r.status == "unique" and r.solutions == [gen.solution]
-    assert grade(gen.puzzle) == gen.grade
+    logic = solve_logic(gen.puzzle, truth=gen.solution)  # every step keeps the solution
+    assert logic.grade == gen.grade == grade(gen.puzzle)
+    assert logic.solved == (gen.grade != "fiendish") or logic.stars == gen.solution
 
 
 @pytest.mark.parametrize("pid", ["sz-easy-1", "sz-medium-2", "sz-hard-3", "sz-fiendish-1", "sq8-hard-1",
