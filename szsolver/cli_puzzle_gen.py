@@ -18,8 +18,8 @@ def _describe(gen, with_solution: bool, explain: bool) -> tuple[dict, str]:
     data = gen.to_json()
     if not with_solution:
         data.pop("solution", None)
-    lines = [f"{gen.id}: {gen.grade} starmap puzzle on {g.name}, {len(gen.puzzle.givens)} givens"
-             " (unique solution, proved by CP-SAT)"]
+    lines = [(f"{gen.id}: {gen.grade} starmap puzzle on {g.name}, {len(gen.puzzle.givens)} givens"
+              " (unique solution, proved by CP-SAT)")]
     lines.append(puzzle_text(gen.puzzle, gen.solution if with_solution else None).rstrip())
     if with_solution:
         lines.append("solution: " + " ".join(stars_to_points(g, gen.solution)))

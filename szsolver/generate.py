@@ -27,7 +27,6 @@ import hashlib
 import json
 import os
 import re
-import sys
 from dataclasses import dataclass
 
 from .geometry import STARS_ZONE, Geometry, by_name, hex_starmap, square

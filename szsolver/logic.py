@@ -130,7 +130,7 @@ def _bits(m: int):
 
 
 def _popcount(m: int) -> int:
-    return bin(m).count("1")
+    return m.bit_count()
 
 
 @dataclass
@@ -156,14 +156,14 @@ class LogicResult:
 
 
 class _State:
-    __slots__ = ("b", "c", "_masks")
+    __slots__ = ("_masks", "b", "c")
 
     def __init__(self, b: _Board, c: list[int]):
         self.b = b
         self.c = c
         self._masks = None
 
-    def copy(self) -> "_State":
+    def copy(self) -> _State:
         return _State(self.b, list(self.c))
 
     def masks(self):
@@ -205,7 +205,7 @@ def _t_pattern_used(st: _State, name):
         hit = cq & used
         if hit and hit != cq:
             out.append((q, hit, lambda q=q, hit=hit: f"{name(q)}: " + ", ".join(
-                f"pattern {pat(st, c)} is already at {name(where[c])}" for c in _bit_values(hit))))
+                f"pattern {_pat(st, c)} is already at {name(where[c])}" for c in _bit_values(hit))))
     return out
 
 
@@ -216,7 +216,7 @@ def _bit_values(m: int):
         m ^= low
 
 
-def pat(st, bit):
+def _pat(st, bit):
     return pattern_text(st.b.g, bit.bit_length() - 2)
 
 
@@ -251,7 +251,7 @@ def _t_last_place(st: _State, name):
                     raise Contradiction  # two patterns that must both go here
                 if c != hit:
                     out.append((p, c & ~hit,
-                                lambda p=p, bit=hit: f"{name(p)}: the only place left for pattern {pat(st, bit)}"))
+                                lambda p=p, bit=hit: f"{name(p)}: the only place left for pattern {_pat(st, bit)}"))
     return out
 
 
@@ -270,9 +270,8 @@ def _t_sight(st: _State, name):
             if r & known:
                 if c & blank[d]:
                     out.append((p, blank[d], _why_seen(st, name, p, d, r & known)))
-            elif not r & possible:
-                if c & beam[d]:
-                    out.append((p, beam[d], _why_empty(st, name, p, d)))
+            elif not r & possible and c & beam[d]:
+                out.append((p, beam[d], _why_empty(st, name, p, d)))
     return out
 
 
@@ -385,7 +384,7 @@ def _t_subsets(st: _State, name):
                 for q in _bits(m):
                     if st.c[q] & ~keep:
                         out.append((q, st.c[q] & ~keep, lambda q=q, combo=combo, m=m:
-                                    f"{name(q)}: patterns {', '.join(pat(st, 1 << i) for i in combo)} "
+                                    f"{name(q)}: patterns {', '.join(_pat(st, 1 << i) for i in combo)} "
                                     f"can only go on {', '.join(name(x) for x in _bits(m))}"))
         if out:
             return out
@@ -401,16 +400,16 @@ def _t_subsets(st: _State, name):
             if _popcount(m) < t:
                 raise Contradiction
             if _popcount(m) == t:
-                for q in _bits(places_mask(places, m) & ~sum(1 << p for p in combo)):
+                for q in _bits(_places_mask(places, m) & ~sum(1 << p for p in combo)):
                     out.append((q, m, lambda q=q, combo=combo, m=m:
                                 f"{name(q)}: the stars at {', '.join(name(p) for p in combo)} use up "
-                                f"patterns {', '.join(pat(st, 1 << i) for i in _bits(m))}"))
+                                f"patterns {', '.join(_pat(st, 1 << i) for i in _bits(m))}"))
         if out:
             return out
     return out
 
 
-def places_mask(places, bits):
+def _places_mask(places, bits):
     m = 0
     for i in _bits(bits):
         m |= places[i]
@@ -489,10 +488,9 @@ def _propagate(st: _State, max_level: int, counts=None, steps=None, name=None, t
                 break
         if progress:
             continue
-        if max_level >= CONTRADICTION[1]:
-            if _contradiction_step(st, counts, steps, name, truth):
-                used = max(used, CONTRADICTION[1])
-                continue
+        if max_level >= CONTRADICTION[1] and _contradiction_step(st, counts, steps, name, truth):
+            used = max(used, CONTRADICTION[1])
+            continue
         return used
 
 
@@ -530,7 +528,7 @@ def _contradiction_step(st: _State, counts, steps, name, truth) -> bool:
                 counts[CONTRADICTION[0]] = counts.get(CONTRADICTION[0], 0) + 1
             if steps is not None:
                 what = ("empty" if assume == EMPTY else
-                        "a star" if assume & (assume - 1) else f"a star showing {pat(st, assume)}")
+                        "a star" if assume & (assume - 1) else f"a star showing {_pat(st, assume)}")
                 steps.append(Step(CONTRADICTION[0], CONTRADICTION[1],
                                   f"{name(p)}: if it were {what}, the easier techniques reach a "
                                   f"contradiction" + _outcome(st.b, st.c[p])))
@@ -549,12 +547,16 @@ def _truth_bits(puzzle: Puzzle, stars: int) -> list[int]:
     return [2 << pats[p] if p in pats else EMPTY for p in range(puzzle.geometry.size)]
 
 
-def initial_candidates(puzzle: Puzzle) -> list[int]:
-    b = _Board(puzzle)
+def _initial(b: _Board, puzzle: Puzzle) -> list[int]:
     c = [b.all_bits if b.free >> p & 1 else EMPTY for p in range(b.n)]
     for p, pattern in puzzle.givens:
         c[p] = 2 << pattern
     return c
+
+
+def initial_candidates(puzzle: Puzzle) -> list[int]:
+    """The pencil marks before any deduction: bit 0 empty, bit 1 + t pattern t."""
+    return _initial(_Board(puzzle), puzzle)
 
 
 def solve_logic(puzzle: Puzzle, max_level: int = MAX_LEVEL, explain: bool = False,
@@ -566,10 +568,7 @@ def solve_logic(puzzle: Puzzle, max_level: int = MAX_LEVEL, explain: bool = Fals
     the technique otherwise) -- the soundness test hook.
     """
     b = _Board(puzzle)
-    c = [b.all_bits if b.free >> p & 1 else EMPTY for p in range(b.n)]
-    for p, pattern in puzzle.givens:
-        c[p] = 2 << pattern
-    st = _State(b, c)
+    st = _State(b, _initial(b, puzzle))
     tb = _truth_bits(puzzle, truth) if truth is not None else None
     if tb is not None:
         _assert_truth(st, tb, "the givens")

@@ -4,8 +4,8 @@ import random
 import pytest
 
 from szsolver.geometry import STARS_ZONE, square
-from szsolver.reference import ADVANCED, BASIC
 from szsolver.logic import GRADES, TECHNIQUES, grade, grade_level, solve_logic
+from szsolver.reference import ADVANCED, BASIC
 from szsolver.starmap import Puzzle, is_solution, star_patterns
 from szsolver.starmap_gen import complete_starmap
 from szsolver.starmap_sat import solve
