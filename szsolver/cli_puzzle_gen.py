@@ -54,11 +54,8 @@ def _seeds(seed: str, count: int) -> list[str]:
 def _progress_cb(show, label: str):
     if show is None:
         return None
-    n = [0]
-
-    def tick():
-        n[0] += 1
-        show(f"{label}: {n[0]} step(s)")
+    def tick(msg: str):
+        show(f"{label}: {msg}")
     return tick
 
 

@@ -313,7 +313,7 @@ def _attempt(g: Geometry, target: str, seed: str, attempt: int, rule: int,
     # 4. remove redundant givens and blocked points while still acceptable
     removable = [("g", p) for p, _ in givens] + [("b", p) for p in empties[:nblock]]
     rnd.shuffle(removable)
-    for kind, p in removable:
+    for k, (kind, p) in enumerate(removable):
         if kind == "g":
             trial = Puzzle(g, pz.blocked, tuple(gv for gv in pz.givens if gv[0] != p), rule)
         else:
@@ -323,7 +323,7 @@ def _attempt(g: Geometry, target: str, seed: str, attempt: int, rule: int,
         if ok(trial):
             pz = trial
         if progress:
-            progress()
+            progress(f"attempt {attempt + 1}: {k + 1}/{len(removable)} clues tried for removal")
     got = solve_logic(pz, 4).grade
     return pz, stars, got
 
@@ -331,7 +331,8 @@ def _attempt(g: Geometry, target: str, seed: str, attempt: int, rule: int,
 def generate(board="stars-zone", grade: str = "medium", seed="0", rule=BASIC,
              max_attempts: int = 200, progress=None) -> Generated:
     """A puzzle of exactly ``grade`` on ``board``, deterministic in ``seed``, proved
-    unique by CP-SAT. ValueError for a bad board or grade."""
+    unique by CP-SAT. ``progress(msg)`` (optional) hears how far an attempt is.
+    ValueError for a bad board, grade or seed."""
     g = resolve_board(board)
     target = GRADES[grade_level(grade) - 1]
     seed = str(seed)
