@@ -222,9 +222,10 @@ cdef int _run(State *S, uint64_t *rng, int64_t max_steps, int64_t restart_after,
     cdef int64_t step = 0, last_improve = 0
     cdef int i, k, p, best_p, best_c, c, ties, nconf, best_ever, w, total
     cdef int *conf = <int *>malloc(S.K * sizeof(int))
-    cdef int t
+    cdef int t, ci, tries
     cdef int found = 0
-    w = adj_weight
+    cdef int hard = S.good and adj_weight < 0
+    w = adj_weight if adj_weight > 0 else 1
     best_ever = 1 << 30
     while step < max_steps:
         total = S.cost + (w * S.adj if S.good else 0)
@@ -253,9 +254,11 @@ cdef int _run(State *S, uint64_t *rng, int64_t max_steps, int64_t restart_after,
             for i in range(S.K):
                 _remove(S, i)
             for i in range(S.K):
+                tries = 0
                 while True:
                     p = S.cand[_rand(rng, S.ncand)]
-                    if S.starat[p] < 0:
+                    tries += 1
+                    if S.starat[p] < 0 and (not hard or tries > 1000 or not _adjacent(S, p)):
                         break
                 _place(S, i, p)
             best_ever = 1 << 30
@@ -275,14 +278,19 @@ cdef int _run(State *S, uint64_t *rng, int64_t max_steps, int64_t restart_after,
         best_c = 1 << 30
         ties = 0
         if _rand(rng, 1000) < noise:
+            tries = 0
             while True:
                 best_p = S.cand[_rand(rng, S.ncand)]
-                if S.starat[best_p] < 0 and best_p != k:
+                tries += 1
+                if S.starat[best_p] < 0 and best_p != k and (
+                        not hard or tries > 1000 or not _adjacent(S, best_p)):
                     break
         else:
-            for c in range(S.ncand):
-                p = S.cand[c]
+            for ci in range(S.ncand):
+                p = S.cand[ci]
                 if S.starat[p] >= 0 or p == k:
+                    continue
+                if hard and _adjacent(S, p):
                     continue
                 c = _eval_place(S, p, &t)
                 if S.good:

@@ -151,7 +151,7 @@ def starmap_cmd(board, seed, good_form, rule, time_limit, as_json, svg_file):
     stats: dict = {}
     try:
         stars = complete_starmap(g, seed, good_form=good_form, rule=rule, time_limit=time_limit,
-                                 stats=stats)
+                                 stats=stats, progress=show)
     except TimeoutError:
         end_progress(show)
         raise click.ClickException(f"no starmap found within {time_limit} s "

@@ -109,13 +109,13 @@ def sight_lines(puzzle: Puzzle) -> list[list[tuple[int, ...]]]:
 def _steps_budget(g: Geometry) -> tuple[int, int]:
     """(steps per attempt, stall length before a restart)."""
     if g.n_patterns > 16:
-        return 200_000, 5_000
+        return 50_000, 5_000
     return 20_000, 2_000
 
 
 def complete_starmap(geometry: Geometry, seed=0, good_form: bool = False, rule=BASIC,
                      blocked: int = 0, time_limit: float | None = None,
-                     max_attempts: int = 20, stats: dict | None = None) -> int:
+                     max_attempts: int = 40, stats: dict | None = None, progress=None) -> int:
     """A complete starmap (star bitmask) on ``geometry``: every pattern once,
     stars off ``blocked`` (and off the board's fixed neutral points), beams cut by
     blocked points under ``rule=ADVANCED``. ``good_form``: no two stars adjacent and
@@ -123,7 +123,9 @@ def complete_starmap(geometry: Geometry, seed=0, good_form: bool = False, rule=B
     :func:`~szsolver.starmap.is_good_form`). Deterministic in its arguments.
 
     Raises :class:`NoStarmap` (a ValueError) when CP-SAT proves none exists and
-    ``TimeoutError`` when ``time_limit`` runs out first."""
+    ``TimeoutError`` when ``time_limit`` runs out first (checked between attempts
+    of the local search, each a few seconds at most). ``progress(msg)`` hears about
+    each failed attempt."""
     from . import _starmap
     rule = rule_code(rule)
     g = geometry
@@ -145,6 +147,9 @@ def complete_starmap(geometry: Geometry, seed=0, good_form: bool = False, rule=B
         if stars is None:
             if len(tables[7]) < g.n_patterns:
                 break
+            if progress:
+                progress(f"{g.name}: attempt {attempt + 1} found nothing in {n_steps} steps,"
+                         f" {time.perf_counter() - t0:.1f} s so far")
             continue
         mask = 0
         for p in stars:
