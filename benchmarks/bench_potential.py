@@ -94,7 +94,7 @@ def timed(f, *a, **k):
     return r, time.perf_counter() - t
 
 
-def solver_section():
+def solver_section(depths):
     from szsolver import _core
     from szsolver.notation import parse_position
     from szsolver.solver import solve
@@ -108,7 +108,7 @@ def solver_section():
             if not line or line.startswith("#"):
                 continue
             name, depth, text = (x.strip() for x in line.split("|"))
-            if int(depth) not in (4, 6):
+            if int(depth) not in depths:
                 continue
             pos = parse_position(text, backend=_core.Position)
             (caps, tb) = timed(lambda: (P.score_bound(pos, 0), P.score_bound(pos, 1)))
@@ -126,10 +126,15 @@ def main():
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--no-map", action="store_true")
     ap.add_argument("--solver", action="store_true")
+    ap.add_argument("--solver-depths", default="4,6")
+    ap.add_argument("--solver-only", action="store_true")
     a = ap.parse_args()
     rounds = [int(x) for x in a.rounds.split(",")]
     rules = [{"basic": BASIC, "advanced": ADVANCED}[r] for r in a.rules.split(",")]
     stats = {}
+    if a.solver_only:
+        solver_section({int(d) for d in a.solver_depths.split(",")})
+        return
     print(f"{'position':22} {'side':4} {'pot':>3} {'proven':>6} {'pot s':>7} {'bound':>5} "
           f"{'bound s':>7} {'quick':>5} {'quick ms':>8} {'map s':>7} {'solves':>6}")
     for rule in rules:
@@ -167,8 +172,8 @@ def main():
         print(f"{rname:9} {statistics.median(st['pot']):16.3f} {max(st['pot']):7.3f} {mm} "
               f"{statistics.median(st['bound']):12.3f} {max(st['bound']):7.3f} "
               f"{st['tight']:>5}/{st['n']:<6}")
-    if a.solver:
-        solver_section()
+    if a.solver or a.solver_only:
+        solver_section({int(d) for d in a.solver_depths.split(",")})
 
 
 if __name__ == "__main__":

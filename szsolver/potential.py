@@ -29,6 +29,26 @@ place and ``E`` be the points empty now.
 ``score_bound(position, side)``  (the solver's trusted bound; see its docstring)
     An upper bound on the side's final score over ALL continuations of the game.
 
+Bounds for the endgame solver (contracts)
+-----------------------------------------
+* ``score_bound(pos, side) -> int`` (CP-SAT, ~0.05-0.3 s mid/late game): for every
+  legal continuation to the end of the game, side's final score <= it. It is the
+  maximum over all continuations (attained on the Stars' Zone board), so it is
+  also valid at every position below ``pos`` in a search tree (their
+  continuations are a subset): compute it once at the root and pass
+  ``score_caps=(score_bound(pos, RED), score_bound(pos, BLUE))`` to
+  :func:`szsolver.solver.solve`.
+* ``score_bound_map(pos, side) -> {point: int}``: the same bound restricted to
+  continuations in which the side's NEXT stone goes on that point (any neutral
+  with it); valid for the whole subtree below those turns.
+* ``quick_bound(pos, side) -> int`` (pure Python, ~1 ms, no CP-SAT): same
+  contract as ``score_bound``, weaker (a pattern/stone matching relaxation;
+  often 16 in the mid-game); simple enough to port to C for interior nodes.
+* ``potential(pos, side).potential`` is NOT a bound against the opponent under
+  the Advanced rule (the opponent's neutrals may raise the side's score, see
+  tests/test_potential.py::test_opponent_neutral_can_raise_the_bound); under
+  the Basic rule it equals ``score_bound``.
+
 Model (one CP-SAT model per question; built in a few milliseconds)
 ------------------------------------------------------------------
 Booleans ``x[p]`` (own stone on empty p), ``n[p]`` (new neutral on p, Advanced
