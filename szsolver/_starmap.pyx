@@ -319,7 +319,7 @@ cdef int _run(State *S, uint64_t *rng, int64_t max_steps, int64_t restart_after,
 def search(int n, int A, list seg, list pos, list segcells, list fwd, list bwd, list cand,
            list nbr_start, list nbr, list lc, int good, unsigned long long seed,
            long long max_steps, long long restart_after, int noise=20, int tenure=6,
-           int tenure_rand=8, int adj_weight=1):
+           int tenure_rand=8, int adj_weight=1, list init=None):
     """Run the local search. Returns (stars as a list of points or None, steps, restarts)."""
     cdef State S
     cdef int i, p, a
@@ -379,12 +379,15 @@ def search(int n, int A, list seg, list pos, list segcells, list fwd, list bwd, 
             S.pat[i] = -1
         S.cost = 0
         S.adj = 0
-        # random initial placement
+        # initial placement: the given stars, else random
         for i in range(S.K):
-            while True:
-                p = S.cand[_rand(&rng, S.ncand)]
-                if S.starat[p] < 0:
-                    break
+            if init is not None and i < len(init) and S.starat[<int>init[i]] < 0:
+                p = init[i]
+            else:
+                while True:
+                    p = S.cand[_rand(&rng, S.ncand)]
+                    if S.starat[p] < 0:
+                        break
             _place(&S, i, p)
         with nogil:
             found = _run(&S, &rng, max_steps, restart_after, &steps, &restarts, noise, tenure,
