@@ -17,11 +17,13 @@ from .reference import SIDE_NAMES
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True), default=None,
               metavar="FILE", help="Write the map as an SVG heat map (one side only; "
                                    "implies --map).")
+@click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
+              help="Override the rule (a game record is replayed under it).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--time-limit", type=float, default=None, metavar="S",
               help="Stop each CP-SAT solve after S seconds (then 'proven' may be false "
                    "and the value is a lower bound; the upper bound is reported).")
-def potential_cmd(position, side, with_map, svg_file, as_json, time_limit):
+def potential_cmd(position, side, with_map, svg_file, rule, as_json, time_limit):
     """The highest final score each side can reach by placing its remaining stones
     (and, under the Advanced rule, its neutrals) on the points empty now, the
     opponent placing nothing further; proven by CP-SAT.
@@ -32,7 +34,7 @@ def potential_cmd(position, side, with_map, svg_file, as_json, time_limit):
     from .potential import map_svg, map_text, potential, potential_map
     if time_limit is not None and time_limit <= 0:
         raise ValueError(f"--time-limit must be positive, got {time_limit}")
-    pos, _game = load_position(position)
+    pos, _game = load_position(position, rule)
     g = pos.geometry
     sides = [0, 1] if side == "both" else [SIDE_NAMES.index(side)]
     if svg_file and len(sides) != 1:
