@@ -198,6 +198,15 @@ def test_levers_match_plain_search(which, tl, rule):
     assert solve(p, options=["tt", "order"], pv=False).value == solve(p, pv=False).value
 
 
+@pytest.mark.parametrize("seed", range(28, 34))
+def test_neutral_rules_match_at_five_turns(seed):
+    """Three- and four-turn neutral pruning inside deeper trees (Basic), against the
+    same search without them (exact leaves kept: they are checked above)."""
+    p = random_game_at(seed, 5, BASIC, (5, 5), p_neutral=0.1)
+    ref = solve(p, options=["tt", "order", "leaf"], pv=False)
+    assert solve(p, pv=False).value == ref.value
+
+
 @pytest.mark.parametrize("options", [[], ["tt"], ["leaf"], ["tables"], ["order"],
                                      ["tt", "order"], list(OPTIONS)])
 @pytest.mark.parametrize("rule", [BASIC, ADVANCED])
