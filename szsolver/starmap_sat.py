@@ -7,8 +7,10 @@ Model (any :class:`~szsolver.geometry.Geometry`, both beam rules):
   ``b[p,d] = x[q] or b[q,d]`` with q the next point; under ADVANCED a blocked q
   makes ``b[p,d] = 0`` (the beam is cut), under BASIC a blocked q is only empty;
 - ``y[p,t]``: the star on p shows pattern t. ``sum_t y[p,t] = x[p]``,
-  ``sum_p y[p,t] = 1`` for every pattern t, and ``y[p,t]`` implies every
-  ``b[p,d]`` agrees with bit d of t. Givens fix ``y[p,t] = 1``; a pattern that
+  ``sum_p y[p,t] = 1`` for every pattern t, and the chosen pattern agrees with
+  the beams: ``sum(y[p,t] : bit d of t) <= b[p,d]`` and
+  ``sum(y[p,t] : not bit d of t) + b[p,d] <= 1`` (2k linear rows per point; this
+  builds and solves faster on the hex board than one implication per y and d). Givens fix ``y[p,t] = 1``; a pattern that
   needs a beam where the ray is empty (or cut at once) is ruled out up front.
 
 Uniqueness is proved by re-solving with a no-good (the found star set
@@ -95,9 +97,8 @@ class StarmapModel:
         k = g.n_directions
         nt = g.n_patterns
         advanced = puzzle.rule == ADVANCED
-        # can[p][d]: some star could ever be seen from p in direction d
+        # b[(p, d)]: the beam literal, or None where nothing can ever be seen
         b = {}
-        self.can_see = {}
         for d in range(k):
             # build along each ray from the far end: process points so that the next
             # point q = rays[p][d][0] has its b[q,d] first (memoised recursion).
@@ -133,26 +134,36 @@ class StarmapModel:
         given_pat = {t: p for p, t in puzzle.givens}
         self.y = {}
         by_pattern = {t: [] for t in range(nt)}
+        S = cp_model.LinearExpr.sum
         for p in free:
             lits = []
+            blind = sum(1 << d for d in range(k) if b[(p, d)] is None)
             for t in range(nt):
                 if t in given_pat and given_pat[t] != p:
                     continue
                 if p in given and given[p] != t:
                     continue
-                if any(t >> d & 1 and b[(p, d)] is None for d in range(k)):
+                if t & blind:  # a beam where nothing can ever be seen
                     continue
                 v = m.new_bool_var(f"y{p}_{t}")
                 self.y[(p, t)] = v
-                lits.append(v)
+                lits.append((t, v))
                 by_pattern[t].append(v)
-                for d in range(k):
-                    bd = b[(p, d)]
-                    if bd is None:
-                        continue
-                    m.add_implication(v, bd if t >> d & 1 else bd.Not())
+            # the chosen pattern agrees with the beams: with at most one y[p,.] true,
+            # sum of y with bit d <= b[p,d] and sum of y without bit d <= 1 - b[p,d]
+            for d in range(k):
+                bd = b[(p, d)]
+                if bd is None:
+                    continue
+                on = [v for t, v in lits if t >> d & 1]
+                off = [v for t, v in lits if not t >> d & 1]
+                if on:
+                    m.add(S(on) <= bd)
+                if off:
+                    m.add(S(off) + bd <= 1)
+            lits = [v for _t, v in lits]
             if lits:
-                m.add(sum(lits) == self.x[p])
+                m.add(S(lits) == self.x[p])
             else:
                 m.add(self.x[p] == 0)
         self.impossible = False
@@ -163,7 +174,7 @@ class StarmapModel:
                 m.add_exactly_one(by_pattern[t])
         for p in given:
             m.add(self.x[p] == 1)
-        m.add(sum(self.x.values()) == nt)  # redundant, helps propagation
+        m.add(cp_model.LinearExpr.sum(list(self.x.values())) == nt)  # redundant, helps propagation
         # Redundant counting: along each direction d, the stars without a beam in d
         # are exactly the last stars of the occupied lines (segments under ADVANCED),
         # one per occupied line; half of all patterns lack bit d.
@@ -177,9 +188,9 @@ class StarmapModel:
                 m.add_bool_or([self.x[p] for p in line]).only_enforce_if(o)
                 last = [self.y[(p, t)] for p in line for t in range(nt)
                         if not t >> d & 1 and (p, t) in self.y]
-                m.add(sum(last) == o)
+                m.add(cp_model.LinearExpr.sum(last) == o)
                 occ.append(o)
-            m.add(sum(occ) == nt // 2)
+            m.add(cp_model.LinearExpr.sum(occ) == nt // 2)
         self.n_solves = 0
 
     def forbid(self, stars: int) -> None:
