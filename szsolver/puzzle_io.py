@@ -310,12 +310,15 @@ def puzzle_text(p: Puzzle, solution: int | None = None) -> str:
     out = head + [""]
     if g.cell != "hex":
         cols = sorted({c for _, c in g.coords})
-        hdr = [" "] * width
-        for c in cols:
-            t = str(c % 10 if c >= 10 and w < 3 else c).rjust(nd + 1)
-            for k, ch in enumerate(t):
-                hdr[(c - c0) * w + k] = ch
-        out.append(" " * (label_w + 1) + "".join(hdr).rstrip())
+        two = max(cols) >= 10 and w < 3  # column numbers 10+ as tens over ones
+        for part in (("tens", "ones") if two else ("all",)):
+            hdr = [" "] * width
+            for c in cols:
+                t = {"all": str(c), "ones": str(c % 10),
+                     "tens": str(c // 10) if c >= 10 else " "}[part].rjust(nd + 1)
+                for k, ch in enumerate(t):
+                    hdr[(c - c0) * w + k] = ch
+            out.append(" " * (label_w + 1) + "".join(hdr).rstrip())
     for y, row in enumerate(lines):
         out.append(str(y + r0).rjust(label_w) + " " + "".join(row).rstrip())
     if g.cell == "hex":
