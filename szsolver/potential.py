@@ -120,7 +120,7 @@ def score_of(geometry, own: int, neutral: int, advanced: bool) -> int:
 # --- the model -----------------------------------------------------------------------------
 
 class _Model:
-    """Max (or min) distinct patterns over placements of ``stones`` own stones and
+    """Max distinct patterns over placements of ``stones`` own stones and
     at most ``allowance`` neutrals on the points of ``avail``.
 
     ``own`` are the side's stones already placed, ``neutral`` the neutrals already
@@ -128,14 +128,13 @@ class _Model:
     """
 
     def __init__(self, geometry, own: int, neutral: int, avail: int, stones: int,
-                 allowance: int, advanced: bool, minimise: bool = False,
+                 allowance: int, advanced: bool,
                  use_counts: bool = True, use_classes: bool = True):
         self.use_counts, self.use_classes = use_counts, use_classes
         self.geometry = g = geometry
         self.own, self.neutral, self.avail = own, neutral, avail
         self.stones, self.advanced = stones, advanced
         self.allowance = allowance if advanced else 0
-        self.minimise = minimise
         m = self.m = cp_model.CpModel()
         n_pts = g.size
         self.feasible = _popcount(avail) >= stones
@@ -225,8 +224,6 @@ class _Model:
                     continue
                 z = m.new_bool_var(f"z{p}_{t}")
                 m.add_bool_and(lits).only_enforce_if(z)
-                if minimise:  # full reification: the pattern shows => z
-                    m.add_bool_or([z] + [lit.Not() for lit in lits])
                 zs[t].append(z)
                 per_point.append(z)
             if per_point:
@@ -234,7 +231,7 @@ class _Model:
                     m.add_at_most_one(per_point)
                 else:
                     m.add(sum(per_point) <= S[p])
-        if not minimise and self.use_counts:
+        if self.use_counts:
             self._add_segment_counts(zs)
         const = 0
         ys = []
@@ -246,25 +243,18 @@ class _Model:
             if not zs[t]:
                 continue
             y = m.new_bool_var(f"y{t}")
-            if minimise:
-                for z in zs[t]:
-                    m.add_implication(z, y)
-            else:
-                m.add_bool_or(zs[t]).only_enforce_if(y)
+            m.add_bool_or(zs[t]).only_enforce_if(y)
             ys.append(y)
             Y[t] = y
         for t in range(n_pat):
             if any(z is True for z in zs[t]):
                 Y[t] = 1
-        if not minimise and self.use_counts:
+        if self.use_counts:
             self._add_class_counts(Y)
         self.const = const
         self.ys = ys
         self.objective = sum(ys) + const
-        if minimise:
-            m.minimize(self.objective)
-        else:
-            m.maximize(self.objective)
+        m.maximize(self.objective)
 
     def _add_segment_counts(self, zs):
         """Redundant counting constraints (valid for every placement; they only help
@@ -440,18 +430,12 @@ class _Model:
             value = score_of(self.geometry, self.own | stones, self.neutral | neutrals,
                              self.advanced)
             obj = int(round(solver.objective_value))
-            if not self.minimise:
-                # z/y only *imply* patterns, so the objective never exceeds the true score
-                assert value >= obj, (value, obj)
-            else:
-                assert value == obj, (value, obj)
+            # z/y only *imply* patterns, so the objective never exceeds the true score
+            assert value >= obj, (value, obj)
             proven = status == cp_model.OPTIMAL
             raw = solver.best_objective_bound
-            if self.minimise:
-                bound = value if proven else max(0, math.ceil(raw - 1e-6))
-            else:
-                bound = value if proven else min(self.geometry.n_patterns,
-                                                 math.floor(raw + 1e-6))
+            bound = value if proven else min(self.geometry.n_patterns,
+                                             math.floor(raw + 1e-6))
             return dict(value=value, bound=bound, stones=stones, neutrals=neutrals,
                         proven=proven, seconds=secs, dtime=solver.deterministic_time)
         if status == cp_model.INFEASIBLE:
@@ -462,7 +446,7 @@ class _Model:
         value = score_of(self.geometry, self.own | stones, self.neutral, self.advanced)
         raw = solver.best_objective_bound
         bound = self.geometry.n_patterns
-        if not self.minimise and math.isfinite(raw):
+        if math.isfinite(raw):
             bound = min(bound, math.floor(raw + 1e-6))
         return dict(value=value, bound=max(bound, value), stones=stones, neutrals=0,
                     proven=False, seconds=secs)
@@ -532,12 +516,12 @@ def _facts(position, side):
     return side, g, own, empty, k, min(k, left), min(k_opp, opp_left)
 
 
-def _model_for(position, side, allowance_kind: str, minimise: bool = False):
+def _model_for(position, side, allowance_kind: str):
     side, g, own, empty, k, own_allow, opp_allow = _facts(position, side)
     advanced = position.rule == ADVANCED
     allowance = own_allow if allowance_kind == "own" else own_allow + opp_allow
     return side, k, allowance, _Model(g, own, position.neutral, empty, k,
-                                      allowance if advanced else 0, advanced, minimise)
+                                      allowance if advanced else 0, advanced)
 
 
 def potential(position, side, time_limit=None) -> PotentialResult:
