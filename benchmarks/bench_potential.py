@@ -32,12 +32,11 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from szsolver import potential as P  # noqa: E402
-from szsolver.notation import parse_turn, position_string  # noqa: E402
-from szsolver.reference import ADVANCED, BASIC, Position, encode_turn  # noqa: E402
+from szsolver import potential as P
+from szsolver.notation import parse_turn
+from szsolver.reference import ADVANCED, BASIC, Position, encode_turn
 
-EXAMPLE = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
-           "36 62 45n25 73n32 58 42n75 59 78n35 38 48 27 69").split()
+EXAMPLE = ["44n66", "64", "41", "54", "14", "28", "34n24", "84", "96", "95", "46n85", "65", "74", "76", "86", "87", "72", "82", "52", "51", "36", "62", "45n25", "73n32", "58", "42n75", "59", "78n35", "38", "48", "27", "69"]
 
 
 def rng_for(*parts) -> random.Random:
@@ -111,11 +110,11 @@ def solver_section(depths):
             if int(depth) not in depths:
                 continue
             pos = parse_position(text, backend=_core.Position)
-            (caps, tb) = timed(lambda: (P.score_bound(pos, 0), P.score_bound(pos, 1)))
+            (caps, tb) = timed(lambda p=pos: (P.score_bound(p, 0), P.score_bound(p, 1)))
             r0, t0 = timed(solve, pos, pv=False)
             r1, t1 = timed(solve, pos, pv=False, score_caps=caps)
             assert r0.value == r1.value, (name, r0.value, r1.value)
-            print(f"{name:24} {str(caps):>7} {r0.nodes:>11,} {r1.nodes:>11,} {t0:7.2f} {t1:7.2f} "
+            print(f"{name:24} {caps!s:>7} {r0.nodes:>11,} {r1.nodes:>11,} {t0:7.2f} {t1:7.2f} "
                   f"{tb:7.2f}", flush=True)
 
 
@@ -161,7 +160,7 @@ def main():
                         st["map"].append(tm)
                         map_cols = f" {tm:7.2f} {mp.solves:>6}"
                     print(f"{rname[:3]}-{gname}-r{rnd:<8} {'RB'[side]:4} {res.potential:>3} "
-                          f"{str(res.proven):>6} {tp:7.3f} {b:>5} {tb:7.3f} {q:>5} "
+                          f"{res.proven!s:>6} {tp:7.3f} {b:>5} {tb:7.3f} {q:>5} "
                           f"{tq * 1000:8.2f}{map_cols}", flush=True)
     print("\nSummary (seconds)")
     print(f"{'rule':9} {'potential median':>16} {'worst':>7} {'map median':>10} {'worst':>7} "

@@ -67,11 +67,11 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from .reference import ADVANCED, BASIC, BLUE, RED, SIDE_NAMES, STONES_PER_SIDE
+from .reference import ADVANCED, BLUE, RED, SIDE_NAMES, STONES_PER_SIDE
 
 #: CP-SAT parameters fixed for reproducibility (same answer, same placement, every run).
 NUM_WORKERS = 1
@@ -89,7 +89,7 @@ def _bits(mask: int) -> list[int]:
 
 
 def _popcount(x: int) -> int:
-    return bin(x).count("1")
+    return x.bit_count()
 
 
 def pattern_set_of(geometry, own: int, neutral: int, advanced: bool) -> int:
@@ -322,8 +322,8 @@ class _Model:
 
         for d in range(nd):
             lits = [E[p, d] for p in range(g.size) if (p, d) in E]
-            m.add(ysum(lambda t: not t >> d & 1) <= lin(lits))
-            m.add(ysum(lambda t: t >> d & 1) <= lin([S[p] for p in range(g.size)])
+            m.add(ysum(lambda t, d=d: not t >> d & 1) <= lin(lits))
+            m.add(ysum(lambda t, d=d: t >> d & 1) <= lin([S[p] for p in range(g.size)])
                   - lin(lits))
         if not self.use_classes:
             return
@@ -341,10 +341,13 @@ class _Model:
             ee = lin([E[p, e] for p in range(g.size) if (p, e) in E])
             st = lin([S[p] for p in range(g.size)])
             bd, be = 1 << d, 1 << e
-            m.add(ysum(lambda t: not t & bd and not t & be) <= fs)
-            m.add(ysum(lambda t: not t & bd and t & be) <= ed - fs)
-            m.add(ysum(lambda t: t & bd and not t & be) <= ee - fs)
-            m.add(ysum(lambda t: t & bd and t & be) <= st - ed - ee + fs)
+            for want_d in (0, 1):
+                for want_e in (0, 1):
+                    # classes (bit d, bit e) = (0,0) lone stone of its segment, (0,1) first
+                    # stone that way, (1,0) last, (1,1) middle: counts fs, ed-fs, ee-fs, rest
+                    count = [fs, ed - fs, ee - fs, st - ed - ee + fs][2 * want_d + want_e]
+                    m.add(ysum(lambda t, a=want_d, b=want_e, bd=bd, be=be:
+                               bool(t & bd) == a and bool(t & be) == b) <= count)
 
     def _may_cut(self, q: int) -> bool:
         """Can a neutral on q ever separate two own stones (on a row or column)?"""
@@ -533,7 +536,7 @@ def potential(position, side, time_limit=None) -> PotentialResult:
     ``potential`` is the best found (a lower bound) and ``upper_bound`` the proven
     upper bound. Without a limit the answer is always proven.
     """
-    side, k, allowance, model = _model_for(position, side, "own")
+    side, k, _allowance, model = _model_for(position, side, "own")
     r = model.solve(time_limit)
     if r["value"] is None:
         raise ValueError("no placement found within the time limit" if not r["proven"]
@@ -685,8 +688,8 @@ def potential_map(position, side, time_limit=None, *, kind: str = "potential") -
     t0 = time.perf_counter()
     if kind not in ("potential", "bound"):
         raise ValueError(f"unknown map kind {kind!r}: use potential or bound")
-    side, k, allowance, model = _model_for(position, side,
-                                           "own" if kind == "potential" else "both")
+    side, k, _allowance, model = _model_for(position, side,
+                                            "own" if kind == "potential" else "both")
     g = model.geometry
     m = model.m
     values: dict[int, int] = {}
@@ -770,8 +773,7 @@ def potential_map(position, side, time_limit=None, *, kind: str = "potential") -
                 values[p] = lower.get(p, (0,))[0]
                 bounds[p] = max(ub, values[p])
             break
-        if rg["value"] < level:
-            level = rg["value"]
+        level = min(level, rg["value"])
         _swap_closure(model, lower, level, rest)
     return PotentialMap(side, best, values, bounds, frozenset(proven),
                         time.perf_counter() - t0, solves)

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from szsolver import potential as P
-from szsolver.geometry import STARS_ZONE, square
+from szsolver.geometry import STARS_ZONE
 from szsolver.notation import parse_turn, position_string
 from szsolver.reference import ADVANCED, BASIC, BLUE, RED, Position, encode_turn
 
@@ -63,7 +63,7 @@ def brute_potential(p: Position, side) -> int:
     """Max final score over the side's own placements (stones, and under the
     Advanced rule up to min(stones, neutrals left) of its neutrals), opponent idle."""
     own = p.stones(side)
-    k = p.stones_per_side - bin(own).count("1")
+    k = p.stones_per_side - own.bit_count()
     empties = [q for q in range(p.geometry.size) if p.empty >> q & 1]
     allow = min(k, p.neutrals_left(side)) if p.rule == ADVANCED else 0
     best = -1
@@ -114,9 +114,9 @@ def brute_max_final(p: Position, side, first_stone=None) -> int:
 def _room(p: Position) -> bool:
     """Enough empty points for every stone and neutral still to come (the
     condition under which score_bound is attained)."""
-    ks = [p.stones_per_side - bin(p.stones(s)).count("1") for s in (RED, BLUE)]
+    ks = [p.stones_per_side - p.stones(s).bit_count() for s in (RED, BLUE)]
     cuts = sum(min(ks[s], p.neutrals_left(s)) for s in (RED, BLUE)) if p.rule == ADVANCED else 0
-    return bin(p.empty).count("1") >= ks[0] + ks[1] + cuts
+    return p.empty.bit_count() >= ks[0] + ks[1] + cuts
 
 
 # --- potential vs brute force -----------------------------------------------------------
@@ -135,7 +135,7 @@ def potential_cases():
 @pytest.mark.parametrize("name,pos", potential_cases(), ids=lambda v: v if isinstance(v, str) else "")
 def test_potential_matches_brute_force(name, pos):
     for side in (RED, BLUE):
-        k = pos.stones_per_side - bin(pos.stones(side)).count("1")
+        k = pos.stones_per_side - pos.stones(side).bit_count()
         if pos.rule == ADVANCED and k > 2 or k > 3:
             continue
         r = P.potential(pos, side)
@@ -290,6 +290,7 @@ def test_map_text_and_svg():
 
 def test_cli_json_and_errors(tmp_path):
     from click.testing import CliRunner
+
     from szsolver.cli import main
     runner = CliRunner()
     s = position_string(example_after(28, BASIC))
@@ -323,3 +324,57 @@ def test_opponent_neutral_can_raise_the_bound():
                          "B 0 2 advanced", backend=Position)
     assert P.potential(pos, RED).potential == pos.score(RED) == 11
     assert P.score_bound(pos, RED) == brute_max_final(pos, RED) == 13
+
+
+@pytest.mark.parametrize("rule", [BASIC, ADVANCED])
+def test_model_admits_every_placement_at_its_true_score(rule):
+    """Soundness of the model's redundant counting constraints: with the stones and
+    neutrals fixed to ANY placement (random ones here), the model still reaches the
+    placement's true score (rules' walk), so no constraint cuts off a real placement."""
+    for turns in (12, 18, 24):
+        pos = example_after(turns, rule, 6 if rule == ADVANCED else 5)
+        for side in (RED, BLUE):
+            model = P._Model(pos.geometry, pos.stones(side), pos.neutral, pos.empty,
+                             16 - pos.stones(side).bit_count(),
+                             min(16 - pos.stones(side).bit_count(), 6), rule == ADVANCED)
+            rng = _rng("soundness", rule, turns, side)
+            cand = sorted(model.x)
+            for _ in range(12):
+                stones = rng.sample(cand, model.stones)
+                rest = [q for q in sorted(model.nv) if q not in stones]
+                neutrals = rng.sample(rest, min(len(rest), rng.randint(0, model.allowance)))
+                own = pos.stones(side) | sum(1 << q for q in stones)
+                if rule == ADVANCED:  # the model forbids neutrals that separate nothing
+                    reduced = _drop_useless_neutrals(pos.geometry, own, pos.neutral, neutrals)
+                    assert P.score_of(pos.geometry, own, pos.neutral | sum(1 << q for q in reduced),
+                                      True) == \
+                        P.score_of(pos.geometry, own, pos.neutral | sum(1 << q for q in neutrals),
+                                   True)
+                    neutrals = reduced
+                lits = [v if q in stones else v.Not() for q, v in model.x.items()]
+                lits += [v if q in neutrals else v.Not() for q, v in model.nv.items()]
+                r = model.solve(assume=lits)
+                truth = P.score_of(pos.geometry, pos.stones(side) | sum(1 << q for q in stones),
+                                   pos.neutral | sum(1 << q for q in neutrals), rule == ADVANCED)
+                assert r["proven"] and r["value"] == truth, (turns, side, stones, neutrals)
+
+
+def _drop_useless_neutrals(g, own, fixed, neutrals):
+    """Remove, until none is left, new neutrals with no own stone in sight on both
+    sides along a row or a column (they change no beam)."""
+    neutrals = list(neutrals)
+    while True:
+        blockers = fixed | sum(1 << q for q in neutrals)
+
+        def sees(q, d):
+            for r in g.rays[q][d]:
+                if own >> r & 1:
+                    return True
+                if blockers >> r & 1:
+                    return False
+            return False
+        useless = [q for q in neutrals
+                   if not any(sees(q, d) and sees(q, e) for d, e in enumerate(g.opposite) if d < e)]
+        if not useless:
+            return neutrals
+        neutrals.remove(useless[0])
