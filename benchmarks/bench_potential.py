@@ -99,8 +99,10 @@ def solver_section(depths):
     from szsolver.solver import solve
     path = os.path.join(HERE, "solver_positions.txt")
     print("\nEndgame solver with and without score_caps = (score_bound(red), score_bound(blue))")
-    print(f"{'position':24} {'caps':>7} {'nodes':>11} {'nodes+caps':>11} {'s':>7} {'s+caps':>7} "
-          f"{'bound s':>7}")
+    print("floors = (score_floor(red), score_floor(blue)); the last column is the value")
+    print("interval those four numbers prove at the root (solve() takes caps only)")
+    print(f"{'position':24} {'caps':>8} {'floors':>8} {'nodes':>11} {'nodes+caps':>11} {'s':>7} "
+          f"{'s+caps':>7} {'bound s':>7} {'value':>6} interval")
     with open(path, encoding="utf-8") as f:
         for line in f:
             line = line.strip()
@@ -111,11 +113,14 @@ def solver_section(depths):
                 continue
             pos = parse_position(text, backend=_core.Position)
             (caps, tb) = timed(lambda p=pos: (P.score_bound(p, 0), P.score_bound(p, 1)))
+            floors = (P.score_floor(pos, 0), P.score_floor(pos, 1))
             r0, t0 = timed(solve, pos, pv=False)
             r1, t1 = timed(solve, pos, pv=False, score_caps=caps)
             assert r0.value == r1.value, (name, r0.value, r1.value)
-            print(f"{name:24} {caps!s:>7} {r0.nodes:>11,} {r1.nodes:>11,} {t0:7.2f} {t1:7.2f} "
-                  f"{tb:7.2f}", flush=True)
+            lo = 100 * (floors[0] - caps[1]) - 7
+            hi = 100 * (caps[0] - floors[1]) + 7
+            print(f"{name:24} {caps!s:>8} {floors!s:>8} {r0.nodes:>11,} {r1.nodes:>11,} "
+                  f"{t0:7.2f} {t1:7.2f} {tb:7.2f} {r0.value:>6} [{lo:+d}, {hi:+d}]", flush=True)
 
 
 def main():

@@ -76,9 +76,9 @@ def brute_potential(p: Position, side) -> int:
     return best
 
 
-def brute_max_final(p: Position, side, first_stone=None) -> int:
-    """Max over ALL continuations to the end of the game of the side's final score
-    (real turns: legal_turns/make/unmake; memo on the full state)."""
+def brute_max_final(p: Position, side, first_stone=None, pick=max) -> int:
+    """Max (or ``pick=min``) over ALL continuations to the end of the game of the
+    side's final score (real turns: legal_turns/make/unmake; memo on the full state)."""
     memo = {}
     scores = {}
 
@@ -91,13 +91,15 @@ def brute_max_final(p: Position, side, first_stone=None) -> int:
         key = (pos.red, pos.blue, pos.neutral, pos.red_neutrals, pos.blue_neutrals, pos.side)
         if key in memo:
             return memo[key]
-        best = -1
-        for t in pos.legal_turns():
-            pos.make(t)
-            best = max(best, rec(pos))
-            pos.unmake(t)
+        best = pick(rec_child(pos, t) for t in pos.legal_turns())
         memo[key] = best
         return best
+
+    def rec_child(pos, t):
+        pos.make(t)
+        v = rec(pos)
+        pos.unmake(t)
+        return v
 
     q = p.copy()
     if first_stone is None:
@@ -236,6 +238,11 @@ def test_score_bound_vs_exhaustive(name, pos):
         if _room(pos):
             assert bound == truth, (name, side)   # the bound is attained
         assert P.quick_bound(pos, side) >= bound
+        floor = P.score_floor(pos, side)
+        least = brute_max_final(pos, side, pick=min)
+        assert floor <= least, (name, side)
+        if _room(pos):
+            assert floor == least, (name, side)   # the floor is attained
         if pos.rule == BASIC:  # Basic: the bound is the potential
             assert bound == P.potential(pos, side).potential
 
