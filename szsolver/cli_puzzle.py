@@ -77,7 +77,13 @@ def puzzle():
 def solve_cmd(file, max_solutions, time_limit, workers, as_json, svg_file):
     """Solve the puzzle in FILE (JSON, puzzle string or text form) with CP-SAT and
     prove whether its solution is unique."""
-    from .puzzle_io import load_puzzle, puzzle_string, puzzle_svg, puzzle_text, stars_to_points
+    from .puzzle_io import (
+        load_puzzle,
+        puzzle_string,
+        puzzle_svg,
+        puzzle_text,
+        stars_to_points,
+    )
     from .starmap_sat import solve
     p, _recorded = load_puzzle(file)
     show = progress_printer()
@@ -141,7 +147,13 @@ def starmap_cmd(board, seed, good_form, rule, time_limit, as_json, svg_file):
     """A complete starmap (every pattern exactly once) on a board, verified by the
     independent checker before it is shown."""
     from .geometry import by_name
-    from .puzzle_io import legend, puzzle_svg, puzzle_text, puzzle_to_json, stars_to_points
+    from .puzzle_io import (
+        legend,
+        puzzle_svg,
+        puzzle_text,
+        puzzle_to_json,
+        stars_to_points,
+    )
     from .starmap import Puzzle, star_patterns
     from .starmap_gen import complete_starmap
     g = by_name(board)

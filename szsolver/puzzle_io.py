@@ -340,9 +340,9 @@ def puzzle_from_text(text: str) -> Puzzle:
         fields = dict(part.strip().split(" ", 1) for part in after.split(","))
         g = _board(fields["board"].strip())
         rule = rule_code(fields["rule"].strip())
-    except (KeyError, ValueError) as e:
+    except (KeyError, ValueError):
         raise ValueError(f"bad puzzle header {head!r}") from None
-    r0, c0, w, pos = _layout(g)
+    r0, _c0, _w, pos = _layout(g)
     label_w = len(str(max(r for r, _ in g.coords)))
     rows = {}
     for ln in lines:
@@ -395,8 +395,8 @@ def puzzle_svg(p: Puzzle, solution: int | None = None, step: float | None = None
     ys = [y for _, y in xy]
     ox, oy = min(xs) - pad, min(ys) - pad
     wdt, hgt = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{wdt:.0f}" height="{hgt:.0f}" '
-           f'viewBox="{ox:.1f} {oy:.1f} {wdt:.1f} {hgt:.1f}">',
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{wdt:.0f}" height="{hgt:.0f}" '
+            f'viewBox="{ox:.1f} {oy:.1f} {wdt:.1f} {hgt:.1f}">'),
            f'<title>{escape(puzzle_string(p))}</title>',
            f'<rect x="{ox:.1f}" y="{oy:.1f}" width="{wdt:.1f}" height="{hgt:.1f}" fill="{BACKGROUND}"/>']
     grid = []

@@ -90,7 +90,7 @@ def sight_lines(puzzle: Puzzle) -> list[list[tuple[int, ...]]]:
         for p in range(g.size):
             if blocked >> p & 1 or p in seen:
                 continue
-            def visible(dd):
+            def visible(dd, p=p):
                 pts = []
                 for q in g.rays[p][dd]:
                     if blocked >> q & 1:
@@ -163,7 +163,7 @@ def complete_starmap(geometry: Geometry, seed=0, good_form: bool = False, rule=B
         return mask
     # the local search gave up: let CP-SAT decide
     st["method"] = "cp-sat"
-    from .starmap_sat import NONE, StarmapModel
+    from .starmap_sat import StarmapModel
     left = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - t0))
     model = StarmapModel(puzzle)
     if good_form:

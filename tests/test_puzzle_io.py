@@ -9,9 +9,17 @@ from click.testing import CliRunner
 from szsolver import puzzle_io
 from szsolver.cli import main
 from szsolver.geometry import STARS_ZONE, by_name, hex_starmap, square
-from szsolver.puzzle_io import (load_puzzle, parse_puzzle_string, puzzle_and_solution_from_json,
-                                puzzle_from_json, puzzle_from_text, puzzle_string, puzzle_svg,
-                                puzzle_text, puzzle_to_json, stars_to_points)
+from szsolver.puzzle_io import (
+    parse_puzzle_string,
+    puzzle_and_solution_from_json,
+    puzzle_from_json,
+    puzzle_from_text,
+    puzzle_string,
+    puzzle_svg,
+    puzzle_text,
+    puzzle_to_json,
+    stars_to_points,
+)
 from szsolver.reference import ADVANCED, BASIC
 from szsolver.starmap import Puzzle, star_patterns
 from szsolver.starmap_gen import complete_starmap

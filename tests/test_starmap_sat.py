@@ -15,7 +15,7 @@ import pytest
 from szsolver import starmap_sat
 from szsolver.geometry import STARS_ZONE, Geometry, square
 from szsolver.reference import ADVANCED, BASIC
-from szsolver.starmap import Puzzle, is_solution, star_patterns, solution_problems
+from szsolver.starmap import Puzzle, is_solution, solution_problems, star_patterns
 from szsolver.starmap_gen import complete_starmap
 from szsolver.starmap_sat import MULTIPLE, NONE, UNIQUE, other_solution, solve
 
