@@ -1,6 +1,6 @@
 """What each solver technique buys: medians over the fixed benchmark positions with
-all techniques, with each one switched off in turn, with none, and with PVS
-instead of MTD(f).
+all (default) techniques, with each one switched off in turn, with none, with PVS
+instead of MTD(f), and with the killer heuristic added.
 
 Run: python3 benchmarks/bench_levers.py [--depths 4,6] [--rules basic,advanced]
          [--node-limit N] [--configs all,-tt,...]
@@ -15,10 +15,10 @@ import sys
 import time
 
 from bench_solver import load
-from szsolver.solver import OPTIONS, solve
+from szsolver.solver import DEFAULT_OPTIONS, solve
 
-ALL = list(OPTIONS)
-CONFIGS = {"all": (ALL, "mtdf"), "pvs": (ALL, "pvs")}
+ALL = list(DEFAULT_OPTIONS)
+CONFIGS = {"all": (ALL, "mtdf"), "pvs": (ALL, "pvs"), "+killer": (ALL + ["killer"], "mtdf")}
 for name in ALL:
     CONFIGS[f"-{name}"] = ([o for o in ALL if o != name], "mtdf")
 CONFIGS["none"] = ([], "mtdf")

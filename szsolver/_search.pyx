@@ -70,15 +70,16 @@ cdef enum:
     OPT_ORDER = 8
     OPT_DOM = 16
     OPT_MONO = 32
-    OPT_ALL = 63
+    OPT_ALL = 63          # the default set (killer measured, not kept: docs/solver.md)
     OPT_PVS = 64          # not in OPT_ALL: chosen by the driver
+    OPT_KILLER = 128
     ABORT_NONE = 0
     ABORT_NODES = 1
     ABORT_TIME = 2
     ABORT_INTERRUPT = 3
 
 DRIVER_PVS = OPT_PVS
-OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO}
+OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO, "killer": OPT_KILLER}
 ALL_OPTIONS = OPT_ALL
 ABORT_REASONS = {ABORT_NODES: "node limit", ABORT_TIME: "time limit",
                  ABORT_INTERRUPT: "interrupted"}
@@ -131,6 +132,7 @@ cdef struct Ctx:
     int crs[64][64]           # per stone: our last-pick scores there
     bb_t cP[64]               # per stone: the pool left for the last two turns
     int cmove[64]             # per stone: the refuting turn
+    int killer[MAXPLY + 1]    # per ply: the turn of the last cutoff
     int bound_cut             # set by a node that failed high on its static lower bound
 
 
@@ -472,8 +474,9 @@ cdef inline void sort_points(int* pts, int* key, int n) noexcept nogil:
         pts[j + 1] = p
 
 
-cdef int gen_ordered(Ctx* c, int* out, int ttmove, int with_neutrals) noexcept nogil:
-    """All legal turns, ordered: TT turn, stones alone by heuristic, then neutral turns."""
+cdef int gen_ordered(Ctx* c, int* out, int ttmove, int with_neutrals, int killer) noexcept nogil:
+    """All legal turns, ordered: TT turn, killer (the turn that last refuted a
+    sibling at this ply, if legal here), stones alone by heuristic, then neutral turns."""
     cdef const Board* b = c.b
     cdef State* s = &c.s
     cdef int me = s.side, op = me ^ 1
@@ -498,11 +501,23 @@ cdef int gen_ordered(Ctx* c, int* out, int ttmove, int with_neutrals) noexcept n
     if ttmove >= 0:
         out[k] = ttmove
         k += 1
+    if killer >= 0 and killer != ttmove and (V >> (killer & 63)) & 1:
+        q = (killer >> 6) - 1
+        if q < 0:
+            out[k] = killer
+            k += 1
+        elif not (with_neutrals and s.left[me] > 0 and (V >> q) & 1 and q != (killer & 63)):
+            killer = -1
+    else:
+        killer = -1
     for i in range(n):
         t = pts[i]
-        if t != ttmove:
+        if t != ttmove and t != killer:
             out[k] = t
             k += 1
+    if killer >= 64:            # a neutral killer leads the neutral turns
+        out[k] = killer
+        k += 1
     if s.left[me] > 0 and with_neutrals:
         for i in range(n):
             p = pts[i]
@@ -511,7 +526,7 @@ cdef int gen_ordered(Ctx* c, int* out, int ttmove, int with_neutrals) noexcept n
                 if q == p:
                     continue
                 t = p + 64 * (q + 1)
-                if t != ttmove:
+                if t != ttmove and t != killer:
                     out[k] = t
                     k += 1
     return k
@@ -806,7 +821,7 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
         for i in range(n):
             moves[i] = c.root_turns[i]
     elif (c.opts & OPT_ORDER) and T > c.order_min_t:
-        n = gen_ordered(c, moves, ttmove, 1)
+        n = gen_ordered(c, moves, ttmove, 1, c.killer[ply] if (c.opts & OPT_KILLER) else -1)
     else:
         n = gen_turns_c(b, s, moves)
     if n == 0:                          # cannot happen in play (points never run out)
@@ -894,6 +909,7 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
+                    c.killer[ply] = t
                     break
     c.bound_cut = 0
     if c.opts & OPT_TT:
@@ -934,6 +950,8 @@ cdef class Searcher:
         self.c.cap[1] = 16
         self.c.table_min_t = 3
         self.c.slot = -1
+        for i in range(MAXPLY + 1):
+            self.c.killer[i] = -1
         self.root = pos.copy()
         self.root_state = pos.st
         if opts & OPT_TABLES and pos.st.rule == C_BASIC:

@@ -33,6 +33,7 @@ from .notation import format_turn, position_string
 from .reference import turn_neutral, turn_stone
 
 DEFAULT_TT_SIZE = None             # None: by depth, see tt_entries_for
+DEFAULT_OPTIONS = [name for name, bit in OPTIONS.items() if ALL_OPTIONS & bit]
 MAX_TURNS_WITHOUT_LIMIT = 10       # deeper positions need a time or node limit
 ORDER_MIN_TURNS = 2                # heuristic ordering at nodes with more turns left
 TABLE_MIN_TURNS = 5                # score-table bounds at nodes with this many turns left
@@ -249,8 +250,8 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
 
     ``tt_size``: transposition-table entries (rounded to a power of two, 16 bytes
     each); default by depth (:func:`tt_entries_for`). ``all_turns``: also the exact value of every legal turn.
-    ``options``: the techniques to use (names from ``_search.OPTIONS``; default all),
-    for measurement. ``score_caps``: external upper bounds on Red's and Blue's
+    ``options``: the techniques to use (names from ``_search.OPTIONS``; default
+    ``DEFAULT_OPTIONS``, i.e. all but "killer"), for measurement. ``score_caps``: external upper bounds on Red's and Blue's
     final scores (e.g. from :mod:`szsolver.potential`); they must be valid bounds.
     ``driver``: "mtdf" (default: MTD(f) null-window probes, every finished probe a
     proved bound) or "pvs" (one principal-variation search with the static bounds
