@@ -522,14 +522,12 @@ class _Model:
         # no solution within the limit: any legal placement is a lower bound
         stones = sum(1 << p for p in sorted(self.x)[:self.stones])
         value = score_of(self.geometry, self.own | stones, self.neutral, self.advanced)
-        raw = solver.best_objective_bound
+        # CP-SAT reports no usable objective bound without a solution (0.0): use the
+        # trivial ones (at most one pattern per stone; at least nothing)
         if self.minimise:
-            bound = max(0, math.ceil(raw - 1e-6)) if math.isfinite(raw) else 0
-            return dict(value=value, bound=min(bound, value), stones=stones, neutrals=0,
+            return dict(value=value, bound=0, stones=stones, neutrals=0,
                         proven=False, seconds=secs)
-        bound = self.geometry.n_patterns
-        if math.isfinite(raw):
-            bound = min(bound, math.floor(raw + 1e-6))
+        bound = min(self.geometry.n_patterns, _popcount(self.own) + self.stones)
         return dict(value=value, bound=max(bound, value), stones=stones, neutrals=0,
                     proven=False, seconds=secs)
 

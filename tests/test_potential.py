@@ -385,3 +385,17 @@ def _drop_useless_neutrals(g, own, fixed, neutrals):
         if not useless:
             return neutrals
         neutrals.remove(useless[0])
+
+
+def test_map_with_time_limit_keeps_its_promises():
+    """A tiny time limit: every value is a real placement's score (<= the true map
+    value) and every bound is >= the true value; proven points are exact."""
+    pos = example_after(18, ADVANCED, 4)
+    exact = P.potential_map(pos, RED)
+    assert exact.all_proven
+    quick = P.potential_map(pos, RED, time_limit=0.01)
+    assert set(quick.values) == set(exact.values)
+    for q, v in exact.values.items():
+        assert quick.values[q] <= v <= max(quick.bounds.get(q, 16), quick.values[q])
+        if q in quick.proven:
+            assert quick.values[q] == v
