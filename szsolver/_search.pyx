@@ -118,9 +118,7 @@ cdef struct Ctx:
     int cap[2]                # external caps on each side's final score
     int* moves                # MAXPLY * MAXT
     long long nodes_at[MAXPLY]  # nodes by turns left
-    long long why[8]
-    long long dbg[8]
-    int path
+    long long pruned_rel, pruned_line   # neutral turns skipped by the four-turn rule
     bb_t relevant
     int rel_valid
     int order_min_t           # heuristic ordering only at nodes with more turns left
@@ -763,13 +761,10 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
         e = tt_find(c, key)
         if e != NULL:
             if e.lo >= beta or e.hi <= alpha or e.lo == e.hi:
-                c.why[0] += T == 3
                 if e.hi <= alpha and e.lo < beta:
-                    c.path = 0
                     return e.hi
                 c.tt_ret_move = e.move - 1
                 c.tt_ret_lo = e.lo
-                c.path = 1
                 return e.lo
             if e.lo > alpha:
                 alpha = e.lo
@@ -790,19 +785,15 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
             uop = c.cap[op]
         hi_b = 100 * (ume - lop) + s.left[me] - (s.left[op] - (po if po < s.left[op] else s.left[op]))
         if hi_b <= alpha:
-            c.why[1] += T == 3
             return hi_b
         lo_b = 100 * (lme - uop) + (s.left[me] - (pm if pm < s.left[me] else s.left[me])) - s.left[op]
         if lo_b >= beta:
-            c.why[2] += T == 3
             c.bound_cut = 1
             return lo_b
     a0 = alpha
     b0 = beta
     moves = c.moves + ply * MAXT
     if (c.opts & OPT_DOM) and (c.opts & OPT_LEAF) and s.rule == C_BASIC and pm == 2 and po == 1:
-        c.why[3] += 1
-        c.path = 2
         c.rel_valid = 0
         best = three_turns_basic(c, alpha, beta, moves, (ttmove & 63) if ttmove >= 0 else -1, &bestmove)
         c.bound_cut = 0
@@ -840,7 +831,7 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
             if four and (relset >> (t & 63)) & 1:
                 q = (t >> 6) - 1
                 if not ((rel[t & 63] >> q) & 1):
-                    c.why[4] += 1
+                    c.pruned_rel += 1
                     continue    # the neutral misses every point the refutation needs (OPT_DOM)
                 if (c.cP[t & 63] >> q) & 1:
                     # The same refutation after (t, q): an exact two-turn line, O(points).
@@ -848,14 +839,10 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
                     v = red_two_turns(c.crs[t & 63], c.cg[t & 63], c.cP[t & 63] & ~((<bb_t>1) << q),
                                       s.left[me] - 1, s.left[op] - (1 if m >= 64 else 0), &ub)
                     if v <= alpha:
-                        c.why[7] += 1
+                        c.pruned_line += 1
                         if v > best:
                             best = v
                         continue
-            if four:
-                c.why[6] += 1
-                if (relset >> (t & 63)) & 1:
-                    c.why[1] += 1
         make_c(b, s, t)
         c.bound_cut = 0
         c.rel_valid = 0
@@ -874,17 +861,6 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
         unmake_c(b, s, t)
         if c.abort:
             return 0
-        if four and t < 64:
-            c.dbg[0] += 1
-            if c.rel_valid:
-                c.dbg[1] += 1
-            elif c.tt_ret_move >= 0:
-                c.dbg[2] += 1
-            elif v > alpha:
-                c.dbg[3] += 1
-            else:
-                c.dbg[4] += 1
-                c.dbg[5 + c.path] += 1
         if four and t < 64 and c.rel_valid:
             # (t, -) was refuted by an opponent turn whose proof only needs the points
             # in c.relevant; a neutral anywhere else is refuted by the same turn, one
@@ -894,7 +870,6 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
         elif four and t < 64 and c.tt_ret_move >= 0:
             # Refuted from the TT: recompute the stored turn's exact value and its
             # relevant points; usable when that value reaches the returned bound.
-            c.why[5] += 1
             if relevance_of(c, t, c.tt_ret_move, &rel[t]) >= c.tt_ret_lo:
                 relset |= (<bb_t>1) << t
         if t < 64 and c.bound_cut and (c.opts & OPT_MONO):
@@ -1180,6 +1155,7 @@ cdef class Searcher:
     def stats(self):
         return {"nodes": self.c.nodes, "tt_probes": self.c.probes, "tt_hits": self.c.hits,
                 "tt_stores": self.c.stores, "tt_used": self.c.used,
-                "tt_entries": self.c.tt_entries, "why": [self.c.why[i] for i in range(8)], "dbg": [self.c.dbg[i] for i in range(8)],
+                "tt_entries": self.c.tt_entries,
+                "neutral_turns_pruned": self.c.pruned_rel + self.c.pruned_line,
                 "nodes_by_turns_left": [self.c.nodes_at[i] for i in range(MAXPLY) if self.c.nodes_at[i]],
                 "tt_fill": (<double>self.c.used) / self.c.tt_entries if self.c.tt_entries else 0.0}
