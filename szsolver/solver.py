@@ -234,7 +234,10 @@ def _searcher(core, tt_size, options, score_caps, driver="mtdf"):
     opts = ALL_OPTIONS if options is None else sum(OPTIONS[o] for o in options)
     if driver == "pvs":
         opts |= DRIVER_PVS
-    s = Searcher(core, int(tt_size), opts)
+    try:
+        s = Searcher(core, int(tt_size), opts)
+    except MemoryError:
+        raise ValueError(f"a transposition table of {tt_size} entries does not fit in memory") from None
     s.set_table_min_turns(TABLE_MIN_TURNS)
     s.set_order_min_turns(ORDER_MIN_TURNS)
     if score_caps is not None:

@@ -331,6 +331,10 @@ def test_cli_text_and_errors():
     assert r.exit_code == 2 and r.output.count("\n") == 1 and r.output.startswith("Error:")
     r = CliRunner().invoke(main, ["solve", position_string(example_at(20))])
     assert r.exit_code == 2 and "too deep" in r.output
+    r = CliRunner().invoke(main, ["solve", position_string(p), "--tt-size", str(10 ** 14)])
+    assert r.exit_code == 2 and "does not fit" in r.output
+    r = CliRunner().invoke(main, ["solve", position_string(p), "--node-limit", "0"])
+    assert r.exit_code == 2 and r.output.startswith("Error:")
     r = CliRunner().invoke(main, ["solve", position_string(example_at(20)), "--node-limit", "500",
                                   "--json"])
     assert r.exit_code == 0
