@@ -34,7 +34,7 @@ from .reference import turn_neutral, turn_stone
 
 DEFAULT_TT_SIZE = None             # None: by depth, see tt_entries_for
 DEFAULT_OPTIONS = [name for name, bit in OPTIONS.items() if ALL_OPTIONS & bit]
-MAX_TURNS_WITHOUT_LIMIT = 10       # deeper positions need a time or node limit
+MAX_TURNS_WITHOUT_LIMIT = 8        # deeper positions need a time or node limit (9 turns: minutes to hours)
 ORDER_MIN_TURNS = 2                # heuristic ordering at nodes with more turns left
 TABLE_MIN_TURNS = 5                # score-table bounds at nodes with this many turns left
 
