@@ -93,6 +93,6 @@ def solve_cmd(position, all_turns, time_limit, node_limit, tt_size, rule, as_jso
             click.echo(f"\r{msg}   ", err=True, nl=False)
     res = solve(pos, time_limit=time_limit, node_limit=node_limit, tt_size=tt_size,
                 all_turns=all_turns, progress=progress)
-    if progress is not None and all_turns:
+    if progress is not None:
         click.echo("", err=True)
     emit(res.to_json(pos.geometry), _text(res, pos.geometry), as_json)

@@ -158,7 +158,8 @@ def turn_orbits(pos, turns=None) -> list[list[int]]:
 
 # --- MTD(f) -------------------------------------------------------------------------------------
 
-def _mtdf(searcher: Searcher, lo: int, hi: int, guess: int) -> tuple[int, int, bool]:
+def _mtdf(searcher: Searcher, lo: int, hi: int, guess: int,
+          progress=None) -> tuple[int, int, bool]:
     """Narrow [lo, hi] (Red's side) by null-window probes at the searcher's current
     position until lo == hi. Returns (lo, hi, finished)."""
     g = min(max(guess, lo), hi)
@@ -174,6 +175,8 @@ def _mtdf(searcher: Searcher, lo: int, hi: int, guess: int) -> tuple[int, int, b
         else:
             hi = min(hi, v)
         g = v
+        if progress is not None:
+            progress(f"{lo:+d} <= value <= {hi:+d} ({searcher.stats()['nodes']:,} nodes)")
     return lo, hi, True
 
 
@@ -293,7 +296,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
             if driver == "pvs":
                 lo, hi, done = _pvs(s, lo, hi)
             else:
-                lo, hi, done = _mtdf(s, lo, hi, _guess(s))
+                lo, hi, done = _mtdf(s, lo, hi, _guess(s), progress)
             s.set_root_turns(None)
     except KeyboardInterrupt:          # between probes: same answer as a stop inside one
         lo, hi, done = (lo, hi, False) if "lo" in locals() else (*_static(s), False)
