@@ -10,7 +10,8 @@ import random
 import time
 
 from szsolver import _core
-from szsolver.reference import ADVANCED, BASIC, NO_NEUTRAL, encode_turn
+from szsolver.playout import random_play
+from szsolver.reference import ADVANCED, BASIC
 
 
 def positions(n, rule, plies, seed=1):
@@ -18,13 +19,7 @@ def positions(n, rule, plies, seed=1):
     out = []
     for _ in range(n):
         p = _core.Position(red_neutrals=5, blue_neutrals=5, rule=rule)
-        for _ in range(plies):
-            empties = [q for q in range(p.geometry.size) if p.empty >> q & 1]
-            s = rng.choice(empties)
-            nn = NO_NEUTRAL
-            if p.neutrals_left(p.side) and rng.random() < 0.3:
-                nn = rng.choice([q for q in empties if q != s])
-            p.make(encode_turn(s, nn))
+        random_play(p, plies, rng, p_neutral=0.3)
         out.append(p)
     return out
 

@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 
 from szsolver import geometry as geo
 from szsolver import reference
-from szsolver.notation import START, parse_position, parse_turn, position_string
-from szsolver.reference import ADVANCED, BASIC, BLUE, NO_NEUTRAL, RED, encode_turn
+from szsolver.notation import parse_position, parse_turn, position_string
+from szsolver.playout import random_turn
+from szsolver.reference import ADVANCED, BASIC, BLUE, RED, encode_turn
 
 from szsolver.backends import position_class as backend_class
 
@@ -165,12 +166,7 @@ def random_position(seed: int, rule: int, stop: int | None = None):
     core = backend_class("core")(red_neutrals=neutrals[0], blue_neutrals=neutrals[1], rule=rule)
     plies = rng.randint(0, 32) if stop is None else stop
     for _ in range(plies):
-        empties = [p for p in range(ref.geometry.size) if ref.empty >> p & 1]
-        s = rng.choice(empties)
-        n = NO_NEUTRAL
-        if ref.neutrals_left(ref.side) and rng.random() < 0.3:
-            n = rng.choice([q for q in empties if q != s])
-        t = encode_turn(s, n)
+        t = random_turn(ref, rng, p_neutral=0.3)
         ref.play(t)
         core.play(t)
     return ref, core

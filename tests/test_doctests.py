@@ -8,7 +8,9 @@ import importlib
 
 import pytest
 
-MODULES = ["szsolver.geometry", "szsolver.notation", "szsolver.record", "szsolver.svg"]
+MODULES = ["szsolver.geometry", "szsolver.notation", "szsolver.record", "szsolver.svg",
+           "szsolver.starmap", "szsolver._core", "szsolver.playout", "szsolver.starmap_sat",
+           "szsolver.puzzle_io"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -15,7 +15,8 @@ import pytest
 from szsolver import potential as P
 from szsolver.geometry import STARS_ZONE
 from szsolver.notation import parse_turn, position_string
-from szsolver.reference import ADVANCED, BASIC, BLUE, RED, Position, encode_turn
+from szsolver.playout import random_play as play_randomly
+from szsolver.reference import ADVANCED, BASIC, BLUE, RED, Position
 
 EXAMPLE = ["44n66 64", "41 54", "14 28", "34n24 84", "96 95", "46n85 65", "74 76", "86 87",
            "72 82", "52 51", "36 62", "45n25 73n32", "58 42n75", "59 78n35", "38 48", "27 69"]
@@ -36,16 +37,9 @@ def _rng(*key) -> random.Random:
 
 
 def random_play(p: Position, turns: int, seed, p_neutral=0.35) -> Position:
-    """Play ``turns`` random legal turns (a neutral with probability p_neutral)."""
-    rng = _rng("random_play", seed)
+    """A copy of ``p`` after ``turns`` random legal turns (a neutral with probability p_neutral)."""
     p = p.copy()
-    for _ in range(turns):
-        empties = [q for q in range(p.geometry.size) if p.empty >> q & 1]
-        s = rng.choice(empties)
-        n = -1
-        if p.neutrals_left(p.side) and rng.random() < p_neutral:
-            n = rng.choice([q for q in empties if q != s])
-        p.play(encode_turn(s, n))
+    play_randomly(p, turns, _rng("random_play", seed), p_neutral)
     return p
 
 

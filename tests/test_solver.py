@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from szsolver import reference
 from szsolver.cli import main
 from szsolver.notation import parse_position, parse_turn, position_string
+from szsolver.playout import random_play
 from szsolver.reference import ADVANCED, BASIC, RED
 from szsolver.solver import OPTIONS, solve, turn_values
 
@@ -41,13 +42,7 @@ def random_game_at(seed, turns_left, rule, neutrals=(5, 5), p_neutral=0.35):
     """Seeded random legal play (with neutral use) until ``turns_left`` remain."""
     rng = random.Random(seed_of("solver-test", seed, rule, neutrals))
     p = reference.Position(red_neutrals=neutrals[0], blue_neutrals=neutrals[1], rule=rule)
-    while p.turns_left > turns_left:
-        empties = [q for q in range(p.geometry.size) if p.empty >> q & 1]
-        s = rng.choice(empties)
-        n = -1
-        if p.neutrals_left(p.side) and rng.random() < p_neutral:
-            n = rng.choice([q for q in empties if q != s])
-        p.play(reference.encode_turn(s, n))
+    random_play(p, p.turns_left - turns_left, rng, p_neutral)
     return p
 
 

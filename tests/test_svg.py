@@ -1,7 +1,6 @@
 """SVG pictures: well-formed, true to the board's shape, beams by the rules."""
 import xml.etree.ElementTree as ET
 
-import pytest
 
 from szsolver import reference
 from szsolver.geometry import STARS_ZONE, square
