@@ -232,3 +232,24 @@ def test_core_on_square_boards(board):
         if nn > 2 * half:
             continue
         same(reference.Position(g, **kw), Core(g, **kw))
+
+
+def test_core_on_a_small_hex_board():
+    # Six directions (three axes, one of them not a row or column): the core's
+    # generic path must still agree with the reference, both rules.
+    coords = tuple((i, j) for i in range(1, 8) for j in range(max(5 - i, 1), min(11 - i, 7) + 1))
+    g = geo.Geometry("hex-37", coords, geo.HEX_DIRECTIONS, geo.HEX_DIRECTION_NAMES,
+                     cell="hex", linear_candidates=geo.HEX_LINEAR)
+    assert len(g) == 37 and len(g.symmetries) == 12
+    Core = backend_class("core")
+    rng = random.Random("hex-37")
+    for _ in range(300):
+        rule = rng.choice([BASIC, ADVANCED])
+        kw = dict(red_neutrals=rng.randint(0, 7), blue_neutrals=rng.randint(0, 7), rule=rule)
+        ref, core = reference.Position(g, **kw), Core(g, **kw)
+        for _ in range(rng.randint(0, 20)):   # 20 stones + 14 neutrals fit in 37 points
+            t = random_turn(ref, rng, p_neutral=0.3)
+            ref.play(t)
+            core.play(t)
+        same(ref, core)
+        assert ref.canonical()[0].key == core.canonical()[0].key
