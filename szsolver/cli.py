@@ -42,6 +42,19 @@ def emit(data, text: str, as_json: bool) -> None:
         click.echo(text)
 
 
+def write_file(path: str, text: str) -> None:
+    """Write an output file (an SVG picture, a puzzle); a path that cannot be
+    written is bad input: one line, exit code 2, nothing half-written left behind."""
+    import os
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        if os.path.isfile(path) and os.path.getsize(path) == 0:
+            os.remove(path)
+        raise BadInput(f"cannot write {path}: {e.strerror}") from None
+
+
 def load_position(source: str, rule: str | None = None):
     """A position from SOURCE: a position string, a file holding one (or a JSON
     position), or a game record, inline or a file (its last position). Returns

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from .cli import BadInput, emit, load_position, main
+from .cli import BadInput, emit, load_position, main, write_file
 from .notation import (diagram, format_turn, pattern_list, pattern_name, position_json,
                        position_string, result_text)
 from .reference import BLUE, RED, RULE_NAMES, SIDE_NAMES
@@ -61,11 +61,7 @@ def show(source, example, rule, as_json, svg_file, beams):
     last = _last_turn(game)
     if svg_file:
         from .svg import position_svg
-        try:
-            with open(svg_file, "w", encoding="utf-8") as f:
-                f.write(position_svg(pos, beams=beams, last_turn=last))
-        except OSError as e:
-            raise BadInput(f"cannot write {svg_file}: {e.strerror}") from None
+        write_file(svg_file, position_svg(pos, beams=beams, last_turn=last))
     text = diagram(pos)
     if last is not None:
         i = len(game.turns) - 1

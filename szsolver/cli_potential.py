@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .cli import emit, load_position, main
+from .cli import emit, load_position, main, write_file
 from .reference import SIDE_NAMES
 
 
@@ -69,6 +69,5 @@ def potential_cmd(position, side, with_map, svg_file, rule, as_json, time_limit)
                 line += "; neutrals " + " ".join(g.coord_text(p) for p in res.neutrals)
             texts.append(line)
         if svg_file:
-            with open(svg_file, "w", encoding="utf-8") as fh:
-                fh.write(map_svg(pos, pm))
+            write_file(svg_file, map_svg(pos, pm))
     emit(data, "\n\n".join(texts) if with_map else "\n".join(texts), as_json)

@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from .cli import emit, main
+from .cli import emit, main, write_file
 
 
 def progress_printer(enabled: bool = True):
@@ -94,8 +94,7 @@ def solve_cmd(file, max_solutions, time_limit, workers, as_json, svg_file):
     end_progress(show)
     g = p.geometry
     if svg_file and r.solutions:
-        with open(svg_file, "w", encoding="utf-8") as f:
-            f.write(puzzle_svg(p, r.solutions[0]))
+        write_file(svg_file, puzzle_svg(p, r.solutions[0]))
     data = {"puzzle": puzzle_string(p), "status": r.status, "proved": r.proved,
             "exhausted": r.exhausted, "summary": r.describe(),
             "solutions": [stars_to_points(g, s) for s in r.solutions],
@@ -173,8 +172,7 @@ def starmap_cmd(board, seed, good_form, rule, time_limit, as_json, svg_file):
     pats = star_patterns(g, stars, p.blocked, p.rule)
     shown = Puzzle(g, blocked=p.blocked, givens=tuple(pats.items()), rule=rule)
     if svg_file:
-        with open(svg_file, "w", encoding="utf-8") as f:
-            f.write(puzzle_svg(shown))
+        write_file(svg_file, puzzle_svg(shown))
     data = puzzle_to_json(p, stars)
     data.update(good_form=good_form, seed=seed, method=stats.get("method"),
                 seconds=round(stats.get("seconds", 0.0), 3),

@@ -7,7 +7,7 @@ import os
 
 import click
 
-from .cli import emit
+from .cli import BadInput, emit, write_file
 from .cli_puzzle import end_progress, progress_printer, puzzle
 
 
@@ -36,11 +36,7 @@ def _describe(gen, with_solution: bool, explain: bool) -> tuple[dict, str]:
 
 def _write_svg(path: str, gen, with_solution: bool) -> None:
     from .puzzle_io import puzzle_svg
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(puzzle_svg(gen.puzzle, gen.solution if with_solution else None))
-    except OSError as e:
-        raise ValueError(f"cannot write {path}: {e.strerror}") from None
+    write_file(path, puzzle_svg(gen.puzzle, gen.solution if with_solution else None))
 
 
 def _seeds(seed: str, count: int) -> list[str]:
@@ -89,10 +85,12 @@ def generate_cmd(board, grade, seed, count, rule, with_solution, as_json, svg_fi
         gen = generate(g, grade, s, rule=rule, progress=_progress_cb(show, f"seed {s}"))
         results.append(gen)
         if out_dir:
-            os.makedirs(out_dir, exist_ok=True)
-            with open(os.path.join(out_dir, gen.id + ".json"), "w", encoding="utf-8") as f:
-                json.dump(gen.to_json(), f, indent=1)
-                f.write("\n")
+            try:
+                os.makedirs(out_dir, exist_ok=True)
+            except OSError as e:
+                raise BadInput(f"cannot make directory {out_dir}: {e.strerror}") from None
+            write_file(os.path.join(out_dir, gen.id + ".json"),
+                       json.dumps(gen.to_json(), indent=1) + "\n")
         if svg_file:
             path = svg_file
             if count > 1:
