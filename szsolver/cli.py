@@ -19,13 +19,17 @@ class BadInput(click.ClickException):
 
 
 class _Group(click.Group):
-    """Turns ValueError from the library into a one-line BadInput."""
+    """Turns ValueError from the library, and click's own usage errors (a bad
+    option value, a missing argument), into a one-line BadInput: no usage dump."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except ValueError as e:
             raise BadInput(str(e).splitlines()[0] if str(e) else type(e).__name__) from None
+        except click.UsageError as e:
+            cmd = e.ctx.command_path if e.ctx is not None else ctx.command_path
+            raise BadInput(f"{e.format_message()} (see '{cmd} --help')") from None
 
 
 @click.group(cls=_Group)

@@ -40,3 +40,17 @@ def test_out_dir_that_is_a_file(tmp_path):
                                   "--out", str(f)])
     assert r.exit_code == 2
     assert r.output.strip().splitlines() == [f"Error: cannot make directory {f}: File exists"]
+
+
+@pytest.mark.parametrize("args,problem", [
+    (["potential", LATE, "--side", "purple"], "Invalid value for '--side'"),
+    (["solve"], "Missing argument 'POSITION'"),
+    (["nosuch"], "No such command 'nosuch'"),
+    (["puzzle", "nosuch"], "No such command 'nosuch'"),
+    (["solve", LATE, "--time-limit", "soon"], "Invalid value for '--time-limit'"),
+])
+def test_usage_errors_are_one_line(args, problem):
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and problem in lines[0], r.output
