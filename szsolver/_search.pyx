@@ -166,19 +166,26 @@ cdef inline bb_t empty_c(const Board* b, const State* s) noexcept nogil:
     return b.full & ~(s.stones[0] | s.stones[1] | s.neutral)
 
 
+cdef inline void open_rays(const Board* b, bb_t nb, int q, int a, bb_t* hr, bb_t* lr) noexcept nogil:
+    """The two rays from q along axis a (towards higher / lower point numbers),
+    each cut short at its nearest blocker in ``nb``: what q can see."""
+    cdef bb_t h = b.ray[q][b.axis_up[a]], l = b.ray[q][b.axis_down[a]], x
+    x = nb & h
+    if x:
+        h &= (x & (~x + 1)) - 1
+    x = nb & l
+    if x:
+        l &= ~((((<bb_t>1) << sz_msb(x)) << 1) - 1)
+    hr[0] = h
+    lr[0] = l
+
+
 cdef inline int neutral_matters(const Board* b, bb_t st0, bb_t st1, bb_t nb, int q) noexcept nogil:
     """Advanced rule, no stone to come: does a neutral on q cut some beam?"""
     cdef int a
-    cdef bb_t hr, lr, x
+    cdef bb_t hr, lr
     for a in range(b.naxes):
-        hr = b.ray[q][b.axis_up[a]]
-        lr = b.ray[q][b.axis_down[a]]
-        x = nb & hr
-        if x:
-            hr &= (x & (~x + 1)) - 1
-        x = nb & lr
-        if x:
-            lr &= ~((((<bb_t>1) << sz_msb(x)) << 1) - 1)
+        open_rays(b, nb, q, a, &hr, &lr)
         if ((st0 & hr) and (st0 & lr)) or ((st1 & hr) and (st1 & lr)):
             return 1
     return 0
@@ -216,14 +223,7 @@ cdef inline int score_with_cut(const Board* b, bb_t own, const bb_t* beam, const
     cdef int a, k, x, old, new, bit, copied = 0
     cdef bb_t hr, lr, m, mh, ml
     for a in range(b.naxes):
-        hr = b.ray[q][b.axis_up[a]]
-        lr = b.ray[q][b.axis_down[a]]
-        m = nb & hr
-        if m:
-            hr &= (m & (~m + 1)) - 1
-        m = nb & lr
-        if m:
-            lr &= ~((((<bb_t>1) << sz_msb(m)) << 1) - 1)
+        open_rays(b, nb, q, a, &hr, &lr)
         mh = own & hr
         ml = own & lr
         if mh == 0 or ml == 0:
