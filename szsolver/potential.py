@@ -235,18 +235,8 @@ class _Model:
                 continue
             per_point = []
             for t in range(n_pat):
-                lits = [] if S[p] is True else [S[p]]
-                ok = True
-                for d in range(nd):
-                    want = bool(t >> d & 1)
-                    b = B[p][d]
-                    if isinstance(b, bool):
-                        if b != want:
-                            ok = False
-                            break
-                    else:
-                        lits.append(b if want else b.Not())
-                if not ok:
+                lits = self._pattern_literals(p, t)
+                if lits is None:
                     continue
                 if not lits:
                     zs[t].append(True)
@@ -285,12 +275,26 @@ class _Model:
         self.objective = sum(ys) + const
         m.maximize(self.objective)
 
+    def _pattern_literals(self, p, t):
+        """Literals that together mean "a stone on p shows pattern t": None when
+        that cannot happen, [] when it is already certain."""
+        S, B = self.S, self.B
+        lits = [] if S[p] is True else [S[p]]
+        for d in range(self.geometry.n_directions):
+            want = bool(t >> d & 1)
+            b = B[p][d]
+            if isinstance(b, bool):
+                if b != want:
+                    return None
+            else:
+                lits.append(b if want else b.Not())
+        return lits
+
     def _minimise_patterns(self, n_pat):
         """Objective for the floor: y[t] >= "some stone shows pattern t" (clauses
         (stone on p and p's beams read t) => y[t]), minimise sum y. At an optimum each
         y[t] is exactly the indicator, so the optimum is the least reachable score."""
-        g, m, S, B = self.geometry, self.m, self.S, self.B
-        nd = g.n_directions
+        g, m, S = self.geometry, self.m, self.S
         Y: dict = {}
         forced = set()
         clauses = []
@@ -298,18 +302,8 @@ class _Model:
             if S[p] is False:
                 continue
             for t in range(n_pat):
-                lits = [] if S[p] is True else [S[p]]
-                ok = True
-                for d in range(nd):
-                    want = bool(t >> d & 1)
-                    b = B[p][d]
-                    if isinstance(b, bool):
-                        if b != want:
-                            ok = False
-                            break
-                    else:
-                        lits.append(b if want else b.Not())
-                if not ok:
+                lits = self._pattern_literals(p, t)
+                if lits is None:
                     continue
                 if not lits:
                     forced.add(t)
