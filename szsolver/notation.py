@@ -167,6 +167,20 @@ def position_json(pos) -> dict:
     }
 
 
+def json_object(data, what: str) -> dict:
+    """``data`` as a JSON object: text is parsed first. ValueError (one line)
+    when it is malformed or not an object; ``what`` names it in the message."""
+    import json
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"malformed JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{what} must be an object")
+    return data
+
+
 def parse_position_json(data, backend=None):
     """Inverse of :func:`position_json`; ``data`` is a dict or JSON text.
 
@@ -174,18 +188,11 @@ def parse_position_json(data, backend=None):
     just ``position`` (a position string) must be given; when both are, they must
     agree. Points may be ``[row, col]`` or ``"44"``. ValueError names the problem.
     """
-    import json
 
     from .geometry import by_name
     if backend is None:
         from . import Position as backend
-    if isinstance(data, (str, bytes)):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"malformed JSON: {e}") from None
-    if not isinstance(data, dict):
-        raise ValueError("position JSON must be an object")
+    data = json_object(data, "position JSON")
     unknown = sorted(set(data) - _POSITION_JSON_KEYS)
     if unknown:
         raise ValueError(f"position JSON: unknown key {unknown[0]!r}")

@@ -31,10 +31,10 @@ True
 """
 from __future__ import annotations
 
-import json
 from html import escape
 
 from .geometry import Geometry, by_name
+from .notation import json_object
 from .reference import ADVANCED, RULE_NAMES, rule_code
 from .starmap import Puzzle, star_patterns
 
@@ -151,13 +151,7 @@ def puzzle_from_json(d, geometry: Geometry | None = None) -> Puzzle:
 
 def puzzle_and_solution_from_json(d, geometry: Geometry | None = None) -> tuple[Puzzle, int | None]:
     """Like :func:`puzzle_from_json`, also returning the ``solution`` bitmask (or None)."""
-    if isinstance(d, (str, bytes)):
-        try:
-            d = json.loads(d)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"malformed JSON: {e.msg} at line {e.lineno}") from None
-    if not isinstance(d, dict):
-        raise ValueError("a puzzle must be a JSON object")
+    d = json_object(d, "puzzle JSON")
     if "format" in d and d["format"] != FORMAT:
         raise ValueError(f"not a starmap puzzle: format {d['format']!r}")
     if "version" in d and d["version"] != VERSION:

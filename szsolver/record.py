@@ -44,13 +44,12 @@ any accepted text parses to a game whose canonical string parses back to an equa
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 
 from .geometry import STARS_ZONE, by_name
-from .notation import (format_turn, parse_position, parse_position_fields, parse_position_json,
-                       position_string)
+from .notation import (format_turn, json_object, parse_position, parse_position_fields,
+                       parse_position_json, position_string)
 from .reference import (BASIC, MAX_NEUTRALS_PER_SIDE, RED, RULE_NAMES, SIDE_NAMES, rule_code)
 
 RECOMMENDED_NEUTRALS = {BASIC: 5, 1: 4}  # rulebook: 5 each under Basic, 4 each under Advanced
@@ -320,13 +319,7 @@ def game_json(game: Game) -> dict:
 
 def parse_game_json(data, backend=None) -> Game:
     """Inverse of :func:`game_json`; ``data`` is a dict or JSON text."""
-    if isinstance(data, (str, bytes)):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"malformed JSON: {e}") from None
-    if not isinstance(data, dict):
-        raise ValueError("game JSON must be an object")
+    data = json_object(data, "game JSON")
     unknown = sorted(set(data) - {"type", "tags", "turns"})
     if unknown:
         raise ValueError(f"game JSON: unknown key {unknown[0]!r}")
@@ -371,11 +364,8 @@ def parse_source_text(text: str, backend=None):
     if not t:
         raise ValueError("empty input: expected a position string, a game record or JSON")
     if t.startswith("{"):
-        try:
-            data = json.loads(t)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"malformed JSON: {e}") from None
-        if isinstance(data, dict) and (data.get("type") == "game" or "turns" in data):
+        data = json_object(t, "JSON input")
+        if data.get("type") == "game" or "turns" in data:
             game = parse_game_json(data, backend)
             return game.final, game
         return parse_position_json(data, backend), None
