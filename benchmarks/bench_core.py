@@ -9,9 +9,9 @@ import argparse
 import random
 import time
 
-from szsolver import _core
-from szsolver.playout import random_play
-from szsolver.reference import ADVANCED, BASIC
+from szsolver.rules import _core
+from szsolver.rules.playout import random_play
+from szsolver.rules.reference import ADVANCED, BASIC
 
 
 def positions(n, rule, plies, seed=1):

@@ -15,7 +15,7 @@ import sys
 import time
 
 from bench_solver import load
-from szsolver.solver import DEFAULT_OPTIONS, solve
+from szsolver.endgame.solver import DEFAULT_OPTIONS, solve
 
 ALL = list(DEFAULT_OPTIONS)
 CONFIGS = {"all": (ALL, "mtdf"), "pvs": (ALL, "pvs"), "+killer": (ALL + ["killer"], "mtdf")}

@@ -18,8 +18,8 @@ Prints one row per (position, side): potential, seconds, proven, score_bound and
 quick_bound with their seconds; then per position the full map (side to move):
 seconds and CP-SAT solves; then medians and worst per rule. ``--solver`` also
 measures the endgame solver's nodes with and without ``score_caps`` from
-:func:`szsolver.potential.score_bound` on benchmarks/solver_positions.txt.
-CP-SAT runs with fixed parameters (szsolver.potential.NUM_WORKERS, RANDOM_SEED).
+:func:`szsolver.bounds.potential.score_bound` on benchmarks/solver_positions.txt.
+CP-SAT runs with fixed parameters (szsolver.bounds.potential.NUM_WORKERS, RANDOM_SEED).
 """
 import argparse
 import hashlib
@@ -32,9 +32,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from szsolver import potential as P
-from szsolver.notation import parse_turn
-from szsolver.reference import ADVANCED, BASIC, Position, encode_turn
+from szsolver.bounds import potential as P
+from szsolver.formats.notation import parse_turn
+from szsolver.rules.reference import ADVANCED, BASIC, Position, encode_turn
 
 EXAMPLE = ["44n66", "64", "41", "54", "14", "28", "34n24", "84", "96", "95", "46n85", "65", "74", "76", "86", "87", "72", "82", "52", "51", "36", "62", "45n25", "73n32", "58", "42n75", "59", "78n35", "38", "48", "27", "69"]
 
@@ -94,9 +94,9 @@ def timed(f, *a, **k):
 
 
 def solver_section(depths):
-    from szsolver import _core
-    from szsolver.notation import parse_position
-    from szsolver.solver import solve
+    from szsolver.rules import _core
+    from szsolver.formats.notation import parse_position
+    from szsolver.endgame.solver import solve
     path = os.path.join(HERE, "solver_positions.txt")
     print("\nEndgame solver with and without score_caps = (score_bound(red), score_bound(blue))")
     print("floors = (score_floor(red), score_floor(blue)); the last column is the value")

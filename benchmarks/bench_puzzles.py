@@ -11,8 +11,8 @@ import argparse
 import statistics
 import time
 
-from szsolver.generate import generate, prove_unique
-from szsolver.logic import GRADES, grade
+from szsolver.starmaps.generate import generate, prove_unique
+from szsolver.starmaps.logic import GRADES, grade
 
 
 def main():

@@ -19,9 +19,9 @@ import statistics
 import sys
 import time
 
-from szsolver import _core
-from szsolver.notation import parse_position
-from szsolver.solver import solve, OPTIONS
+from szsolver.rules import _core
+from szsolver.formats.notation import parse_position
+from szsolver.endgame.solver import solve, OPTIONS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

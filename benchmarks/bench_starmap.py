@@ -14,8 +14,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from szsolver.geometry import by_name
-from szsolver.starmap_gen import complete_starmap
+from szsolver.rules.geometry import by_name
+from szsolver.starmaps.complete import complete_starmap
 
 BOARDS = ["square-8", "square-10", "square-12", "stars-zone", "hex"]
 

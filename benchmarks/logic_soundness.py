@@ -13,11 +13,11 @@ import collections
 import random
 import time
 
-from szsolver.geometry import STARS_ZONE, square
-from szsolver.logic import solve_logic
-from szsolver.reference import ADVANCED, BASIC
-from szsolver.starmap import Puzzle, star_patterns
-from szsolver.starmap_gen import complete_starmap
+from szsolver.rules.geometry import STARS_ZONE, square
+from szsolver.starmaps.logic import solve_logic
+from szsolver.rules.reference import ADVANCED, BASIC
+from szsolver.starmaps.model import Puzzle, star_patterns
+from szsolver.starmaps.complete import complete_starmap
 
 
 def main():

@@ -23,10 +23,10 @@ import hashlib
 import os
 import random
 
-from szsolver import _core
-from szsolver.notation import parse_turn, position_string
-from szsolver.reference import ADVANCED, BASIC, encode_turn
-from szsolver.reference import Position as Ref
+from szsolver.rules import _core
+from szsolver.formats.notation import parse_turn, position_string
+from szsolver.rules.reference import ADVANCED, BASIC, encode_turn
+from szsolver.rules.reference import Position as Ref
 
 EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
                  "36 62 45n25 73n32 58 42n75 59 78n35 38 48 27 69").split()

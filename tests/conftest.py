@@ -1,7 +1,7 @@
 """Shared fixtures: every rules test runs on both back ends."""
 import pytest
 
-from szsolver.backends import NAMES, position_class
+from szsolver.rules.backends import NAMES, position_class
 
 
 @pytest.fixture(params=NAMES)

@@ -7,11 +7,11 @@ from click.testing import CliRunner
 
 import szsolver
 from szsolver.cli import main
-from szsolver.notation import START, parse_position, position_string
-from szsolver.record import example_path
+from szsolver.formats.notation import START, parse_position, position_string
+from szsolver.formats.record import example_path
 
 # The board from rules.md's table, written out again so the checks below do not
-# lean on szsolver.geometry.
+# lean on szsolver.rules.geometry.
 COLUMNS = {1: (4, 5), 2: (3, 8), 3: (2, 8), 4: (1, 8), 5: (1, 9), 6: (2, 9), 7: (2, 8),
            8: (2, 7), 9: (5, 6)}
 ON_BOARD = {(r, c) for r, (a, b) in COLUMNS.items() for c in range(a, b + 1)}
@@ -217,6 +217,6 @@ def test_source_and_example_together_or_neither(run):
 
 
 def test_cli_loads_with_the_back_end_under_test(run, Position):
-    from szsolver.cli import load_position
+    from szsolver.cli.common import load_position
     pos, game = load_position(example_path())
     assert isinstance(pos, Position) and isinstance(game.start, Position)

@@ -4,11 +4,11 @@ import collections
 
 import pytest
 
-from szsolver.generate import generate, load_collection, parse_id_rule
-from szsolver.logic import GRADES, grade, solve_logic
-from szsolver.puzzle_io import puzzle_string
-from szsolver.starmap import is_solution, solution_problems
-from szsolver.starmap_sat import solve
+from szsolver.starmaps.generate import generate, load_collection, parse_id_rule
+from szsolver.starmaps.logic import GRADES, grade, solve_logic
+from szsolver.starmaps.io import puzzle_string
+from szsolver.starmaps.model import is_solution, solution_problems
+from szsolver.starmaps.sat import solve
 
 COLLECTION = load_collection()
 IDS = [gen.id for gen in COLLECTION]

@@ -7,13 +7,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from szsolver import geometry as geo
-from szsolver import reference
-from szsolver.notation import parse_position, parse_turn, position_string
-from szsolver.playout import random_turn
-from szsolver.reference import ADVANCED, BASIC, BLUE, RED, encode_turn
+from szsolver.rules import geometry as geo
+from szsolver.rules import reference
+from szsolver.formats.notation import parse_position, parse_turn, position_string
+from szsolver.rules.playout import random_turn
+from szsolver.rules.reference import ADVANCED, BASIC, BLUE, RED, encode_turn
 
-from szsolver.backends import position_class as backend_class
+from szsolver.rules.backends import position_class as backend_class
 
 EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
                  "36 62 45n25 73n32 58 42n75 59 78n35 38 48 27 69").split()

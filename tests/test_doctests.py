@@ -8,8 +8,8 @@ import importlib
 
 import pytest
 
-MODULES = ["szsolver.geometry", "szsolver.notation", "szsolver.record", "szsolver.svg",
-           "szsolver.starmap", "szsolver._core", "szsolver.playout"]
+MODULES = ["szsolver.rules.geometry", "szsolver.formats.notation", "szsolver.formats.record", "szsolver.formats.svg",
+           "szsolver.starmaps.model", "szsolver.rules._core", "szsolver.rules.playout"]
 # logic, daily, puzzle_io, starmap_sat and starmap_gen run theirs in their own test files.
 
 

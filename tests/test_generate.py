@@ -5,12 +5,12 @@ import pytest
 from click.testing import CliRunner
 
 from szsolver.cli import main
-from szsolver.daily import WEEKDAY_GRADES, daily, daily_id, grade_for, parse_date
-from szsolver.generate import Rng, generate, parse_id, puzzle_from_id, seed_int
-from szsolver.logic import grade
-from szsolver.puzzle_io import puzzle_string
-from szsolver.starmap import is_solution
-from szsolver.starmap_sat import solve
+from szsolver.starmaps.daily import WEEKDAY_GRADES, daily, daily_id, grade_for, parse_date
+from szsolver.starmaps.generate import Rng, generate, parse_id, puzzle_from_id, seed_int
+from szsolver.starmaps.logic import grade
+from szsolver.starmaps.io import puzzle_string
+from szsolver.starmaps.model import is_solution
+from szsolver.starmaps.sat import solve
 
 
 def test_rng_is_pinned():

@@ -3,12 +3,12 @@ import random
 
 import pytest
 
-from szsolver.geometry import STARS_ZONE, square
-from szsolver.logic import GRADES, TECHNIQUES, grade, grade_level, solve_logic
-from szsolver.reference import ADVANCED, BASIC
-from szsolver.starmap import Puzzle, is_solution, star_patterns
-from szsolver.starmap_gen import complete_starmap
-from szsolver.starmap_sat import solve
+from szsolver.rules.geometry import STARS_ZONE, square
+from szsolver.starmaps.logic import GRADES, TECHNIQUES, grade, grade_level, solve_logic
+from szsolver.rules.reference import ADVANCED, BASIC
+from szsolver.starmaps.model import Puzzle, is_solution, star_patterns
+from szsolver.starmaps.complete import complete_starmap
+from szsolver.starmaps.sat import solve
 
 
 def _random_puzzle(g, s, lo=5, hi=12, rule=BASIC):
@@ -57,7 +57,7 @@ def test_solved_means_unique_and_equal_to_cpsat(s):
 
 
 def test_grade_is_weakest_level_that_solves():
-    from szsolver.generate import generate
+    from szsolver.starmaps.generate import generate
     for target in ("easy", "medium", "hard"):
         gen = generate("stars-zone", target, "t-logic")
         lvl = grade_level(gen.grade)
@@ -86,7 +86,7 @@ def test_grade_names():
 
 
 def test_explain_names_techniques():
-    from szsolver.generate import generate
+    from szsolver.starmaps.generate import generate
     gen = generate("stars-zone", "medium", "t-explain")
     r = solve_logic(gen.puzzle, explain=True)
     names = {t[0] for t in TECHNIQUES} | {"contradiction"}
@@ -94,7 +94,7 @@ def test_explain_names_techniques():
     assert any("=> star" in s.text for s in r.steps)
 
 
-@pytest.mark.parametrize("name", ["szsolver.logic", "szsolver.daily"])
+@pytest.mark.parametrize("name", ["szsolver.starmaps.logic", "szsolver.starmaps.daily"])
 def test_doctests(name):
     import doctest
     import importlib

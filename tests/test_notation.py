@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from szsolver import reference
-from szsolver.geometry import STARS_ZONE, square
-from szsolver.notation import (START, diagram, parse_position, parse_position_json, parse_turn,
+from szsolver.rules import reference
+from szsolver.rules.geometry import STARS_ZONE, square
+from szsolver.formats.notation import (START, diagram, parse_position, parse_position_json, parse_turn,
                                format_turn, pattern_list, pattern_name, position_json,
                                position_string)
 
@@ -115,7 +115,7 @@ def test_turn_text_round_trips_for_every_point():
         for n in (-1, 0, 54):
             if n == s:
                 continue
-            from szsolver.reference import encode_turn
+            from szsolver.rules.reference import encode_turn
             t = encode_turn(s, n)
             assert parse_turn(format_turn(t)) == t
 

@@ -1,6 +1,6 @@
-"""CP-SAT potential and score bounds (szsolver.potential) against brute force.
+"""CP-SAT potential and score bounds (szsolver.bounds.potential) against brute force.
 
-Brute force here uses only the reference rules (szsolver.reference.Position:
+Brute force here uses only the reference rules (szsolver.rules.reference.Position:
 legal_turns, make/unmake, score), never the CP-SAT model, so the two are
 independent. Positions come from the rulebook example game and from random legal
 play with neutral use (seeds from hashlib).
@@ -12,11 +12,11 @@ import random
 
 import pytest
 
-from szsolver import potential as P
-from szsolver.geometry import STARS_ZONE
-from szsolver.notation import parse_turn, position_string
-from szsolver.playout import random_play as play_randomly
-from szsolver.reference import ADVANCED, BASIC, BLUE, RED, Position
+from szsolver.bounds import potential as P
+from szsolver.rules.geometry import STARS_ZONE
+from szsolver.formats.notation import parse_turn, position_string
+from szsolver.rules.playout import random_play as play_randomly
+from szsolver.rules.reference import ADVANCED, BASIC, BLUE, RED, Position
 
 EXAMPLE = ["44n66 64", "41 54", "14 28", "34n24 84", "96 95", "46n85 65", "74 76", "86 87",
            "72 82", "52 51", "36 62", "45n25 73n32", "58 42n75", "59 78n35", "38 48", "27 69"]
@@ -172,8 +172,8 @@ def test_potential_midgame_sanity():
 
 
 def test_potential_with_core_backend():
-    pytest.importorskip("szsolver._core")
-    from szsolver import _core
+    pytest.importorskip("szsolver.rules._core")
+    from szsolver.rules import _core
     for rule in (BASIC, ADVANCED):
         ref = example_after(26, rule)
         core = _core.Position(STARS_ZONE, red=ref.red, blue=ref.blue, neutral=ref.neutral,
@@ -320,7 +320,7 @@ def test_opponent_neutral_can_raise_the_bound():
     """Advanced: Blue's last neutral can cut a red beam and give Red a new pattern,
     so Red's bound (13) exceeds Red's potential with its own means (11); the
     exhaustive search agrees. Found by random play with neutral use."""
-    from szsolver.notation import parse_position
+    from szsolver.formats.notation import parse_position
     pos = parse_position("RR/NN.NBB/R.RR.B./R.RR.RBR/BRNBN.N.N/..BBNNR./RBRBB../BNBNRB/BR "
                          "B 0 2 advanced", backend=Position)
     assert P.potential(pos, RED).potential == pos.score(RED) == 11

@@ -6,10 +6,10 @@ import xml.etree.ElementTree as ET
 import pytest
 from click.testing import CliRunner
 
-from szsolver import puzzle_io
+from szsolver.starmaps import io as puzzle_io
 from szsolver.cli import main
-from szsolver.geometry import STARS_ZONE, by_name, hex_starmap, square
-from szsolver.puzzle_io import (
+from szsolver.rules.geometry import STARS_ZONE, by_name, hex_starmap, square
+from szsolver.starmaps.io import (
     parse_puzzle_string,
     puzzle_and_solution_from_json,
     puzzle_from_json,
@@ -20,9 +20,9 @@ from szsolver.puzzle_io import (
     puzzle_to_json,
     stars_to_points,
 )
-from szsolver.reference import ADVANCED, BASIC
-from szsolver.starmap import Puzzle, star_patterns
-from szsolver.starmap_gen import complete_starmap
+from szsolver.rules.reference import ADVANCED, BASIC
+from szsolver.starmaps.model import Puzzle, star_patterns
+from szsolver.starmaps.complete import complete_starmap
 
 
 def sample_puzzles():

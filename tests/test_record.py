@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from szsolver import reference
-from szsolver.notation import format_turn, position_json, position_string
-from szsolver.record import (Game, example_game, example_path, game_json, game_string,
+from szsolver.rules import reference
+from szsolver.formats.notation import format_turn, position_json, position_string
+from szsolver.formats.record import (Game, example_game, example_path, game_json, game_string,
                              load_source, parse_game, parse_game_json)
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[

@@ -7,12 +7,12 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from szsolver import reference
+from szsolver.rules import reference
 from szsolver.cli import main
-from szsolver.notation import parse_position, parse_turn, position_string
-from szsolver.playout import random_play
-from szsolver.reference import ADVANCED, BASIC, RED
-from szsolver.solver import OPTIONS, solve, turn_values
+from szsolver.formats.notation import parse_position, parse_turn, position_string
+from szsolver.rules.playout import random_play
+from szsolver.rules.reference import ADVANCED, BASIC, RED
+from szsolver.endgame.solver import OPTIONS, solve, turn_values
 
 EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
                  "36 62 45n25 73n32 58 42n75 59 78n35 38 48 27 69").split()
@@ -296,7 +296,7 @@ def test_too_deep_needs_a_limit():
 
 
 def test_core_and_reference_positions_agree():
-    from szsolver import _core
+    from szsolver.rules import _core
     p = example_at(3, ADVANCED)
     c = parse_position(position_string(p), backend=_core.Position)
     assert solve(c).value == solve(p).value

@@ -12,12 +12,12 @@ import random
 
 import pytest
 
-from szsolver import starmap_sat
-from szsolver.geometry import STARS_ZONE, Geometry, square
-from szsolver.reference import ADVANCED, BASIC
-from szsolver.starmap import Puzzle, is_solution, solution_problems, star_patterns
-from szsolver.starmap_gen import complete_starmap
-from szsolver.starmap_sat import MULTIPLE, NONE, UNIQUE, other_solution, solve
+from szsolver.starmaps import sat as starmap_sat
+from szsolver.rules.geometry import STARS_ZONE, Geometry, square
+from szsolver.rules.reference import ADVANCED, BASIC
+from szsolver.starmaps.model import Puzzle, is_solution, solution_problems, star_patterns
+from szsolver.starmaps.complete import complete_starmap
+from szsolver.starmaps.sat import MULTIPLE, NONE, UNIQUE, other_solution, solve
 
 
 def rng(*parts):
@@ -109,7 +109,7 @@ def perturbed_puzzles(g, seed, rule, n_unknown, n_cases):
 @pytest.mark.parametrize("rule", [BASIC, ADVANCED])
 @pytest.mark.parametrize("board", ["square-8", "stars-zone"])
 def test_square_boards_against_brute_force(board, rule):
-    from szsolver.geometry import by_name
+    from szsolver.rules.geometry import by_name
     g = by_name(board)
     seen = set()
     for seed in range(3):
@@ -130,7 +130,7 @@ def test_verdicts_cover_all_three():
 
 
 def test_hex_one_unknown_star():
-    from szsolver.geometry import hex_starmap
+    from szsolver.rules.geometry import hex_starmap
     g = hex_starmap()
     stars = complete_starmap(g, 3)
     pats = sorted(star_patterns(g, stars).items())

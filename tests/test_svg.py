@@ -2,11 +2,11 @@
 import xml.etree.ElementTree as ET
 
 
-from szsolver import reference
-from szsolver.geometry import STARS_ZONE, square
-from szsolver.notation import START, parse_position, parse_turn
-from szsolver.record import example_game
-from szsolver.svg import (BACKGROUND, BLUE_STONE, GRID, NEUTRAL_STONE, RED_STONE, beam_pairs,
+from szsolver.rules import reference
+from szsolver.rules.geometry import STARS_ZONE, square
+from szsolver.formats.notation import START, parse_position, parse_turn
+from szsolver.formats.record import example_game
+from szsolver.formats.svg import (BACKGROUND, BLUE_STONE, GRID, NEUTRAL_STONE, RED_STONE, beam_pairs,
                           position_svg)
 
 NS = "{http://www.w3.org/2000/svg}"

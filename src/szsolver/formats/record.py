@@ -16,7 +16,7 @@ and ``\\\\`` escaped):
 - ``Rule``: ``basic`` (default) or ``advanced``.
 - ``Neutrals``: each side's neutral supply at the start, ``"5 5"`` (red blue) or
   ``"5"`` (both); default the rulebook's recommendation, 5 under Basic, 4 under Advanced.
-- ``Board``: a board name for :func:`szsolver.geometry.by_name` (default ``stars-zone``).
+- ``Board``: a board name for :func:`szsolver.rules.geometry.by_name` (default ``stars-zone``).
 - ``Position``: a set-up start as a position string (it carries side to move,
   neutrals left and rule, so ``Neutrals`` may not be given with it and ``Rule``, if
   given, must agree).
@@ -47,10 +47,10 @@ from __future__ import annotations
 import os
 import re
 
-from .geometry import STARS_ZONE, by_name
+from ..rules.geometry import STARS_ZONE, by_name
 from .notation import (format_turn, json_object, parse_position, parse_position_fields,
                        parse_position_json, position_string)
-from .reference import (BASIC, MAX_NEUTRALS_PER_SIDE, RED, RULE_NAMES, SIDE_NAMES, rule_code)
+from ..rules.reference import (BASIC, MAX_NEUTRALS_PER_SIDE, RED, RULE_NAMES, SIDE_NAMES, rule_code)
 
 RECOMMENDED_NEUTRALS = {BASIC: 5, 1: 4}  # rulebook: 5 each under Basic, 4 each under Advanced
 EXAMPLE_NAME = "example-2023-07-17.szg"
@@ -81,7 +81,7 @@ class Game:
 
     def __init__(self, tags: dict | None = None, turns=(), *, backend=None):
         if backend is None:
-            from . import Position as backend
+            from .. import Position as backend
         self.backend = backend
         self.tags = dict(tags or {})
         for k, v in self.tags.items():
@@ -288,7 +288,7 @@ def _play_text(game: Game, token: str, where: str) -> None:
 
 
 def _default_backend():
-    from . import Position
+    from .. import Position
     return Position
 
 

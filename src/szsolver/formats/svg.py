@@ -2,9 +2,9 @@
 
 Only the board's own points and the grid lines between neighbouring points are
 drawn, so the 55-point board looks like the rulebook's and any other
-:class:`~szsolver.geometry.Geometry` (``square(8)``, the hex board) draws too.
+:class:`~szsolver.rules.geometry.Geometry` (``square(8)``, the hex board) draws too.
 
->>> from szsolver.reference import Position
+>>> from szsolver.rules.reference import Position
 >>> import xml.etree.ElementTree as ET
 >>> ET.fromstring(position_svg(Position())).tag
 '{http://www.w3.org/2000/svg}svg'
@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from html import escape
 
-from .reference import ADVANCED, BLUE, RED, turn_neutral, turn_stone
+from ..rules.reference import ADVANCED, BLUE, RED, turn_neutral, turn_stone
 
 BACKGROUND = "#00007f"
 GRID = "#ffff00"

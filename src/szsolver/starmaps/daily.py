@@ -3,7 +3,7 @@
 The grade follows the day of the week (easy early in the week, harder at the
 weekend); the seed is ``d`` + the date's digits, so the puzzle ID is an ordinary
 generator ID (``sz-easy-d20261123``) that ``szsolver puzzle show ID`` rebuilds.
-Generation is seeded through ``hashlib`` only (see :mod:`szsolver.generate`).
+Generation is seeded through ``hashlib`` only (see :mod:`szsolver.starmaps.generate`).
 
 >>> daily_id("2026-11-23")   # a Monday
 'sz-easy-d20261123'
@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as _dt
 
 from .generate import Generated, generate, make_id
-from .geometry import STARS_ZONE
+from ..rules.geometry import STARS_ZONE
 
 # Monday .. Sunday
 WEEKDAY_GRADES = ("easy", "easy", "medium", "medium", "hard", "hard", "fiendish")

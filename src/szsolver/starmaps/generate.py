@@ -15,7 +15,7 @@ so the same seed gives the same puzzle on every machine):
    (``<seed>/1``, ``<seed>/2``...) starts over.
 
 Every published puzzle is then proved unique by CP-SAT (:func:`prove_unique`) --
-never by the logic solver alone -- and graded by :func:`szsolver.logic.grade`.
+never by the logic solver alone -- and graded by :func:`szsolver.starmaps.logic.grade`.
 
 IDs: ``<board>-<grade>-<seed>`` with board ``sz`` (Stars' Zone), ``sq8`` (8x8,
 ``sqN`` in general) or ``hex``, e.g. ``sz-hard-17``; :func:`puzzle_from_id`
@@ -29,10 +29,10 @@ import os
 import re
 from dataclasses import dataclass
 
-from .geometry import STARS_ZONE, Geometry, by_name, hex_starmap, square
+from ..rules.geometry import STARS_ZONE, Geometry, by_name, hex_starmap, square
 from .logic import GRADES, grade_level, solve_logic
-from .reference import ADVANCED, BASIC, rule_code
-from .starmap import Puzzle, is_solution, star_patterns
+from ..rules.reference import ADVANCED, BASIC, rule_code
+from .model import Puzzle, is_solution, star_patterns
 
 GENERATOR_VERSION = 2
 
@@ -152,18 +152,18 @@ def parse_id(pid: str) -> tuple[Geometry, str, str]:
     return parse_id_rule(pid)[:3]
 
 
-# --- complete starmaps and CP-SAT (szsolver.starmap_gen, szsolver.starmap_sat) -----------
+# --- complete starmaps and CP-SAT (szsolver.starmaps.complete, szsolver.starmaps.sat) -----------
 
 def _complete_starmap(g: Geometry, seed: int, blocked: int, rule: int) -> int:
     """A complete starmap (stars bitmask) avoiding ``blocked``, deterministic in ``seed``.
 
     Square-cell boards: own seeded hill climbing in pure Python (milliseconds), so a
     puzzle seed reproduces on any machine and does not change when the C search of
-    :mod:`szsolver.starmap_gen` is tuned. The hex board (64 stars) uses that C search
-    (:func:`szsolver.starmap_gen.complete_starmap`, also deterministic in its seed).
+    :mod:`szsolver.starmaps.complete` is tuned. The hex board (64 stars) uses that C search
+    (:func:`szsolver.starmaps.complete.complete_starmap`, also deterministic in its seed).
     """
     if g.n_patterns > 16:
-        from .starmap_gen import complete_starmap
+        from .complete import complete_starmap
         return complete_starmap(g, seed=seed, rule=rule, blocked=blocked)
     rnd = Rng(seed)
     free = [p for p in range(g.size) if not blocked >> p & 1]
@@ -225,7 +225,7 @@ def _dup_cost(g, rays, mask) -> int:
 def prove_unique(puzzle: Puzzle, solution: int | None = None) -> int | None:
     """The unique solution (stars bitmask) proved by CP-SAT, or None (none or several).
     With ``solution`` known, one CP-SAT call proves no other exists."""
-    from .starmap_sat import UNIQUE, is_unique, solve
+    from .sat import UNIQUE, is_unique, solve
     if solution is not None and is_solution(puzzle, solution):
         verdict = is_unique(puzzle, solution)
         if verdict is None:  # pragma: no cover - no time limit was given
@@ -249,7 +249,7 @@ class Generated:
     attempts: int
 
     def to_json(self) -> dict:
-        from .puzzle_io import puzzle_to_json
+        from .io import puzzle_to_json
         d = {"id": self.id, "grade": self.grade, "seed": self.seed,
              "generator": GENERATOR_VERSION}
         d.update(puzzle_to_json(self.puzzle, self.solution))
@@ -370,7 +370,13 @@ def puzzle_from_id(pid: str, progress=None) -> Generated:
 
 # --- the published collection (puzzles/) ------------------------------------------------------
 
-COLLECTION_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "puzzles")
+def _collection_dir() -> str:
+    # Installed as package data (szsolver.puzzles, from the repository's puzzles/).
+    from importlib.resources import files
+    return str(files("szsolver.puzzles"))
+
+
+COLLECTION_DIR = _collection_dir()
 COLLECTION_FORMAT = "szsolver-puzzle-collection"
 
 # (board, grade, count, rule) of the published collection; seeds are 1..count
@@ -383,7 +389,7 @@ COLLECTION_PLAN = (
 
 
 def generated_from_json(d: dict) -> Generated:
-    from .puzzle_io import puzzle_and_solution_from_json
+    from .io import puzzle_and_solution_from_json
     pz, sol = puzzle_and_solution_from_json(d)
     return Generated(d["id"], pz, sol, d["grade"], str(d["seed"]), int(d.get("attempts", 0)))
 
@@ -441,7 +447,7 @@ def build_collection(directory: str | None = None, plan=COLLECTION_PLAN, log=pri
 
 
 def main(argv=None) -> None:
-    """python -m szsolver.generate [--board NAME] [DIR]: regenerate the published
+    """python -m szsolver.starmaps.generate [--board NAME] [DIR]: regenerate the published
     collection (or only one board's part of it)."""
     import argparse
     ap = argparse.ArgumentParser(description=main.__doc__)

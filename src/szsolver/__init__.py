@@ -1,20 +1,20 @@
 """szsolver: analysis toolkit for Stars' Zone (星域) and Starmaps puzzles.
 
 ``Position`` is the fast Cython core when it is built, the pure-Python
-reference otherwise (``szsolver.reference.Position`` is always there).
+reference otherwise (``szsolver.rules.reference.Position`` is always there).
 """
-from .geometry import STARS_ZONE, Geometry
-from .reference import (ADVANCED, BASIC, BLUE, NO_NEUTRAL, RED, encode_turn, turn_neutral,
+from .rules.geometry import STARS_ZONE, Geometry
+from .rules.reference import (ADVANCED, BASIC, BLUE, NO_NEUTRAL, RED, encode_turn, turn_neutral,
                         turn_stone)
 
 try:
-    from ._core import Position
+    from .rules._core import Position
     HAVE_CORE = True
 except ImportError:  # not built: fall back to the reference rules
-    from .reference import Position
+    from .rules.reference import Position
     HAVE_CORE = False
 
-from .notation import START, format_turn, parse_position, parse_turn, position_string
+from .formats.notation import START, format_turn, parse_position, parse_turn, position_string
 
 __version__ = "0.1.0"
 

@@ -16,8 +16,8 @@ in which the star has a beam. Square-cell boards: up 1, right 2, down 4, left 8,
 written as one hex digit 0..f. Hex board: w 1, e 2, nw 4, ne 8, sw 16, se 32,
 written as two decimal digits 00..63.
 
->>> from szsolver.geometry import STARS_ZONE
->>> from szsolver.starmap import Puzzle
+>>> from szsolver.rules.geometry import STARS_ZONE
+>>> from szsolver.starmaps.model import Puzzle
 >>> p = Puzzle(STARS_ZONE, blocked=STARS_ZONE.fixed_neutral_mask | 1 << STARS_ZONE.index[(2, 4)],
 ...            givens=((STARS_ZONE.index[(4, 4)], 5),))
 >>> puzzle_string(p)
@@ -33,10 +33,10 @@ from __future__ import annotations
 
 from html import escape
 
-from .geometry import Geometry, by_name
-from .notation import json_object
-from .reference import ADVANCED, RULE_NAMES, rule_code
-from .starmap import Puzzle, star_patterns
+from ..rules.geometry import Geometry, by_name
+from ..formats.notation import json_object
+from ..rules.reference import ADVANCED, RULE_NAMES, rule_code
+from .model import Puzzle, star_patterns
 
 FORMAT = "szsolver-starmap-puzzle"
 VERSION = 1

@@ -14,7 +14,7 @@ shows the pattern printed on it.
 This module is the checker every solver and generator is tested against: it
 walks beams point by point and shares no code with the CP-SAT model.
 
->>> from szsolver.geometry import square
+>>> from szsolver.rules.geometry import square
 >>> g = square(2)
 >>> stars = sum(1 << g.index[c] for c in [(1, 1), (1, 2)])
 >>> sorted(star_patterns(g, stars).items())   # (1,1) sees right, (1,2) sees left
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .geometry import Geometry
-from .reference import ADVANCED, BASIC, rule_code
+from ..rules.geometry import Geometry
+from ..rules.reference import ADVANCED, BASIC, rule_code
 
 
 def star_patterns(geometry: Geometry, stars: int, blocked: int = 0, rule: int = BASIC) -> dict[int, int]:

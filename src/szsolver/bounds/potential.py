@@ -37,7 +37,7 @@ Bounds for the endgame solver (contracts)
   also valid at every position below ``pos`` in a search tree (their
   continuations are a subset): compute it once at the root and pass
   ``score_caps=(score_bound(pos, RED), score_bound(pos, BLUE))`` to
-  :func:`szsolver.solver.solve`.
+  :func:`szsolver.endgame.solver.solve`.
 * ``score_bound_map(pos, side) -> {point: int}``: the same bound restricted to
   continuations in which the side's NEXT stone goes on that point (any neutral
   with it); valid for the whole subtree below those turns.
@@ -92,7 +92,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from .reference import ADVANCED, BLUE, RED, SIDE_NAMES, STONES_PER_SIDE
+from ..rules.reference import ADVANCED, BLUE, RED, SIDE_NAMES, STONES_PER_SIDE
 
 #: CP-SAT parameters fixed for reproducibility: one worker (a sequential, deterministic
 #: search; also the fastest here, measured against 2 and 8 workers) and a fixed seed, so
@@ -1099,7 +1099,7 @@ def map_text(position, pmap: PotentialMap) -> str:
 
 def map_svg(position, pmap: PotentialMap, size: int = 480) -> str:
     """An SVG heat map (svg.position_svg with per-point labels and fills)."""
-    from .svg import position_svg
+    from ..formats.svg import position_svg
     top = pmap.potential.potential
     labels = {p: str(v) for p, v in pmap.values.items()}
     fills = {p: HEAT[min(max(top - v, 0), len(HEAT) - 1)] for p, v in pmap.values.items()}

@@ -48,7 +48,7 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, int16_t, uint8_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from szsolver._core cimport (Board, State, bb_t, Position, gen_turns_c, make_c, unmake_c,
+from szsolver.rules._core cimport (Board, State, bb_t, Position, gen_turns_c, make_c, unmake_c,
                              beam_masks,
                              pattern_set_c, value_c, is_over_c, sz_popcount, sz_ctz, sz_msb,
                              full_key_c, CORE_MAX_TURNS, C_BASIC, C_ADVANCED)
@@ -901,7 +901,7 @@ cdef int negamax(Ctx* c, int alpha, int beta, int ply) noexcept nogil:
 
 cdef class Searcher:
     """One search context: a copy of a position's state, a transposition table,
-    the score tables and the limits. Driven by :mod:`szsolver.solver`."""
+    the score tables and the limits. Driven by :mod:`szsolver.endgame.solver`."""
     cdef Ctx c
     cdef Position root
     cdef State root_state

@@ -1,6 +1,6 @@
 """Exhaustive endgame solver: exact game values, optimal turns, every turn's value.
 
-The search itself is C (:mod:`szsolver._search`); this module drives it.
+The search itself is C (:mod:`szsolver.endgame._search`); this module drives it.
 
 Contracts
 ---------
@@ -27,10 +27,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from . import _core
+from ..rules import _core
 from ._search import ABORT_REASONS, ALL_OPTIONS, DRIVER_PVS, OPTIONS, Searcher
-from .notation import format_turn, position_string
-from .reference import turn_neutral, turn_stone
+from ..formats.notation import format_turn, position_string
+from ..rules.reference import turn_neutral, turn_stone
 
 DEFAULT_TT_SIZE = None             # None: by depth, see tt_entries_for
 DEFAULT_OPTIONS = [name for name, bit in OPTIONS.items() if ALL_OPTIONS & bit]
@@ -77,7 +77,7 @@ class SolveResult:
         return self.lower, self.upper
 
     def to_json(self, geometry=None) -> dict:
-        from .geometry import STARS_ZONE
+        from ..rules.geometry import STARS_ZONE
         g = geometry or STARS_ZONE
         out = {
             "position": self.position,
@@ -258,7 +258,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     each); default by depth (:func:`tt_entries_for`). ``all_turns``: also the exact value of every legal turn.
     ``options``: the techniques to use (names from ``_search.OPTIONS``; default
     ``DEFAULT_OPTIONS``, i.e. all but "killer"), for measurement. ``score_caps``: external upper bounds on Red's and Blue's
-    final scores (e.g. from :mod:`szsolver.potential`); they must be valid bounds.
+    final scores (e.g. from :mod:`szsolver.bounds.potential`); they must be valid bounds.
     ``driver``: "mtdf" (default: MTD(f) null-window probes, every finished probe a
     proved bound) or "pvs" (one principal-variation search with the static bounds
     as window; a stopped PVS proves only the static bounds). Measured in docs/solver.md.

@@ -1,8 +1,7 @@
 """Starmap commands: ``szsolver puzzle solve|check`` and ``szsolver starmap``.
 
 The ``puzzle`` group is shared: puzzle generation, the daily puzzle and ``show``
-live in :mod:`szsolver.cli_puzzle_gen`, imported at the bottom so its commands
-register on :data:`puzzle`.
+live in :mod:`szsolver.cli.puzzle_gen`; :mod:`szsolver.cli.app` registers them here.
 """
 from __future__ import annotations
 
@@ -12,28 +11,13 @@ import sys
 
 import click
 
-from .cli import emit, main, write_file
-
-
-def progress_printer(enabled: bool = True):
-    """A progress callback: one updating line on stderr, only when it is a terminal."""
-    if not enabled or not sys.stderr.isatty():
-        return None
-
-    def show(msg: str) -> None:
-        click.echo("\r\033[K" + msg, err=True, nl=False)
-    return show
-
-
-def end_progress(show) -> None:
-    if show is not None:
-        click.echo("\r\033[K", err=True, nl=False)
+from .common import emit, end_progress, progress_printer, write_file
 
 
 def read_solution(puzzle, source: str) -> int:
     """A star set from SOURCE: a file or inline text. JSON (a list of points, or an
     object with 'solution'), or point names separated by spaces, ';' or '.'."""
-    from .puzzle_io import stars_from_points
+    from ..starmaps.io import stars_from_points
     g = puzzle.geometry
     text = source
     if os.path.exists(source):
@@ -58,7 +42,7 @@ def read_solution(puzzle, source: str) -> int:
     return stars_from_points(g, s.replace("\n", " "))
 
 
-@main.group()
+@click.group()
 def puzzle():
     """Starmap puzzles: solve, check (and generate, daily, show)."""
 
@@ -77,14 +61,14 @@ def puzzle():
 def solve_cmd(file, max_solutions, time_limit, workers, as_json, svg_file):
     """Solve the puzzle in FILE (JSON, puzzle string or text form) with CP-SAT and
     prove whether its solution is unique."""
-    from .puzzle_io import (
+    from ..starmaps.io import (
         load_puzzle,
         puzzle_string,
         puzzle_svg,
         puzzle_text,
         stars_to_points,
     )
-    from .starmap_sat import solve
+    from ..starmaps.sat import solve
     p, _recorded = load_puzzle(file)
     show = progress_printer()
     if show:
@@ -118,8 +102,8 @@ def check_cmd(file, solution, as_json):
     """Check SOLUTION (a file or inline: point names like '44 52 ...', or JSON)
     against the puzzle in FILE with the independent pure-Python checker.
     Exit code 0 when it is a solution, 1 when it is not."""
-    from .puzzle_io import load_puzzle
-    from .starmap import solution_problems
+    from ..starmaps.io import load_puzzle
+    from ..starmaps.model import solution_problems
     p, _recorded = load_puzzle(file)
     stars = read_solution(p, solution)
     problems = solution_problems(p, stars)
@@ -131,7 +115,7 @@ def check_cmd(file, solution, as_json):
         sys.exit(1)
 
 
-@main.command("starmap")
+@click.command("starmap")
 @click.option("--board", default="stars-zone", show_default=True,
               help="stars-zone, square-N (N x N) or hex.")
 @click.option("--seed", default="0", show_default=True, help="Any text; the same seed gives the same starmap.")
@@ -145,16 +129,16 @@ def check_cmd(file, solution, as_json):
 def starmap_cmd(board, seed, good_form, rule, time_limit, as_json, svg_file):
     """A complete starmap (every pattern exactly once) on a board, verified by the
     independent checker before it is shown."""
-    from .geometry import by_name
-    from .puzzle_io import (
+    from ..rules.geometry import by_name
+    from ..starmaps.io import (
         legend,
         puzzle_svg,
         puzzle_text,
         puzzle_to_json,
         stars_to_points,
     )
-    from .starmap import Puzzle, star_patterns
-    from .starmap_gen import complete_starmap
+    from ..starmaps.model import Puzzle, star_patterns
+    from ..starmaps.complete import complete_starmap
     g = by_name(board)
     show = progress_printer()
     if show:
@@ -183,12 +167,3 @@ def starmap_cmd(board, seed, good_form, rule, time_limit, as_json, svg_file):
         + "each star shows its pattern: " + legend(g).split("(", 1)[1].split(")")[0] + "\n\n" \
         + puzzle_text(shown).split("\n\n", 1)[1].rstrip()
     emit(data, text, as_json)
-
-
-# H2b's commands (generate, daily, show) register on the same group.
-try:
-    import importlib as _importlib
-    _importlib.import_module("szsolver.cli_puzzle_gen")
-except ModuleNotFoundError as e:  # pragma: no cover - not written yet
-    if e.name != "szsolver.cli_puzzle_gen":
-        raise

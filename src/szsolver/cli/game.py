@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import click
 
-from .cli import BadInput, emit, load_position, main, write_file
-from .notation import (diagram, format_turn, pattern_list, pattern_name, position_json,
+from .common import BadInput, emit, load_position, write_file
+from ..formats.notation import (diagram, format_turn, pattern_list, pattern_name, position_json,
                        position_string, result_text)
-from .reference import BLUE, RED, RULE_NAMES, SIDE_NAMES
+from ..rules.reference import BLUE, RED, RULE_NAMES, SIDE_NAMES
 
 
 def _source_options(f):
@@ -28,7 +28,7 @@ def _load(source, example, rule):
     if example:
         if source is not None:
             raise BadInput("give SOURCE or --example, not both")
-        from .record import example_path
+        from ..formats.record import example_path
         source = example_path()
     elif source is None:
         raise BadInput("missing SOURCE: a position string, a position or game file, "
@@ -50,7 +50,7 @@ def _last_turn(game):
     return game.turns[-1] if game is not None and game.turns else None
 
 
-@main.command()
+@click.command()
 @_source_options
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True),
               help="Also write the position as an SVG picture to this file.")
@@ -60,7 +60,7 @@ def show(source, example, rule, as_json, svg_file, beams):
     pos, game = _load(source, example, rule)
     last = _last_turn(game)
     if svg_file:
-        from .svg import position_svg
+        from ..formats.svg import position_svg
         write_file(svg_file, position_svg(pos, beams=beams, last_turn=last))
     text = diagram(pos)
     if last is not None:
@@ -89,7 +89,7 @@ def score_data(pos) -> dict:
     return out
 
 
-@main.command()
+@click.command()
 @_source_options
 def score(source, example, rule, as_json):
     """Score a position (a game's last one): per side the score, the patterns
@@ -107,13 +107,13 @@ def score(source, example, rule, as_json):
     emit(data, "\n".join(lines), as_json)
 
 
-@main.command()
+@click.command()
 @_source_options
 @click.option("--final", "final_only", is_flag=True, help="Show only the final position.")
 @click.option("--diagrams", is_flag=True, help="Show the diagram after every turn.")
 def replay(source, example, rule, as_json, final_only, diagrams):
     """Replay a game turn by turn with the scores, then its final position."""
-    from .record import game_json
+    from ..formats.record import game_json
     pos, game = _load(source, example, rule)
     turns = []
     lines = []

@@ -1,6 +1,6 @@
 """CP-SAT model of a starmap puzzle: solve it and prove the solution unique.
 
-Model (any :class:`~szsolver.geometry.Geometry`, both beam rules):
+Model (any :class:`~szsolver.rules.geometry.Geometry`, both beam rules):
 
 - ``x[p]``: a star on point p (no variable on blocked points);
 - ``b[p,d]``: p sees a star in direction d. Beams are chained along the ray:
@@ -19,8 +19,8 @@ reported after that proof. Which solution comes first depends on the solver's
 search, not the verdict; with the default single worker and fixed seed it is
 reproducible too.
 
->>> from szsolver.geometry import square
->>> from szsolver.starmap import Puzzle
+>>> from szsolver.rules.geometry import square
+>>> from szsolver.starmaps.model import Puzzle
 >>> r = solve(Puzzle(square(7)))          # 7 x 7 is too small for a starmap
 >>> r.status, r.solutions
 ('none', [])
@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from .reference import ADVANCED
-from .starmap import Puzzle, solution_problems
-from .starmap_gen import sight_lines as _lines
+from ..rules.reference import ADVANCED
+from .model import Puzzle, solution_problems
+from .complete import sight_lines as _lines
 
 UNIQUE, MULTIPLE, NONE, UNKNOWN, FOUND = "unique", "multiple", "none", "unknown", "found"
 DEFAULT_SEED = 20230717  # the rulebook's example game date; any fixed value will do

@@ -26,11 +26,11 @@ puzzles). Techniques are monotone, so "the strongest level used when always
 trying the weakest first" equals "the weakest technique set that solves it".
 When the logic solver finishes a puzzle it has proved the solution unique; when
 it stalls (still grade ``fiendish``) it proves nothing and uniqueness must come from
-CP-SAT (:mod:`szsolver.generate` does that).
+CP-SAT (:mod:`szsolver.starmaps.generate` does that).
 
 See docs/puzzles.md for the techniques explained for people.
 
->>> from szsolver.geometry import STARS_ZONE
+>>> from szsolver.rules.geometry import STARS_ZONE
 >>> grade_level("hard"), pattern_text(STARS_ZONE, 5)
 (3, 'U.D.')
 """
@@ -39,9 +39,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .geometry import Geometry
-from .reference import ADVANCED
-from .starmap import Puzzle, is_solution, star_patterns
+from ..rules.geometry import Geometry
+from ..rules.reference import ADVANCED
+from .model import Puzzle, is_solution, star_patterns
 
 GRADES = ("easy", "medium", "hard", "fiendish")
 LEVELS = {name: i + 1 for i, name in enumerate(GRADES)}

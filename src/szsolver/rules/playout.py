@@ -3,7 +3,7 @@
 Randomness is ``random.Random`` seeded through SHA-256 (:func:`seeded_rng`), so a
 seed gives the same game on every machine and Python version.
 
->>> from szsolver.reference import Position
+>>> from szsolver.rules.reference import Position
 >>> p = Position()
 >>> random_play(p, 6, seeded_rng("doc"))
 >>> p.ply

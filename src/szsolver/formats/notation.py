@@ -6,7 +6,7 @@ Position string: the board's rows separated by ``/``, each listing that row's
 points left to right with ``.`` empty, ``R`` red, ``B`` blue, ``N`` neutral; then
 side to move (``R``/``B``), red neutrals left, blue neutrals left, rule.
 
->>> from szsolver.reference import Position
+>>> from szsolver.rules.reference import Position
 >>> p = parse_position(START)
 >>> position_string(p) == START
 True
@@ -15,8 +15,8 @@ True
 """
 from __future__ import annotations
 
-from .geometry import STARS_ZONE, Geometry
-from .reference import (BLUE, NO_NEUTRAL, RED, RULE_NAMES, SIDE_NAMES, encode_turn, rule_code,
+from ..rules.geometry import STARS_ZONE, Geometry
+from ..rules.reference import (BLUE, NO_NEUTRAL, RED, RULE_NAMES, SIDE_NAMES, encode_turn, rule_code,
                         turn_neutral, turn_stone)
 
 START = "../....../......./......../....N..../......../......./....../.. R 5 5 basic"
@@ -104,7 +104,7 @@ def parse_position(text: str, geometry: Geometry = STARS_ZONE, backend=None):
     """Parse and check a position string; returns a Position of ``backend``
     (a Position class; default the fast core when built, else the reference)."""
     if backend is None:
-        from . import Position as backend
+        from .. import Position as backend
     return backend(geometry, **parse_position_fields(text, geometry))
 
 
@@ -189,9 +189,9 @@ def parse_position_json(data, backend=None):
     agree. Points may be ``[row, col]`` or ``"44"``. ValueError names the problem.
     """
 
-    from .geometry import by_name
+    from ..rules.geometry import by_name
     if backend is None:
-        from . import Position as backend
+        from .. import Position as backend
     data = json_object(data, "position JSON")
     unknown = sorted(set(data) - _POSITION_JSON_KEYS)
     if unknown:
@@ -256,7 +256,7 @@ def parse_position_json(data, backend=None):
 def result_text(pos) -> str:
     """Who is ahead (or has won) by the rules' result order: score, then neutrals left.
 
-    >>> from szsolver.reference import Position
+    >>> from szsolver.rules.reference import Position
     >>> result_text(Position())
     'level: 0-0, neutrals left 5-5'
     """
@@ -278,7 +278,7 @@ def diagram(pos, *, coordinates: bool = True, status: bool = True) -> str:
     with row numbers on the left and column numbers on top (as in rules.md), then
     side to move, neutrals left, rule and scores.
 
-    >>> from szsolver.reference import Position
+    >>> from szsolver.rules.reference import Position
     >>> print(diagram(Position(), status=False))
          1 2 3 4 5 6 7 8 9
       1        . .

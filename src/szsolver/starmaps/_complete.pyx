@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""C-level local search for complete starmaps (see :mod:`szsolver.starmap_gen`).
+"""C-level local search for complete starmaps (see :mod:`szsolver.starmaps.complete`).
 
 State: the stars, and for every line of sight (a *segment*: a line of the board,
 cut at blocked points under the Advanced rule) a 64-bit mask of the occupied

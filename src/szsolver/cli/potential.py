@@ -1,14 +1,14 @@
 """``szsolver potential``: the best score each side can still reach (CP-SAT), with
-an optional per-point map as text, JSON or an SVG heat map (see szsolver.potential)."""
+an optional per-point map as text, JSON or an SVG heat map (see szsolver.bounds.potential)."""
 from __future__ import annotations
 
 import click
 
-from .cli import emit, load_position, main, write_file
-from .reference import SIDE_NAMES
+from .common import emit, load_position, write_file
+from ..rules.reference import SIDE_NAMES
 
 
-@main.command("potential")
+@click.command("potential")
 @click.argument("position")
 @click.option("--side", type=click.Choice(["red", "blue", "both"]), default="both",
               show_default=True, help="Whose potential.")
@@ -31,7 +31,7 @@ def potential_cmd(position, side, with_map, svg_file, rule, as_json, time_limit)
     POSITION is a position string, a position file or a game record (its last
     position).
     """
-    from .potential import map_svg, map_text, potential, potential_map
+    from ..bounds.potential import map_svg, map_text, potential, potential_map
     if time_limit is not None and time_limit <= 0:
         raise ValueError(f"--time-limit must be positive, got {time_limit}")
     pos, _game = load_position(position, rule)

@@ -1,5 +1,5 @@
 """Puzzle generation commands on the ``szsolver puzzle`` group: ``generate``,
-``daily`` and ``show ID`` (see :mod:`szsolver.generate`, :mod:`szsolver.daily`)."""
+``daily`` and ``show ID`` (see :mod:`szsolver.starmaps.generate`, :mod:`szsolver.starmaps.daily`)."""
 from __future__ import annotations
 
 import json
@@ -7,13 +7,12 @@ import os
 
 import click
 
-from .cli import BadInput, emit, write_file
-from .cli_puzzle import end_progress, progress_printer, puzzle
+from .common import BadInput, emit, end_progress, progress_printer, write_file
 
 
 def _describe(gen, with_solution: bool, explain: bool) -> tuple[dict, str]:
-    from .logic import solve_logic
-    from .puzzle_io import puzzle_text, stars_to_points
+    from ..starmaps.logic import solve_logic
+    from ..starmaps.io import puzzle_text, stars_to_points
     g = gen.puzzle.geometry
     data = gen.to_json()
     if not with_solution:
@@ -35,7 +34,7 @@ def _describe(gen, with_solution: bool, explain: bool) -> tuple[dict, str]:
 
 
 def _write_svg(path: str, gen, with_solution: bool) -> None:
-    from .puzzle_io import puzzle_svg
+    from ..starmaps.io import puzzle_svg
     write_file(path, puzzle_svg(gen.puzzle, gen.solution if with_solution else None))
 
 
@@ -55,7 +54,7 @@ def _progress_cb(show, label: str):
     return tick
 
 
-@puzzle.command("generate")
+@click.command("generate")
 @click.option("--board", default="stars-zone", show_default=True,
               help="stars-zone, square-N (8..12, or NxN) or hex.")
 @click.option("--grade", default="medium", show_default=True,
@@ -73,8 +72,8 @@ def _progress_cb(show, label: str):
 @click.option("--out", "out_dir", default=None, help="Also write each puzzle as DIR/ID.json.")
 def generate_cmd(board, grade, seed, count, rule, with_solution, as_json, svg_file, out_dir):
     """Generate puzzles of a grade, proved unique by CP-SAT."""
-    from .generate import generate, resolve_board
-    from .logic import grade_level
+    from ..starmaps.generate import generate, resolve_board
+    from ..starmaps.logic import grade_level
     g = resolve_board(board)
     grade_level(grade)
     show = progress_printer()
@@ -103,7 +102,7 @@ def generate_cmd(board, grade, seed, count, rule, with_solution, as_json, svg_fi
     emit(data, "\n\n".join(t for _, t in described), as_json)
 
 
-@puzzle.command("daily")
+@click.command("daily")
 @click.option("--date", "date", default=None, help="YYYY-MM-DD (default: today, UTC).")
 @click.option("--solution", "with_solution", is_flag=True, help="Show the solution too.")
 @click.option("--explain", is_flag=True, help="List the logic solver's steps.")
@@ -112,7 +111,7 @@ def generate_cmd(board, grade, seed, count, rule, with_solution, as_json, svg_fi
 def daily_cmd(date, with_solution, explain, as_json, svg_file):
     """The puzzle of the day: the same for a date on every machine; easy on Monday,
     harder towards the weekend."""
-    from .daily import daily, parse_date
+    from ..starmaps.daily import daily, parse_date
     d = parse_date(date)
     show = progress_printer()
     if show:
@@ -126,7 +125,7 @@ def daily_cmd(date, with_solution, explain, as_json, svg_file):
     emit(data, f"puzzle of the day {d.isoformat()} ({d.strftime('%A')})\n" + text, as_json)
 
 
-@puzzle.command("show")
+@click.command("show")
 @click.argument("puzzle_id")
 @click.option("--solution", "with_solution", is_flag=True, help="Show the solution too.")
 @click.option("--explain", is_flag=True, help="List the logic solver's steps.")
@@ -136,7 +135,7 @@ def show_cmd(puzzle_id, with_solution, explain, as_json, svg_file):
     """Show the puzzle with ID (e.g. sz-hard-7, sza-hard-7 for the advanced rule, or a
     daily ID like sz-easy-d20261123):
     from the published collection, else rebuilt from its seed."""
-    from .generate import puzzle_from_id
+    from ..starmaps.generate import puzzle_from_id
     show = progress_printer()
     gen = puzzle_from_id(puzzle_id, progress=_progress_cb(show, puzzle_id))
     end_progress(show)

@@ -1,16 +1,16 @@
 """Complete starmaps (every pattern once, no givens) on any board.
 
-:func:`complete_starmap` runs the C-level local search of :mod:`szsolver._starmap`
+:func:`complete_starmap` runs the C-level local search of :mod:`szsolver.starmaps._complete`
 (min-conflicts with a tabu list; see there), seeded deterministically from
 ``hashlib`` so the same arguments always give the same starmap; each attempt has
 a step budget, and further attempts use seeds derived from the first. Every
-starmap is verified by :func:`szsolver.starmap.solution_problems` (and
-:func:`~szsolver.starmap.is_good_form` when asked) before it is returned. When
+starmap is verified by :func:`szsolver.starmaps.model.solution_problems` (and
+:func:`~szsolver.starmaps.model.is_good_form` when asked) before it is returned. When
 the local search cannot find one (a board too small, too many blocked points),
 CP-SAT decides: it either finds one or proves there is none.
 
->>> from szsolver.geometry import square
->>> from szsolver.starmap import Puzzle, is_solution
+>>> from szsolver.rules.geometry import square
+>>> from szsolver.starmaps.model import Puzzle, is_solution
 >>> g = square(8)
 >>> stars = complete_starmap(g, seed=1)
 >>> is_solution(Puzzle(g), stars), stars == complete_starmap(g, seed=1)
@@ -22,9 +22,9 @@ import hashlib
 import time
 from functools import lru_cache
 
-from .geometry import Geometry
-from .reference import ADVANCED, BASIC, RULE_NAMES, rule_code
-from .starmap import Puzzle, is_good_form, solution_problems
+from ..rules.geometry import Geometry
+from ..rules.reference import ADVANCED, BASIC, RULE_NAMES, rule_code
+from .model import Puzzle, is_good_form, solution_problems
 
 
 class NoStarmap(ValueError):
@@ -120,13 +120,13 @@ def complete_starmap(geometry: Geometry, seed=0, good_form: bool = False, rule=B
     stars off ``blocked`` (and off the board's fixed neutral points), beams cut by
     blocked points under ``rule=ADVANCED``. ``good_form``: no two stars adjacent and
     the all-blank star inside the constellation (see
-    :func:`~szsolver.starmap.is_good_form`). Deterministic in its arguments.
+    :func:`~szsolver.starmaps.model.is_good_form`). Deterministic in its arguments.
 
     Raises :class:`NoStarmap` (a ValueError) when CP-SAT proves none exists and
     ``TimeoutError`` when ``time_limit`` runs out first (checked between attempts
     of the local search, each a few seconds at most). ``progress(msg)`` hears about
     each failed attempt."""
-    from . import _starmap
+    from . import _complete as _starmap
     rule = rule_code(rule)
     g = geometry
     blocked = blocked | g.fixed_neutral_mask
@@ -163,7 +163,7 @@ def complete_starmap(geometry: Geometry, seed=0, good_form: bool = False, rule=B
         return mask
     # the local search gave up: let CP-SAT decide
     st["method"] = "cp-sat"
-    from .starmap_sat import StarmapModel
+    from .sat import StarmapModel
     left = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - t0))
     model = StarmapModel(puzzle)
     if good_form:

@@ -2,7 +2,7 @@
 
 Written for clarity, not speed: every question is answered straight from the
 rules text (walk each beam point by point). The Cython core
-(:mod:`szsolver._core`) has the same API and the test suite runs on both and
+(:mod:`szsolver.rules._core`) has the same API and the test suite runs on both and
 checks they agree.
 
 Turns are small ints: ``stone + 64 * (neutral + 1)``, neutral ``-1`` for none
@@ -197,7 +197,7 @@ class Position:
         return self.key
 
     def __repr__(self) -> str:
-        from .notation import position_string
+        from ..formats.notation import position_string
         return f"Position({position_string(self)!r})"
 
     # --- turns ------------------------------------------------------------------------
@@ -328,5 +328,5 @@ class Position:
         return p
 
     def _repr_svg_(self) -> str:
-        from .svg import position_svg
+        from ..formats.svg import position_svg
         return position_svg(self)

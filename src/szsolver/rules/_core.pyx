@@ -1,9 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The fast back end: the same Position API as :mod:`szsolver.reference`, on
+"""The fast back end: the same Position API as :mod:`szsolver.rules.reference`, on
 64-bit bitboards, with the hot paths (turn generation, make/unmake, scoring)
 as C inline functions declared in ``_core.pxd`` for the solver to share.
 
->>> from szsolver.notation import START, parse_position
+>>> from szsolver.formats.notation import START, parse_position
 >>> p = parse_position(START, backend=Position)
 >>> len(p.legal_turns())      # 54 stones, each alone or with a neutral on 53 others
 2916
@@ -242,7 +242,7 @@ cdef class Position:
         return self.st.key
 
     def __repr__(self):
-        from .notation import position_string
+        from ..formats.notation import position_string
         return f"Position({position_string(self)!r})"
 
     # --- turns -------------------------------------------------------------------------
@@ -364,7 +364,7 @@ cdef class Position:
         return p
 
     def _repr_svg_(self):
-        from .svg import position_svg
+        from ..formats.svg import position_svg
         return position_svg(self)
 
 

@@ -1,13 +1,13 @@
-"""``szsolver solve``: exact endgame values from the shell (see szsolver.solver)."""
+"""``szsolver solve``: exact endgame values from the shell (see szsolver.endgame.solver)."""
 from __future__ import annotations
 
 import sys
 
 import click
 
-from .cli import emit, load_position, main
-from .notation import format_turn
-from .solver import solve
+from .common import emit, load_position
+from ..formats.notation import format_turn
+from ..endgame.solver import solve
 
 
 def _fmt_value(v) -> str:
@@ -61,7 +61,7 @@ def _text(res, g) -> str:
     return "\n".join(lines)
 
 
-@main.command("solve")
+@click.command("solve")
 @click.argument("position")
 @click.option("--all-turns", is_flag=True, help="Also the exact value of every legal turn.")
 @click.option("--time-limit", type=float, default=None, metavar="S",

@@ -1,0 +1,1 @@
+"""The published Starmaps puzzle collection (JSON files), installed as package data."""

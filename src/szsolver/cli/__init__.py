@@ -1,0 +1,4 @@
+"""The ``szsolver`` command line: :data:`main` is the entry point."""
+from .app import main
+
+__all__ = ["main"]

@@ -1,0 +1,2 @@
+"""Text and pictures: points and turns, position strings, diagrams, JSON, game
+records and SVG."""
