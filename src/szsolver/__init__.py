@@ -3,6 +3,9 @@
 ``Position`` is the fast Cython core when it is built, the pure-Python
 reference otherwise (``szsolver.rules.reference.Position`` is always there).
 """
+from . import errors
+from .errors import (IllegalTurnError, InputError, InvalidPositionError, InvalidPuzzleError,
+                     ParseError, UnknownPuzzleError, UnsupportedError)
 from .rules.geometry import STARS_ZONE, Geometry
 from .rules.reference import (ADVANCED, BASIC, BLUE, NO_NEUTRAL, RED, encode_turn, turn_neutral,
                         turn_stone)

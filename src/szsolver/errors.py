@@ -1,0 +1,44 @@
+"""The errors szsolver raises for bad input.
+
+Every one is a :class:`ValueError` (so ``except ValueError`` keeps working) and
+carries a one-line message naming the problem. The command line prints an
+:class:`InputError` as ``Error: <message>`` with exit code 2; any other exception
+is a bug in szsolver, never dressed up as bad input.
+
+>>> import szsolver as sz
+>>> issubclass(sz.IllegalTurnError, ValueError)
+True
+"""
+from __future__ import annotations
+
+__all__ = ["InputError", "ParseError", "InvalidPositionError", "IllegalTurnError",
+           "InvalidPuzzleError", "UnknownPuzzleError", "UnsupportedError"]
+
+
+class InputError(ValueError):
+    """Bad input of any kind: the message is one line that names the problem."""
+
+
+class ParseError(InputError):
+    """Text that does not parse: a position string, a turn, a game record, JSON, a date."""
+
+
+class InvalidPositionError(InputError):
+    """A position that cannot arise in play (stone counts, neutrals, the centre)."""
+
+
+class IllegalTurnError(InputError):
+    """A turn that is not legal in its position (an occupied point, no neutrals left)."""
+
+
+class InvalidPuzzleError(InputError):
+    """A Starmaps puzzle or solution file that is malformed or inconsistent."""
+
+
+class UnknownPuzzleError(InputError):
+    """A puzzle ID that names no puzzle (mistyped, or a date or grade that does not exist)."""
+
+
+class UnsupportedError(InputError):
+    """A request outside what a tool was built and proven for (a board too large for the
+    solver, a position too deep without a limit, a limit that is not a finite number)."""
