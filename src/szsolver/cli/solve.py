@@ -7,7 +7,6 @@ import click
 
 from .common import emit, load_position
 from ..formats.notation import format_turn
-from ..endgame.solver import solve
 
 
 def _fmt_value(v) -> str:
@@ -86,6 +85,7 @@ def solve_cmd(position, all_turns, time_limit, node_limit, tt_size, rule, as_jso
         raise ValueError(f"--node-limit must be positive, got {node_limit}")
     if tt_size is not None and tt_size < 2:
         raise ValueError(f"--tt-size must be at least 2, got {tt_size}")
+    from ..endgame.solver import solve
     pos, _game = load_position(position, rule)
     progress = None
     if sys.stderr.isatty() and not as_json:
