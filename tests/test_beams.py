@@ -119,7 +119,7 @@ def test_position_patterns_agree(Position, name, rule):
 
 
 @pytest.mark.parametrize("name", list(BOARDS))
-@pytest.mark.parametrize("rule", [BASIC, ADVANCED])
+@pytest.mark.parametrize("rule", [BASIC, ADVANCED, "basic", "advanced"])
 def test_star_patterns_agree(name, rule):
     from szsolver.starmaps.model import star_patterns
     g = BOARDS[name]

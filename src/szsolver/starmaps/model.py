@@ -12,7 +12,8 @@ avoids blocked points, shows every pattern exactly once, and in which each given
 shows the pattern printed on it.
 
 This module is the checker every solver and generator is tested against: it
-walks beams point by point and shares no code with the CP-SAT model.
+walks beams point by point (:mod:`szsolver.rules.beams`) and shares no code with
+the CP-SAT model or the C search.
 
 >>> from szsolver.rules.geometry import square
 >>> g = square(2)
@@ -24,27 +25,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..rules.beams import patterns, rule_blockers
+from ..rules.bits import popcount
 from ..rules.geometry import Geometry
-from ..rules.reference import ADVANCED, BASIC, rule_code
+from ..rules.reference import BASIC, rule_code
 
 
-def star_patterns(geometry: Geometry, stars: int, blocked: int = 0, rule: int = BASIC) -> dict[int, int]:
-    """{point: pattern} for every star in ``stars`` (bitmask). Under ADVANCED,
-    a blocked point on the line cuts the beam."""
-    out = {}
-    for p in range(geometry.size):
-        if not stars >> p & 1:
-            continue
-        pat = 0
-        for d, ray in enumerate(geometry.rays[p]):
-            for q in ray:
-                if stars >> q & 1:
-                    pat |= 1 << d
-                    break
-                if rule == ADVANCED and blocked >> q & 1:
-                    break
-        out[p] = pat
-    return out
+def star_patterns(geometry: Geometry, stars: int, blocked: int = 0, rule=BASIC) -> dict[int, int]:
+    """{point: pattern} for every star in ``stars`` (bitmask), ascending. Under ADVANCED
+    (a code or the name), a blocked point on the line cuts the beam; under BASIC it
+    does not. Star bits beyond the board are ignored."""
+    return patterns(geometry, stars, rule_blockers(rule, blocked))
 
 
 @dataclass(frozen=True)
@@ -97,7 +88,7 @@ def solution_problems(puzzle: Puzzle, stars: int) -> list[str]:
     problems = []
     if stars < 0 or stars >> g.size:
         return ["stars off the board"]
-    n = bin(stars).count("1")
+    n = popcount(stars)
     if n != puzzle.n_stars:
         problems.append(f"{n} stars, a complete starmap needs {puzzle.n_stars}")
     if stars & puzzle.blocked:
@@ -121,7 +112,7 @@ def is_solution(puzzle: Puzzle, stars: int) -> bool:
     return not solution_problems(puzzle, stars)
 
 
-def is_good_form(geometry: Geometry, stars: int, blocked: int = 0, rule: int = BASIC) -> bool:
+def is_good_form(geometry: Geometry, stars: int, blocked: int = 0, rule=BASIC) -> bool:
     """Freeling's good form: no two stars adjacent, and the all-blank star lies
     inside the constellation: strictly between the other stars along every axis of
     the board (on a square grid: strictly inside the bounding box of the others,
