@@ -11,7 +11,7 @@ import time
 
 from szsolver.rules import _core
 from szsolver.rules.playout import random_play
-from szsolver.rules.reference import ADVANCED, BASIC
+from szsolver.rules.base import ADVANCED, BASIC
 
 
 def positions(n, rule, plies, seed=1):

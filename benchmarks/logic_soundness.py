@@ -15,7 +15,7 @@ import time
 
 from szsolver.rules.geometry import STARS_ZONE, square
 from szsolver.starmaps.logic import solve_logic
-from szsolver.rules.reference import ADVANCED, BASIC
+from szsolver.rules.base import ADVANCED, BASIC
 from szsolver.starmaps.model import Puzzle, star_patterns
 from szsolver.starmaps.complete import complete_starmap
 

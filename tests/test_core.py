@@ -11,7 +11,7 @@ from szsolver.rules import geometry as geo
 from szsolver.rules import reference
 from szsolver.formats.notation import parse_position, parse_turn, position_string
 from szsolver.rules.playout import random_turn
-from szsolver.rules.reference import ADVANCED, BASIC, BLUE, RED, encode_turn
+from szsolver.rules.base import ADVANCED, BASIC, BLUE, RED, encode_turn
 
 from szsolver.rules.backends import position_class as backend_class
 

@@ -115,7 +115,7 @@ def test_turn_text_round_trips_for_every_point():
         for n in (-1, 0, 54):
             if n == s:
                 continue
-            from szsolver.rules.reference import encode_turn
+            from szsolver.rules.base import encode_turn
             t = encode_turn(s, n)
             assert parse_turn(format_turn(t)) == t
 

@@ -12,7 +12,7 @@ import click
 from .common import BadInput, emit, load_position, write_file
 from ..formats.notation import (diagram, format_turn, pattern_list, pattern_name, position_json,
                        position_string, result_text)
-from ..rules.reference import BLUE, RED, RULE_NAMES, SIDE_NAMES
+from ..rules.base import BLUE, RED, RULE_NAMES, SIDE_NAMES
 
 
 def _source_options(f):

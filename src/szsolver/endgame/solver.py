@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from ..rules import _core
 from ._search import ABORT_REASONS, ALL_OPTIONS, DRIVER_PVS, OPTIONS, Searcher
 from ..formats.notation import format_turn, position_string
-from ..rules.reference import turn_neutral, turn_stone
+from ..rules.base import turn_neutral, turn_stone
 
 DEFAULT_TT_SIZE = None             # None: by depth, see tt_entries_for
 DEFAULT_OPTIONS = [name for name, bit in OPTIONS.items() if ALL_OPTIONS & bit]

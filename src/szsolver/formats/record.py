@@ -50,7 +50,7 @@ import re
 from ..rules.geometry import STARS_ZONE, by_name
 from .notation import (format_turn, json_object, parse_position, parse_position_fields,
                        parse_position_json, position_string)
-from ..rules.reference import (BASIC, MAX_NEUTRALS_PER_SIDE, RED, RULE_NAMES, SIDE_NAMES, rule_code)
+from ..rules.base import BASIC, MAX_NEUTRALS_PER_SIDE, RED, RULE_NAMES, SIDE_NAMES, rule_code
 
 RECOMMENDED_NEUTRALS = {BASIC: 5, 1: 4}  # rulebook: 5 each under Basic, 4 each under Advanced
 EXAMPLE_NAME = "example-2023-07-17.szg"

@@ -297,6 +297,7 @@ cdef bb_t full_key_c(const Board* b, const State* s) noexcept nogil
 cdef class BoardTables:
     cdef Board* board
     cdef readonly object geometry
+    cdef readonly tuple turns      # the board's Turn objects by code (rules.text.turn_table)
 
 
 cdef class Position:

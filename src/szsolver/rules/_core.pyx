@@ -3,18 +3,20 @@
 64-bit bitboards, with the hot paths (turn generation, make/unmake, scoring)
 as C inline functions declared in ``_core.pxd`` for the solver to share.
 
->>> from szsolver.formats.notation import START, parse_position
->>> p = parse_position(START, backend=Position)
+>>> from szsolver.rules.text import START
+>>> p = Position(START)
 >>> len(p.legal_turns())      # 54 stones, each alone or with a neutral on 53 others
 2916
+>>> p.play("44n66"); p.legal_turns()[:2]
+[Turn('14'), Turn('14n15')]
 """
 from libc.stdlib cimport calloc, free
 from libc.stdint cimport uint64_t
 
 from . import zobrist
-from .geometry import STARS_ZONE
-from .reference import (RULE_NAMES, check_position, rule_code, turn_error as _turn_error,
-                        MAX_NEUTRALS_PER_SIDE, STONES_PER_SIDE)
+from .base import position_svg_or_none, rule_code, turn_error as _turn_error
+from .text import (checked_turn, parse_turn, position_fields, position_repr, position_string,
+                   turn_code, turn_table)
 
 
 cdef bb_t full_key_c(const Board* b, const State* s) noexcept nogil:
@@ -114,6 +116,7 @@ cdef class BoardTables:
                 b.key_left[i][j] = <bb_t>zobrist.NEUTRALS_LEFT_KEYS[i * zobrist.MAX_NEUTRALS + j]
         b.key_side = <bb_t>zobrist.SIDE_KEY
         b.key_rule = <bb_t>zobrist.RULE_KEY
+        self.turns = turn_table(geometry)
 
     def __dealloc__(self):
         free(self.board)
@@ -130,22 +133,20 @@ def tables_for(geometry):
     return t
 
 
-cdef inline int _popcount_py(object x):
-    return bin(x).count("1")
-
-
 cdef class Position:
     """A Stars' Zone position (Cython core). Same API as reference.Position."""
 
     backend = "core"
 
-    def __init__(self, geometry=STARS_ZONE, *, red=0, blue=0, neutral=None, red_neutrals=5,
-                 blue_neutrals=5, side=0, rule=0, stones_per_side=STONES_PER_SIDE):
-        if neutral is None:
-            neutral = geometry.fixed_neutral_mask
-        rule = rule_code(rule)
-        check_position(geometry, red, blue, neutral, red_neutrals, blue_neutrals, side,
-                       stones_per_side)
+    def __init__(self, source=None, geometry=None, *, red=None, blue=None, neutral=None,
+                 red_neutrals=None, blue_neutrals=None, side=None, rule=None,
+                 stones_per_side=None):
+        """``Position(text)`` reads a position string; ``Position(geometry, red=..., ...)``
+        builds one from its fields (those not given are the start's). See
+        :class:`szsolver.rules.reference.Position`."""
+        (geometry, red, blue, neutral, red_neutrals, blue_neutrals, side, rule,
+         stones_per_side) = position_fields(source, geometry, red, blue, neutral, red_neutrals,
+                                            blue_neutrals, side, rule, stones_per_side)
         self.tables = tables_for(geometry)
         self.board = self.tables.board
         self.geometry = geometry
@@ -158,6 +159,11 @@ cdef class Position:
         self.st.rule = rule
         self.st.stones_per_side = stones_per_side
         self.st.key = full_key_c(self.board, &self.st)
+
+    @classmethod
+    def from_string(cls, text, geometry=None):
+        """The position a position string describes (on Stars' Zone unless ``geometry``)."""
+        return cls(text, geometry)
 
     cpdef Position copy(self):
         cdef Position p = Position.__new__(Position)
@@ -241,30 +247,33 @@ cdef class Position:
     def __hash__(self):
         return self.st.key
 
+    def __str__(self):
+        return position_string(self)
+
     def __repr__(self):
-        from ..formats.notation import position_string
-        return f"Position({position_string(self)!r})"
+        return position_repr(self)
 
     # --- turns -------------------------------------------------------------------------
-    def turn_error(self, int turn):
-        """Why ``turn`` is illegal here, or None if it is legal."""
-        return _turn_error(self, turn)
+    def parse_turn(self, text):
+        """The Turn that ``text`` ('44n66') names on this board, legal or not (ParseError)."""
+        return parse_turn(text, self.geometry)
 
-    def is_legal(self, int turn):
-        return _turn_error(self, turn) is None
+    def is_legal(self, turn):
+        """Whether ``turn`` (text or int code) is legal here (ParseError for bad text)."""
+        return _turn_error(self, turn_code(self.geometry, turn)) is None
 
     def legal_turns(self):
-        """All legal turns, in the same order as the reference back end."""
+        """All legal turns as Turns (ints that print as turn text), in the same order as
+        the reference back end. The Turns are shared objects from the board's table."""
         cdef int buf[CORE_MAX_TURNS]
         cdef int n = gen_turns_c(self.board, &self.st, buf)
-        return [buf[i] for i in range(n)]
+        cdef tuple table = self.tables.turns
+        return [table[buf[i]] for i in range(n)]
 
-    def play(self, int turn):
-        """Make a turn after checking it; ValueError naming the problem if illegal."""
-        err = _turn_error(self, turn)
-        if err:
-            raise ValueError(f"illegal turn: {err}")
-        make_c(self.board, &self.st, turn)
+    def play(self, turn):
+        """Make a turn given as text ('44n66') or an int code, after checking it:
+        IllegalTurnError naming why it is illegal, ParseError for bad text."""
+        make_c(self.board, &self.st, checked_turn(self, turn))
 
     cpdef make(self, int turn):
         """Make a turn. Assumes it is legal (see :meth:`play`)."""
@@ -364,8 +373,7 @@ cdef class Position:
         return p
 
     def _repr_svg_(self):
-        from ..formats.svg import position_svg
-        return position_svg(self)
+        return position_svg_or_none(self)
 
 
 def _rebuild(geometry, red, blue, neutral, rl, bl, side, rule, sps):

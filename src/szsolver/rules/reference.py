@@ -1,146 +1,55 @@
 """Pure-Python reference implementation of the Stars' Zone rules.
 
 Written for clarity, not speed: every question is answered straight from the
-rules text (walk each beam point by point). The Cython core
-(:mod:`szsolver.rules._core`) has the same API and the test suite runs on both and
-checks they agree.
+rules text (walk each beam point by point, :mod:`szsolver.rules.beams`). The Cython
+core (:mod:`szsolver.rules._core`) has the same API; the test suite runs on both and
+checks they agree. What both share (sides, rules, the turn code, the checks, the
+text forms) lives in :mod:`szsolver.rules.base` and :mod:`szsolver.rules.text`.
 
-Turns are small ints: ``stone + 64 * (neutral + 1)``, neutral ``-1`` for none
-(see :func:`encode_turn`). Point sets are int bitmasks, bit ``p`` = point ``p``
-of the geometry.
+>>> p = Position()
+>>> p.play("44n66")
+>>> p
+Position('../....../......./...R..../....N..../....N.../......./....../.. B 4 5 basic')
+>>> [str(t) for t in p.legal_turns()[:3]]
+['14', '14n15', '14n23']
 """
 from __future__ import annotations
 
-from .geometry import STARS_ZONE, Geometry
+from .base import (ADVANCED, BLUE, NO_NEUTRAL, RED, encode_turn, position_svg_or_none,
+                   rule_code, turn_error, turn_neutral, turn_stone)
+from . import beams
+from .bits import popcount
+from .text import (checked_turn, parse_turn, position_fields, position_repr, position_string,
+                   turn_code, turn_table)
 from .zobrist import NEUTRALS_LEFT_KEYS, RULE_KEY, SIDE_KEY, STONE_KEYS, MAX_NEUTRALS
-
-RED, BLUE = 0, 1
-BASIC, ADVANCED = 0, 1
-SIDE_NAMES = ("red", "blue")
-RULE_NAMES = ("basic", "advanced")
-NO_NEUTRAL = -1
-STONES_PER_SIDE = 16
-MAX_NEUTRALS_PER_SIDE = 7
-
-
-def encode_turn(stone: int, neutral: int = NO_NEUTRAL) -> int:
-    """Pack a turn: own stone on ``stone``, optional neutral on ``neutral``."""
-    return stone + 64 * (neutral + 1)
-
-
-def turn_stone(turn: int) -> int:
-    return turn & 63
-
-
-def turn_neutral(turn: int) -> int:
-    """The neutral's point, or -1 when the turn places none."""
-    return (turn >> 6) - 1
-
-
-def rule_code(rule) -> int:
-    """'basic' / 'advanced' (or 0 / 1) to the rule's code."""
-    if rule in (BASIC, ADVANCED):
-        return int(rule)
-    if isinstance(rule, str) and rule.strip().lower() in RULE_NAMES:
-        return RULE_NAMES.index(rule.strip().lower())
-    raise ValueError(f"unknown rule {rule!r}: use basic or advanced")
-
-
-def _popcount(x: int) -> int:
-    return bin(x).count("1")
-
-
-def check_position(geometry, red, blue, neutral, red_neutrals, blue_neutrals, side,
-                   stones_per_side=STONES_PER_SIDE) -> None:
-    """Raise ValueError (one line naming the problem) if the position cannot arise in play."""
-    g = geometry
-    if g.size > 64:
-        raise ValueError(f"the {g.name} board has {g.size} points; game positions need at most 64")
-    full = g.full_mask
-    for name, m in (("red", red), ("blue", blue), ("neutral", neutral)):
-        if m < 0 or m & ~full:
-            raise ValueError(f"{name} stones off the board")
-    if red & blue or red & neutral or blue & neutral:
-        raise ValueError("two stones on one point")
-    fixed = g.fixed_neutral_mask
-    for p in range(g.size):
-        if fixed >> p & 1:
-            where = g.coords[p]
-            if (red | blue) >> p & 1:
-                raise ValueError(f"a stone on the centre {where}: it holds a neutral from the start")
-            if not neutral >> p & 1:
-                raise ValueError(f"the centre {where} must hold its neutral stone")
-    nr, nb = _popcount(red), _popcount(blue)
-    if nr > stones_per_side:
-        raise ValueError(f"{nr} red stones: a side has only {stones_per_side}")
-    if nb > stones_per_side:
-        raise ValueError(f"{nb} blue stones: a side has only {stones_per_side}")
-    if side not in (RED, BLUE):
-        raise ValueError(f"bad side to move {side!r}")
-    if side == RED and nr != nb:
-        raise ValueError(f"stone counts (red {nr}, blue {nb}) do not fit red to move: "
-                         "red moves when both have placed the same number")
-    if side == BLUE and nr != nb + 1:
-        raise ValueError(f"stone counts (red {nr}, blue {nb}) do not fit blue to move: "
-                         "blue moves when red has placed one more")
-    for name, left in (("red", red_neutrals), ("blue", blue_neutrals)):
-        if not isinstance(left, int) or not 0 <= left <= MAX_NEUTRALS_PER_SIDE:
-            raise ValueError(f"{name} neutrals left must be 0..{MAX_NEUTRALS_PER_SIDE}, got {left!r}")
-    placed = _popcount(neutral & ~fixed)
-    # Each turn places at most one neutral, from a supply of at most 7.
-    can = min(nr, MAX_NEUTRALS_PER_SIDE - red_neutrals) + min(nb, MAX_NEUTRALS_PER_SIDE - blue_neutrals)
-    if placed > can:
-        raise ValueError(f"{placed} neutral stones placed, but with red {nr} and blue {nb} stones "
-                         f"and {red_neutrals}+{blue_neutrals} left at most {can} can have been")
-
-
-def turn_error(pos, turn: int) -> str | None:
-    """Why ``turn`` is illegal in ``pos`` (either back end), or None if legal."""
-    if pos.is_over():
-        return "the game is over"
-    g = pos.geometry
-    s, n = turn_stone(turn), turn_neutral(turn)
-    if not 0 <= s < g.size or turn < 0:
-        return f"point {s} is off the board"
-    if not pos.empty >> s & 1:
-        return f"point {g.coord_text(s)} is occupied"
-    if n != NO_NEUTRAL:
-        if not 0 <= n < g.size:
-            return f"neutral point {n} is off the board"
-        if n == s:
-            return f"the neutral cannot go on {g.coord_text(s)}, where the stone goes"
-        if not pos.empty >> n & 1:
-            return f"point {g.coord_text(n)} is occupied"
-        if pos.neutrals_left(pos.side) == 0:
-            return f"{SIDE_NAMES[pos.side]} has no neutral stones left"
-    return None
 
 
 class Position:
     """A Stars' Zone position (reference back end).
 
-    Fields: ``red``, ``blue``, ``neutral`` (bitmasks; ``neutral`` includes the
-    centre), ``red_neutrals`` / ``blue_neutrals`` (neutral stones left in each
-    supply), ``side`` (RED or BLUE to move), ``rule`` (BASIC or ADVANCED).
-    The constructor checks the position could arise in play.
+    ``Position(text)`` reads a position string (``str(position)`` gives it back);
+    ``Position(geometry, red=..., ...)`` builds one from its fields: ``red``, ``blue``,
+    ``neutral`` (bitmasks; ``neutral`` includes the centre), ``red_neutrals`` /
+    ``blue_neutrals`` (neutral stones left in each supply), ``side`` (RED or BLUE to
+    move), ``rule`` (BASIC or ADVANCED, or its name). Fields not given are the start's.
+    ``geometry`` is a Geometry or a board name. The constructor checks the position
+    could arise in play (InvalidPositionError; ParseError for a bad string).
     """
 
     backend = "reference"
 
-    def __init__(self, geometry: Geometry = STARS_ZONE, *, red: int = 0, blue: int = 0,
-                 neutral: int | None = None, red_neutrals: int = 5, blue_neutrals: int = 5,
-                 side: int = RED, rule=BASIC, stones_per_side: int = STONES_PER_SIDE):
-        if neutral is None:
-            neutral = geometry.fixed_neutral_mask
-        rule = rule_code(rule)
-        check_position(geometry, red, blue, neutral, red_neutrals, blue_neutrals, side,
-                       stones_per_side)
-        self.geometry = geometry
-        self.red, self.blue, self.neutral = red, blue, neutral
-        self.red_neutrals, self.blue_neutrals = red_neutrals, blue_neutrals
-        self.side = side
-        self.rule = rule
-        self.stones_per_side = stones_per_side
+    def __init__(self, source=None, geometry=None, *, red=None, blue=None, neutral=None,
+                 red_neutrals=None, blue_neutrals=None, side=None, rule=None,
+                 stones_per_side=None):
+        (self.geometry, self.red, self.blue, self.neutral, self.red_neutrals,
+         self.blue_neutrals, self.side, self.rule, self.stones_per_side) = position_fields(
+            source, geometry, red, blue, neutral, red_neutrals, blue_neutrals, side, rule,
+            stones_per_side)
+
+    @classmethod
+    def from_string(cls, text: str, geometry=None) -> "Position":
+        """The position a position string describes (on Stars' Zone unless ``geometry``)."""
+        return cls(text, geometry)
 
     # --- plain facts ------------------------------------------------------------------
     def copy(self) -> "Position":
@@ -161,7 +70,7 @@ class Position:
     @property
     def ply(self) -> int:
         """Turns played so far (each turn places exactly one own stone)."""
-        return _popcount(self.red) + _popcount(self.blue)
+        return popcount(self.red) + popcount(self.blue)
 
     @property
     def turns_left(self) -> int:
@@ -186,7 +95,7 @@ class Position:
         return k
 
     def __eq__(self, other) -> bool:
-        return (isinstance(other, (Position,)) or hasattr(other, "neutral")) and \
+        return hasattr(other, "neutral") and \
             self.geometry.name == other.geometry.name and \
             (self.red, self.blue, self.neutral, self.red_neutrals, self.blue_neutrals,
              self.side, self.rule) == (other.red, other.blue, other.neutral,
@@ -196,41 +105,44 @@ class Position:
     def __hash__(self) -> int:
         return self.key
 
+    def __str__(self) -> str:
+        return position_string(self)
+
     def __repr__(self) -> str:
-        from ..formats.notation import position_string
-        return f"Position({position_string(self)!r})"
+        return position_repr(self)
 
     # --- turns ------------------------------------------------------------------------
-    def turn_error(self, turn: int) -> str | None:
-        """Why ``turn`` is illegal here, or None if it is legal."""
-        return turn_error(self, turn)
+    def parse_turn(self, text: str):
+        """The Turn that ``text`` ('44n66') names on this board, legal or not (ParseError)."""
+        return parse_turn(text, self.geometry)
 
-    def is_legal(self, turn: int) -> bool:
-        return self.turn_error(turn) is None
+    def is_legal(self, turn) -> bool:
+        """Whether ``turn`` (text or int code) is legal here (ParseError for bad text)."""
+        return turn_error(self, turn_code(self.geometry, turn)) is None
 
-    def legal_turns(self) -> list[int]:
-        """All legal turns: stones in point order, each first without a neutral,
-        then with a neutral on each other empty point in point order."""
+    def legal_turns(self) -> list:
+        """All legal turns as Turns (ints that print as turn text): stones in point
+        order, each first without a neutral, then with a neutral on each other empty
+        point in point order."""
         if self.is_over():
             return []
+        table = turn_table(self.geometry)
         empties = [p for p in range(self.geometry.size) if self.empty >> p & 1]
         with_neutral = self.neutrals_left(self.side) > 0
         out = []
         for s in empties:
-            out.append(encode_turn(s))
+            out.append(table[encode_turn(s)])
             if with_neutral:
-                out.extend(encode_turn(s, n) for n in empties if n != s)
+                out.extend(table[encode_turn(s, n)] for n in empties if n != s)
         return out
 
-    def play(self, turn: int) -> None:
-        """Make a turn after checking it; ValueError naming the problem if illegal."""
-        err = self.turn_error(turn)
-        if err:
-            raise ValueError(f"illegal turn: {err}")
-        self.make(turn)
+    def play(self, turn) -> None:
+        """Make a turn given as text ('44n66') or an int code, after checking it:
+        IllegalTurnError naming why it is illegal, ParseError for bad text."""
+        self.make(checked_turn(self, turn))
 
     def make(self, turn: int) -> None:
-        """Make a turn. Assumes it is legal (see :meth:`play`)."""
+        """Make a turn (an int code). Assumes it is legal (see :meth:`play`)."""
         s, n = turn_stone(turn), turn_neutral(turn)
         if self.side == RED:
             self.red |= 1 << s
@@ -260,38 +172,32 @@ class Position:
                 self.blue_neutrals += 1
 
     # --- scoring ----------------------------------------------------------------------
+    def _blockers(self) -> int:
+        return beams.rule_blockers(self.rule, self.neutral)
+
     def pattern(self, point: int) -> int:
-        """The pattern (bit d = beam in direction d) of the stone on ``point``, or -1."""
+        """The pattern (bit d = beam in direction d) of the stone on ``point``, or -1
+        when no stone is there (or ``point`` is off the board)."""
+        if not 0 <= point < self.geometry.size:
+            return -1
         if self.red >> point & 1:
             own = self.red
         elif self.blue >> point & 1:
             own = self.blue
         else:
             return -1
-        pat = 0
-        for d, ray in enumerate(self.geometry.rays[point]):
-            for q in ray:
-                if own >> q & 1:
-                    pat |= 1 << d
-                    break
-                if self.rule == ADVANCED and self.neutral >> q & 1:
-                    break
-        return pat
+        return beams.pattern_at(self.geometry, point, own, self._blockers())
 
     def patterns(self, side: int) -> dict[int, int]:
         """{point: pattern} for each of the side's stones."""
-        own = self.stones(side)
-        return {p: self.pattern(p) for p in range(self.geometry.size) if own >> p & 1}
+        return beams.patterns(self.geometry, self.stones(side), self._blockers())
 
     def pattern_set(self, side: int) -> int:
         """Bitmask over patterns: bit k set when some stone of the side shows pattern k."""
-        m = 0
-        for pat in self.patterns(side).values():
-            m |= 1 << pat
-        return m
+        return beams.pattern_set(self.geometry, self.stones(side), self._blockers())
 
     def score(self, side: int) -> int:
-        return _popcount(self.pattern_set(side))
+        return popcount(self.pattern_set(side))
 
     def scores(self) -> tuple[int, int]:
         return self.score(RED), self.score(BLUE)
@@ -327,6 +233,5 @@ class Position:
         p.rule = rule_code(rule)
         return p
 
-    def _repr_svg_(self) -> str:
-        from ..formats.svg import position_svg
-        return position_svg(self)
+    def _repr_svg_(self):
+        return position_svg_or_none(self)
