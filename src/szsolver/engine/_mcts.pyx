@@ -1,0 +1,521 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Monte Carlo tree search at C level, on the core's ``State``.
+
+Contracts
+---------
+* :class:`Tree` searches from one position for a given number of iterations; the
+  result depends only on the position, the parameters and the 64-bit seed (a
+  xorshift generator seeded by the caller through hashlib), never on the clock.
+* Rewards are in [0, 1] from the view of the side that played the turn into a
+  node: a blend of win/draw/loss (1, 1/2, 0) and a smooth margin term
+  ``(1 + tanh(value / margin_scale)) / 2``, ``margin_weight`` being its share.
+* Final values are the rules' composite value (Red's side); every node also keeps
+  the mean final value of the playouts through it (an estimate, never proved).
+
+Technique: UCB1 selection with progressive widening over candidates sorted by a
+cheap prior (own score gain + half the opponent's gain on the point, the stone
+also denying it; a few neutral turns pair the best stones with the points the
+neutral hurts the opponent most on), and playouts by a randomised greedy policy:
+each stone goes where it raises the mover's score most among ``sample`` random
+empty points (all of them when ``sample`` is 0), a uniformly random one with
+probability ``eps``; a neutral goes on the opponent's best point among a sample,
+at a rate that spends the supply over the turns left.
+"""
+from libc.stdlib cimport malloc, realloc, free
+from libc.math cimport sqrt, log, tanh
+from libc.stdint cimport uint64_t
+
+from szsolver.rules._core cimport (Board, State, bb_t, Position, make_c, pattern_set_c,
+                                   is_over_c, sz_popcount, sz_ctz, C_ADVANCED)
+
+cdef enum:
+    MAX_CAND = 160        # candidates of one node: <= 64 stones + neutral pairs
+
+
+cdef struct Node:
+    int turn              # the turn into this node (-1 at the root)
+    int parent
+    int cand_off          # candidates in the pools (-1: not expanded yet)
+    int n_cand
+    int n_open            # children created so far: candidates 0 .. n_open-1
+    int visits
+    double wsum           # rewards, from the view of the side that played ``turn``
+    double vsum           # final values, Red's side
+
+
+cdef struct Params:
+    double c_uct          # exploration constant
+    double widen_base     # children open at a node: base + widen_mult * sqrt(visits)
+    double widen_mult
+    double margin_weight
+    double margin_scale
+    double eps            # playouts: chance of a uniformly random stone
+    int sample            # playouts: points looked at per stone (0: all)
+    double neutral_rate   # playouts: neutrals spent ~ rate * left / own turns left
+    int nq                # neutral targets per node
+    int ns                # stones paired with them
+
+
+cdef inline uint64_t rnd(uint64_t* s) noexcept nogil:
+    s[0] ^= s[0] >> 12
+    s[0] ^= s[0] << 25
+    s[0] ^= s[0] >> 27
+    return s[0] * <uint64_t>2685821657736338717ULL
+
+
+cdef inline int rnd_below(uint64_t* s, int n) noexcept nogil:
+    return <int>((rnd(s) >> 33) % <uint64_t>n)
+
+
+cdef inline double rnd_unit(uint64_t* s) noexcept nogil:
+    return (rnd(s) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline int score_of(const Board* b, bb_t own, bb_t blockers) noexcept nogil:
+    return sz_popcount(pattern_set_c(b, own, blockers))
+
+
+cdef inline bb_t empty_of(const Board* b, const State* s) noexcept nogil:
+    return b.full & ~(s.stones[0] | s.stones[1] | s.neutral)
+
+
+cdef inline int nth_bit(bb_t m, int k) noexcept nogil:
+    while k > 0:
+        m &= m - 1
+        k -= 1
+    return sz_ctz(m)
+
+
+cdef inline double reward_red(int value, const Params* P) noexcept nogil:
+    cdef double wdl = 1.0 if value > 0 else (0.5 if value == 0 else 0.0)
+    return (1.0 - P.margin_weight) * wdl + P.margin_weight * 0.5 * (1.0 + tanh(value / P.margin_scale))
+
+
+cdef int policy_turn(const Board* b, const State* s, const Params* P, uint64_t* rng) noexcept nogil:
+    """One turn of the playout policy (see the module doc)."""
+    cdef int me = s.side, op = me ^ 1
+    cdef bb_t E = empty_of(b, s)
+    cdef int ne = sz_popcount(E)
+    cdef bb_t blk = s.neutral if s.rule == C_ADVANCED else 0
+    cdef bb_t mine = s.stones[me], theirs = s.stones[op]
+    cdef int i, k, p, best_p = -1, best_v = -1, v, nties = 0, q, best_q = -1
+    cdef int own_left, n_look
+    cdef int opp_now, me_now
+    cdef double best_qv, qv
+    if P.eps > 0 and rnd_unit(rng) < P.eps:
+        best_p = nth_bit(E, rnd_below(rng, ne))
+    else:
+        n_look = ne if (P.sample <= 0 or P.sample >= ne) else P.sample
+        for i in range(n_look):
+            if n_look == ne:
+                p = nth_bit(E, i)
+            else:
+                p = nth_bit(E, rnd_below(rng, ne))
+            v = score_of(b, mine | ((<bb_t>1) << p), blk)
+            if v > best_v:
+                best_v = v
+                best_p = p
+                nties = 1
+            elif v == best_v:
+                nties += 1
+                if rnd_below(rng, nties) == 0:
+                    best_p = p
+    if s.left[me] == 0 or ne < 2:
+        return best_p
+    own_left = s.stones_per_side - sz_popcount(mine)
+    if own_left <= 0 or rnd_unit(rng) >= P.neutral_rate * s.left[me] / own_left:
+        return best_p
+    # A neutral on the point that hurts the opponent most (a sample of points).
+    opp_now = score_of(b, theirs, blk)
+    me_now = score_of(b, mine | ((<bb_t>1) << best_p), blk)
+    n_look = ne if (P.sample <= 0 or P.sample >= ne) else P.sample
+    best_qv = 0.5
+    for i in range(n_look):
+        if n_look == ne:
+            q = nth_bit(E, i)
+        else:
+            q = nth_bit(E, rnd_below(rng, ne))
+        if q == best_p:
+            continue
+        qv = score_of(b, theirs | ((<bb_t>1) << q), blk) - opp_now
+        if s.rule == C_ADVANCED:
+            qv += opp_now - score_of(b, theirs, blk | ((<bb_t>1) << q))
+            qv += score_of(b, mine | ((<bb_t>1) << best_p), blk | ((<bb_t>1) << q)) - me_now
+        if qv > best_qv:
+            best_qv = qv
+            best_q = q
+    if best_q < 0:
+        return best_p
+    return best_p + 64 * (best_q + 1)
+
+
+cdef int playout(const Board* b, State* s, const Params* P, uint64_t* rng) noexcept nogil:
+    """Play the policy to the end of the game on ``s`` (changed); the final value."""
+    cdef int t
+    while not is_over_c(s):
+        t = policy_turn(b, s, P, rng)
+        make_c(b, s, t)
+    return 100 * (score_of(b, s.stones[0], s.neutral if s.rule == C_ADVANCED else 0)
+                  - score_of(b, s.stones[1], s.neutral if s.rule == C_ADVANCED else 0)) \
+        + (s.left[0] - s.left[1])
+
+
+cdef int gen_candidates(const Board* b, const State* s, const Params* P, int* turns) noexcept nogil:
+    """The turns a node may try, best prior first; returns their number."""
+    cdef int me = s.side, op = me ^ 1
+    cdef bb_t E = empty_of(b, s), e
+    cdef bb_t blk = s.neutral if s.rule == C_ADVANCED else 0
+    cdef bb_t mine = s.stones[me], theirs = s.stones[op]
+    cdef int me_now = score_of(b, mine, blk), opp_now = score_of(b, theirs, blk)
+    cdef int n = 0, p, q, i, j, nst, ntg
+    cdef double prior[MAX_CAND]
+    cdef double sv[64]
+    cdef double qv[64]
+    cdef int st[64]
+    cdef int tg[64]
+    cdef double x
+    cdef int t
+    cdef int opp_left = s.stones_per_side - sz_popcount(theirs)
+    e = E
+    nst = 0
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        x = score_of(b, mine | ((<bb_t>1) << p), blk) - me_now
+        if opp_left > 0:
+            x += 0.5 * (score_of(b, theirs | ((<bb_t>1) << p), blk) - opp_now)
+        x += 1e-6 * (63 - p)           # deterministic order among equals
+        turns[n] = p
+        prior[n] = x
+        st[nst] = p
+        sv[nst] = x
+        nst += 1
+        n += 1
+    if s.left[me] > 0 and nst >= 2 and opp_left > 0:
+        # Neutral targets: points where a neutral hurts the opponent (denial, and
+        # under the Advanced rule cuts), paired with the best stones.
+        ntg = 0
+        e = E
+        while e:
+            q = sz_ctz(e)
+            e &= e - 1
+            x = score_of(b, theirs | ((<bb_t>1) << q), blk) - opp_now
+            if s.rule == C_ADVANCED:
+                x += opp_now - score_of(b, theirs, blk | ((<bb_t>1) << q))
+                x += score_of(b, mine, blk | ((<bb_t>1) << q)) - me_now
+            if x > 0:
+                tg[ntg] = q
+                qv[ntg] = x + 1e-6 * (63 - q)
+                ntg += 1
+        # partial selection sorts: best P.nq targets, best P.ns stones
+        for i in range(min(P.nq, ntg)):
+            for j in range(i + 1, ntg):
+                if qv[j] > qv[i]:
+                    qv[i], qv[j] = qv[j], qv[i]
+                    tg[i], tg[j] = tg[j], tg[i]
+        for i in range(min(P.ns, nst)):
+            for j in range(i + 1, nst):
+                if sv[j] > sv[i]:
+                    sv[i], sv[j] = sv[j], sv[i]
+                    st[i], st[j] = st[j], st[i]
+        for i in range(min(P.ns, nst)):
+            for j in range(min(P.nq, ntg)):
+                if st[i] == tg[j] or n >= MAX_CAND:
+                    continue
+                turns[n] = st[i] + 64 * (tg[j] + 1)
+                prior[n] = sv[i] + qv[j] - 0.25
+                n += 1
+    # insertion sort by prior, best first
+    for i in range(1, n):
+        x = prior[i]
+        t = turns[i]
+        j = i - 1
+        while j >= 0 and prior[j] < x:
+            prior[j + 1] = prior[j]
+            turns[j + 1] = turns[j]
+            j -= 1
+        prior[j + 1] = x
+        turns[j + 1] = t
+    return n
+
+
+cdef class Tree:
+    """A search tree from one position (the core's Position, copied)."""
+    cdef Position root
+    cdef const Board* b
+    cdef State s0
+    cdef Params P
+    cdef Node* nodes
+    cdef int n_nodes, cap_nodes
+    cdef int* cand_turn
+    cdef int* cand_child
+    cdef long long n_cands, cap_cands
+    cdef uint64_t rng
+    cdef int extra                # a root child outside the candidates (focus), or -1
+    cdef readonly long long iterations
+
+    def __cinit__(self, Position pos, unsigned long long seed, *, double c_uct=0.6,
+                  double widen_base=2.0, double widen_mult=1.0, double margin_weight=0.3,
+                  double margin_scale=300.0, double eps=0.05, int sample=0,
+                  double neutral_rate=0.5, int nq=4, int ns=3):
+        self.root = pos.copy()
+        self.b = pos.board
+        self.s0 = pos.st
+        self.P.c_uct = c_uct
+        self.P.widen_base = widen_base
+        self.P.widen_mult = widen_mult
+        self.P.margin_weight = margin_weight
+        self.P.margin_scale = margin_scale
+        self.P.eps = eps
+        self.P.sample = sample
+        self.P.neutral_rate = neutral_rate
+        self.P.nq = min(nq, 32)
+        self.P.ns = min(ns, 32)
+        self.rng = seed | 1
+        self.cap_nodes = 1024
+        self.nodes = <Node*>malloc(self.cap_nodes * sizeof(Node))
+        self.cap_cands = 4096
+        self.cand_turn = <int*>malloc(self.cap_cands * sizeof(int))
+        self.cand_child = <int*>malloc(self.cap_cands * sizeof(int))
+        if self.nodes == NULL or self.cand_turn == NULL or self.cand_child == NULL:
+            raise MemoryError()
+        self.n_nodes = 0
+        self.n_cands = 0
+        self.extra = -1
+        self._new_node(-1, -1)
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.cand_turn)
+        free(self.cand_child)
+
+    cdef int _new_node(self, int turn, int parent) except -1:
+        cdef Node* nd
+        if self.n_nodes == self.cap_nodes:
+            self.cap_nodes *= 2
+            nd = <Node*>realloc(self.nodes, self.cap_nodes * sizeof(Node))
+            if nd == NULL:
+                raise MemoryError()
+            self.nodes = nd
+        nd = &self.nodes[self.n_nodes]
+        nd.turn = turn
+        nd.parent = parent
+        nd.cand_off = -1
+        nd.n_cand = 0
+        nd.n_open = 0
+        nd.visits = 0
+        nd.wsum = 0.0
+        nd.vsum = 0.0
+        self.n_nodes += 1
+        return self.n_nodes - 1
+
+    cdef int _expand(self, int ni, const State* s) except -1:
+        cdef int buf[MAX_CAND]
+        cdef int n = gen_candidates(self.b, s, &self.P, buf), i
+        cdef int* a
+        while self.n_cands + n > self.cap_cands:
+            self.cap_cands *= 2
+            a = <int*>realloc(self.cand_turn, self.cap_cands * sizeof(int))
+            if a == NULL:
+                raise MemoryError()
+            self.cand_turn = a
+            a = <int*>realloc(self.cand_child, self.cap_cands * sizeof(int))
+            if a == NULL:
+                raise MemoryError()
+            self.cand_child = a
+        self.nodes[ni].cand_off = <int>self.n_cands
+        self.nodes[ni].n_cand = n
+        for i in range(n):
+            self.cand_turn[self.n_cands + i] = buf[i]
+            self.cand_child[self.n_cands + i] = -1
+        self.n_cands += n
+        return 0
+
+    def run(self, long long iterations):
+        """Run ``iterations`` more iterations (select, expand one node, playout, back up)."""
+        self._run(iterations, -1)
+
+    def focus(self, int turn, long long iterations):
+        """Run ``iterations`` iterations that all start with ``turn`` at the root (a
+        legal turn, possibly outside the candidates), so its estimate is as well
+        founded as the search's choice. Meant after :meth:`run`, to judge a turn."""
+        cdef int k, ci = -1
+        cdef Node* root = &self.nodes[0]
+        if not self.root.is_legal(turn):
+            raise ValueError(f"turn {turn} is not legal at the search's root")
+        if root.cand_off >= 0:
+            for k in range(root.n_open):
+                if self.cand_turn[root.cand_off + k] == turn:
+                    ci = self.cand_child[root.cand_off + k]
+        if ci < 0:
+            if self.extra < 0 or self.nodes[self.extra].turn != turn:
+                self.extra = self._new_node(turn, 0)
+            ci = self.extra
+        self._run(iterations, ci)
+
+    cdef _run(self, long long iterations, int forced):
+        cdef long long it
+        cdef int ni, ci, k, best_k, n_allow, value, side_in
+        cdef State s
+        cdef Node* nd
+        cdef Node* ch
+        cdef double best_u, u, lnN, r_red
+        for it in range(iterations):
+            s = self.s0
+            ni = 0
+            if forced >= 0:
+                ni = forced
+                make_c(self.b, &s, self.nodes[ni].turn)
+                if self.nodes[ni].visits == 0 and not is_over_c(&s):
+                    # a new child: its first iteration is a playout from it
+                    value = playout(self.b, &s, &self.P, &self.rng)
+                    self._backup(ni, value)
+                    continue
+            while True:
+                if is_over_c(&s):
+                    break
+                nd = &self.nodes[ni]
+                if nd.cand_off < 0:
+                    self._expand(ni, &s)
+                    nd = &self.nodes[ni]
+                if nd.n_cand == 0:
+                    break
+                n_allow = <int>(self.P.widen_base + self.P.widen_mult * sqrt(<double>nd.visits))
+                if ni == 0 or n_allow > nd.n_cand:
+                    n_allow = nd.n_cand
+                if nd.n_open < n_allow:
+                    k = nd.n_open
+                    ci = self._new_node(self.cand_turn[nd.cand_off + k], ni)
+                    nd = &self.nodes[ni]
+                    self.cand_child[nd.cand_off + k] = ci
+                    nd.n_open += 1
+                    make_c(self.b, &s, self.nodes[ci].turn)
+                    ni = ci
+                    break
+                lnN = log(<double>nd.visits + 1.0)
+                best_u = -1e300
+                best_k = 0
+                for k in range(nd.n_open):
+                    ch = &self.nodes[self.cand_child[nd.cand_off + k]]
+                    u = ch.wsum / ch.visits + self.P.c_uct * sqrt(lnN / ch.visits)
+                    if u > best_u:
+                        best_u = u
+                        best_k = k
+                ni = self.cand_child[nd.cand_off + best_k]
+                make_c(self.b, &s, self.nodes[ni].turn)
+            value = playout(self.b, &s, &self.P, &self.rng)
+            self._backup(ni, value)
+        self.iterations += iterations
+
+    cdef void _backup(self, int ni, int value):
+        """Add a playout's result to ``ni`` and its ancestors; a node's reward is from
+        the view of the side that played the turn into it."""
+        cdef double r_red = reward_red(value, &self.P)
+        cdef int side_in = self._side_into(ni)
+        cdef Node* nd
+        while ni >= 0:
+            nd = &self.nodes[ni]
+            nd.visits += 1
+            nd.vsum += value
+            if nd.parent >= 0:
+                nd.wsum += r_red if side_in == 0 else 1.0 - r_red
+            side_in ^= 1
+            ni = nd.parent
+
+    cdef int _side_into(self, int ni) noexcept:
+        """The side that played the turn into node ``ni`` (depth parity from the root)."""
+        cdef int depth = 0
+        while self.nodes[ni].parent >= 0:
+            depth += 1
+            ni = self.nodes[ni].parent
+        # depth 1 was played by the root's side to move
+        return self.s0.side if depth % 2 == 1 else self.s0.side ^ 1
+
+    def root_stats(self):
+        """[(turn, visits, mean reward for the root's mover, mean final value), ...] for
+        the root's children, most visited first (ties: better reward, lower turn)."""
+        cdef Node* root = &self.nodes[0]
+        cdef Node* ch
+        cdef int k
+        out = []
+        kids = [self.cand_child[root.cand_off + k] for k in range(root.n_open)] \
+            if root.cand_off >= 0 else []
+        if self.extra >= 0:
+            kids.append(self.extra)
+        for k in kids:
+            ch = &self.nodes[k]
+            if ch.visits == 0:
+                continue
+            out.append((ch.turn, ch.visits, ch.wsum / ch.visits, ch.vsum / ch.visits))
+        out.sort(key=lambda r: (-r[1], -r[2], r[0]))
+        return out
+
+    def principal_line(self, int max_len=40):
+        """The most visited line from the root (turns)."""
+        cdef int ni = 0, k, best, bv
+        cdef Node* nd
+        line = []
+        while len(line) < max_len:
+            nd = &self.nodes[ni]
+            if nd.cand_off < 0 or nd.n_open == 0:
+                break
+            best = -1
+            bv = 0
+            for k in range(nd.n_open):
+                c = self.cand_child[nd.cand_off + k]
+                if self.nodes[c].visits > bv:
+                    bv = self.nodes[c].visits
+                    best = c
+            if best < 0:
+                break
+            line.append(self.nodes[best].turn)
+            ni = best
+        return line
+
+    @property
+    def root_visits(self):
+        return self.nodes[0].visits
+
+    @property
+    def root_value(self):
+        return self.nodes[0].vsum / self.nodes[0].visits if self.nodes[0].visits else 0.0
+
+    @property
+    def size(self):
+        return self.n_nodes
+
+
+def candidates(Position pos, *, int nq=4, int ns=3):
+    """The candidate turns of a node, best prior first (for tests and inspection)."""
+    cdef Params P
+    cdef int buf[MAX_CAND]
+    cdef int n, i
+    P.nq = nq
+    P.ns = ns
+    n = gen_candidates(pos.board, &pos.st, &P, buf)
+    return [buf[i] for i in range(n)]
+
+
+def policy(Position pos, unsigned long long seed, *, double eps=0.05, int sample=0,
+           double neutral_rate=0.5):
+    """One turn of the playout policy at ``pos`` (legal; deterministic for a seed)."""
+    cdef Params P
+    cdef uint64_t rng = seed | 1
+    P.eps = eps
+    P.sample = sample
+    P.neutral_rate = neutral_rate
+    if is_over_c(&pos.st):
+        raise ValueError("the game is over: no turn to play")
+    return policy_turn(pos.board, &pos.st, &P, &rng)
+
+
+def playout_value(Position pos, unsigned long long seed, *, double eps=0.05, int sample=0,
+                  double neutral_rate=0.5):
+    """The final value (Red's side) of one playout of the policy from ``pos``."""
+    cdef Params P
+    cdef uint64_t rng = seed | 1
+    cdef State s = pos.st
+    P.eps = eps
+    P.sample = sample
+    P.neutral_rate = neutral_rate
+    return playout(pos.board, &s, &P, &rng)

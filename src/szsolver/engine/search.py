@@ -1,0 +1,252 @@
+"""The engine: a turn and an estimated value for any position, exact near the end.
+
+Contracts
+---------
+* :meth:`Engine.analyse` returns an :class:`EngineResult`: a legal turn, the value
+  (the rules' composite value ``100 * (red score - blue score) + (red neutrals
+  left - blue neutrals left)``, Red's side), whether it is proved (``exact``), and
+  ``lower <= true value <= upper``, bounds that are always proved (the exact
+  solver's finished probes, the CP-SAT score bounds, or the trivial bounds).
+* With few enough turns left (``solver_turns``) the exact endgame solver runs
+  first under a node limit; when it finishes the answer is exact (``method``
+  ``"solver"``, ``best`` every optimal turn). Otherwise Monte Carlo tree search
+  (``engine._mcts``) gives the turn and an estimate (``method`` ``"engine"``,
+  never exact), clamped into the proved bounds.
+* Deterministic by default: the search budget is a number of iterations (a time
+  budget is converted at the fixed rate :data:`ITERATIONS_PER_SECOND`), the solver's
+  budget a number of nodes, and the random seed comes from SHA-256 of the
+  position string and the engine's seed. The same input gives the same output on
+  every machine. ``wall_clock=True`` runs the search until the time is up instead
+  (stronger on a fast machine, no longer reproducible).
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+
+from ..formats.notation import format_turn, position_string
+from ..rules.base import ADVANCED, BASIC, RED
+
+#: Seconds per iteration, per (turns left)**2: a playout's cost grows with the turns
+#: left times the points looked at per turn. Measured on the 2-core development
+#: machine under load (Basic 7,000 iterations/s from the start, 26,000/s at 16 turns
+#: left, 94,000/s at 8; Advanced about half); a fixed rate keeps results reproducible.
+ITERATION_COST = {BASIC: 1.4e-7, ADVANCED: 2.9e-7}
+MIN_ITERATIONS = 64
+MAX_ITERATIONS = 4_000_000         # memory: ~50 bytes per iteration
+#: Solver nodes per second of budget (the C search runs 1-3 M nodes/s).
+SOLVER_NODES_PER_SECOND = 1_000_000
+#: The exact solver is tried from this many turns left (docs/solver.md: 8 turns
+#: take seconds, some Advanced 6-turn positions a minute).
+SOLVER_TURNS = 8
+DEFAULT_SECONDS = 1.0
+
+
+@dataclass
+class EngineResult:
+    """The answer of :meth:`Engine.analyse`; see the module doc for the contracts."""
+    position: str
+    turn: int | None                  # None only when the game is over
+    value: int                        # exact when ``exact``, an estimate otherwise
+    exact: bool
+    method: str                       # "solver", "engine" or "over"
+    lower: int
+    upper: int
+    best: list[int] = field(default_factory=list)
+    pv: list[int] = field(default_factory=list)
+    score_bounds: dict | None = None  # {"red": [floor, bound], "blue": [...]} (CP-SAT)
+    candidates: list[dict] = field(default_factory=list)
+    iterations: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+    stopped: str | None = None        # why the solver did not finish, if it was tried
+
+    def to_json(self, geometry=None) -> dict:
+        from ..rules.geometry import STARS_ZONE
+        g = geometry or STARS_ZONE
+        return {
+            "position": self.position,
+            "turn": None if self.turn is None else format_turn(self.turn, g),
+            "value": self.value, "exact": self.exact, "method": self.method,
+            "lower": self.lower, "upper": self.upper,
+            "best": [format_turn(t, g) for t in self.best],
+            "pv": [format_turn(t, g) for t in self.pv],
+            "score_bounds": self.score_bounds,
+            "candidates": [{**c, "turn": format_turn(c["turn"], g)} for c in self.candidates],
+            "iterations": self.iterations, "nodes": self.nodes,
+            "seconds": round(self.seconds, 3), "solver_stopped": self.stopped,
+        }
+
+
+def iterations_for(pos, seconds: float) -> int:
+    """Iterations that take about ``seconds`` at ``pos`` on the development machine
+    (see :data:`ITERATION_COST`); a pure function of the position and the budget."""
+    cost = ITERATION_COST[ADVANCED if pos.rule == ADVANCED else BASIC] * max(pos.turns_left, 4) ** 2
+    return int(min(MAX_ITERATIONS, max(MIN_ITERATIONS, seconds / cost)))
+
+
+def seed_for(*parts) -> int:
+    """A 64-bit seed from SHA-256 of ``repr(parts)`` (never ``hash()``)."""
+    return int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:8], "big")
+
+
+def trivial_bounds(pos) -> tuple[int, int]:
+    """Bounds on the value that need no search: scores 0..16 each, and each side
+    spends at most one neutral per own turn left."""
+    lo_t, hi_t = tie_break_range(pos)
+    n = pos.geometry.n_patterns
+    return -100 * n + lo_t, 100 * n + hi_t
+
+
+def tie_break_range(pos) -> tuple[int, int]:
+    """The least and greatest (red neutrals left - blue neutrals left) at the end."""
+    per = pos.stones_per_side
+    kr = per - bin(pos.red).count("1")
+    kb = per - bin(pos.blue).count("1")
+    rl, bl = pos.red_neutrals, pos.blue_neutrals
+    return rl - min(kr, rl) - bl, rl - (bl - min(kb, bl))
+
+
+def bounds_from_scores(pos, score_bounds: dict) -> tuple[int, int]:
+    """Value bounds from each side's proved final-score range."""
+    lo_t, hi_t = tie_break_range(pos)
+    (rf, rb), (bf, bb) = score_bounds["red"], score_bounds["blue"]
+    return 100 * (rf - bb) + lo_t, 100 * (rb - bf) + hi_t
+
+
+def score_bounds(pos, time_limit: float | None = None) -> dict:
+    """Each side's proved final-score range ``{"red": [floor, bound], "blue": [...]}``
+    against any play (CP-SAT, :mod:`szsolver.bounds.potential`)."""
+    from ..bounds import score_bound, score_floor
+    out = {}
+    for side, name in ((0, "red"), (1, "blue")):
+        out[name] = [score_floor(pos, side, time_limit), score_bound(pos, side, time_limit)]
+    return out
+
+
+class Engine:
+    """Chooses turns and estimates values (see the module doc).
+
+    ``seconds``: the budget per analysis, converted to ``iterations`` (MCTS) and
+    ``solver_nodes`` at fixed rates unless those are given. ``wall_clock``: spend
+    real time instead (not reproducible). ``solver_turns``: try the exact solver
+    with at most this many turns left (0: never). ``bounds``: also compute the
+    CP-SAT score bounds (0.1-1 s; off for fast play). ``seed``: mixes into every
+    search's seed. Other keywords go to the tree search (``_mcts.Tree``).
+    """
+
+    def __init__(self, seconds: float = DEFAULT_SECONDS, *, iterations: int | None = None,
+                 solver_nodes: int | None = None, solver_turns: int = SOLVER_TURNS,
+                 wall_clock: bool = False, bounds: bool = False, seed=0, **tree_options):
+        if not seconds > 0:
+            raise ValueError(f"the engine's time budget must be positive, got {seconds}")
+        self.seconds = seconds
+        self.fixed_iterations = iterations
+        self.solver_nodes = solver_nodes if solver_nodes is not None else \
+            max(100_000, int(seconds * SOLVER_NODES_PER_SECOND))
+        self.solver_turns = solver_turns
+        self.wall_clock = wall_clock
+        self.bounds = bounds
+        self.seed = seed
+        self.tree_options = tree_options
+
+    def analyse(self, pos, *, solver: bool = True) -> EngineResult:
+        """The engine's turn and value at ``pos`` (either back end; not changed)."""
+        from ..endgame.solver import solve, to_core
+        start = time.perf_counter()
+        core = to_core(pos)
+        pstr = position_string(core)
+        if core.is_over():
+            v = core.value()
+            return EngineResult(pstr, None, v, True, "over", v, v,
+                                seconds=time.perf_counter() - start)
+        lo, hi = trivial_bounds(core)
+        sb = None
+        if self.bounds:
+            sb = score_bounds(core)
+            blo, bhi = bounds_from_scores(core, sb)
+            lo, hi = max(lo, blo), min(hi, bhi)
+        stopped = None
+        nodes = 0
+        if solver and self.solver_turns and core.turns_left <= self.solver_turns:
+            left = self.seconds - (time.perf_counter() - start)
+            res = solve(core, node_limit=None if self.wall_clock else self.solver_nodes,
+                        time_limit=max(left, 0.01) if self.wall_clock else None)
+            nodes = res.nodes
+            if res.exact:
+                pick = _first_in_pv(res)
+                return EngineResult(pstr, pick, res.value, True, "solver", res.value,
+                                    res.value, best=list(res.best), pv=list(res.pv),
+                                    score_bounds=sb, nodes=res.nodes,
+                                    seconds=time.perf_counter() - start)
+            lo, hi = max(lo, res.lower), min(hi, res.upper)
+            stopped = res.stopped
+        tree = self._tree(core, pstr)
+        if self.wall_clock and self.fixed_iterations is None:
+            deadline = start + self.seconds
+            chunk = 256
+            while True:
+                tree.run(chunk)
+                if time.perf_counter() >= deadline:
+                    break
+        else:
+            tree.run(self.iterations_for(core))
+        stats = tree.root_stats()
+        turn, _visits, _reward, mean = stats[0]
+        value = min(max(int(round(mean)), lo), hi)
+        cands = [{"turn": t, "visits": n, "value": round(v, 1), "reward": round(r, 4)}
+                 for t, n, r, v in stats[:8]]
+        return EngineResult(pstr, turn, value, False, "engine", lo, hi, best=[turn],
+                            pv=tree.principal_line(8), score_bounds=sb, candidates=cands,
+                            iterations=tree.iterations, nodes=nodes,
+                            seconds=time.perf_counter() - start, stopped=stopped)
+
+    def iterations_for(self, pos, seconds: float | None = None) -> int:
+        """The search's iterations at ``pos`` for a budget of ``seconds`` (default the
+        engine's): fixed by the position and the budget alone (deterministic)."""
+        if self.fixed_iterations is not None and seconds is None:
+            return self.fixed_iterations
+        return iterations_for(pos, self.seconds if seconds is None else seconds)
+
+    def judge(self, pos, turn: int, seconds: float | None = None) -> dict:
+        """Estimates for judging ``turn`` at ``pos`` (no solver): one search picks the
+        engine's turn, then more iterations through ``turn`` until it has a tenth of
+        them, so both estimates rest on enough playouts. Returns ``{"best": turn,
+        "best_value": v, "played_value": v, "visits": {...}, "iterations": n}``,
+        values Red's side (estimates, never proved)."""
+        from ..endgame.solver import to_core
+        core = to_core(pos)
+        pstr = position_string(core)
+        n = self.iterations_for(core, seconds)
+        tree = self._tree(core, pstr)
+        tree.run(n)
+        want = max(16, n // 10)
+        got = {t: v for t, v, _r, _m in tree.root_stats()}.get(turn, 0)
+        if got < want:
+            tree.focus(turn, want - got)
+        stats = {t: (v, m) for t, v, _r, m in tree.root_stats()}
+        best = tree.root_stats()[0][0]
+        if best == turn or turn not in stats:
+            best = turn if turn in stats else best
+        return {"best": best, "best_value": int(round(stats[best][1])),
+                "played_value": int(round(stats[turn][1])),
+                "visits": {"best": stats[best][0], "played": stats[turn][0]},
+                "iterations": tree.iterations}
+
+    def _tree(self, core, pstr: str):
+        from ._mcts import Tree
+        return Tree(core, seed_for("mcts", self.seed, pstr), **self.tree_options)
+
+    def value_of(self, pos, *, solver: bool = True) -> EngineResult:
+        """Same as :meth:`analyse` (the value is what a caller of this name wants)."""
+        return self.analyse(pos, solver=solver)
+
+
+def _first_in_pv(res) -> int:
+    """The solver's pick: the PV's first turn (an optimal turn)."""
+    return res.pv[0] if res.pv else res.best[0]
+
+
+def side_to_move_is_red(pos) -> bool:
+    return pos.side == RED
