@@ -19,14 +19,13 @@ gain from a stone on q) when that gain is at least 1 point and a seeded coin
 (probability 0.4) says so; never in the first two rounds. This uses about 3-5
 neutrals per side, like the rulebook game.
 """
-import hashlib
 import os
-import random
 
 from szsolver.rules import _core
 from szsolver.formats.notation import parse_turn, position_string
-from szsolver.rules.reference import ADVANCED, BASIC, encode_turn
+from szsolver.rules.base import ADVANCED, BASIC, encode_turn
 from szsolver.rules.reference import Position as Ref
+from szsolver.rules.seeds import playout_rng_v1
 
 EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
                  "36 62 45n25 73n32 58 42n75 59 78n35 38 48 27 69").split()
@@ -35,8 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "solver_positions.txt")
 
 
-def rng_for(*parts):
-    return random.Random(int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:8], "big"))
+rng_for = playout_rng_v1  # the values written to solver_positions.txt depend on this recipe
 
 
 def example_game(rule, neutrals):

@@ -101,3 +101,42 @@ def test_hex_puzzle_regenerates():
     assert gen.id == "hex-easy-1"
     assert hashlib.sha256(puzzle_string(gen.puzzle).encode()).hexdigest()[:16] == "462604d48d92bd0f"
     assert hashlib.sha256(str(gen.solution).encode()).hexdigest()[:16] == "31fb094263ab9dae"
+
+
+# --- the one home: szsolver.rules.seeds ------------------------------------------------------
+
+def test_seeds_home_recipes():
+    from szsolver.rules import seeds
+    assert seeds.zobrist_keys_v1(3, b"szsolver zobrist stones v1") == list(zobrist.STONE_KEYS[:3])
+    assert seeds.zobrist_seed_v1(b"szsolver zobrist side v1") == 8988533897851560003
+    assert seeds.playout_seed_v1("doc") == 16239341357700067691
+    assert seeds.playout_seed_v1("solver-test", 1, 0, (5, 5)) == 17861977377424451907
+    assert seeds.playout_seed_v1(("doc",)) != seeds.playout_seed_v1("doc")  # parts pass unwrapped
+    assert seeds.playout_rng_v1("doc").random() == 0.43138475870828175
+    assert seeds.starmap_seed_v1("starmap", "stars-zone", "basic", 134217728, 0, "0", 0) == 8354388544952359270
+    assert seeds.puzzle_seed_v1("szsolver-puzzle", 2, "stars-zone", "hard", "7", 0) == 6409317823130822782
+    assert seeds.puzzle_rng_v1("szsolver-puzzle", 2, "stars-zone", "hard", "7", 0).next64() == 1819256532286926245
+    assert seeds.STARMAP_SAT_SEED == 20230717
+
+
+def test_splitmix64_against_its_published_constants():
+    """splitmix64 (Steele, Lea, Flood 2014), written out here independently."""
+    from szsolver.rules.seeds import SplitMix64, splitmix64
+    mask = (1 << 64) - 1
+    state = 1234567
+    rng = SplitMix64(state)
+    for _ in range(100):
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = (state ^ (state >> 30)) * 0xBF58476D1CE4E5B9 & mask
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EB & mask
+        z ^= z >> 31
+        assert rng.next64() == z
+    assert splitmix64(0) == (0x9E3779B97F4A7C15, 16294208416658607535)
+
+
+def test_seeds_doctests():
+    import doctest
+
+    from szsolver.rules import seeds
+    result = doctest.testmod(seeds)
+    assert result.attempted > 0 and result.failed == 0

@@ -1,6 +1,5 @@
 """Endgame solver tests: against an independent pure-Python brute-force minimax on
 1-2 turns left, self-consistency on 3-6 turns left, limits and the CLI."""
-import hashlib
 import json
 import random
 
@@ -11,7 +10,8 @@ from szsolver.rules import reference
 from szsolver.cli import main
 from szsolver.formats.notation import parse_position, parse_turn, position_string
 from szsolver.rules.playout import random_play
-from szsolver.rules.reference import ADVANCED, BASIC, RED
+from szsolver.rules.base import ADVANCED, BASIC, RED
+from szsolver.rules.seeds import playout_seed_v1
 from szsolver.endgame.solver import OPTIONS, solve, turn_values
 
 EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
@@ -34,8 +34,7 @@ def example_at(turns_left, rule=BASIC, neutrals=None):
     return p
 
 
-def seed_of(*parts) -> int:
-    return int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:8], "big")
+seed_of = playout_seed_v1
 
 
 def random_game_at(seed, turns_left, rule, neutrals=(5, 5), p_neutral=0.35):

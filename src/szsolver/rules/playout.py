@@ -1,7 +1,8 @@
 """Seeded random play, for tests, benchmarks and sample positions.
 
-Randomness is ``random.Random`` seeded through SHA-256 (:func:`seeded_rng`), so a
-seed gives the same game on every machine and Python version.
+Randomness is ``random.Random`` seeded through SHA-256 (:func:`seeded_rng`, the
+recipe :func:`szsolver.rules.seeds.playout_rng_v1`), so a seed gives the same game
+on every machine and Python version.
 
 >>> from szsolver.rules.reference import Position
 >>> p = Position()
@@ -11,15 +12,13 @@ seed gives the same game on every machine and Python version.
 """
 from __future__ import annotations
 
-import hashlib
 import random
 
-from .reference import NO_NEUTRAL, encode_turn
+from .base import NO_NEUTRAL, encode_turn
+from .seeds import playout_rng_v1
 
-
-def seeded_rng(*parts) -> random.Random:
-    """A Random seeded by SHA-256 of ``repr(parts)`` (never ``hash()``)."""
-    return random.Random(int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:8], "big"))
+# A Random seeded by SHA-256 of ``repr(parts)`` (never ``hash()``).
+seeded_rng = playout_rng_v1
 
 
 def random_turn(pos, rng: random.Random, p_neutral: float = 0.35) -> int:
