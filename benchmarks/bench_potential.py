@@ -18,8 +18,8 @@ Prints one row per (position, side): potential, seconds, proven, score_bound and
 quick_bound with their seconds; then per position the full map (side to move):
 seconds and CP-SAT solves; then medians and worst per rule. ``--solver`` also
 measures the endgame solver's nodes with and without ``score_caps`` from
-:func:`szsolver.bounds.potential.score_bound` on benchmarks/solver_positions.txt.
-CP-SAT runs with fixed parameters (szsolver.bounds.potential.NUM_WORKERS, RANDOM_SEED).
+:func:`szsolver.bounds.bounds.score_bound` on benchmarks/solver_positions.txt.
+CP-SAT runs with fixed parameters (szsolver.bounds.model.NUM_WORKERS, RANDOM_SEED).
 """
 import argparse
 import hashlib
@@ -32,9 +32,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from szsolver.bounds import potential as P
+from szsolver.bounds import bounds as B, potential as P
 from szsolver.formats.notation import parse_turn
-from szsolver.rules.reference import ADVANCED, BASIC, Position, encode_turn
+from szsolver.rules.base import ADVANCED, BASIC, encode_turn
+from szsolver.rules.reference import Position
 
 EXAMPLE = ["44n66", "64", "41", "54", "14", "28", "34n24", "84", "96", "95", "46n85", "65", "74", "76", "86", "87", "72", "82", "52", "51", "36", "62", "45n25", "73n32", "58", "42n75", "59", "78n35", "38", "48", "27", "69"]
 
@@ -112,8 +113,8 @@ def solver_section(depths):
             if int(depth) not in depths:
                 continue
             pos = parse_position(text, backend=_core.Position)
-            (caps, tb) = timed(lambda p=pos: (P.score_bound(p, 0), P.score_bound(p, 1)))
-            floors = (P.score_floor(pos, 0), P.score_floor(pos, 1))
+            (caps, tb) = timed(lambda p=pos: (B.score_bound(p, 0), B.score_bound(p, 1)))
+            floors = (B.score_floor(pos, 0), B.score_floor(pos, 1))
             r0, t0 = timed(solve, pos, pv=False)
             r1, t1 = timed(solve, pos, pv=False, score_caps=caps)
             assert r0.value == r1.value, (name, r0.value, r1.value)
@@ -152,8 +153,8 @@ def main():
                 pos = by_round[rnd]
                 for side in (0, 1):
                     res, tp = timed(P.potential, pos, side)
-                    b, tb = timed(P.score_bound, pos, side)
-                    q, tq = timed(P.quick_bound, pos, side)
+                    b, tb = timed(B.score_bound, pos, side)
+                    q, tq = timed(B.quick_bound, pos, side)
                     st["pot"].append(tp)
                     st["bound"].append(tb)
                     st["quick"].append(tq)

@@ -1,4 +1,4 @@
-"""CP-SAT potential and score bounds (szsolver.bounds.potential) against brute force.
+"""CP-SAT potential and score bounds (szsolver.bounds) against brute force.
 
 Brute force here uses only the reference rules (szsolver.rules.reference.Position:
 legal_turns, make/unmake, score), never the CP-SAT model, so the two are
@@ -12,11 +12,12 @@ import random
 
 import pytest
 
-from szsolver.bounds import potential as P
+from szsolver.bounds import bounds as B, model as M, potential as P, render as R
 from szsolver.rules.geometry import STARS_ZONE
 from szsolver.formats.notation import parse_turn, position_string
 from szsolver.rules.playout import random_play as play_randomly
-from szsolver.rules.reference import ADVANCED, BASIC, BLUE, RED, Position
+from szsolver.rules.base import ADVANCED, BASIC, BLUE, RED
+from szsolver.rules.reference import Position
 
 EXAMPLE = ["44n66 64", "41 54", "14 28", "34n24 84", "96 95", "46n85 65", "74 76", "86 87",
            "72 82", "52 51", "36 62", "45n25 73n32", "58 42n75", "59 78n35", "38 48", "27 69"]
@@ -152,7 +153,7 @@ def test_potential_of_finished_game_is_its_score():
         for side in (RED, BLUE):
             r = P.potential(end, side)
             assert (r.potential, r.placement, r.proven) == (end.score(side), (), True)
-            assert P.score_bound(end, side) == end.score(side)
+            assert B.score_bound(end, side) == end.score(side)
     # rules.md: 16-14 under Basic, 11-11 under Advanced
     assert P.potential(example_after(32, BASIC), RED).potential == 16
     assert P.potential(example_after(32, ADVANCED), BLUE).potential == 11
@@ -166,8 +167,8 @@ def test_potential_midgame_sanity():
             r = P.potential(pos, side)
             assert r.proven and r.upper_bound == r.potential
             assert pos.score(side) <= 16 and r.potential <= 16
-            q = P.quick_bound(pos, side)
-            b = P.score_bound(pos, side)
+            q = B.quick_bound(pos, side)
+            b = B.score_bound(pos, side)
             assert r.potential <= b <= q
 
 
@@ -181,7 +182,7 @@ def test_potential_with_core_backend():
                               side=ref.side, rule=rule)
         for side in (RED, BLUE):
             assert P.potential(core, side).potential == P.potential(ref, side).potential
-            assert P.score_bound(core, side) == P.score_bound(ref, side)
+            assert B.score_bound(core, side) == B.score_bound(ref, side)
 
 
 def test_time_limit_reports_bounds():
@@ -227,12 +228,12 @@ def _drain(p: Position, keep) -> Position:
 def test_score_bound_vs_exhaustive(name, pos):
     for side in (RED, BLUE):
         truth = brute_max_final(pos, side)
-        bound = P.score_bound(pos, side)
+        bound = B.score_bound(pos, side)
         assert bound >= truth, (name, side, position_string(pos))
         if _room(pos):
             assert bound == truth, (name, side)   # the bound is attained
-        assert P.quick_bound(pos, side) >= bound
-        floor = P.score_floor(pos, side)
+        assert B.quick_bound(pos, side) >= bound
+        floor = B.score_floor(pos, side)
         least = brute_max_final(pos, side, pick=min)
         assert floor <= least, (name, side)
         if _room(pos):
@@ -245,7 +246,7 @@ def test_score_bound_vs_exhaustive(name, pos):
                          ids=lambda v: v if isinstance(v, str) else "")
 def test_score_bound_map_vs_exhaustive(name, pos):
     side = pos.side
-    bmap = P.score_bound_map(pos, side)
+    bmap = B.score_bound_map(pos, side)
     assert set(bmap) == {q for q in range(pos.geometry.size) if pos.empty >> q & 1}
     for q, b in bmap.items():
         truth = brute_max_final(pos, side, first_stone=q)
@@ -282,7 +283,7 @@ def test_potential_map_matches_forced_brute_force(rule):
 def test_map_text_and_svg():
     pos = example_after(24, BASIC)
     mp = P.potential_map(pos, RED)
-    text = P.map_text(pos, mp)
+    text = R.map_text(pos, mp)
     assert "16" in text or "15" in text
     assert len(text.splitlines()) >= 10
 
@@ -324,7 +325,7 @@ def test_opponent_neutral_can_raise_the_bound():
     pos = parse_position("RR/NN.NBB/R.RR.B./R.RR.RBR/BRNBN.N.N/..BBNNR./RBRBB../BNBNRB/BR "
                          "B 0 2 advanced", backend=Position)
     assert P.potential(pos, RED).potential == pos.score(RED) == 11
-    assert P.score_bound(pos, RED) == brute_max_final(pos, RED) == 13
+    assert B.score_bound(pos, RED) == brute_max_final(pos, RED) == 13
 
 
 @pytest.mark.parametrize("rule", [BASIC, ADVANCED])
@@ -335,7 +336,7 @@ def test_model_admits_every_placement_at_its_true_score(rule):
     for turns in (12, 18, 24):
         pos = example_after(turns, rule, 6 if rule == ADVANCED else 5)
         for side in (RED, BLUE):
-            model = P._Model(pos.geometry, pos.stones(side), pos.neutral, pos.empty,
+            model = M.Model(pos.geometry, pos.stones(side), pos.neutral, pos.empty,
                              16 - pos.stones(side).bit_count(),
                              min(16 - pos.stones(side).bit_count(), 6), rule == ADVANCED)
             rng = _rng("soundness", rule, turns, side)
@@ -347,15 +348,15 @@ def test_model_admits_every_placement_at_its_true_score(rule):
                 own = pos.stones(side) | sum(1 << q for q in stones)
                 if rule == ADVANCED:  # the model forbids neutrals that separate nothing
                     reduced = _drop_useless_neutrals(pos.geometry, own, pos.neutral, neutrals)
-                    assert P.score_of(pos.geometry, own, pos.neutral | sum(1 << q for q in reduced),
+                    assert M.score_of(pos.geometry, own, pos.neutral | sum(1 << q for q in reduced),
                                       True) == \
-                        P.score_of(pos.geometry, own, pos.neutral | sum(1 << q for q in neutrals),
+                        M.score_of(pos.geometry, own, pos.neutral | sum(1 << q for q in neutrals),
                                    True)
                     neutrals = reduced
                 lits = [v if q in stones else v.Not() for q, v in model.x.items()]
                 lits += [v if q in neutrals else v.Not() for q, v in model.nv.items()]
                 r = model.solve(assume=lits)
-                truth = P.score_of(pos.geometry, pos.stones(side) | sum(1 << q for q in stones),
+                truth = M.score_of(pos.geometry, pos.stones(side) | sum(1 << q for q in stones),
                                    pos.neutral | sum(1 << q for q in neutrals), rule == ADVANCED)
                 assert r["proven"] and r["value"] == truth, (turns, side, stones, neutrals)
 

@@ -1,11 +1,11 @@
 """``szsolver potential``: the best score each side can still reach (CP-SAT), with
-an optional per-point map as text, JSON or an SVG heat map (see szsolver.bounds.potential)."""
+an optional per-point map as text, JSON or an SVG heat map (see szsolver.bounds)."""
 from __future__ import annotations
 
 import click
 
 from .common import emit, load_position, write_file
-from ..rules.reference import SIDE_NAMES
+from ..rules.base import SIDE_NAMES
 
 
 @click.command("potential")
@@ -31,7 +31,8 @@ def potential_cmd(position, side, with_map, svg_file, rule, as_json, time_limit)
     POSITION is a position string, a position file or a game record (its last
     position).
     """
-    from ..bounds.potential import map_svg, map_text, potential, potential_map
+    from ..bounds.potential import potential, potential_map
+    from ..bounds.render import map_svg, map_text
     if time_limit is not None and time_limit <= 0:
         raise ValueError(f"--time-limit must be positive, got {time_limit}")
     pos, _game = load_position(position, rule)
