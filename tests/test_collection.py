@@ -42,3 +42,25 @@ def test_collection_regenerates_from_seed(pid):
     fresh = generate(stored.puzzle.geometry, stored.grade, stored.seed, rule=stored.puzzle.rule)
     assert puzzle_string(fresh.puzzle) == puzzle_string(stored.puzzle)
     assert fresh.solution == stored.solution and is_solution(fresh.puzzle, fresh.solution)
+
+
+def test_ids_are_served_from_the_installed_collection(monkeypatch):
+    """The collection ships as package data (szsolver.puzzles): an ID it holds loads from
+    the file, never by regenerating (the generator is made to fail here)."""
+    from importlib.resources import files
+
+    from szsolver.starmaps import generate as generate_module
+    names = sorted(f.name for f in files("szsolver.puzzles").iterdir() if f.name.endswith(".json"))
+    assert "hex-easy.json" in names and "sz-fiendish.json" in names
+    index = generate_module.collection_index()
+    assert len(index) == len(COLLECTION) > 100
+
+    def no_generation(*args, **kwargs):
+        raise AssertionError("a collection ID was regenerated")
+
+    monkeypatch.setattr(generate_module, "generate", no_generation)
+    for pid in ("hex-easy-1", "sz-fiendish-24", "sza-medium-3", "sq8-hard-1"):
+        gen = generate_module.puzzle_from_id(pid)
+        assert gen is index[pid] and gen.id == pid and is_solution(gen.puzzle, gen.solution)
+    with pytest.raises(AssertionError, match="regenerated"):
+        generate_module.puzzle_from_id("sz-easy-999")  # not in the collection

@@ -5,7 +5,7 @@ import pytest
 
 from szsolver.rules.geometry import STARS_ZONE, square
 from szsolver.starmaps.logic import GRADES, TECHNIQUES, grade, grade_level, solve_logic
-from szsolver.rules.reference import ADVANCED, BASIC
+from szsolver.rules.base import ADVANCED, BASIC
 from szsolver.starmaps.model import Puzzle, is_solution, star_patterns
 from szsolver.starmaps.complete import complete_starmap
 from szsolver.starmaps.sat import solve

@@ -5,7 +5,7 @@ from szsolver.formats import palette
 from szsolver.formats.palette import (BACKGROUND, BLOCKED, BLUE_STONE, GIVEN_STAR, GRID, HEAT,
                                       NEUTRAL_STONE, PLACED_STAR, RED_STONE, STONE_COLOURS,
                                       text_colour)
-from szsolver.rules.reference import BLUE, RED
+from szsolver.rules.base import BLUE, RED
 
 
 def test_rulebook_colours():

@@ -20,7 +20,7 @@ from szsolver.starmaps.io import (
     puzzle_to_json,
     stars_to_points,
 )
-from szsolver.rules.reference import ADVANCED, BASIC
+from szsolver.rules.base import ADVANCED, BASIC
 from szsolver.starmaps.model import Puzzle, star_patterns
 from szsolver.starmaps.complete import complete_starmap
 

@@ -5,7 +5,7 @@ import pytest
 
 from szsolver.starmaps import complete as starmap_gen
 from szsolver.rules.geometry import STARS_ZONE, by_name, hex_starmap, square
-from szsolver.rules.reference import ADVANCED, BASIC
+from szsolver.rules.base import ADVANCED, BASIC
 from szsolver.starmaps.model import Puzzle, is_good_form, solution_problems, star_patterns
 from szsolver.starmaps.complete import NoStarmap, complete_starmap, derive_seed
 

@@ -6,8 +6,8 @@ from szsolver.rules import reference
 from szsolver.rules.geometry import STARS_ZONE, square
 from szsolver.formats.notation import START, parse_position, parse_turn
 from szsolver.formats.record import example_game
-from szsolver.formats.svg import (BACKGROUND, BLUE_STONE, GRID, NEUTRAL_STONE, RED_STONE, beam_pairs,
-                          position_svg)
+from szsolver.formats.palette import BACKGROUND, BLUE_STONE, GRID, NEUTRAL_STONE, RED_STONE
+from szsolver.formats.svg import beam_pairs, position_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -6,7 +6,6 @@ live in :mod:`szsolver.cli.puzzle_gen`; :mod:`szsolver.cli.app` registers them h
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 import click
@@ -17,15 +16,10 @@ from .common import emit, end_progress, progress_printer, write_file
 def read_solution(puzzle, source: str) -> int:
     """A star set from SOURCE: a file or inline text. JSON (a list of points, or an
     object with 'solution'), or point names separated by spaces, ';' or '.'."""
+    from ..formats.sources import read_source
     from ..starmaps.io import stars_from_points
     g = puzzle.geometry
-    text = source
-    if os.path.exists(source):
-        try:
-            with open(source, encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as e:
-            raise ValueError(f"cannot read {source}: {e}") from None
+    text = read_source(source)
     s = text.strip()
     if not s:
         raise ValueError("empty solution")
@@ -130,8 +124,8 @@ def starmap_cmd(board, seed, good_form, rule, time_limit, as_json, svg_file):
     """A complete starmap (every pattern exactly once) on a board, verified by the
     independent checker before it is shown."""
     from ..rules.geometry import by_name
+    from ..formats.patterns import legend
     from ..starmaps.io import (
-        legend,
         puzzle_svg,
         puzzle_text,
         puzzle_to_json,

@@ -14,14 +14,10 @@ from __future__ import annotations
 import math
 from html import escape
 
-from ..rules.reference import ADVANCED, BLUE, RED, turn_neutral, turn_stone
-
-BACKGROUND = "#00007f"
-GRID = "#ffff00"
-RED_STONE = "#ff3838"
-BLUE_STONE = "#00bfff"
-NEUTRAL_STONE = "#f2f2f2"
-STONE_COLOURS = {RED: RED_STONE, BLUE: BLUE_STONE}
+from ..rules import beams
+from ..rules.base import BLUE, RED, turn_neutral, turn_stone
+from .palette import (BACKGROUND, BLUE_STONE, GRID, NEUTRAL_STONE, RED_STONE, STONE_COLOURS,
+                      text_colour)
 
 
 def _layout(geometry):
@@ -39,31 +35,9 @@ def beam_pairs(pos) -> list[tuple[int, int, int]]:
     (under Advanced a neutral blocks; enemy stones never do). Each pair once, p < q.
     """
     g = pos.geometry
-    out = set()
-    for side, own in ((RED, pos.red), (BLUE, pos.blue)):
-        for p in range(g.size):
-            if not own >> p & 1:
-                continue
-            for ray in g.rays[p]:
-                for q in ray:
-                    if own >> q & 1:
-                        out.add((side, min(p, q), max(p, q)))
-                        break
-                    if pos.rule == ADVANCED and pos.neutral >> q & 1:
-                        break
-    return sorted(out)
-
-
-def _text_colour(background: str) -> str:
-    """Black or white, whichever reads better on a #rgb / #rrggbb colour."""
-    c = background.strip().lstrip("#")
-    if len(c) == 3:
-        c = "".join(ch * 2 for ch in c)
-    try:
-        r, g, b = (int(c[i:i + 2], 16) for i in (0, 2, 4))
-    except ValueError:
-        return "#ffffff"
-    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
+    blockers = beams.rule_blockers(pos.rule, pos.neutral)
+    return [(side, p, q) for side, own in ((RED, pos.red), (BLUE, pos.blue))
+            for p, q in beams.beam_pairs(g, own, blockers)]
 
 
 def position_svg(pos, *, beams: bool = False, last_turn=None, coordinates: bool = True,
@@ -168,7 +142,7 @@ def position_svg(pos, *, beams: bool = False, last_turn=None, coordinates: bool 
         for p, text in sorted(labels.items()):
             x, y = xy[p]
             under = occupant.get(p) or (fills or {}).get(p) or BACKGROUND
-            out.append(f'<text x="{f(x)}" y="{f(y)}" fill="{_text_colour(under)}">'
+            out.append(f'<text x="{f(x)}" y="{f(y)}" fill="{text_colour(under)}">'
                        f'{escape(str(text))}</text>')
         out.append("</g>")
 

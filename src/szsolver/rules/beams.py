@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .base import ADVANCED, rule_code
+
 __all__ = ["rule_blockers", "beam_target", "pattern_at", "patterns", "pattern_set",
            "beam_pairs", "sight_rays", "sight_lines", "sight_segments"]
 
@@ -41,7 +43,6 @@ def rule_blockers(rule, neutral: int) -> int:
     >>> rule_blockers("advanced", 0b100), rule_blockers("basic", 0b100), rule_blockers(1, 6)
     (4, 0, 6)
     """
-    from .reference import ADVANCED, rule_code  # deferred: reference's scoring uses this module
     return neutral if rule_code(rule) == ADVANCED else 0
 
 

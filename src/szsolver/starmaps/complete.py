@@ -18,23 +18,25 @@ CP-SAT decides: it either finds one or proves there is none.
 """
 from __future__ import annotations
 
-import hashlib
 import time
 from functools import lru_cache
 
+from ..errors import InvalidPuzzleError, UnsupportedError
+from ..rules.base import ADVANCED, BASIC, RULE_NAMES, rule_code
+from ..rules.beams import sight_lines
+from ..rules.bits import mask_of
 from ..rules.geometry import Geometry
-from ..rules.reference import ADVANCED, BASIC, RULE_NAMES, rule_code
+from ..rules.seeds import starmap_seed_v1
 from .model import Puzzle, is_good_form, solution_problems
 
 
-class NoStarmap(ValueError):
-    """Proved: no complete starmap exists under these conditions."""
+class NoStarmap(InvalidPuzzleError):
+    """Proved: no complete starmap exists under these conditions (a ValueError)."""
 
 
-def derive_seed(*parts) -> int:
-    """A 64-bit seed from any printable parts (hashlib, never hash())."""
-    h = hashlib.sha256("|".join(str(p) for p in parts).encode()).digest()
-    return int.from_bytes(h[:8], "little") or 1
+# A non-zero 64-bit seed from any printable parts (hashlib, never hash()); hex
+# puzzle IDs depend on it, see szsolver.rules.seeds.starmap_seed_v1.
+derive_seed = starmap_seed_v1
 
 
 def axes(g: Geometry) -> list[tuple[int, int]]:
@@ -46,8 +48,8 @@ def axes(g: Geometry) -> list[tuple[int, int]]:
 def _tables(g: Geometry, rule: int, blocked: int):
     """Flat tables for the C search: segments (lines of sight) per axis, positions,
     candidate points, adjacency and line coordinates."""
-    puzzle = Puzzle(g, blocked=blocked | g.fixed_neutral_mask, rule=rule)
-    lines = sight_lines(puzzle)
+    blocked |= g.fixed_neutral_mask
+    lines = sight_lines(g, blocked, rule == ADVANCED)
     n = g.size
     ax = axes(g)
     seg = [-1] * (len(ax) * n)
@@ -60,13 +62,12 @@ def _tables(g: Geometry, rule: int, blocked: int):
             lc[a * n + p] = r * dc - c * dr
         for line in lines[f]:
             if len(line) > 63:
-                raise ValueError(f"a line of {len(line)} points is too long for the local search")
+                raise UnsupportedError(f"a line of {len(line)} points is too long for the local search")
             for k, p in enumerate(line):
                 seg[a * n + p] = len(segcells)
                 pos[a * n + p] = k
             segcells.append(list(line))
-    free = puzzle.blocked
-    cand = [p for p in range(n) if not free >> p & 1]
+    cand = [p for p in range(n) if not blocked >> p & 1]
     nbr_start = [0]
     nbr = []
     for p in range(n):
@@ -74,36 +75,6 @@ def _tables(g: Geometry, rule: int, blocked: int):
         nbr_start.append(len(nbr))
     return n, len(ax), seg, pos, segcells, [f for f, _ in ax], [b for _, b in ax], cand, \
         nbr_start, nbr, lc
-
-
-def sight_lines(puzzle: Puzzle) -> list[list[tuple[int, ...]]]:
-    """lines[d]: the free points grouped into lines of sight along direction d's
-    axis (cut at blocked points under ADVANCED), each in order along d."""
-    g = puzzle.geometry
-    blocked = puzzle.blocked
-    adv = puzzle.rule == ADVANCED
-    out = []
-    for d in range(g.n_directions):
-        e = g.opposite[d]
-        seen = set()
-        lines = []
-        for p in range(g.size):
-            if blocked >> p & 1 or p in seen:
-                continue
-            def visible(dd, p=p):
-                pts = []
-                for q in g.rays[p][dd]:
-                    if blocked >> q & 1:
-                        if adv:
-                            break
-                        continue
-                    pts.append(q)
-                return pts
-            line = tuple(reversed(visible(e))) + (p,) + tuple(visible(d))
-            seen.update(line)
-            lines.append(line)
-        out.append(lines)
-    return out
 
 
 def _steps_budget(g: Geometry) -> tuple[int, int]:
@@ -126,20 +97,24 @@ def complete_starmap(geometry: Geometry, seed=0, good_form: bool = False, rule=B
     ``TimeoutError`` when ``time_limit`` runs out first (checked between attempts
     of the local search, each a few seconds at most). ``progress(msg)`` hears about
     each failed attempt."""
-    from . import _complete as _starmap
+    try:
+        from . import _complete as _starmap
+    except ImportError:  # the C extension is not built
+        raise UnsupportedError("the complete starmap search needs the compiled extension: "
+                               "pip install . (needs a C compiler)") from None
     rule = rule_code(rule)
     g = geometry
     blocked = blocked | g.fixed_neutral_mask
     t0 = time.perf_counter()
+    puzzle = Puzzle(g, blocked=blocked, rule=rule)  # checks the blocked points first
     tables = _tables(g, rule, blocked)
     steps, stall = _steps_budget(g)
-    puzzle = Puzzle(g, blocked=blocked, rule=rule)
     st = stats if stats is not None else {}
     st.update(attempts=0, steps=0, restarts=0, method="local")
     for attempt in range(max_attempts):
         if time_limit is not None and time.perf_counter() - t0 > time_limit:
             raise TimeoutError(f"no starmap within {time_limit} s")
-        s64 = derive_seed("starmap", g.name, RULE_NAMES[rule], blocked, int(good_form), seed, attempt)
+        s64 = starmap_seed_v1("starmap", g.name, RULE_NAMES[rule], blocked, int(good_form), seed, attempt)
         stars, n_steps, restarts = _starmap.search(*tables, int(good_form), s64, steps, stall)
         st["attempts"] += 1
         st["steps"] += n_steps
@@ -151,9 +126,7 @@ def complete_starmap(geometry: Geometry, seed=0, good_form: bool = False, rule=B
                 progress(f"{g.name}: attempt {attempt + 1} found nothing in {n_steps} steps,"
                          f" {time.perf_counter() - t0:.1f} s so far")
             continue
-        mask = 0
-        for p in stars:
-            mask |= 1 << p
+        mask = mask_of(stars)
         problems = solution_problems(puzzle, mask)
         if problems:  # pragma: no cover - would be a bug in the C search
             raise RuntimeError(f"local search produced a wrong starmap: {problems[0]}")
@@ -169,7 +142,7 @@ def complete_starmap(geometry: Geometry, seed=0, good_form: bool = False, rule=B
     if good_form:
         _add_good_form(model)
     from ortools.sat.python import cp_model
-    status, mask, _s = model.solve_once(left, workers=1, seed=derive_seed("sat", seed) % (2 ** 31))
+    status, mask, _s = model.solve_once(left, workers=1, seed=starmap_seed_v1("sat", seed) % (2 ** 31))
     if status == cp_model.INFEASIBLE:
         raise NoStarmap(f"no complete starmap on {g.name} with these blocked points"
                         f" ({RULE_NAMES[rule]} rule{', good form' if good_form else ''}): proved")

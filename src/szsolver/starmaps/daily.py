@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from .generate import Generated, generate, make_id
+from ..errors import ParseError
 from ..rules.geometry import STARS_ZONE
+from .generate import Generated, generate, make_id
 
 # Monday .. Sunday
 WEEKDAY_GRADES = ("easy", "easy", "medium", "medium", "hard", "hard", "fiendish")
@@ -23,7 +24,8 @@ DAILY_BOARD = STARS_ZONE
 
 
 def parse_date(text=None) -> _dt.date:
-    """A date from 'YYYY-MM-DD' (or a date); None means today in UTC."""
+    """A date from 'YYYY-MM-DD' (or a date); None means today in UTC. ParseError (a
+    ValueError) for anything else."""
     if text is None:
         return _dt.datetime.now(_dt.timezone.utc).date()
     if isinstance(text, _dt.date):
@@ -34,7 +36,7 @@ def parse_date(text=None) -> _dt.date:
             raise ValueError
         return _dt.date.fromisoformat(t)
     except ValueError:
-        raise ValueError(f"bad date {text!r}: expected YYYY-MM-DD") from None
+        raise ParseError(f"bad date {text!r}: expected YYYY-MM-DD") from None
 
 
 def grade_for(date=None) -> str:

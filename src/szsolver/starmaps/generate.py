@@ -23,70 +23,30 @@ rebuilds the puzzle from its ID.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
+import pathlib
 import re
 from dataclasses import dataclass
+from importlib.resources import files
 
+from ..errors import InvalidPuzzleError, ParseError, UnknownPuzzleError, UnsupportedError
+from ..rules.base import ADVANCED, BASIC, rule_code
+from ..rules.beams import sight_rays
+from ..rules.bits import iter_bits, mask_of
 from ..rules.geometry import STARS_ZONE, Geometry, by_name, hex_starmap, square
+from ..rules.seeds import SplitMix64, puzzle_rng_v1, puzzle_seed_v1
 from .logic import GRADES, grade_level, solve_logic
-from ..rules.reference import ADVANCED, BASIC, rule_code
 from .model import Puzzle, is_solution, star_patterns
 
 GENERATOR_VERSION = 2
 
 
-def seed_int(*parts) -> int:
-    """A 64-bit integer from text parts, via sha256 (stable across machines and runs)."""
-    text = "\x1f".join(str(p) for p in parts)
-    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
-
-
-class Rng:
-    """A small self-contained PRNG (splitmix64), so generation never depends on the
-    implementation details of :mod:`random` across Python versions."""
-    MASK = (1 << 64) - 1
-
-    def __init__(self, seed: int):
-        self.state = seed & self.MASK
-
-    def next64(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & self.MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self.MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self.MASK
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """Uniform in 0..n-1 (rejection sampling)."""
-        if n <= 0:
-            raise ValueError("below(n) needs n > 0")
-        limit = (1 << 64) - (1 << 64) % n
-        while True:
-            x = self.next64()
-            if x < limit:
-                return x % n
-
-    def random(self) -> float:
-        return (self.next64() >> 11) / float(1 << 53)
-
-    def shuffle(self, items: list) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
-
-    def sample(self, items: list, k: int) -> list:
-        pool = list(items)
-        for i in range(k):
-            j = i + self.below(len(pool) - i)
-            pool[i], pool[j] = pool[j], pool[i]
-        return pool[:k]
-
-
-def rng_for(*parts) -> Rng:
-    """A PRNG seeded from :func:`seed_int` of the parts."""
-    return Rng(seed_int(*parts))
+# Generation's randomness (szsolver.rules.seeds): puzzle IDs are a pure function of
+# these recipes, so they never change. The names here are the ones docs and tests use.
+seed_int = puzzle_seed_v1   # a 64-bit integer from text parts, via sha256
+Rng = SplitMix64            # splitmix64, independent of the random module
+rng_for = puzzle_rng_v1     # Rng(seed_int(*parts))
 
 
 # --- boards and IDs -----------------------------------------------------------------------
@@ -102,7 +62,7 @@ def board_code(g: Geometry) -> str:
     m = re.fullmatch(r"square-(\d+)", g.name)
     if m:
         return f"sq{m.group(1)}"
-    raise ValueError(f"no puzzle ID code for board {g.name}")
+    raise UnsupportedError(f"no puzzle ID code for board {g.name}")
 
 
 def board_from_code(code: str) -> Geometry:
@@ -113,7 +73,7 @@ def board_from_code(code: str) -> Geometry:
     m = re.fullmatch(r"sq(\d+)", code)
     if m and 8 <= int(m.group(1)) <= 12:
         return square(int(m.group(1)))
-    raise ValueError(f"unknown board code {code!r} in puzzle ID: use sz, sq8..sq12 or hex")
+    raise UnknownPuzzleError(f"unknown board code {code!r} in puzzle ID: use sz, sq8..sq12 or hex")
 
 
 def resolve_board(name) -> Geometry:
@@ -123,11 +83,14 @@ def resolve_board(name) -> Geometry:
     key = str(name).strip().lower()
     if key in BOARD_CODES or re.fullmatch(r"sq\d+", key):
         return board_from_code(key)
-    g = by_name(key)
+    try:
+        g = by_name(key)
+    except ValueError as e:
+        raise ParseError(str(e)) from None
     if g.cell == "square" and g.name != "stars-zone":
         n = int(g.name.split("-")[1])
         if not 8 <= n <= 12:
-            raise ValueError(f"square board {n}x{n} is out of range 8..12 for puzzles")
+            raise UnsupportedError(f"square board {n}x{n} is out of range 8..12 for puzzles")
     return g
 
 
@@ -143,12 +106,13 @@ def parse_id_rule(pid: str) -> tuple[Geometry, str, str, int]:
     """(board, grade, seed, rule) from an ID like ``sz-hard-17`` or ``sza-hard-17``."""
     m = _ID_RE.fullmatch(str(pid).strip())
     if not m:
-        raise ValueError(f"bad puzzle ID {pid!r}: expected BOARD-GRADE-SEED like sz-easy-7")
+        raise UnknownPuzzleError(f"bad puzzle ID {pid!r}: expected BOARD-GRADE-SEED like sz-easy-7")
     return board_from_code(m.group(1)), m.group(3), m.group(4), ADVANCED if m.group(2) else BASIC
 
 
 def parse_id(pid: str) -> tuple[Geometry, str, str]:
-    """(board, grade, seed) from an ID like ``sz-hard-17``; ValueError if malformed."""
+    """(board, grade, seed) from an ID like ``sz-hard-17``; UnknownPuzzleError (a
+    ValueError) if malformed."""
     return parse_id_rule(pid)[:3]
 
 
@@ -165,13 +129,13 @@ def _complete_starmap(g: Geometry, seed: int, blocked: int, rule: int) -> int:
     if g.n_patterns > 16:
         from .complete import complete_starmap
         return complete_starmap(g, seed=seed, rule=rule, blocked=blocked)
-    rnd = Rng(seed)
+    rnd = SplitMix64(seed)
     free = [p for p in range(g.size) if not blocked >> p & 1]
     npat = g.n_patterns
-    rays = _eff_rays(g, blocked, rule)
+    rays = sight_rays(g, blocked, rule == ADVANCED)
     for _restart in range(1000):
         stars = rnd.sample(free, npat)
-        mask = sum(1 << p for p in stars)
+        mask = mask_of(stars)
         cost = _dup_cost(g, rays, mask)
         it = 0
         while cost and it < 4000:
@@ -190,30 +154,9 @@ def _complete_starmap(g: Geometry, seed: int, blocked: int, rule: int) -> int:
     raise RuntimeError(f"no complete starmap found on {g.name}")  # pragma: no cover
 
 
-def _eff_rays(g: Geometry, blocked: int, rule: int):
-    out = []
-    for p in range(g.size):
-        per = []
-        for ray in g.rays[p]:
-            m = 0
-            for q in ray:
-                if blocked >> q & 1:
-                    if rule != BASIC:
-                        break
-                    continue
-                m |= 1 << q
-            per.append(m)
-        out.append(per)
-    return out
-
-
 def _dup_cost(g, rays, mask) -> int:
     seen = set()
-    m = mask
-    while m:
-        low = m & -m
-        p = low.bit_length() - 1
-        m ^= low
+    for p in iter_bits(mask):
         pat = 0
         for d, r in enumerate(rays[p]):
             if r & mask:
@@ -263,7 +206,7 @@ _BLOCK_FRACTION = {"easy": 0.25, "medium": 0.25, "hard": 0.3, "fiendish": 0.4}
 
 def _attempt(g: Geometry, target: str, seed: str, attempt: int, rule: int,
              progress=None) -> tuple[Puzzle, int, str] | None:
-    rnd = rng_for("szsolver-puzzle", GENERATOR_VERSION, g.name, target, seed, attempt)
+    rnd = puzzle_rng_v1("szsolver-puzzle", GENERATOR_VERSION, g.name, target, seed, attempt)
     level = grade_level(target)
     fixed = g.fixed_neutral_mask
     if rule == ADVANCED:
@@ -271,7 +214,7 @@ def _attempt(g: Geometry, target: str, seed: str, attempt: int, rule: int,
         # in place; they stay (removing one would change the patterns)
         free = [p for p in range(g.size) if not fixed >> p & 1]
         nblock = max(1, len(free) // 12)
-        blocked = fixed | sum(1 << p for p in rnd.sample(free, nblock))
+        blocked = fixed | mask_of(rnd.sample(free, nblock))
         stars = _complete_starmap(g, rnd.next64(), blocked, rule)
         empties = []
         nblock = 0
@@ -282,7 +225,7 @@ def _attempt(g: Geometry, target: str, seed: str, attempt: int, rule: int,
         rnd.shuffle(empties)
         # (hex: few, each removal check costs a logic solve on 768 points)
         nblock = int(len(empties) * _BLOCK_FRACTION[target] * (0.1 if g.n_patterns > 16 else 1))
-        blocked = fixed | sum(1 << p for p in empties[:nblock])
+        blocked = fixed | mask_of(empties[:nblock])
     pats = star_patterns(g, stars, blocked, rule)
     order = sorted(pats)
     rnd.shuffle(order)
@@ -332,15 +275,15 @@ def generate(board="stars-zone", grade: str = "medium", seed="0", rule=BASIC,
              max_attempts: int = 200, progress=None) -> Generated:
     """A puzzle of exactly ``grade`` on ``board``, deterministic in ``seed``, proved
     unique by CP-SAT. ``progress(msg)`` (optional) hears how far an attempt is.
-    ValueError for a bad board, grade or seed."""
+    An InputError (a ValueError) for a bad board, grade or seed."""
     g = resolve_board(board)
     target = GRADES[grade_level(grade) - 1]
     seed = str(seed)
     if not re.fullmatch(r"[A-Za-z0-9_.:-]+", seed):
-        raise ValueError(f"bad seed {seed!r}: use letters, digits and _.:-")
+        raise ParseError(f"bad seed {seed!r}: use letters, digits and _.:-")
     rule_c = rule_code(rule)
     if g.n_patterns > 16 and grade_level(target) > 3:
-        raise ValueError(f"{target} puzzles on the {g.name} board are not offered "
+        raise UnsupportedError(f"{target} puzzles on the {g.name} board are not offered "
                          "(too slow to generate): use easy, medium or hard")
     for attempt in range(max_attempts):
         res = _attempt(g, target, seed, attempt, rule_c, progress)
@@ -372,7 +315,6 @@ def puzzle_from_id(pid: str, progress=None) -> Generated:
 
 def _collection_dir() -> str:
     # Installed as package data (szsolver.puzzles, from the repository's puzzles/).
-    from importlib.resources import files
     return str(files("szsolver.puzzles"))
 
 
@@ -394,20 +336,23 @@ def generated_from_json(d: dict) -> Generated:
     return Generated(d["id"], pz, sol, d["grade"], str(d["seed"]), int(d.get("attempts", 0)))
 
 
-def collection_files(directory: str | None = None) -> list[str]:
-    directory = directory or COLLECTION_DIR
-    if not os.path.isdir(directory):
+def collection_files(directory: str | None = None) -> list:
+    """The collection's JSON files (path-like, with ``read_text``), sorted by name: in
+    ``directory``, or by default the installed package data ``szsolver.puzzles``
+    (through importlib.resources, so an installed package reads its own copy)."""
+    root = files("szsolver.puzzles") if directory is None else pathlib.Path(directory)
+    if not root.is_dir():
         return []
-    return sorted(os.path.join(directory, f) for f in os.listdir(directory) if f.endswith(".json"))
+    return sorted((f for f in root.iterdir() if f.name.endswith(".json")), key=lambda f: f.name)
 
 
 def load_collection(directory: str | None = None) -> list[Generated]:
+    """Every puzzle of the collection in ``directory`` (default: the installed one)."""
     out = []
     for path in collection_files(directory):
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("format") != COLLECTION_FORMAT:
-            raise ValueError(f"{path}: not a puzzle collection")
+            raise InvalidPuzzleError(f"{path}: not a puzzle collection")
         out.extend(generated_from_json(d) for d in data["puzzles"])
     return out
 

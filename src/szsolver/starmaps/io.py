@@ -33,46 +33,47 @@ from __future__ import annotations
 
 from html import escape
 
-from ..rules.geometry import Geometry, by_name
+from ..errors import InputError, InvalidPuzzleError, ParseError
 from ..formats.notation import json_object
-from ..rules.reference import ADVANCED, RULE_NAMES, rule_code
+from ..formats.palette import BACKGROUND, BLOCKED, GIVEN_STAR, GRID, PLACED_STAR
+from ..formats.patterns import beam_names, format_pattern, legend, parse_pattern, pattern_digits
+from ..formats.sources import read_source
+from ..rules.base import ADVANCED, RULE_NAMES, rule_code
+from ..rules.geometry import Geometry, by_name
 from .model import Puzzle, star_patterns
 
 FORMAT = "szsolver-starmap-puzzle"
 VERSION = 1
 
-# Designer's palette (rules.md).
-BACKGROUND = "#00007f"
-GRID = "#ffff00"
-STAR = "#ff3838"
-SOLVED = "#00bfff"
-NEUTRAL = "#f2f2f2"
 
+# --- points -------------------------------------------------------------------------------
 
-# --- points and patterns ------------------------------------------------------------------
-
-def _board(name) -> Geometry:
+def _board(name, error=InvalidPuzzleError) -> Geometry:
+    """The board a puzzle names; ``error`` (an InputError class) when there is none."""
     if isinstance(name, Geometry):
         return name
     if not isinstance(name, str):
-        raise ValueError(f"board must be a name like stars-zone, square-8 or hex, not {name!r}")
-    return by_name(name)
-
-
-def _point_name(g: Geometry, p: int) -> str:
-    r, c = g.coords[p]
-    return f"{r}{c}" if r < 10 and c < 10 else f"{r},{c}"
+        raise error(f"board must be a name like stars-zone, square-8 or hex, not {name!r}")
+    try:
+        return by_name(name)
+    except ValueError as e:
+        raise error(str(e)) from None
 
 
 def _parse_point(g: Geometry, text) -> int:
     if not isinstance(text, str):
-        raise ValueError(f"bad point {text!r}: expected a string like '44' or '10,3'")
-    return g.parse_point(text)
+        raise InvalidPuzzleError(f"bad point {text!r}: expected a string like '44' or '10,3'")
+    try:
+        return g.parse_point(text)
+    except InputError:
+        raise
+    except ValueError as e:
+        raise ParseError(str(e)) from None
 
 
 def stars_to_points(g: Geometry, stars: int) -> list[str]:
     """A star bitmask as a list of point names in reading order."""
-    return [_point_name(g, p) for p in range(g.size) if stars >> p & 1]
+    return [g.coord_text(p) for p in range(g.size) if stars >> p & 1]
 
 
 def stars_from_points(g: Geometry, names) -> int:
@@ -81,45 +82,14 @@ def stars_from_points(g: Geometry, names) -> int:
     if isinstance(names, str):
         names = names.replace(";", " ").replace(".", " ").split()
     if not isinstance(names, (list, tuple)):
-        raise ValueError("a solution must be a list of points")
+        raise InvalidPuzzleError("a solution must be a list of points")
     m = 0
     for t in names:
         p = _parse_point(g, t)
         if m >> p & 1:
-            raise ValueError(f"point {t} listed twice")
+            raise InvalidPuzzleError(f"point {t} listed twice")
         m |= 1 << p
     return m
-
-
-def pattern_digits(g: Geometry) -> int:
-    """Characters a pattern number takes: 1 (hex digit) up to 16 patterns, else 2 (decimal)."""
-    return 1 if g.n_patterns <= 16 else 2
-
-
-def format_pattern(g: Geometry, pat: int) -> str:
-    return f"{pat:x}" if pattern_digits(g) == 1 else f"{pat:02d}"
-
-
-def parse_pattern(g: Geometry, text: str) -> int:
-    t = str(text).strip().lower()
-    try:
-        pat = int(t, 16) if pattern_digits(g) == 1 else int(t, 10)
-    except ValueError:
-        raise ValueError(f"bad pattern {text!r}") from None
-    if not 0 <= pat < g.n_patterns:
-        raise ValueError(f"pattern {text!r} out of range for the {g.name} board")
-    return pat
-
-
-def pattern_names(g: Geometry, pat: int) -> list[str]:
-    """The directions in which a star with this pattern has a beam."""
-    return [name for d, name in enumerate(g.direction_names) if pat >> d & 1]
-
-
-def legend(g: Geometry) -> str:
-    vals = ", ".join(f"{name} {1 << d}" for d, name in enumerate(g.direction_names))
-    form = "one hex digit 0-f" if pattern_digits(g) == 1 else "two digits 00-63"
-    return f"a given shows the sum of its beams ({vals}), as {form}; 0 = no beam"
 
 
 # --- JSON ---------------------------------------------------------------------------------
@@ -134,7 +104,7 @@ def puzzle_to_json(p: Puzzle, solution: int | None = None) -> dict:
         "board": g.name,
         "rule": RULE_NAMES[p.rule],
         "blocked": stars_to_points(g, p.blocked & ~g.fixed_neutral_mask),
-        "givens": [{"point": _point_name(g, q), "pattern": pat, "beams": pattern_names(g, pat)}
+        "givens": [{"point": g.coord_text(q), "pattern": pat, "beams": beam_names(pat, g)}
                    for q, pat in p.givens],
         "stars": p.n_stars,
     }
@@ -153,65 +123,63 @@ def puzzle_and_solution_from_json(d, geometry: Geometry | None = None) -> tuple[
     """Like :func:`puzzle_from_json`, also returning the ``solution`` bitmask (or None)."""
     d = json_object(d, "puzzle JSON")
     if "format" in d and d["format"] != FORMAT:
-        raise ValueError(f"not a starmap puzzle: format {d['format']!r}")
+        raise InvalidPuzzleError(f"not a starmap puzzle: format {d['format']!r}")
     if "version" in d and d["version"] != VERSION:
-        raise ValueError(f"unsupported puzzle version {d['version']!r}")
+        raise InvalidPuzzleError(f"unsupported puzzle version {d['version']!r}")
     if "board" not in d and geometry is None:
-        raise ValueError("puzzle has no 'board'")
+        raise InvalidPuzzleError("puzzle has no 'board'")
     g = geometry if geometry is not None else _board(d["board"])
     if geometry is not None and "board" in d and d["board"] != g.name:
-        raise ValueError(f"puzzle is for board {d['board']!r}, not {g.name}")
+        raise InvalidPuzzleError(f"puzzle is for board {d['board']!r}, not {g.name}")
     rule = rule_code(d.get("rule", "basic"))
     blocked_list = d.get("blocked", [])
     if not isinstance(blocked_list, list):
-        raise ValueError("'blocked' must be a list of points")
+        raise InvalidPuzzleError("'blocked' must be a list of points")
     blocked = stars_from_points(g, blocked_list) | g.fixed_neutral_mask
     givens_in = d.get("givens", [])
     if not isinstance(givens_in, list):
-        raise ValueError("'givens' must be a list")
+        raise InvalidPuzzleError("'givens' must be a list")
     givens = []
     for item in givens_in:
         if isinstance(item, dict):
             if "point" not in item or "pattern" not in item:
-                raise ValueError("a given needs 'point' and 'pattern'")
+                raise InvalidPuzzleError("a given needs 'point' and 'pattern'")
             q, pat = item["point"], item["pattern"]
         elif isinstance(item, (list, tuple)) and len(item) == 2:
             q, pat = item
         else:
-            raise ValueError(f"bad given {item!r}")
+            raise InvalidPuzzleError(f"bad given {item!r}")
         if isinstance(pat, bool) or not isinstance(pat, int):
-            raise ValueError(f"given pattern {pat!r} must be an integer")
+            raise InvalidPuzzleError(f"given pattern {pat!r} must be an integer")
         point = _parse_point(g, q)
         if isinstance(item, dict) and "beams" in item:
             beams = item["beams"]
-            if not isinstance(beams, list) or sorted(map(str, beams)) != sorted(pattern_names(g, pat)):
-                raise ValueError(f"given {q}: 'beams' disagrees with pattern {pat}")
+            if not isinstance(beams, list) or sorted(map(str, beams)) != sorted(beam_names(pat, g)):
+                raise InvalidPuzzleError(f"given {q}: 'beams' disagrees with pattern {pat}")
         givens.append((point, pat))
     puzzle = Puzzle(g, blocked=blocked, givens=tuple(givens), rule=rule)
     if "stars" in d and d["stars"] != puzzle.n_stars:
-        raise ValueError(f"'stars' is {d['stars']!r}, the {g.name} board needs {puzzle.n_stars}")
+        raise InvalidPuzzleError(f"'stars' is {d['stars']!r}, the {g.name} board needs {puzzle.n_stars}")
     solution = None
     if d.get("solution") is not None:
         solution = stars_from_points(g, d["solution"])
     return puzzle, solution
 
 
+def _inline_puzzle(text: str) -> bool:
+    """Could ``text`` be a puzzle written inline (rather than a file name)?"""
+    return "\n" in text or ";" in text or text.lstrip().startswith("{")
+
+
 def load_puzzle(source: str) -> tuple[Puzzle, int | None]:
     """A puzzle (and its solution if recorded) from a file or an inline form: JSON,
-    a puzzle string, or the text form. ValueError naming the problem."""
-    import os
-    text = source
-    if os.path.exists(source):
-        try:
-            with open(source, encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as e:
-            raise ValueError(f"cannot read {source}: {e}") from None
-    elif "\n" not in source and ";" not in source and not source.lstrip().startswith("{"):
-        raise ValueError(f"no such puzzle file: {source}")
+    a puzzle string, or the text form. An InputError (a ValueError) naming the
+    problem: InvalidPuzzleError for a malformed puzzle, ParseError for text that does
+    not parse."""
+    text = read_source(source, inline=_inline_puzzle, missing="no such puzzle file")
     s = text.strip()
     if not s:
-        raise ValueError("empty puzzle")
+        raise InvalidPuzzleError("empty puzzle")
     if s.startswith("{"):
         return puzzle_and_solution_from_json(s)
     if "\n" not in s:
@@ -227,22 +195,22 @@ def puzzle_string(p: Puzzle) -> str:
     Canonical: equal puzzles give equal strings."""
     g = p.geometry
     blocked = ".".join(stars_to_points(g, p.blocked & ~g.fixed_neutral_mask))
-    givens = ".".join(f"{_point_name(g, q)}:{format_pattern(g, pat)}" for q, pat in p.givens)
+    givens = ".".join(f"{g.coord_text(q)}:{format_pattern(g, pat)}" for q, pat in p.givens)
     return f"{g.name};{RULE_NAMES[p.rule]};x={blocked};g={givens}"
 
 
 def parse_puzzle_string(s: str) -> Puzzle:
     parts = s.strip().split(";")
     if len(parts) != 4 or not parts[2].startswith("x=") or not parts[3].startswith("g="):
-        raise ValueError(f"bad puzzle string {s.strip()[:60]!r}: expected board;rule;x=...;g=...")
-    g = _board(parts[0])
+        raise ParseError(f"bad puzzle string {s.strip()[:60]!r}: expected board;rule;x=...;g=...")
+    g = _board(parts[0], ParseError)
     rule = rule_code(parts[1])
     blocked = stars_from_points(g, [t for t in parts[2][2:].split(".") if t]) | g.fixed_neutral_mask
     givens = []
     for item in (t for t in parts[3][2:].split(".") if t):
         q, sep, pat = item.partition(":")
         if not sep:
-            raise ValueError(f"bad given {item!r}: expected point:pattern")
+            raise ParseError(f"bad given {item!r}: expected point:pattern")
         givens.append((_parse_point(g, q), parse_pattern(g, pat)))
     return Puzzle(g, blocked=blocked, givens=tuple(givens), rule=rule)
 
@@ -328,14 +296,14 @@ def puzzle_from_text(text: str) -> Puzzle:
     lines = text.splitlines()
     head = next((ln for ln in lines if ln.startswith(_HEADER + ":")), None)
     if head is None:
-        raise ValueError(f"not a starmap puzzle text: no '{_HEADER}:' line")
+        raise ParseError(f"not a starmap puzzle text: no '{_HEADER}:' line")
     try:
         after = head.split(":", 1)[1]
         fields = dict(part.strip().split(" ", 1) for part in after.split(","))
-        g = _board(fields["board"].strip())
+        g = _board(fields["board"].strip(), ParseError)
         rule = rule_code(fields["rule"].strip())
     except (KeyError, ValueError):
-        raise ValueError(f"bad puzzle header {head!r}") from None
+        raise ParseError(f"bad puzzle header {head!r}") from None
     r0, _c0, _w, pos = _layout(g)
     label_w = len(str(max(r for r, _ in g.coords)))
     rows = {}
@@ -348,7 +316,7 @@ def puzzle_from_text(text: str) -> Puzzle:
     givens = []
     for q, (y, x) in pos.items():
         if y not in rows:
-            raise ValueError(f"row {y + r0} missing from the puzzle text")
+            raise ParseError(f"row {y + r0} missing from the puzzle text")
         cell = rows[y][x:x + nd + 1].strip()
         if cell in ("", ".") or cell.startswith("*"):
             continue
@@ -422,14 +390,14 @@ def puzzle_svg(p: Puzzle, solution: int | None = None, step: float | None = None
                        f'fill="{GRID}">{r}</text>')
     for q in range(g.size):
         if p.blocked >> q & 1:
-            out.append(f'<circle cx="{xy[q][0]:.1f}" cy="{xy[q][1]:.1f}" r="{rad:.1f}" fill="{NEUTRAL}"/>')
+            out.append(f'<circle cx="{xy[q][0]:.1f}" cy="{xy[q][1]:.1f}" r="{rad:.1f}" fill="{BLOCKED}"/>')
     pats = star_patterns(g, solution, p.blocked, p.rule) if solution is not None else {}
     stars = dict(pats)
     stars.update(dict(p.givens))
     given = dict(p.givens)
     for q in sorted(stars):
         pat = stars[q]
-        colour = STAR if q in given else SOLVED
+        colour = GIVEN_STAR if q in given else PLACED_STAR
         x, y = xy[q]
         ticks = []
         for d, (ux, uy) in enumerate(dirs):

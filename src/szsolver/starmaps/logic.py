@@ -30,17 +30,19 @@ CP-SAT (:mod:`szsolver.starmaps.generate` does that).
 
 See docs/puzzles.md for the techniques explained for people.
 
->>> from szsolver.rules.geometry import STARS_ZONE
->>> grade_level("hard"), pattern_text(STARS_ZONE, 5)
-(3, 'U.D.')
+>>> grade_level("hard"), grade_level("Fiendish")
+(3, 4)
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from ..rules.geometry import Geometry
-from ..rules.reference import ADVANCED
+from ..errors import InvalidPuzzleError, ParseError
+from ..formats.patterns import pattern_name
+from ..rules.base import ADVANCED
+from ..rules.beams import sight_rays, sight_segments
+from ..rules.bits import iter_bit_values, iter_bits, lowest_bit, mask_of, popcount
 from .model import Puzzle, is_solution, star_patterns
 
 GRADES = ("easy", "medium", "hard", "fiendish")
@@ -49,24 +51,15 @@ EMPTY = 1  # candidate bit 0: the point stays empty; bit 1 + pattern: a star sho
 
 
 def grade_level(grade: str) -> int:
-    """'easy' -> 1 ... 'fiendish' -> 4; ValueError for anything else."""
+    """'easy' -> 1 ... 'fiendish' -> 4; ParseError (a ValueError) for anything else."""
     key = str(grade).strip().lower()
     if key not in LEVELS:
-        raise ValueError(f"unknown grade {grade!r}: use one of {', '.join(GRADES)}")
+        raise ParseError(f"unknown grade {grade!r}: use one of {', '.join(GRADES)}")
     return LEVELS[key]
 
 
 class Contradiction(Exception):
     """The candidates admit no solution."""
-
-
-def pattern_text(geometry: Geometry, pattern: int) -> str:
-    """A pattern for people: square boards 'UR.L' (a letter per beam, '.' per blank);
-    hex boards the beam names joined by '+', or 'blank'."""
-    if geometry.n_directions == 4:
-        return "".join("URDL"[d] if pattern >> d & 1 else "." for d in range(4))
-    names = [geometry.direction_names[d] for d in range(geometry.n_directions) if pattern >> d & 1]
-    return "+".join(names) if names else "blank"
 
 
 class _Board:
@@ -86,51 +79,11 @@ class _Board:
         self.all_bits = self.stars_bits | EMPTY
         self.beam = [sum(2 << p for p in range(self.npat) if p >> d & 1) for d in range(self.k)]
         self.blank = [self.stars_bits & ~b for b in self.beam]
-        free = g.full_mask & ~blocked
-        self.free = free
-        rays = []
-        for p in range(self.n):
-            per = []
-            for d in range(self.k):
-                m = 0
-                for q in g.rays[p][d]:
-                    if blocked >> q & 1:
-                        if puzzle.rule == ADVANCED:
-                            break
-                        continue
-                    m |= 1 << q
-                per.append(m)
-            rays.append(per)
-        self.rays = rays
+        self.free = g.full_mask & ~blocked
+        cut = puzzle.rule == ADVANCED
+        self.rays = sight_rays(g, blocked, cut)
         # segments: maximal sets of free points that see each other along one axis
-        axes = []
-        seen_axis = set()
-        for d in range(self.k):
-            e = g.opposite[d]
-            if (e, d) in seen_axis:
-                continue
-            seen_axis.add((d, e))
-            segs = []
-            done = 0
-            for p in range(self.n):
-                if not free >> p & 1 or done >> p & 1:
-                    continue
-                m = (1 << p) | rays[p][d] | rays[p][e]
-                done |= m
-                segs.append(m)
-            axes.append((d, segs))
-        self.axes = axes
-
-
-def _bits(m: int):
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low
-
-
-def _popcount(m: int) -> int:
-    return m.bit_count()
+        self.axes = sight_segments(g, blocked, cut, rays=self.rays)
 
 
 @dataclass
@@ -205,19 +158,12 @@ def _t_pattern_used(st: _State, name):
         hit = cq & used
         if hit and hit != cq:
             out.append((q, hit, lambda q=q, hit=hit: f"{name(q)}: " + ", ".join(
-                f"pattern {_pat(st, c)} is already at {name(where[c])}" for c in _bit_values(hit))))
+                f"pattern {_pat(st, c)} is already at {name(where[c])}" for c in iter_bit_values(hit))))
     return out
 
 
-def _bit_values(m: int):
-    while m:
-        low = m & -m
-        yield low
-        m ^= low
-
-
 def _pat(st, bit):
-    return pattern_text(st.b.g, bit.bit_length() - 2)
+    return pattern_name(bit.bit_length() - 2, st.b.g, blank="blank")
 
 
 def _places(st: _State):
@@ -262,7 +208,7 @@ def _t_sight(st: _State, name):
     known, possible = st.masks()
     rays, blank, beam, k = b.rays, b.blank, b.beam, b.k
     cands = st.c
-    for p in _bits(possible):
+    for p in iter_bits(possible):
         c = cands[p]
         rp = rays[p]
         for d in range(k):
@@ -277,7 +223,7 @@ def _t_sight(st: _State, name):
 
 def _why_seen(st, name, p, d, m):
     dn = st.b.g.direction_names
-    return lambda: (f"{name(p)}: a star at {name(next(_bits(m)))} lies {dn[d]}, "
+    return lambda: (f"{name(p)}: a star at {name(lowest_bit(m))} lies {dn[d]}, "
                     f"so a star here has a beam {dn[d]}")
 
 
@@ -291,11 +237,11 @@ def _t_blank_forbids(st: _State, name):
     b = st.b
     known, possible = st.masks()
     dn = b.g.direction_names
-    for p in _bits(known):
+    for p in iter_bits(known):
         c = st.c[p]
         for d in range(b.k):
             if not c & b.beam[d]:
-                for q in _bits(b.rays[p][d] & possible):
+                for q in iter_bits(b.rays[p][d] & possible):
                     out.append((q, b.stars_bits, lambda p=p, q=q, d=d:
                                 f"{name(q)}: the star at {name(p)} is blank {dn[d]}, so no star here"))
     return out
@@ -306,7 +252,7 @@ def _t_beam_needs(st: _State, name):
     b = st.b
     known, possible = st.masks()
     dn = b.g.direction_names
-    for p in _bits(known):
+    for p in iter_bits(known):
         c = st.c[p]
         for d in range(b.k):
             if not c & b.blank[d]:
@@ -333,7 +279,7 @@ def _t_line_count(st: _State, name):
         if len(occ) == b.half:
             for s in segs:
                 if not s & known:
-                    for q in _bits(s & possible):
+                    for q in iter_bits(s & possible):
                         out.append((q, b.stars_bits, lambda q=q, d=d:
                                     f"{name(q)}: all {b.half} lines along {dn[d]} already hold a star"))
         if len(pos) == b.half:
@@ -351,14 +297,14 @@ def _t_star_count(st: _State, name):
     out = []
     b = st.b
     known, possible = st.masks()
-    nk, np_ = _popcount(known), _popcount(possible)
+    nk, np_ = popcount(known), popcount(possible)
     if nk > b.npat or np_ < b.npat:
         raise Contradiction
     if nk == b.npat:
-        for q in _bits(possible & ~known):
+        for q in iter_bits(possible & ~known):
             out.append((q, b.stars_bits, lambda q=q: f"{name(q)}: all {b.npat} stars are placed"))
     elif np_ == b.npat:
-        for q in _bits(possible & ~known):
+        for q in iter_bits(possible & ~known):
             out.append((q, EMPTY, lambda q=q: f"{name(q)}: exactly {b.npat} points can hold a star"))
     return out
 
@@ -372,38 +318,38 @@ def _t_subsets(st: _State, name):
     sizes = (2, 3) if b.npat <= 16 else (2,)
     # hidden: t patterns confined to t points -> those points hold only those patterns
     for t in sizes:
-        cand = [i for i in open_pats if _popcount(places[i]) <= t]
+        cand = [i for i in open_pats if popcount(places[i]) <= t]
         for combo in combinations(cand, t):
             m = 0
             for i in combo:
                 m |= places[i]
-            if _popcount(m) < t:
+            if popcount(m) < t:
                 raise Contradiction
-            if _popcount(m) == t:
+            if popcount(m) == t:
                 keep = sum(1 << i for i in combo)
-                for q in _bits(m):
+                for q in iter_bits(m):
                     if st.c[q] & ~keep:
                         out.append((q, st.c[q] & ~keep, lambda q=q, combo=combo, m=m:
                                     f"{name(q)}: patterns {', '.join(_pat(st, 1 << i) for i in combo)} "
-                                    f"can only go on {', '.join(name(x) for x in _bits(m))}"))
+                                    f"can only go on {', '.join(name(x) for x in iter_bits(m))}"))
         if out:
             return out
     # naked: t points that must be stars with only t patterns between them
     known, _ = st.masks()
-    pts = [p for p in _bits(known) if st.c[p] & (st.c[p] - 1)]
+    pts = [p for p in iter_bits(known) if st.c[p] & (st.c[p] - 1)]
     for t in sizes:
-        cand = [p for p in pts if _popcount(st.c[p]) <= t]
+        cand = [p for p in pts if popcount(st.c[p]) <= t]
         for combo in combinations(cand, t):
             m = 0
             for p in combo:
                 m |= st.c[p]
-            if _popcount(m) < t:
+            if popcount(m) < t:
                 raise Contradiction
-            if _popcount(m) == t:
-                for q in _bits(_places_mask(places, m) & ~sum(1 << p for p in combo)):
+            if popcount(m) == t:
+                for q in iter_bits(_places_mask(places, m) & ~mask_of(combo)):
                     out.append((q, m, lambda q=q, combo=combo, m=m:
                                 f"{name(q)}: the stars at {', '.join(name(p) for p in combo)} use up "
-                                f"patterns {', '.join(_pat(st, 1 << i) for i in _bits(m))}"))
+                                f"patterns {', '.join(_pat(st, 1 << i) for i in iter_bits(m))}"))
         if out:
             return out
     return out
@@ -411,7 +357,7 @@ def _t_subsets(st: _State, name):
 
 def _places_mask(places, bits):
     m = 0
-    for i in _bits(bits):
+    for i in iter_bits(bits):
         m |= places[i]
     return m
 
@@ -443,7 +389,7 @@ def _outcome(b: _Board, c: int) -> str:
     if c == EMPTY:
         return " => empty"
     if c & (c - 1) == 0 and c:
-        return f" => star {pattern_text(b.g, c.bit_length() - 2)}"
+        return f" => star {pattern_name(c.bit_length() - 2, b.g, blank='blank')}"
     if not c & EMPTY:
         return " => a star"
     return ""
@@ -507,8 +453,8 @@ def _hypotheses(st: _State):
             yield p, EMPTY
     for p in undecided:
         c = st.c[p] & sb
-        if c & (c - 1) and _popcount(c) <= 3:
-            for i in _bits(c):
+        if c & (c - 1) and popcount(c) <= 3:
+            for i in iter_bits(c):
                 yield p, 1 << i
 
 
@@ -579,7 +525,7 @@ def solve_logic(puzzle: Puzzle, max_level: int = MAX_LEVEL, explain: bool = Fals
     except Contradiction:
         return LogicResult(False, None, 0, None, st.c, counts, steps or [], contradiction=True)
     if st.solved():
-        stars = sum(1 << p for p, cp in enumerate(st.c) if cp != EMPTY)
+        stars = mask_of(p for p, cp in enumerate(st.c) if cp != EMPTY)
         if not is_solution(puzzle, stars):  # cannot happen with sound, complete techniques
             raise AssertionError("logic solver finished with a non-solution")
         return LogicResult(True, GRADES[max(level, 1) - 1], max(level, 1), stars, st.c, counts, steps or [])
@@ -590,8 +536,8 @@ def solve_logic(puzzle: Puzzle, max_level: int = MAX_LEVEL, explain: bool = Fals
 def grade(puzzle: Puzzle) -> str:
     """The puzzle's grade: 'easy', 'medium', 'hard' (solved by the named techniques of
     that level), or 'fiendish' (they stall: search needed). Does not prove uniqueness
-    for 'fiendish'; ValueError for a contradictory puzzle."""
+    for 'fiendish'; InvalidPuzzleError (a ValueError) for a contradictory puzzle."""
     r = solve_logic(puzzle, MAX_LEVEL)
     if r.contradiction:
-        raise ValueError("the puzzle has no solution (the logic reaches a contradiction)")
+        raise InvalidPuzzleError("the puzzle has no solution (the logic reaches a contradiction)")
     return r.grade

@@ -25,10 +25,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import InvalidPuzzleError
 from ..rules.beams import patterns, rule_blockers
 from ..rules.bits import popcount
 from ..rules.geometry import Geometry
-from ..rules.reference import BASIC, rule_code
+from ..rules.base import BASIC, rule_code
 
 
 def star_patterns(geometry: Geometry, stars: int, blocked: int = 0, rule=BASIC) -> dict[int, int]:
@@ -41,7 +42,8 @@ def star_patterns(geometry: Geometry, stars: int, blocked: int = 0, rule=BASIC) 
 @dataclass(frozen=True)
 class Puzzle:
     """A starmap puzzle. ``blocked`` is a bitmask; ``givens`` a sorted tuple of
-    (point, pattern) pairs."""
+    (point, pattern) pairs. InvalidPuzzleError (a ValueError) names what is wrong
+    with an inconsistent one."""
     geometry: Geometry
     blocked: int = 0
     givens: tuple[tuple[int, int], ...] = ()
@@ -52,23 +54,23 @@ class Puzzle:
         object.__setattr__(self, "givens", tuple(sorted(self.givens)))
         g = self.geometry
         if self.blocked < 0 or self.blocked >> g.size:
-            raise ValueError("blocked points off the board")
+            raise InvalidPuzzleError("blocked points off the board")
         if self.blocked & g.fixed_neutral_mask != g.fixed_neutral_mask:
-            raise ValueError("the board's fixed neutral points must be blocked")
+            raise InvalidPuzzleError("the board's fixed neutral points must be blocked")
         seen = set()
         for p, pat in self.givens:
             if not 0 <= p < g.size:
-                raise ValueError(f"given on point {p}, off the board")
+                raise InvalidPuzzleError(f"given on point {p}, off the board")
             if p in seen:
-                raise ValueError(f"two givens on {g.coord_text(p)}")
+                raise InvalidPuzzleError(f"two givens on {g.coord_text(p)}")
             seen.add(p)
             if self.blocked >> p & 1:
-                raise ValueError(f"given on blocked point {g.coord_text(p)}")
+                raise InvalidPuzzleError(f"given on blocked point {g.coord_text(p)}")
             if not 0 <= pat < g.n_patterns:
-                raise ValueError(f"given pattern {pat} out of range 0..{g.n_patterns - 1}")
+                raise InvalidPuzzleError(f"given pattern {pat} out of range 0..{g.n_patterns - 1}")
         pats = [pat for _, pat in self.givens]
         if len(set(pats)) != len(pats):
-            raise ValueError("two givens show the same pattern")
+            raise InvalidPuzzleError("two givens show the same pattern")
 
     @property
     def n_stars(self) -> int:

@@ -32,12 +32,14 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from ..rules.reference import ADVANCED
+from ..errors import InputError, InvalidPuzzleError
+from ..rules.base import ADVANCED
+from ..rules.beams import sight_lines
+from ..rules.seeds import STARMAP_SAT_SEED
 from .model import Puzzle, solution_problems
-from .complete import sight_lines as _lines
 
 UNIQUE, MULTIPLE, NONE, UNKNOWN, FOUND = "unique", "multiple", "none", "unknown", "found"
-DEFAULT_SEED = 20230717  # the rulebook's example game date; any fixed value will do
+DEFAULT_SEED = STARMAP_SAT_SEED  # CP-SAT random_seed: which solution comes first
 
 
 @dataclass
@@ -178,7 +180,7 @@ class StarmapModel:
         # Redundant counting: along each direction d, the stars without a beam in d
         # are exactly the last stars of the occupied lines (segments under ADVANCED),
         # one per occupied line; half of all patterns lack bit d.
-        self.lines = lines = _lines(puzzle)
+        self.lines = lines = sight_lines(g, blocked, advanced)
         for d in range(k):
             occ = []
             for line in lines[d]:
@@ -231,7 +233,7 @@ def solve(puzzle: Puzzle, max_solutions: int = 2, time_limit: float | None = Non
     with short progress messages. Every solution is checked by the independent
     pure-Python checker before it is returned."""
     if max_solutions < 1:
-        raise ValueError("max_solutions must be at least 1")
+        raise InputError("max_solutions must be at least 1")
     t0 = time.perf_counter()
     model = StarmapModel(puzzle)
     stats = {"variables": len(model.model.proto.variables),
@@ -281,7 +283,7 @@ def other_solution(puzzle: Puzzle, solution: int, time_limit: float | None = Non
     second solution, ``(None, None)`` when the time limit stopped it."""
     problems = solution_problems(puzzle, solution)
     if problems:
-        raise ValueError(f"not a solution: {problems[0]}")
+        raise InvalidPuzzleError(f"not a solution: {problems[0]}")
     model = StarmapModel(puzzle)
     model.forbid(solution)
     st, stars, _ = model.solve_once(time_limit, workers, seed)
