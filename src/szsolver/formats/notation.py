@@ -19,11 +19,11 @@ True
 """
 from __future__ import annotations
 
-from ..errors import InvalidPositionError, ParseError
+from ..errors import ParseError
 from ..rules.base import RULE_NAMES, SIDE_NAMES, rule_code
 from ..rules.geometry import STARS_ZONE, Geometry
-from ..rules.text import (SIDE_LETTERS, START, format_turn, parse_position_fields, parse_turn,
-                          position_string)
+from ..rules.text import (SIDE_LETTERS, START, board_of, format_turn, parse_position_fields,
+                          parse_turn, position_string)
 
 __all__ = ["START", "SIDE_LETTERS", "format_turn", "parse_turn", "position_string",
            "parse_position_fields", "parse_position", "pattern_name", "pattern_list",
@@ -31,8 +31,10 @@ __all__ = ["START", "SIDE_LETTERS", "format_turn", "parse_turn", "position_strin
 
 
 def _default_backend():
-    from ..rules.backends import default_position_class
-    return default_position_class()
+    """``szsolver.Position``: the core when built, else the reference (the tests switch
+    back ends there)."""
+    from .. import Position
+    return Position
 
 
 def parse_position(text: str, geometry: Geometry = STARS_ZONE, backend=None):
@@ -104,16 +106,16 @@ def position_json(pos) -> dict:
 
 
 def json_object(data, what: str) -> dict:
-    """``data`` as a JSON object: text is parsed first. ValueError (one line)
+    """``data`` as a JSON object: text is parsed first. ParseError (one line)
     when it is malformed or not an object; ``what`` names it in the message."""
     import json
     if isinstance(data, (str, bytes)):
         try:
             data = json.loads(data)
         except json.JSONDecodeError as e:
-            raise ValueError(f"malformed JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+            raise ParseError(f"malformed JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
     if not isinstance(data, dict):
-        raise ValueError(f"{what} must be an object")
+        raise ParseError(f"{what} must be an object")
     return data
 
 
@@ -122,67 +124,70 @@ def parse_position_json(data, backend=None):
 
     Either the structured keys (red, blue, neutral, side, neutrals_left, rule) or
     just ``position`` (a position string) must be given; when both are, they must
-    agree. Points may be ``[row, col]`` or ``"44"``. ValueError names the problem.
+    agree. Points may be ``[row, col]`` or ``"44"``. ParseError names the problem,
+    InvalidPositionError a position that cannot arise in play.
     """
 
-    from ..rules.geometry import by_name
     if backend is None:
         backend = _default_backend()
     data = json_object(data, "position JSON")
     unknown = sorted(set(data) - _POSITION_JSON_KEYS)
     if unknown:
-        raise ValueError(f"position JSON: unknown key {unknown[0]!r}")
+        raise ParseError(f"position JSON: unknown key {unknown[0]!r}")
     if data.get("type", "position") != "position":
-        raise ValueError(f"position JSON: type must be 'position', got {data['type']!r}")
+        raise ParseError(f"position JSON: type must be 'position', got {data['type']!r}")
     board = data.get("board", STARS_ZONE.name)
     if not isinstance(board, str):
-        raise ValueError("position JSON: board must be a name like 'stars-zone'")
-    g = by_name(board)
+        raise ParseError("position JSON: board must be a name like 'stars-zone'")
+    g = board_of(board)
     structured = {"red", "blue", "neutral", "side", "neutrals_left", "rule"}
     given = structured & set(data)
     from_string = None
     if "position" in data:
         if not isinstance(data["position"], str):
-            raise ValueError("position JSON: position must be a position string")
-        from_string = backend(g, **parse_position_fields(data["position"], g))
+            raise ParseError("position JSON: position must be a position string")
+        from_string = backend(data["position"], g)
         if not given:
             return from_string
     missing = sorted(structured - given)
     if missing:
-        raise ValueError(f"position JSON: missing key {missing[0]!r}")
+        raise ParseError(f"position JSON: missing key {missing[0]!r}")
 
     def mask(name):
         pts = data[name]
         if not isinstance(pts, list):
-            raise ValueError(f"position JSON: {name} must be a list of points")
+            raise ParseError(f"position JSON: {name} must be a list of points")
         m = 0
         for pt in pts:
             if isinstance(pt, str):
-                p = g.parse_point(pt)
+                try:
+                    p = g.parse_point(pt)
+                except ValueError as e:
+                    raise ParseError(str(e)) from None
             elif (isinstance(pt, list) and len(pt) == 2
                   and all(isinstance(x, int) and not isinstance(x, bool) for x in pt)):
                 if tuple(pt) not in g.index:
-                    raise ValueError(f"position JSON: {name} point {pt} is off the {g.name} board")
+                    raise ParseError(f"position JSON: {name} point {pt} is off the {g.name} board")
                 p = g.index[tuple(pt)]
             else:
-                raise ValueError(f"position JSON: bad {name} point {pt!r}: use [row, col] or \"44\"")
+                raise ParseError(f"position JSON: bad {name} point {pt!r}: use [row, col] or \"44\"")
             if m >> p & 1:
-                raise ValueError(f"position JSON: {name} point {g.coord_text(p)} listed twice")
+                raise ParseError(f"position JSON: {name} point {g.coord_text(p)} listed twice")
             m |= 1 << p
         return m
 
     side = data["side"]
     if side not in SIDE_NAMES:
-        raise ValueError(f"position JSON: side must be 'red' or 'blue', got {side!r}")
+        raise ParseError(f"position JSON: side must be 'red' or 'blue', got {side!r}")
     left = data["neutrals_left"]
     if not isinstance(left, dict) or set(left) != {"red", "blue"} or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in left.values()):
-        raise ValueError('position JSON: neutrals_left must be {"red": n, "blue": n}')
+        raise ParseError('position JSON: neutrals_left must be {"red": n, "blue": n}')
     pos = backend(g, red=mask("red"), blue=mask("blue"), neutral=mask("neutral"),
                   red_neutrals=left["red"], blue_neutrals=left["blue"],
                   side=SIDE_NAMES.index(side), rule=rule_code(data["rule"]))
     if from_string is not None and from_string != pos:
-        raise ValueError("position JSON: 'position' disagrees with the stones, side, "
+        raise ParseError("position JSON: 'position' disagrees with the stones, side, "
                          "neutrals or rule given")
     return pos
 

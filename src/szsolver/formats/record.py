@@ -47,10 +47,12 @@ from __future__ import annotations
 import os
 import re
 
-from ..rules.geometry import STARS_ZONE, by_name
-from .notation import (format_turn, json_object, parse_position, parse_position_fields,
-                       parse_position_json, position_string)
+from ..errors import IllegalTurnError, InputError, ParseError
 from ..rules.base import BASIC, MAX_NEUTRALS_PER_SIDE, RED, RULE_NAMES, SIDE_NAMES, rule_code
+from ..rules.geometry import STARS_ZONE
+from ..rules.text import board_of, turn_code, turn_table
+from .notation import (format_turn, json_object, parse_position, parse_position_json,
+                       parse_turn, position_string)
 
 RECOMMENDED_NEUTRALS = {BASIC: 5, 1: 4}  # rulebook: 5 each under Basic, 4 each under Advanced
 EXAMPLE_NAME = "example-2023-07-17.szg"
@@ -72,28 +74,29 @@ class Game:
     """A game: its tags, start position and turns, replayed and checked.
 
     ``tags`` is an ordered dict of tag name to value (as written); ``turns`` the
-    turn codes in play order. Construction replays every turn with
-    ``Position.play`` and raises ValueError naming the round and side of the
-    first bad one. Attributes: ``geometry``, ``rule``, ``neutrals`` (each side's
-    supply at the start, or neutrals left at a set-up start), ``start``,
-    ``positions`` (after each turn), ``final``, ``warnings``.
+    turns in play order (text like ``44n66`` or int codes; kept as Turns, which
+    print as text on the game's board). Construction replays every turn with
+    ``Position.play`` and raises IllegalTurnError (ParseError for bad text) naming
+    the round and side of the first bad one. Attributes: ``geometry``, ``rule``,
+    ``neutrals`` (each side's supply at the start, or neutrals left at a set-up
+    start), ``start``, ``positions`` (after each turn), ``final``, ``warnings``.
     """
 
     def __init__(self, tags: dict | None = None, turns=(), *, backend=None):
         if backend is None:
-            from .. import Position as backend
+            backend = _default_backend()
         self.backend = backend
         self.tags = dict(tags or {})
         for k, v in self.tags.items():
             if not isinstance(k, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", k):
-                raise ValueError(f"bad tag name {k!r}: letters, digits and _ only")
+                raise ParseError(f"bad tag name {k!r}: letters, digits and _ only")
             if not isinstance(v, str) or "\n" in v:
-                raise ValueError(f"tag {k}: value must be one line of text")
+                raise ParseError(f"tag {k}: value must be one line of text")
         self.start = _start_position(self.tags, backend)
         self.geometry = self.start.geometry
         self.rule = self.start.rule
         self.neutrals = (self.start.red_neutrals, self.start.blue_neutrals)
-        self.turns: list[int] = []
+        self.turns: list = []
         self.positions = []
         self.warnings: list[str] = []
         for t in turns:
@@ -131,18 +134,20 @@ class Game:
         return self.positions[i - 1] if i else self.start
 
     # --- changes ----------------------------------------------------------------------
-    def play(self, turn: int) -> None:
-        """Append a turn after checking it; ValueError names the round and side."""
+    def play(self, turn) -> None:
+        """Append a turn (text like ``44n66`` or an int code) after checking it:
+        IllegalTurnError (ParseError for bad text) naming the round and side."""
         i = len(self.turns)
         pos = self.final.copy()
         if pos.is_over():
-            raise ValueError(f"{self.where(i)}: a turn after the game ended (both sides "
-                             f"have placed all {pos.stones_per_side} stones)")
+            raise IllegalTurnError(f"{self.where(i)}: a turn after the game ended (both sides "
+                                   f"have placed all {pos.stones_per_side} stones)")
         try:
-            pos.play(turn)
-        except ValueError as e:
-            raise ValueError(f"{self.where(i)}: {e}") from None
-        self.turns.append(turn)
+            code = turn_code(self.geometry, turn)
+            pos.play(code)
+        except InputError as e:
+            raise type(e)(f"{self.where(i)}: {e}") from None
+        self.turns.append(turn_table(self.geometry)[code])
         self.positions.append(pos)
 
     def with_rule(self, rule) -> "Game":
@@ -171,7 +176,7 @@ class Game:
             return
         m = _RESULT_RE.match(text.strip())
         if not m:
-            raise ValueError(f"Result tag {text!r}: use the final scores red-blue like "
+            raise ParseError(f"Result tag {text!r}: use the final scores red-blue like "
                              f"\"16-14\", or \"*\"")
         claimed = (int(m.group(1)), int(m.group(2)))
         final = self.final
@@ -186,21 +191,21 @@ class Game:
 
 def _start_position(tags: dict, backend):
     """The start position the tags describe (see the module doc)."""
-    g = by_name(tags["Board"]) if "Board" in tags else STARS_ZONE
+    g = board_of(tags["Board"]) if "Board" in tags else STARS_ZONE
     rule = rule_code(tags["Rule"]) if "Rule" in tags else BASIC
     if "Position" in tags:
         if "Neutrals" in tags:
-            raise ValueError("give neutrals left in the Position tag, not a Neutrals tag")
+            raise ParseError("give neutrals left in the Position tag, not a Neutrals tag")
         pos = parse_position(tags["Position"], g, backend)
         if "Rule" in tags and pos.rule != rule:
-            raise ValueError(f"Rule tag says {tags['Rule']} but the Position tag says "
+            raise ParseError(f"Rule tag says {tags['Rule']} but the Position tag says "
                              f"{RULE_NAMES[pos.rule]}")
         return pos
     if "Neutrals" in tags:
         parts = tags["Neutrals"].split()
         if not 1 <= len(parts) <= 2 or not all(
                 p.isdigit() and int(p) <= MAX_NEUTRALS_PER_SIDE for p in parts):
-            raise ValueError(f"Neutrals tag {tags['Neutrals']!r}: use two numbers 0..7, "
+            raise ParseError(f"Neutrals tag {tags['Neutrals']!r}: use two numbers 0..7, "
                              f"red's and blue's supply, like \"5 5\"")
         red_n, blue_n = int(parts[0]), int(parts[-1])
     else:
@@ -211,7 +216,8 @@ def _start_position(tags: dict, backend):
 # --- text ---------------------------------------------------------------------------------
 
 def parse_game(text: str, backend=None) -> Game:
-    """Parse a game record (see the module doc); ValueError names the problem."""
+    """Parse a game record (see the module doc); ParseError names the problem
+    (IllegalTurnError an illegal turn, InvalidPositionError an impossible set-up)."""
     tags: dict[str, str] = {}
     backend = backend or _default_backend()
     start = None          # known once the first round number or turn is reached
@@ -226,17 +232,17 @@ def parse_game(text: str, backend=None) -> Game:
         m = _TOKEN_RE.match(text, pos)
         if m is None:
             line = text.count("\n", 0, pos) + 1
-            raise ValueError(f"unexpected {text[pos]!r} on line {line}")
+            raise ParseError(f"unexpected {text[pos]!r} on line {line}")
         if m.group(1):  # a tag
             t = _TAG_RE.match(text, pos)
             line = text.count("\n", 0, pos) + 1
             if not t:
-                raise ValueError(f"malformed tag on line {line}: use [Name \"value\"]")
+                raise ParseError(f"malformed tag on line {line}: use [Name \"value\"]")
             if start is not None:
-                raise ValueError(f"tag [{t.group(1)}] on line {line} comes after the turns: "
+                raise ParseError(f"tag [{t.group(1)}] on line {line} comes after the turns: "
                                  "tags come first")
             if t.group(1) in tags:
-                raise ValueError(f"tag [{t.group(1)}] given twice")
+                raise ParseError(f"tag [{t.group(1)}] given twice")
             tags[t.group(1)] = _unescape(t.group(2))
             pos = t.end()
             continue
@@ -247,18 +253,18 @@ def parse_game(text: str, backend=None) -> Game:
             expect_round, side = start.ply // 2 + 1, start.side
         if m.group(2) is not None:  # a round number
             if round_no is not None and in_round == 0:
-                raise ValueError(f"round {round_no} has no turns")
+                raise ParseError(f"round {round_no} has no turns")
             if round_no is not None and side != RED:
-                raise ValueError(f"round {round_no}, blue: turn missing before "
+                raise ParseError(f"round {round_no}, blue: turn missing before "
                                  f"{m.group(0).strip()!r}")
             want = f"{expect_round}." if side == RED else f"{expect_round}..."
             if (int(m.group(2)), m.group(3) is not None) != (expect_round, side != RED):
-                raise ValueError(f"expected round number {want!r}, got {m.group(0).strip()!r}")
+                raise ParseError(f"expected round number {want!r}, got {m.group(0).strip()!r}")
             round_no, in_round = expect_round, 0
             continue
         token = m.group(4)
         if round_no is None or (in_round and side == RED):
-            raise ValueError(f"turn {token!r} needs its round number first: "
+            raise ParseError(f"turn {token!r} needs its round number first: "
                              f"'{expect_round}. {token}'")
         _play_text(game, token, f"round {round_no}, {SIDE_NAMES[side]}")
         in_round += 1
@@ -266,7 +272,7 @@ def parse_game(text: str, backend=None) -> Game:
             expect_round += 1
         side ^= 1
     if round_no is not None and in_round == 0:
-        raise ValueError(f"round {round_no} has no turns")
+        raise ParseError(f"round {round_no} has no turns")
     if start is None:
         game = Game(tags, (), backend=backend)
     game.warnings.clear()
@@ -276,18 +282,19 @@ def parse_game(text: str, backend=None) -> Game:
 
 def _play_text(game: Game, token: str, where: str) -> None:
     """Play a turn given as text; errors say where (e.g. 'round 7, blue')."""
-    from .notation import parse_turn
     if game.final.is_over():
-        raise ValueError(f"{where}: a turn after the game ended (both sides have placed "
-                         f"all {game.final.stones_per_side} stones)")
+        raise IllegalTurnError(f"{where}: a turn after the game ended (both sides have placed "
+                               f"all {game.final.stones_per_side} stones)")
     try:
         turn = parse_turn(token, game.geometry)
-    except ValueError as e:
-        raise ValueError(f"{where}: {e}") from None
+    except ParseError as e:
+        raise ParseError(f"{where}: {e}") from None
     game.play(turn)
 
 
 def _default_backend():
+    """``szsolver.Position``: the core when built, else the reference (the tests switch
+    back ends there)."""
     from .. import Position
     return Position
 
@@ -322,15 +329,15 @@ def parse_game_json(data, backend=None) -> Game:
     data = json_object(data, "game JSON")
     unknown = sorted(set(data) - {"type", "tags", "turns"})
     if unknown:
-        raise ValueError(f"game JSON: unknown key {unknown[0]!r}")
+        raise ParseError(f"game JSON: unknown key {unknown[0]!r}")
     if data.get("type", "game") != "game":
-        raise ValueError(f"game JSON: type must be 'game', got {data['type']!r}")
+        raise ParseError(f"game JSON: type must be 'game', got {data['type']!r}")
     tags = data.get("tags", {})
     if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
-        raise ValueError("game JSON: tags must be an object of strings")
+        raise ParseError("game JSON: tags must be an object of strings")
     turns = data.get("turns", [])
     if not isinstance(turns, list) or not all(isinstance(t, str) for t in turns):
-        raise ValueError('game JSON: turns must be a list of turn strings like "44n66"')
+        raise ParseError('game JSON: turns must be a list of turn strings like "44n66"')
     game = Game(tags, (), backend=backend)
     for i, token in enumerate(turns):
         _play_text(game, token, game.where(i))
@@ -362,7 +369,7 @@ def parse_source_text(text: str, backend=None):
     Returns (position, game or None)."""
     t = text.strip()
     if not t:
-        raise ValueError("empty input: expected a position string, a game record or JSON")
+        raise ParseError("empty input: expected a position string, a game record or JSON")
     if t.startswith("{"):
         data = json_object(t, "JSON input")
         if data.get("type") == "game" or "turns" in data:
@@ -374,11 +381,11 @@ def parse_source_text(text: str, backend=None):
         return game.final, game
     lines = [ln for ln in t.splitlines() if ln.strip()]
     if len(lines) > 1:
-        raise ValueError("a position string is one line; this text has "
+        raise ParseError("a position string is one line; this text has "
                          f"{len(lines)} (a game record starts with a [Tag] or '1.')")
     if backend is None:
         backend = _default_backend()
-    return backend(STARS_ZONE, **parse_position_fields(t, STARS_ZONE)), None
+    return backend(t, STARS_ZONE), None
 
 
 def load_source(source: str, rule=None, backend=None):
@@ -387,21 +394,22 @@ def load_source(source: str, rule=None, backend=None):
     SOURCE is a path to a file, or the text itself: a position string, a JSON
     position or game, or a game record (the position is its last one). ``rule``
     (``basic``/``advanced``) overrides the rule: a game is replayed under it.
-    Raises ValueError naming the problem (e.g. a missing file).
+    Raises InputError naming the problem (e.g. a missing file; ParseError for text
+    that does not parse).
     """
     if os.path.isfile(source):
         try:
             with open(source, encoding="utf-8") as f:
                 text = f.read()
         except (OSError, UnicodeDecodeError) as e:
-            raise ValueError(f"cannot read {source}: {e}") from None
+            raise InputError(f"cannot read {source}: {e}") from None
     elif os.path.isdir(source):
-        raise ValueError(f"{source} is a directory, not a position or game file")
+        raise InputError(f"{source} is a directory, not a position or game file")
     elif (source.strip() and not any(ch.isspace() for ch in source.strip()) and not source.strip().startswith("{")
           and not re.fullmatch(r"[.RBN/]*/[.RBN/]*", source.strip())
           and not _looks_like_record(source.strip())):
         # One word that is neither a position, JSON nor a record: a file that is not there.
-        raise ValueError(f"no such file: {source}")
+        raise InputError(f"no such file: {source}")
     else:
         text = source
     pos, game = parse_source_text(text, backend)
