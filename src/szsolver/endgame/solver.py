@@ -27,8 +27,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..rules import _core
-from ._search import ABORT_REASONS, ALL_OPTIONS, DRIVER_PVS, OPTIONS, Searcher
+try:
+    from ..rules import _core
+    from ._search import ABORT_REASONS, ALL_OPTIONS, DRIVER_PVS, OPTIONS, Searcher
+except ImportError:  # the C extensions are not built
+    from ..errors import UnsupportedError
+    raise UnsupportedError("the endgame solver needs the compiled extension: pip install . "
+                           "(needs a C compiler)") from None
 from ..formats.notation import format_turn, position_string
 from ..rules.base import turn_neutral, turn_stone
 
