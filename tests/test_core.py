@@ -9,10 +9,11 @@ from hypothesis import strategies as st
 
 from szsolver.rules import geometry as geo
 from szsolver.rules import reference
-from szsolver.formats.notation import parse_position, parse_turn, position_string
+from szsolver.formats.notation import format_turn, parse_position, parse_turn, position_string
 from szsolver.rules.playout import random_turn
 from szsolver.rules.base import ADVANCED, BASIC, BLUE, RED, encode_turn
 
+from szsolver.errors import IllegalTurnError
 from szsolver.rules.backends import position_class as backend_class
 
 EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
@@ -77,14 +78,14 @@ def test_start_turns(Position):
 def test_illegal_turns(Position):
     p = Position(red_neutrals=0)
     g = p.geometry
-    with pytest.raises(ValueError, match="occupied"):
+    with pytest.raises(IllegalTurnError, match="occupied"):
         p.play(encode_turn(g.index[(5, 5)]))
-    with pytest.raises(ValueError, match="no neutral stones left"):
+    with pytest.raises(IllegalTurnError, match="no neutral stones left"):
         p.play(encode_turn(0, 1))
-    with pytest.raises(ValueError, match="where the stone goes"):
+    with pytest.raises(IllegalTurnError, match="where the stone goes"):
         Position().play(encode_turn(3, 3))
     over = replay(Position)
-    with pytest.raises(ValueError, match="game is over"):
+    with pytest.raises(IllegalTurnError, match="game is over"):
         over.play(encode_turn(0))
     assert over.legal_turns() == []
 
@@ -158,18 +159,42 @@ def test_too_many_stones(Position):
 
 # --- core == reference on random legal positions ------------------------------------------
 
-def random_position(seed: int, rule: int, stop: int | None = None):
-    """Random legal play with realistic neutral use, on both back ends in step."""
-    rng = random.Random(seed)
-    neutrals = (rng.randint(0, 7), rng.randint(0, 7))
+# A turn as hypothesis draws it: (stone, neutral?, neutral), indexes into the empty
+# points. Each part shrinks towards 0 (the lowest empty point, no neutral), so a failing
+# game shrinks to few turns on early points.
+TURN_PARTS = st.tuples(st.integers(0, 63), st.integers(0, 9), st.integers(0, 63))
+
+
+def turn_from_parts(pos, parts):
+    """The legal turn of ``pos`` that drawn ``parts`` name: the stone on the i-th empty
+    point (cyclically), and while the side has neutrals, 3 times in 10 a neutral on the
+    j-th other empty point."""
+    i, k, j = parts
+    empties = [p for p in range(pos.geometry.size) if pos.empty >> p & 1]
+    stone = empties[i % len(empties)]
+    if pos.neutrals_left(pos.side) and k >= 7:
+        others = [p for p in empties if p != stone]
+        return encode_turn(stone, others[j % len(others)])
+    return encode_turn(stone)
+
+
+@st.composite
+def games(draw):
+    """A random legal game played on both back ends in step: either rule, each side's
+    neutral supply 0..7, 0..32 turns drawn by hypothesis (:func:`turn_from_parts`).
+    Returns ``(reference position, core position, the turns as text)``."""
+    rule = draw(st.sampled_from([BASIC, ADVANCED]))
+    neutrals = (draw(st.integers(0, 7)), draw(st.integers(0, 7)))
     ref = reference.Position(red_neutrals=neutrals[0], blue_neutrals=neutrals[1], rule=rule)
     core = backend_class("core")(red_neutrals=neutrals[0], blue_neutrals=neutrals[1], rule=rule)
-    plies = rng.randint(0, 32) if stop is None else stop
-    for _ in range(plies):
-        t = random_turn(ref, rng, p_neutral=0.3)
+    played = []
+    plies = draw(st.integers(0, 32))      # uniform game lengths, the end included
+    for parts in draw(st.lists(TURN_PARTS, min_size=plies, max_size=plies)):
+        t = turn_from_parts(ref, parts)
         ref.play(t)
         core.play(t)
-    return ref, core
+        played.append(format_turn(t))
+    return ref, core, played
 
 
 def same(ref, core):
@@ -183,34 +208,42 @@ def same(ref, core):
         assert ref.score(side) == core.score(side)
     assert ref.value() == core.value()
     assert ref.is_over() == core.is_over()
-    assert position_string(ref) == position_string(core)
+    assert str(ref) == str(core) == position_string(ref)
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), rule=st.sampled_from([BASIC, ADVANCED]))
-def test_core_agrees_with_reference(seed, rule):
-    ref, core = random_position(seed, rule)
+@given(game=games())
+def test_core_agrees_with_reference(game):
+    ref, core, _ = game
     same(ref, core)
     assert ref.legal_turns() == core.legal_turns()
     assert ref.canonical()[1] == core.canonical()[1]
     assert ref.canonical()[0].key == core.canonical()[0].key
-    for p in range(ref.geometry.size):
+    for p in range(-1, ref.geometry.size + 1):
         assert ref.pattern(p) == core.pattern(p)
 
 
-@settings(max_examples=300, deadline=None)
-@given(seed=st.integers(0, 2**32), rule=st.sampled_from([BASIC, ADVANCED]))
-def test_core_make_unmake_agree(seed, rule):
-    ref, core = random_position(seed, rule)
-    rng = random.Random(seed)
-    turns = ref.legal_turns()
-    for t in rng.sample(turns, min(20, len(turns))):
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=games(), data=st.data())
+def test_core_make_unmake_agree(game, data):
+    # A line of up to 8 turns made one after another, then taken back in reverse order:
+    # the back ends agree at every step and end where they started.
+    ref, core, _ = game
+    start = str(ref)
+    line = []
+    for _ in range(data.draw(st.integers(1, 8), label="depth")):
+        if ref.is_over():
+            break
+        t = data.draw(st.sampled_from(ref.legal_turns()), label="turn")
         ref.make(t)
         core.make(t)
+        line.append(t)
         same(ref, core)
+    for t in reversed(line):
         ref.unmake(t)
         core.unmake(t)
         same(ref, core)
+    assert str(ref) == str(core) == start
 
 
 @pytest.mark.parametrize("board", ["square-8", "square-5"])
