@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from szsolver.errors import InvalidPositionError, ParseError
 from szsolver.rules import reference
 from szsolver.rules.geometry import STARS_ZONE, square
 from szsolver.formats.notation import (START, diagram, parse_position, parse_position_json, parse_turn,
@@ -94,7 +95,9 @@ def test_position_json_lists_stones_by_coordinates():
       "neutrals_left": {"red": 5, "blue": 5}, "rule": "basic"}, "centre"),
 ])
 def test_bad_position_json(data, message):
-    with pytest.raises(ValueError, match=re.escape(message)):
+    # a position that cannot arise in play is InvalidPositionError, the rest ParseError
+    error = InvalidPositionError if message == "centre" else ParseError
+    with pytest.raises(error, match=re.escape(message)):
         parse_position_json(data, backend=reference.Position)
 
 

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from szsolver.errors import IllegalTurnError, InputError, InvalidPositionError, ParseError
 from szsolver.rules import reference
 from szsolver.formats.notation import format_turn, position_json, position_string
 from szsolver.formats.record import (Game, example_game, example_path, game_json, game_string,
@@ -139,39 +140,43 @@ def record(moves, tags='[Rule "basic"] [Neutrals "5 5"]'):
     return f"{tags}\n\n{moves}\n"
 
 
-@pytest.mark.parametrize("text, message", [
-    (record("1. 44 64 2. 41 44"), "round 2, blue: illegal turn: point 44 is occupied"),
-    (record("1. 44 64 2. 41 n44"), "round 2, blue: bad turn 'n44'"),
-    (record("1. 44 64 2. 19"), "round 2, red: bad turn '19': point '19' is off"),
-    (record("1. 44n66 64", '[Neutrals "0 5"]'), "round 1, red: illegal turn: red has no "
-                                                "neutral stones left"),
-    (record("1. 44 2. 41"), "round 1, blue: turn missing before '2.'"),
-    (record("1. 44 64 3. 41"), "expected round number '2.', got '3.'"),
-    (record("1. 44 64 41"), "turn '41' needs its round number first"),
-    (record("44 64"), "turn '44' needs its round number first"),
-    (record("1. 44 64 2."), "round 2 has no turns"),
-    ('[Rule "basic"] [Rule "basic"]', "tag [Rule] given twice"),
-    ('1. 44 [Rule "basic"]', "comes after the turns"),
-    ('[Rule basic]', "malformed tag on line 1"),
-    ('[Rule "sideways"]', "unknown rule 'sideways'"),
-    ('[Neutrals "9 9"]', "Neutrals tag '9 9'"),
-    ('[Result "red wins"]', "Result tag 'red wins'"),
+@pytest.mark.parametrize("text, error, message", [
+    (record("1. 44 64 2. 41 44"), IllegalTurnError,
+     "round 2, blue: illegal turn: point 44 is occupied"),
+    (record("1. 44 64 2. 41 n44"), ParseError, "round 2, blue: bad turn 'n44'"),
+    (record("1. 44 64 2. 19"), ParseError, "round 2, red: bad turn '19': point '19' is off"),
+    (record("1. 44n66 64", '[Neutrals "0 5"]'), IllegalTurnError,
+     "round 1, red: illegal turn: red has no neutral stones left"),
+    (record("1. 44 2. 41"), ParseError, "round 1, blue: turn missing before '2.'"),
+    (record("1. 44 64 3. 41"), ParseError, "expected round number '2.', got '3.'"),
+    (record("1. 44 64 41"), ParseError, "turn '41' needs its round number first"),
+    (record("44 64"), ParseError, "turn '44' needs its round number first"),
+    (record("1. 44 64 2."), ParseError, "round 2 has no turns"),
+    ('[Rule "basic"] [Rule "basic"]', ParseError, "tag [Rule] given twice"),
+    ('1. 44 [Rule "basic"]', ParseError, "comes after the turns"),
+    ('[Rule basic]', ParseError, "malformed tag on line 1"),
+    ('[Rule "sideways"]', ParseError, "unknown rule 'sideways'"),
+    ('[Board "hexagon"]', ParseError, "unknown board 'hexagon'"),
+    ('[Neutrals "9 9"]', ParseError, "Neutrals tag '9 9'"),
+    ('[Result "red wins"]', ParseError, "Result tag 'red wins'"),
     ('[Position "../....../......./......../....N..../......../......./....../.. R 5 5 basic"]'
-     ' [Neutrals "5 5"]', "not a Neutrals tag"),
-    ('1. 44 64 ]', "unexpected ']'"),
+     ' [Neutrals "5 5"]', ParseError, "not a Neutrals tag"),
+    ('[Position "R./....../......./......../....N..../......../......./....../.. R 5 5 basic"]',
+     InvalidPositionError, "do not fit red to move"),
+    ('1. 44 64 ]', ParseError, "unexpected ']'"),
 ])
-def test_bad_records_name_the_problem(text, message):
-    with pytest.raises(ValueError, match=re.escape(message)):
+def test_bad_records_name_the_problem(text, error, message):
+    with pytest.raises(error, match=re.escape(message)):
         parse_game(text, reference.Position)
 
 
 def test_turns_after_the_game_ended_are_an_error(Position):
     text = open(example_path(), encoding="utf-8").read() + "17. 15\n"
-    with pytest.raises(ValueError, match=r"^round 17, red: a turn after the game ended"):
+    with pytest.raises(IllegalTurnError, match=r"^round 17, red: a turn after the game ended"):
         parse_game(text, Position)
     data = game_json(example_game(Position))
     data["turns"].append("15")
-    with pytest.raises(ValueError, match=r"^round 17, red: a turn after the game ended"):
+    with pytest.raises(IllegalTurnError, match=r"^round 17, red: a turn after the game ended"):
         parse_game_json(data, Position)
 
 
@@ -222,7 +227,7 @@ def test_load_source_reads_every_kind(tmp_path):
     ("../....", "position string needs 5 fields"),
 ])
 def test_load_source_errors(source, message, tmp_path):
-    with pytest.raises(ValueError, match=re.escape(message)):
+    with pytest.raises(InputError, match=re.escape(message)):
         load_source(source, backend=reference.Position)
-    with pytest.raises(ValueError, match="is a directory"):
+    with pytest.raises(InputError, match="is a directory"):
         load_source(str(tmp_path), backend=reference.Position)
