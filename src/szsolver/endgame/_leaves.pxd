@@ -1,0 +1,84 @@
+# cython: language_level=3
+"""Exact values of the last turns of the game, without a tree search (see
+``_leaves.pyx`` and docs/solver.md, "Techniques"). All values are the mover's
+view: 100 * (mover's score - other side's score) + (neutrals-left difference).
+"""
+from szsolver.rules._core cimport Board, State, bb_t, sz_ctz, CORE_MAX_POINTS
+from szsolver.endgame._common cimport INF
+
+
+cdef struct Refutation:
+    # How a three-turn node (Basic) refuted a stone-only turn of the four-turn node
+    # above it; that node reuses it to skip its neutral turns (four-turn rule).
+    # "Ours" is the four-turn node's mover, "theirs" the refuting side.
+    int turn                            # the refuting turn (theirs)
+    bb_t pool                           # empty points left for the last two turns
+    bb_t relevant                       # points a neutral of ours could matter on
+    int our_last[CORE_MAX_POINTS]       # per pool point: our final score with our last stone there
+    int their_last[CORE_MAX_POINTS]     # per pool point: their final score with their last stone there
+
+
+cdef int last_turn(const Board* b, const State* s, int beta) noexcept nogil
+cdef int two_turns_basic(const Board* b, const State* s) noexcept nogil
+cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, int tt_stone,
+                           int* best_turn, long long* nodes, Refutation* ref) noexcept nogil
+cdef int refutation_line(const Board* b, State* s, int turn, int reply, Refutation* ref) noexcept nogil
+
+
+cdef inline int two_turns_from_scores(const int* mover_with, const int* other_with, bb_t pool,
+                                      int mover_left, int other_left, int* unique_best) noexcept nogil:
+    """Exact value (mover's view), Basic rule, each side one stone left, the mover
+    first, from cached scores: ``mover_with[p]`` / ``other_with[p]`` is the mover's /
+    other side's final score with its last stone on the pool point p; ``mover_left``
+    / ``other_left`` are their neutrals left. The other side then takes its best
+    point left (never a neutral: nothing follows), so the mover's only useful
+    neutral covers the other side's best point apart from the mover's own stone.
+    ``unique_best`` receives the mover's optimal stone when only one stone is
+    optimal, else -1. O(|pool|)."""
+    cdef bb_t e = pool
+    cdef int p, v, a, bb, best = -INF, best_p = -1
+    cdef int o1 = -1, o2 = -1, o3 = -1, p1 = -1, p2 = -1, x     # other side's three best
+    cdef int tie = mover_left - other_left
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        x = other_with[p]
+        if x > o1:
+            o3 = o2
+            o2 = o1
+            p2 = p1
+            o1 = x
+            p1 = p
+        elif x > o2:
+            o3 = o2
+            o2 = x
+            p2 = p
+        elif x > o3:
+            o3 = x
+    e = pool
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        # a: the other side's best score with p taken; bb: its next best
+        if p == p1:
+            a = o2
+            bb = o3
+        elif p == p2:
+            a = o1
+            bb = o3
+        else:
+            a = o1
+            bb = o2
+        if a < 0:          # no point left for the other side: cannot happen in play
+            a = 0
+        v = 100 * (mover_with[p] - a) + tie
+        if mover_left > 0 and bb >= 0 and bb < a:
+            if 100 * (mover_with[p] - bb) + tie - 1 > v:
+                v = 100 * (mover_with[p] - bb) + tie - 1
+        if v > best:
+            best = v
+            best_p = p
+        elif v == best:
+            best_p = -1
+    unique_best[0] = best_p
+    return best

@@ -1,0 +1,345 @@
+# cython: language_level=3
+"""Exact last turns of the endgame search (the ``leaf`` and ``dom`` techniques;
+proofs in docs/solver.md, "Techniques and their contracts").
+
+* One turn left (``last_turn``): the mover's best turn, directly. Basic: never a
+  neutral (no stone follows and neutrals block nothing: scores unchanged, one
+  tie-break point lost). Advanced: each neutral is scored incrementally: it can
+  only cut beams, and on each line through its point only the nearest stone on
+  each side changes.
+* Two turns left, Basic, each side one stone (``two_turns_basic``,
+  ``two_turns_from_scores``): the other side then takes its best point left, so
+  the mover's only useful neutral covers that point. O(empty points).
+* Three turns left, Basic, the mover two stones and the other side one
+  (``three_turns_basic``): every child is an exact two-turn position, and a
+  neutral is tried only where the dominance rule allows.
+
+Every function is plain C on the core's ``Board`` and ``State`` (``noexcept
+nogil``), values from the mover's view, fail-soft where a window is given.
+Buffers indexed by a pattern have 1 << ndirs <= 64 slots (the core has at most 6
+directions); buffers indexed by a point have 64 (the core has at most 64 points).
+"""
+from libc.string cimport memset, memcpy
+
+from szsolver.rules._core cimport (Board, State, bb_t, beam_masks, make_c, unmake_c,
+                                   sz_ctz, sz_msb, C_BASIC)
+from szsolver.endgame._common cimport (INF, MAX_SCORE, bit, empty_points, side_score, sort_by_key)
+
+
+# --- Advanced rule: what one more neutral changes -----------------------------------------
+
+cdef inline void open_rays(const Board* b, bb_t nb, int q, int a, bb_t* hr, bb_t* lr) noexcept nogil:
+    """The two rays from q along axis a (towards higher / lower point numbers),
+    each cut short at its nearest blocker in ``nb``: what q can see."""
+    cdef bb_t h = b.ray[q][b.axis_up[a]], l = b.ray[q][b.axis_down[a]], x
+    x = nb & h
+    if x:
+        h &= (x & (~x + 1)) - 1
+    x = nb & l
+    if x:
+        l &= ~((bit(sz_msb(x)) << 1) - 1)
+    hr[0] = h
+    lr[0] = l
+
+
+cdef inline int pattern_of(const Board* b, const bb_t* beam, int x) noexcept nogil:
+    cdef int d, pat = 0
+    for d in range(b.ndirs):
+        pat |= <int>((beam[d] >> x) & 1) << d
+    return pat
+
+
+cdef inline int histogram(const Board* b, bb_t own, const bb_t* beam, int* cnt) noexcept nogil:
+    """cnt[pattern] = own stones showing it (cnt: 1 << ndirs slots); returns the
+    score (patterns shown)."""
+    cdef int x, pat, score = 0
+    if b.ndirs == 4:            # square cells: a fixed size, so the compiler inlines it
+        memset(cnt, 0, 16 * sizeof(int))
+    else:
+        memset(cnt, 0, (1 << b.ndirs) * sizeof(int))
+    while own:
+        x = sz_ctz(own)
+        own &= own - 1
+        pat = pattern_of(b, beam, x)
+        if cnt[pat] == 0:
+            score += 1
+        cnt[pat] += 1
+    return score
+
+
+cdef inline int score_with_cut(const Board* b, bb_t own, const bb_t* beam, const int* cnt0,
+                               int score, bb_t nb, int q) noexcept nogil:
+    """Advanced rule, no stone to come: the score of ``own`` (beams ``beam``, pattern
+    histogram ``cnt0``, score ``score`` under blockers ``nb``) after one more neutral
+    on the empty point q. On each line through q only the nearest own stone on each
+    side, within q's unblocked segment, can change: if both exist each loses its beam
+    towards q. So at most 2 stones per axis change (a stone lies on one line through
+    q), in O(axes) instead of a full scoring."""
+    cdef int cnt[64]
+    cdef int a, k, x, old, new, axis_bit, copied = 0
+    cdef bb_t hr, lr, mh, ml
+    for a in range(b.naxes):
+        open_rays(b, nb, q, a, &hr, &lr)
+        mh = own & hr
+        ml = own & lr
+        if mh == 0 or ml == 0:
+            continue
+        if not copied:
+            if b.ndirs == 4:    # square cells: a fixed size, so the compiler inlines it
+                memcpy(cnt, cnt0, 16 * sizeof(int))
+            else:
+                memcpy(cnt, cnt0, (1 << b.ndirs) * sizeof(int))
+            copied = 1
+        for k in range(2):
+            if k == 0:
+                x = sz_msb(ml)              # nearest below q loses its beam towards q
+                axis_bit = b.axis_up[a]
+            else:
+                x = sz_ctz(mh)              # nearest above q loses its beam towards q
+                axis_bit = b.axis_down[a]
+            old = pattern_of(b, beam, x)
+            new = old & ~(1 << axis_bit)
+            cnt[old] -= 1
+            if cnt[old] == 0:
+                score -= 1
+            if cnt[new] == 0:
+                score += 1
+            cnt[new] += 1
+    return score
+
+
+# --- one turn left --------------------------------------------------------------------------
+
+cdef int last_turn(const Board* b, const State* s, int beta) noexcept nogil:
+    """Exact value (mover's view) with one turn left, the mover to play it.
+    Fail-soft: may stop early with a lower bound >= beta.
+    Advanced: each neutral is scored incrementally (``score_with_cut``); a neutral
+    that cuts no beam leaves both scores unchanged and only costs the tie-break."""
+    cdef int me = s.side, op = me ^ 1
+    cdef bb_t V = empty_points(b, s), e, e2, pb
+    cdef bb_t mine = s.stones[me], theirs = s.stones[op], nb = s.neutral
+    cdef int p, q, v, best = -INF, sop, sme, sme2
+    cdef int tie = s.left[me] - s.left[op]
+    # A cut changes at most 2 of our stones per axis (score_with_cut), each by at
+    # most one pattern: our score rises by at most 2 * axes (4 on square cells).
+    cdef int max_gain = 2 * b.naxes
+    cdef bb_t beam_m[6]
+    cdef bb_t beam_o[6]
+    cdef int cnt_m[64]
+    cdef int cnt_o[64]
+    cdef int opcut[64]
+    cdef int minop
+    if s.rule == C_BASIC:
+        sop = side_score(b, theirs, 0)
+        e = V
+        while e:
+            p = sz_ctz(e)
+            e &= e - 1
+            v = 100 * (side_score(b, mine | bit(p), 0) - sop) + tie
+            if v > best:
+                best = v
+                if best >= beta:
+                    return best
+        return best
+    beam_masks(b, theirs, nb, beam_o)
+    sop = histogram(b, theirs, beam_o, cnt_o)
+    minop = sop
+    if s.left[me] > 0:          # the opponent's score after a cut on q: independent of p
+        e = V
+        while e:
+            q = sz_ctz(e)
+            e &= e - 1
+            opcut[q] = score_with_cut(b, theirs, beam_o, cnt_o, sop, nb, q)
+            if opcut[q] < minop:
+                minop = opcut[q]
+    e = V
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        pb = mine | bit(p)
+        beam_masks(b, pb, nb, beam_m)
+        sme = histogram(b, pb, beam_m, cnt_m)
+        v = 100 * (sme - sop) + tie
+        if v > best:
+            best = v
+            if best >= beta:
+                return best
+        if s.left[me] > 0 and 100 * (sme + max_gain - minop) + tie - 1 > best:
+            e2 = V & ~bit(p)
+            while e2:
+                q = sz_ctz(e2)
+                e2 &= e2 - 1
+                sme2 = score_with_cut(b, pb, beam_m, cnt_m, sme, nb, q)
+                v = 100 * (sme2 - opcut[q]) + tie - 1
+                if v > best:
+                    best = v
+                    if best >= beta:
+                        return best
+    return best
+
+
+# --- two turns left, Basic ------------------------------------------------------------------
+
+cdef int two_turns_basic(const Board* b, const State* s) noexcept nogil:
+    """Exact value (mover's view), Basic rule, each side one stone left, mover first
+    (see ``two_turns_from_scores``)."""
+    cdef int me = s.side, op = me ^ 1
+    cdef bb_t V = empty_points(b, s), e = V
+    cdef int mover_with[64]
+    cdef int other_with[64]
+    cdef int p, unique_best
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        other_with[p] = side_score(b, s.stones[op] | bit(p), 0)
+        mover_with[p] = side_score(b, s.stones[me] | bit(p), 0)
+    return two_turns_from_scores(mover_with, other_with, V, s.left[me], s.left[op], &unique_best)
+
+
+# --- three turns left, Basic ----------------------------------------------------------------
+
+cdef inline bb_t final_relevant(const int* last_with, bb_t pool) noexcept nogil:
+    """Points y of the pool that the last mover (final score ``last_with[y]`` with its
+    last stone on y) might need: fewer than 3 other pool points score at least as
+    much (the other side's last turn removes at most 2 points)."""
+    cdef int ge[MAX_SCORE + 2]       # ge[v]: pool points scoring >= v
+    cdef int v, p, top = 0
+    cdef bb_t e = pool, out = 0
+    memset(ge, 0, sizeof(ge))
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        ge[last_with[p]] += 1
+        if last_with[p] > top:
+            top = last_with[p]
+    for v in range(top - 1, -1, -1):
+        ge[v] += ge[v + 1]
+    e = pool
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        if ge[last_with[p]] <= 3:
+            out |= bit(p)
+    return out
+
+
+cdef inline void keep_line(Refutation* ref, int turn, bb_t pool, bb_t relevant,
+                           const int* our_last, const int* their_last) noexcept nogil:
+    """Record a refutation for the four-turn node above (``ref`` may be NULL)."""
+    cdef bb_t e = pool
+    cdef int y
+    if ref == NULL:
+        return
+    while e:
+        y = sz_ctz(e)
+        e &= e - 1
+        ref.our_last[y] = our_last[y]
+        ref.their_last[y] = their_last[y]
+    ref.turn = turn
+    ref.pool = pool
+    ref.relevant = relevant
+
+
+cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, int tt_stone,
+                           int* best_turn, long long* nodes, Refutation* ref) noexcept nogil:
+    """Fail-soft value (mover's view), Basic rule, the mover two stones left and the
+    other side one (its last turn comes between the mover's two). Every child is an
+    exact two-turn position, evaluated from cached single-point scores in
+    O(empty points); each counts as a node in ``*nodes``. ``tt_stone``: a stone to
+    try first (-1: none). ``best_turn`` receives the best turn found.
+
+    Dominance (proved in docs/solver.md): let (x, -) be the mover's turn without
+    a neutral and p* the other side's optimal reply stones to it. A neutral on any
+    point q other than p* is strictly worse than (x, -): against it the other side
+    replays its optimal reply (dropping its own neutral if it was q), reaching the
+    same final scores with the mover one neutral poorer. So only (x, p*) is
+    tried, and only when the optimal reply stone p* is unique.
+
+    When the value is >= beta and ``ref`` is not NULL, ``*ref`` receives the
+    refutation (the turn, its two-turn line and the points a neutral of the node
+    above could matter on: see the four-turn rule in ``_search.negamax``)."""
+    cdef int me = s.side, op = me ^ 1
+    cdef bb_t V = empty_points(b, s), e, P
+    cdef bb_t mine = s.stones[me], theirs = s.stones[op]
+    cdef int other_last[64]     # the other side's final score with its last stone on x
+    cdef int my_final[64]       # ours with our stones on x (this turn) and y (the last)
+    cdef int key[64]
+    cdef int pts[64]
+    cdef int n = 0, i, x, y, v, pstar, dummy, best = -INF, q
+    cdef int lme = s.left[me], lop = s.left[op]
+    e = V
+    while e:
+        x = sz_ctz(e)
+        e &= e - 1
+        other_last[x] = side_score(b, theirs | bit(x), 0)
+        key[x] = side_score(b, mine | bit(x), 0) + other_last[x]
+        if x == tt_stone:
+            key[x] += 100
+        pts[n] = x
+        n += 1
+    sort_by_key(pts, key, n)
+    for i in range(n):
+        x = pts[i]
+        P = V & ~bit(x)
+        e = P
+        while e:
+            y = sz_ctz(e)
+            e &= e - 1
+            my_final[y] = side_score(b, mine | bit(x) | bit(y), 0)
+        nodes[0] += 1
+        v = -two_turns_from_scores(other_last, my_final, P, lop, lme, &pstar)
+        if v > best:
+            best = v
+            best_turn[0] = x
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    keep_line(ref, x, P, bit(x) | final_relevant(my_final, P),
+                              other_last, my_final)
+                    return best
+        if lme > 0 and pstar >= 0:
+            q = pstar
+            nodes[0] += 1
+            v = -two_turns_from_scores(other_last, my_final, P & ~bit(q), lop, lme - 1, &dummy)
+            if v > best:
+                best = v
+                best_turn[0] = x + 64 * (q + 1)
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        keep_line(ref, x + 64 * (q + 1), P & ~bit(q),
+                                  bit(x) | bit(q) | final_relevant(my_final, P & ~bit(q)),
+                                  other_last, my_final)
+                        return best
+    return best
+
+
+cdef int refutation_line(const Board* b, State* s, int turn, int reply, Refutation* ref) noexcept nogil:
+    """Four-turn rule from a TT refutation: after our stone-only ``turn`` and the
+    other side's ``reply`` (both legal: checked by the caller), a two-turn position
+    with us to move. Fills ``*ref`` (line and relevant points, as
+    ``three_turns_basic`` does on a cutoff) and returns the other side's exact value
+    of ``reply``. ``s`` is restored before returning."""
+    cdef int their_last[64]
+    cdef int our_last[64]
+    cdef int me, op, y, v, dummy
+    cdef bb_t P, e, relevant
+    make_c(b, s, turn)
+    make_c(b, s, reply)
+    me = s.side
+    op = me ^ 1
+    P = empty_points(b, s)
+    e = P
+    while e:
+        y = sz_ctz(e)
+        e &= e - 1
+        their_last[y] = side_score(b, s.stones[op] | bit(y), 0)
+        our_last[y] = side_score(b, s.stones[me] | bit(y), 0)
+    v = -two_turns_from_scores(our_last, their_last, P, s.left[me], s.left[op], &dummy)
+    relevant = final_relevant(their_last, P) | bit(reply & 63)
+    if reply >= 64:
+        relevant |= bit((reply >> 6) - 1)
+    keep_line(ref, reply, P, relevant, our_last, their_last)
+    unmake_c(b, s, reply)
+    unmake_c(b, s, turn)
+    return v
