@@ -114,6 +114,7 @@ class Model:
         self.own, self.neutral, self.avail = own, neutral, avail
         self.stones, self.advanced = stones, advanced
         self.allowance = allowance if advanced else 0
+        self._scores: dict[tuple[int, int], int] = {}
         m = self.m = cp_model.CpModel()
         n_pts = g.size
         self.feasible = _popcount(avail) >= stones
@@ -380,6 +381,17 @@ class Model:
             return False
         return any(reach(d) and reach(e) for d, e in enumerate(g.opposite) if d < e)
 
+    def score(self, stones: int, neutrals: int = 0) -> int:
+        """The true score (rules' walk, :func:`score_of`) with the new stones ``stones``
+        and new neutrals ``neutrals`` on top of the model's stones and neutrals.
+        Memoised: a map scores the same placements many times."""
+        key = (stones, neutrals)
+        v = self._scores.get(key)
+        if v is None:
+            v = self._scores[key] = score_of(self.geometry, self.own | stones,
+                                             self.neutral | neutrals, self.advanced)
+        return v
+
     # literal helpers with constant folding --------------------------------------------
     @staticmethod
     def _not(a):
@@ -447,8 +459,7 @@ class Model:
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             stones = sum(1 << p for p, v in self.x.items() if solver.boolean_value(v))
             neutrals = sum(1 << p for p, v in self.nv.items() if solver.boolean_value(v))
-            value = score_of(self.geometry, self.own | stones, self.neutral | neutrals,
-                             self.advanced)
+            value = self.score(stones, neutrals)
             obj = int(round(solver.objective_value))
             proven = status == cp_model.OPTIMAL
             raw = solver.best_objective_bound
@@ -468,7 +479,7 @@ class Model:
                         seconds=secs)
         # no solution within the limit: any legal placement is a lower bound
         stones = sum(1 << p for p in sorted(self.x)[:self.stones])
-        value = score_of(self.geometry, self.own | stones, self.neutral, self.advanced)
+        value = self.score(stones)
         # CP-SAT reports no usable objective bound without a solution (0.0): use the
         # trivial ones (at most one pattern per stone; at least nothing)
         if self.minimise:

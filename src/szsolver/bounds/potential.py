@@ -38,7 +38,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .model import Model, _bits, _popcount, model_for, score_of
+from .model import Model, _bits, _popcount, model_for
 
 
 @dataclass(frozen=True)
@@ -115,8 +115,6 @@ def _swap_closure(model: Model, lower: dict, cap: int, points: set) -> None:
     move one stone onto each other point (a neutral there moves to the freed point)
     and score the result; repeat while it finds improvements. Exact scores only
     (recomputed by the rules' walk), so every bound found is a true lower bound."""
-    g = model.geometry
-    own, neutral, adv = model.own, model.neutral, model.advanced
     seen = set()
     frontier = {(v, st, nt) for v, st, nt in lower.values()}
     rounds = 0
@@ -139,7 +137,7 @@ def _swap_closure(model: Model, lower: dict, cap: int, points: set) -> None:
                     nt2 = nt
                     if nt >> p & 1:
                         nt2 = nt & ~(1 << p) | 1 << s
-                    v2 = score_of(g, own | st2, neutral | nt2, adv)
+                    v2 = model.score(st2, nt2)
                     if v2 > have:
                         have = v2
                         lower[p] = (v2, st2, nt2)
@@ -153,14 +151,11 @@ def _improve(model: Model, st: int, nt: int, fixed: int, cap: int, passes: int =
     """First-improvement hill climbing on a placement (stones ``st``, neutrals ``nt``)
     keeping a stone on ``fixed``: move one stone; add, drop or move one neutral
     (Advanced). Deterministic; exact scores. Returns (score, stones, neutrals)."""
-    g, own, neutral, adv = model.geometry, model.own, model.neutral, model.advanced
+    adv = model.advanced
     cand = sorted(model.x)
     ncand = sorted(model.nv)
     allow = model.allowance
-
-    def sc(a, b):
-        return score_of(g, own | a, neutral | b, adv)
-
+    sc = model.score
     v = sc(st, nt)
     for _ in range(passes):
         if v >= cap:
@@ -231,7 +226,6 @@ def potential_map(position, side, time_limit=None, *, kind: str = "potential") -
         raise ValueError(f"unknown map kind {kind!r}: use potential or bound")
     side, k, _allowance, model = model_for(position, side,
                                             "own" if kind == "potential" else "both")
-    g = model.geometry
     m = model.m
     values: dict[int, int] = {}
     bounds: dict[int, int] = {}
@@ -255,7 +249,7 @@ def potential_map(position, side, time_limit=None, *, kind: str = "potential") -
             if (st, nt) in scored:
                 continue
             scored.add((st, nt))
-            v = score_of(g, model.own | st, model.neutral | nt, model.advanced)
+            v = model.score(st, nt)
             for q in _bits(st):
                 if q not in lower or lower[q][0] < v:
                     lower[q] = (v, st, nt)
@@ -283,8 +277,7 @@ def potential_map(position, side, time_limit=None, *, kind: str = "potential") -
             st0, nt0 = r["stones"], r["neutrals"] & ~(1 << p)
             starts = [lower[p][1:]] if p in lower else []
             starts.append(min(((st0 & ~(1 << s) | 1 << p, nt0) for s in _bits(st0)),
-                              key=lambda sn: -score_of(g, model.own | sn[0],
-                                                       model.neutral | sn[1], model.advanced)))
+                              key=lambda sn: -model.score(*sn)))
             for st, nt in starts:
                 v, st, nt = _improve(model, st, nt, p, level)
                 if v > lower.get(p, (-1,))[0]:
