@@ -126,10 +126,12 @@ _TABLES = {}
 
 
 def tables_for(geometry):
-    """The (cached) C tables of a geometry."""
-    t = _TABLES.get(geometry.name)
-    if t is None or t.geometry is not geometry and t.geometry.coords != geometry.coords:
-        t = _TABLES[geometry.name] = BoardTables(geometry)
+    """The (cached) C tables of a geometry. Keyed by the whole geometry (a frozen
+    dataclass: name, points, directions, fixed neutrals...), so two boards that
+    share a name or points but not directions never share tables."""
+    t = _TABLES.get(geometry)
+    if t is None:
+        t = _TABLES[geometry] = BoardTables(geometry)
     return t
 
 
