@@ -22,9 +22,7 @@ measures the endgame solver's nodes with and without ``score_caps`` from
 CP-SAT runs with fixed parameters (szsolver.bounds.model.NUM_WORKERS, RANDOM_SEED).
 """
 import argparse
-import hashlib
 import os
-import random
 import statistics
 import sys
 import time
@@ -36,12 +34,12 @@ from szsolver.bounds import bounds as B, potential as P
 from szsolver.formats.notation import parse_turn
 from szsolver.rules.base import ADVANCED, BASIC, encode_turn
 from szsolver.rules.reference import Position
+from szsolver.rules.seeds import playout_rng_v1
 
 EXAMPLE = ["44n66", "64", "41", "54", "14", "28", "34n24", "84", "96", "95", "46n85", "65", "74", "76", "86", "87", "72", "82", "52", "51", "36", "62", "45n25", "73n32", "58", "42n75", "59", "78n35", "38", "48", "27", "69"]
 
 
-def rng_for(*parts) -> random.Random:
-    return random.Random(int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:8], "big"))
+rng_for = playout_rng_v1
 
 
 def example_positions(rule, rounds):

@@ -5,10 +5,8 @@ legal_turns, make/unmake, score), never the CP-SAT model, so the two are
 independent. Positions come from the rulebook example game and from random legal
 play with neutral use (seeds from hashlib).
 """
-import hashlib
 import itertools
 import json
-import random
 
 import pytest
 
@@ -18,6 +16,7 @@ from szsolver.formats.notation import parse_turn, position_string
 from szsolver.rules.playout import random_play as play_randomly
 from szsolver.rules.base import ADVANCED, BASIC, BLUE, RED
 from szsolver.rules.reference import Position
+from szsolver.rules.seeds import playout_rng_v1
 
 EXAMPLE = ["44n66 64", "41 54", "14 28", "34n24 84", "96 95", "46n85 65", "74 76", "86 87",
            "72 82", "52 51", "36 62", "45n25 73n32", "58 42n75", "59 78n35", "38 48", "27 69"]
@@ -32,9 +31,7 @@ def example_after(turns: int, rule=BASIC, neutrals=5) -> Position:
     return p
 
 
-def _rng(*key) -> random.Random:
-    digest = hashlib.sha256(repr(key).encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
+_rng = playout_rng_v1
 
 
 def random_play(p: Position, turns: int, seed, p_neutral=0.35) -> Position:
