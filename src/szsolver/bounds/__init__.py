@@ -10,12 +10,12 @@ The public names are importable from here too, except the function ``potential``
 ``szsolver.bounds.potential`` is its module, so the function is
 ``szsolver.bounds.potential.potential``.
 """
-from .model import NUM_WORKERS, RANDOM_SEED, pattern_set_of, score_of
+from .model import NUM_WORKERS, RANDOM_SEED, score_of
 from .potential import PotentialMap, PotentialResult, potential_map
 from .bounds import possible_patterns, quick_bound, score_bound, score_bound_map, score_floor
 from .render import map_svg, map_text
 
-__all__ = ["NUM_WORKERS", "RANDOM_SEED", "pattern_set_of", "score_of",
+__all__ = ["NUM_WORKERS", "RANDOM_SEED", "score_of",
            "PotentialResult", "PotentialMap", "potential_map",
            "score_bound", "score_bound_map", "score_floor", "quick_bound", "possible_patterns",
            "map_text", "map_svg"]

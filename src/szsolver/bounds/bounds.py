@@ -29,7 +29,8 @@ Contracts
 from __future__ import annotations
 
 from ..rules.base import ADVANCED
-from .model import Model, _bits, position_facts, score_of
+from ..rules.bits import bit_list
+from .model import Model, position_facts, score_of
 from .potential import potential_map
 
 
@@ -116,7 +117,7 @@ def possible_patterns(geometry, own: int, neutral: int, empty: int, stones: int,
     g = geometry
     ownable = own | (empty if stones > 0 else 0)
     out = {}
-    for p in _bits(ownable):
+    for p in bit_list(ownable):
         choices = [0]  # patterns possible so far
         for d, ray in enumerate(g.rays[p]):
             can1 = can0 = False
@@ -189,7 +190,7 @@ def _budget_matching(poss: dict[int, int], own: int, k: int, n_pat: int) -> int:
             edge(("p", p), SNK, 1)
         else:
             edge(("p", p), HUB, 1)
-        for t in _bits(m):
+        for t in bit_list(m):
             edge(("t", t), ("p", p), 1)
     for t in range(n_pat):
         if ("t", t) in adj:

@@ -45,6 +45,8 @@ import time
 from ortools.sat.python import cp_model
 
 from ..rules.base import ADVANCED, BLUE, RED, SIDE_NAMES, STONES_PER_SIDE
+from ..rules.beams import beam_target, pattern_set
+from ..rules.bits import popcount
 
 
 #: CP-SAT parameters fixed for reproducibility: one worker (a sequential, deterministic
@@ -57,42 +59,11 @@ RANDOM_SEED = 20231717
 EXTRA_PARAMETERS: dict = {}
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _popcount(x: int) -> int:
-    return x.bit_count()
-
-
-def pattern_set_of(geometry, own: int, neutral: int, advanced: bool) -> int:
-    """Bitmask over patterns shown by the stones of ``own`` (rules' walk along each ray).
-
-    Independent of the CP-SAT model; used to check every placement the solver returns.
-    """
-    out = 0
-    rays = geometry.rays
-    for p in _bits(own):
-        pat = 0
-        for d, ray in enumerate(rays[p]):
-            for q in ray:
-                if own >> q & 1:
-                    pat |= 1 << d
-                    break
-                if advanced and neutral >> q & 1:
-                    break
-        out |= 1 << pat
-    return out
-
-
 def score_of(geometry, own: int, neutral: int, advanced: bool) -> int:
-    """Number of distinct patterns among ``own`` (the rules' score)."""
-    return _popcount(pattern_set_of(geometry, own, neutral, advanced))
+    """The rules' score of the stones ``own``: how many distinct patterns they show,
+    with the neutrals ``neutral`` cutting beams when ``advanced``. Walks each beam
+    (:mod:`szsolver.rules.beams`), independently of the CP-SAT model."""
+    return popcount(pattern_set(geometry, own, neutral if advanced else 0))
 
 
 # --- the model -----------------------------------------------------------------------------
@@ -117,7 +88,7 @@ class Model:
         self._scores: dict[tuple[int, int], int] = {}
         m = self.m = cp_model.CpModel()
         n_pts = g.size
-        self.feasible = _popcount(avail) >= stones
+        self.feasible = popcount(avail) >= stones
         # own(p) and neutral(p) literals: True / False / BoolVar
         self.x: dict[int, cp_model.IntVar] = {}
         self.nv: dict[int, cp_model.IntVar] = {}
@@ -373,12 +344,7 @@ class Model:
         ownable = self.own | (self.avail if self.stones > 0 else 0)
 
         def reach(d):
-            for r in g.rays[q][d]:
-                if ownable >> r & 1:
-                    return True
-                if self.neutral >> r & 1:
-                    return False
-            return False
+            return beam_target(g.rays[q][d], ownable, self.neutral) >= 0
         return any(reach(d) and reach(e) for d, e in enumerate(g.opposite) if d < e)
 
     def score(self, stones: int, neutrals: int = 0) -> int:
@@ -485,7 +451,7 @@ class Model:
         if self.minimise:
             return dict(value=value, bound=0, stones=stones, neutrals=0,
                         proven=False, seconds=secs)
-        bound = min(self.geometry.n_patterns, _popcount(self.own) + self.stones)
+        bound = min(self.geometry.n_patterns, popcount(self.own) + self.stones)
         return dict(value=value, bound=max(bound, value), stones=stones, neutrals=0,
                     proven=False, seconds=secs)
 
@@ -524,8 +490,8 @@ def position_facts(position, side):
     empty = g.full_mask & ~(position.red | position.blue | position.neutral)
     left = position.red_neutrals if side == RED else position.blue_neutrals
     opp_left = position.blue_neutrals if side == RED else position.red_neutrals
-    k = per - _popcount(own)
-    k_opp = per - _popcount(opp)
+    k = per - popcount(own)
+    k_opp = per - popcount(opp)
     return side, g, own, empty, k, min(k, left), min(k_opp, opp_left)
 
 

@@ -38,7 +38,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .model import Model, _bits, _popcount, model_for
+from ..rules.bits import bit_list, popcount
+from .model import Model, model_for
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def potential(position, side, time_limit=None) -> PotentialResult:
         raise ValueError("no placement found within the time limit" if not r["proven"]
                          else "not enough empty points for the side's stones")
     return PotentialResult(side, r["value"], max(r["bound"], r["value"]),
-                           tuple(_bits(r["stones"])), tuple(_bits(r["neutrals"])),
+                           tuple(bit_list(r["stones"])), tuple(bit_list(r["neutrals"])),
                            r["proven"], r["seconds"], k, model.allowance)
 
 
@@ -125,7 +126,7 @@ def _swap_closure(model: Model, lower: dict, cap: int, points: set) -> None:
             if (st, nt) in seen:
                 continue
             seen.add((st, nt))
-            stones = _bits(st)
+            stones = bit_list(st)
             for p in points:
                 if st >> p & 1:
                     continue
@@ -161,7 +162,7 @@ def _improve(model: Model, st: int, nt: int, fixed: int, cap: int, passes: int =
         if v >= cap:
             break
         improved = False
-        for s in _bits(st & ~(1 << fixed)):
+        for s in bit_list(st & ~(1 << fixed)):
             for q in cand:
                 if (st | nt) >> q & 1:
                     continue
@@ -176,18 +177,18 @@ def _improve(model: Model, st: int, nt: int, fixed: int, cap: int, passes: int =
             for q in ncand:
                 if (st | nt) >> q & 1:
                     continue
-                if _popcount(nt) < allow:
+                if popcount(nt) < allow:
                     v2 = sc(st, nt | 1 << q)
                     if v2 > v:
                         nt, v, improved = nt | 1 << q, v2, True
                         continue
-                for n in _bits(nt):
+                for n in bit_list(nt):
                     nt2 = nt & ~(1 << n) | 1 << q
                     v2 = sc(st, nt2)
                     if v2 > v:
                         nt, v, improved = nt2, v2, True
                         break
-            for n in _bits(nt):
+            for n in bit_list(nt):
                 v2 = sc(st, nt & ~(1 << n))
                 if v2 > v:
                     nt, v, improved = nt & ~(1 << n), v2, True
@@ -235,7 +236,7 @@ def potential_map(position, side, time_limit=None, *, kind: str = "potential") -
     if r["value"] is None:
         raise ValueError("not enough empty points for the side's stones")
     best = PotentialResult(side, r["value"], max(r["bound"], r["value"]),
-                           tuple(_bits(r["stones"])), tuple(_bits(r["neutrals"])),
+                           tuple(bit_list(r["stones"])), tuple(bit_list(r["neutrals"])),
                            r["proven"], r["seconds"], k, model.allowance)
     solves = 1
     if k == 0:
@@ -250,7 +251,7 @@ def potential_map(position, side, time_limit=None, *, kind: str = "potential") -
                 continue
             scored.add((st, nt))
             v = model.score(st, nt)
-            for q in _bits(st):
+            for q in bit_list(st):
                 if q not in lower or lower[q][0] < v:
                     lower[q] = (v, st, nt)
         found.clear()
@@ -276,7 +277,7 @@ def potential_map(position, side, time_limit=None, *, kind: str = "potential") -
         for p in sorted(rest):
             st0, nt0 = r["stones"], r["neutrals"] & ~(1 << p)
             starts = [lower[p][1:]] if p in lower else []
-            starts.append(min(((st0 & ~(1 << s) | 1 << p, nt0) for s in _bits(st0)),
+            starts.append(min(((st0 & ~(1 << s) | 1 << p, nt0) for s in bit_list(st0)),
                               key=lambda sn: -model.score(*sn)))
             for st, nt in starts:
                 v, st, nt = _improve(model, st, nt, p, level)

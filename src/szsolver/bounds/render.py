@@ -3,11 +3,9 @@ number on every empty point) and :func:`map_svg` (a heat map). They draw what a
 :class:`~szsolver.bounds.potential.PotentialMap` holds and compute nothing."""
 from __future__ import annotations
 
+from ..formats.palette import HEAT
 from ..rules.base import SIDE_NAMES
 from .potential import PotentialMap
-
-
-HEAT = ("#ffe34d", "#f39c2b", "#c8552a", "#8c2d55", "#4a2a6e")
 
 
 def map_text(position, pmap: PotentialMap) -> str:
@@ -52,7 +50,9 @@ def map_text(position, pmap: PotentialMap) -> str:
 
 
 def map_svg(position, pmap: PotentialMap, size: int = 480) -> str:
-    """An SVG heat map (svg.position_svg with per-point labels and fills)."""
+    """An SVG heat map (svg.position_svg with per-point labels and fills): the fill
+    of a point is ``HEAT[i]`` (formats.palette) for a value ``i`` below the potential,
+    the last colour for 4 or more below."""
     from ..formats.svg import position_svg
     top = pmap.potential.potential
     labels = {p: str(v) for p, v in pmap.values.items()}
