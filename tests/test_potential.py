@@ -190,6 +190,32 @@ def test_time_limit_reports_bounds():
         assert r.potential == r.upper_bound
 
 
+def test_bad_input_raises_one_line_input_errors():
+    """Bad input raises szsolver.errors classes (one line naming the problem), before
+    any model is built."""
+    from szsolver.errors import InvalidPositionError, ParseError, UnsupportedError
+    pos = example_after(20, ADVANCED, 4)
+    calls = [P.potential, P.potential_map, B.score_bound, B.score_floor, B.score_bound_map]
+    for f in calls + [B.quick_bound]:
+        with pytest.raises(ParseError, match="unknown side 'green'"):
+            f(pos, "green")
+    for bad in (0, -1.5, float("nan"), "3", True):
+        for f in calls:
+            with pytest.raises(UnsupportedError, match="time_limit must be a positive number"):
+                f(pos, RED, bad)
+    with pytest.raises(UnsupportedError, match="unknown map kind 'best'"):
+        P.potential_map(pos, RED, kind="best")
+    # side names in any case, and an infinite limit (no limit) are fine
+    assert P.potential(pos, "Blue", float("inf")).potential == P.potential(pos, BLUE).potential
+    full = pos.copy()
+    full.neutral |= full.empty & (full.empty - 1)   # all but the lowest empty point
+    for f in (P.potential, P.potential_map):
+        with pytest.raises(InvalidPositionError, match="red has 6 stones to place but only 1 empty"):
+            f(full, RED)
+    for err in (ParseError, UnsupportedError, InvalidPositionError):
+        assert issubclass(err, ValueError)
+
+
 # --- the solver's bound vs exhaustive continuations -------------------------------------
 
 def bound_cases():

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from ..rules.base import ADVANCED
 from ..rules.bits import bit_list
-from .model import Model, position_facts, score_of
+from .model import Model, check_time_limit, position_facts, score_of
 from .potential import potential_map
 
 
@@ -68,6 +68,7 @@ def score_bound(position, side, time_limit=None) -> int:
       allowances; the opponent's own stones need only k_opp more points, and the
       board (55 points; at most 1 + 32 + 14 are ever used) always has room.
     """
+    check_time_limit(time_limit)
     side, g, own, empty, k, own_allow, opp_allow = position_facts(position, side)
     advanced = position.rule == ADVANCED
     if k == 0 and (not advanced or opp_allow == 0):
@@ -96,6 +97,7 @@ def score_floor(position, side, time_limit=None) -> int:
     floor for the opponent is what lets a cap on the mover's score cut
     (value <= 100 * (cap_me - floor_opp) + neutrals).
     """
+    check_time_limit(time_limit)
     side, g, own, empty, k, own_allow, opp_allow = position_facts(position, side)
     advanced = position.rule == ADVANCED
     if k == 0 and (not advanced or opp_allow == 0):

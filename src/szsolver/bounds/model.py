@@ -44,6 +44,7 @@ import time
 
 from ortools.sat.python import cp_model
 
+from ..errors import InvalidPositionError, ParseError, UnsupportedError
 from ..rules.base import ADVANCED, BLUE, RED, SIDE_NAMES, STONES_PER_SIDE
 from ..rules.beams import beam_target, pattern_set
 from ..rules.bits import popcount
@@ -475,7 +476,18 @@ def _side_code(side) -> int:
         return int(side)
     if isinstance(side, str) and side.strip().lower() in SIDE_NAMES:
         return SIDE_NAMES.index(side.strip().lower())
-    raise ValueError(f"unknown side {side!r}: use red or blue")
+    raise ParseError(f"unknown side {side!r}: use red or blue")
+
+
+def check_time_limit(time_limit) -> None:
+    """Raise UnsupportedError unless ``time_limit`` is None (no limit) or a number of
+    seconds > 0 (``inf`` also means no limit)."""
+    if time_limit is None:
+        return
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) \
+            or not time_limit > 0:
+        raise UnsupportedError(f"time_limit must be a positive number of seconds, "
+                               f"got {time_limit!r}")
 
 
 def position_facts(position, side):
@@ -499,8 +511,12 @@ def model_for(position, side, allowance_kind: str):
     """``(side code, k, allowance, Model)`` for ``side`` in ``position``: its k stones
     on the empty points, with the neutral allowance of the side alone
     (``allowance_kind="own"``, the potential) or of both sides (``"both"``, bounds
-    against any play); the allowance counts only under the Advanced rule."""
+    against any play); the allowance counts only under the Advanced rule.
+    InvalidPositionError when the side has fewer empty points than stones to place."""
     side, g, own, empty, k, own_allow, opp_allow = position_facts(position, side)
+    if popcount(empty) < k:
+        raise InvalidPositionError(f"{SIDE_NAMES[side]} has {k} stones to place but only "
+                                   f"{popcount(empty)} empty points")
     advanced = position.rule == ADVANCED
     allowance = own_allow if allowance_kind == "own" else own_allow + opp_allow
     return side, k, allowance, Model(g, own, position.neutral, empty, k,

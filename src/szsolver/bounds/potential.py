@@ -39,7 +39,8 @@ import time
 from dataclasses import dataclass
 
 from ..rules.bits import bit_list, popcount
-from .model import Model, model_for
+from ..errors import UnsupportedError
+from .model import Model, check_time_limit, model_for
 
 
 @dataclass(frozen=True)
@@ -78,11 +79,9 @@ def potential(position, side, time_limit=None) -> PotentialResult:
     ``potential`` is the best found (a lower bound) and ``upper_bound`` the proven
     upper bound. Without a limit the answer is always proven.
     """
+    check_time_limit(time_limit)
     side, k, _allowance, model = model_for(position, side, "own")
-    r = model.solve(time_limit)
-    if r["value"] is None:
-        raise ValueError("no placement found within the time limit" if not r["proven"]
-                         else "not enough empty points for the side's stones")
+    r = model.solve(time_limit)   # feasible (model_for checked the room): a value
     return PotentialResult(side, r["value"], max(r["bound"], r["value"]),
                            tuple(bit_list(r["stones"])), tuple(bit_list(r["neutrals"])),
                            r["proven"], r["seconds"], k, model.allowance)
@@ -224,7 +223,8 @@ def potential_map(position, side, time_limit=None, *, kind: str = "potential") -
     """
     t0 = time.perf_counter()
     if kind not in ("potential", "bound"):
-        raise ValueError(f"unknown map kind {kind!r}: use potential or bound")
+        raise UnsupportedError(f"unknown map kind {kind!r}: use potential or bound")
+    check_time_limit(time_limit)
     side, k, _allowance, model = model_for(position, side,
                                             "own" if kind == "potential" else "both")
     m = model.m
@@ -233,8 +233,6 @@ def potential_map(position, side, time_limit=None, *, kind: str = "potential") -
     proven = set()
     found: list = []
     r = model.solve(time_limit, collect=found)
-    if r["value"] is None:
-        raise ValueError("not enough empty points for the side's stones")
     best = PotentialResult(side, r["value"], max(r["bound"], r["value"]),
                            tuple(bit_list(r["stones"])), tuple(bit_list(r["neutrals"])),
                            r["proven"], r["seconds"], k, model.allowance)
