@@ -333,6 +333,8 @@ def test_the_package_works_on_the_reference_without_c():
     ["score", "--example", "--rule", "advanced", "--json"],
     ["replay", "--example"],
     ["show", LATE],
+    ["potential", LATE],
+    ["puzzle", "show", "sz-hard-7"],
 ])
 def test_commands_without_c_give_the_same_output(args):
     with_c, without_c = _cli(args, hide_c=False), _cli(args, hide_c=True)
