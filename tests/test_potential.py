@@ -190,6 +190,31 @@ def test_time_limit_reports_bounds():
         assert r.potential == r.upper_bound
 
 
+def test_every_solver_is_deterministic_and_leaves_ctrl_c_to_python(monkeypatch):
+    """Every CpSolver the bounds create runs one worker with the fixed seed, and never
+    installs OR-Tools' SIGINT handler (it turned Ctrl-C into a quietly unproven result
+    and was seen deadlocking)."""
+    from ortools.sat.python import cp_model
+    made = []
+
+    class Recording(cp_model.CpSolver):
+        def solve(self, *args, **kwargs):
+            made.append(self.parameters)
+            return super().solve(*args, **kwargs)
+
+    monkeypatch.setattr(M.cp_model, "CpSolver", Recording)
+    pos = example_after(27, ADVANCED)
+    for side in (RED, BLUE):
+        P.potential(pos, side)
+        P.potential_map(pos, side)
+        B.score_bound(pos, side)
+        B.score_floor(pos, side)
+    assert len(made) >= 8
+    for prm in made:
+        assert (prm.catch_sigint_signal, prm.num_workers, prm.random_seed) == \
+            (False, 1, M.RANDOM_SEED)
+
+
 def test_bad_input_raises_one_line_input_errors():
     """Bad input raises szsolver.errors classes (one line naming the problem), before
     any model is built."""

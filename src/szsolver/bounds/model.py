@@ -414,6 +414,10 @@ class Model:
         prm = solver.parameters
         prm.num_workers = NUM_WORKERS
         prm.random_seed = RANDOM_SEED
+        # OR-Tools' own SIGINT handler turns Ctrl-C into a quietly unproven result and
+        # was seen deadlocking; without it Python raises KeyboardInterrupt once the
+        # running solve returns.
+        prm.catch_sigint_signal = False
         for key, val in EXTRA_PARAMETERS.items():
             setattr(prm, key, val)
         if time_limit is not None:
