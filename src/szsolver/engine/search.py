@@ -28,13 +28,14 @@ from dataclasses import dataclass, field
 from ..formats.notation import format_turn, position_string
 from ..rules.base import ADVANCED, BASIC, RED
 
-#: Seconds per iteration, per (turns left)**2: a playout's cost grows with the turns
-#: left times the points looked at per turn. Measured on the 2-core development
-#: machine under load (Basic 7,000 iterations/s from the start, 26,000/s at 16 turns
-#: left, 94,000/s at 8; Advanced about half); a fixed rate keeps results reproducible.
-ITERATION_COST = {BASIC: 1.4e-7, ADVANCED: 2.9e-7}
+#: CPU seconds per iteration: a * (turns left)**2 + b, since a playout's cost grows
+#: with the turns left times the points looked at per turn. Measured on the 2-core
+#: development machine (CPU time; Basic 24,000 iterations/s from the start, 109,000/s
+#: at 16 turns left, 409,000/s at 6; Advanced about 60 % of that). A fixed rate
+#: keeps results reproducible; on a loaded machine a budget takes longer in wall time.
+ITERATION_COST = {BASIC: (3.9e-8, 1.0e-6), ADVANCED: (6.8e-8, 1.1e-6)}
 MIN_ITERATIONS = 64
-MAX_ITERATIONS = 4_000_000         # memory: ~50 bytes per iteration
+MAX_ITERATIONS = 1_000_000         # memory: ~120 bytes per iteration
 #: Solver nodes per second of budget (the C search runs 1-3 M nodes/s).
 SOLVER_NODES_PER_SECOND = 1_000_000
 #: The exact solver is tried from this many turns left (docs/solver.md: 8 turns
@@ -82,7 +83,8 @@ class EngineResult:
 def iterations_for(pos, seconds: float) -> int:
     """Iterations that take about ``seconds`` at ``pos`` on the development machine
     (see :data:`ITERATION_COST`); a pure function of the position and the budget."""
-    cost = ITERATION_COST[ADVANCED if pos.rule == ADVANCED else BASIC] * max(pos.turns_left, 4) ** 2
+    a, b = ITERATION_COST[ADVANCED if pos.rule == ADVANCED else BASIC]
+    cost = a * pos.turns_left ** 2 + b
     return int(min(MAX_ITERATIONS, max(MIN_ITERATIONS, seconds / cost)))
 
 
@@ -211,8 +213,9 @@ class Engine:
 
     def judge(self, pos, turn: int, seconds: float | None = None) -> dict:
         """Estimates for judging ``turn`` at ``pos`` (no solver): one search picks the
-        engine's turn, then more iterations through ``turn`` until it has a tenth of
-        them, so both estimates rest on enough playouts. Returns ``{"best": turn,
+        engine's turn, then more iterations through ``turn`` until it has as many
+        visits as the engine's turn (at most half the budget more), so both estimates
+        rest on searches of the same size. Returns ``{"best": turn,
         "best_value": v, "played_value": v, "visits": {...}, "iterations": n}``,
         values Red's side (estimates, never proved)."""
         from ..endgame.solver import to_core
@@ -221,14 +224,13 @@ class Engine:
         n = self.iterations_for(core, seconds)
         tree = self._tree(core, pstr)
         tree.run(n)
-        want = max(16, n // 10)
-        got = {t: v for t, v, _r, _m in tree.root_stats()}.get(turn, 0)
+        first = tree.root_stats()
+        best = first[0][0]                # the engine's choice, before the focus below
+        want = max(16, min(first[0][1], n // 2))
+        got = {t: v for t, v, _r, _m in first}.get(turn, 0)
         if got < want:
             tree.focus(turn, want - got)
         stats = {t: (v, m) for t, v, _r, m in tree.root_stats()}
-        best = tree.root_stats()[0][0]
-        if best == turn or turn not in stats:
-            best = turn if turn in stats else best
         return {"best": best, "best_value": int(round(stats[best][1])),
                 "played_value": int(round(stats[turn][1])),
                 "visits": {"best": stats[best][0], "played": stats[turn][0]},

@@ -1,0 +1,169 @@
+"""Judge every turn of a game: :func:`annotate`.
+
+Contracts
+---------
+* Turn ``k`` (1-based over the whole game: round r is Red's turn 2r-1 and Blue's
+  2r, also in a game set up from a position) gets a :class:`CheckResult` with the
+  same contracts as :func:`szsolver.analysis.check.check`.
+* Each position of the game is valued once and shared: the value after turn k is
+  the value before turn k+1. Positions with at most ``exact_turns`` turns left are
+  solved exactly (each under ``solver_time`` seconds; a solve that does not finish
+  leaves its turn to the engine), the others get the engine's estimate
+  (``time_per_turn`` seconds of budget, converted to iterations: deterministic)
+  and CP-SAT bounds. The proved part of the game (``proved_from`` on) is kept
+  apart from the estimated part in every output.
+* Accuracy per player: the share of optimal turns among the player's turns judged
+  exactly (None when none was).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..formats.notation import position_string
+from ..rules.base import SIDE_NAMES
+from .check import EXACT_TURNS, Facts, bound_facts, judge, over_facts, solver_facts
+
+TIME_PER_TURN = 2.0          # default engine budget per estimated turn (CPU seconds)
+SOLVER_TIME = 60.0           # default limit per exact solve (seconds)
+CPSAT_TIME = 2.0             # limit per CP-SAT bound (seconds)
+VERDICT_COUNTS = {"optimal": "optimal", "inaccuracy": "inaccuracies", "mistake": "mistakes",
+                  "blunder": "blunders"}
+
+
+@dataclass
+class Annotation:
+    """The judgement of a whole game (see the module doc)."""
+    game: object
+    turns: list                      # CheckResult per turn, in order
+    numbers: list[int]               # the turns' numbers over the whole game (1-based)
+    values: list[dict]               # per position (start, after each turn): value facts
+    proved_from: int | None          # the first turn number judged exactly from there on
+    settings: dict
+    seconds: float = 0.0
+    summary: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        from ..formats.record import game_json
+        g = self.game
+        turns = []
+        for k, (num, r) in enumerate(zip(self.numbers, self.turns)):
+            d = r.to_json()
+            d = {"number": num, "round": g.round_of(k), "side": SIDE_NAMES[g.side_of(k)], **d}
+            turns.append(d)
+        return {"type": "annotation", "game": game_json(g), "settings": self.settings,
+                "proved_from": self.proved_from, "summary": self.summary,
+                "values": self.values, "turns": turns, "seconds": round(self.seconds, 1)}
+
+
+def turn_number(game, i: int) -> int:
+    """The number of the game's i-th turn (0-based index) over the whole game."""
+    return game.start.ply + i + 1
+
+
+def turn_index(game, number: int) -> int:
+    """The index in ``game.turns`` of turn ``number`` (1-based over the whole game);
+    InputError when the game has no such turn."""
+    from ..errors import InputError
+    first = game.start.ply + 1
+    last = game.start.ply + len(game.turns)
+    if not game.turns:
+        raise InputError("the game has no turns to judge")
+    if not first <= number <= last:
+        where = f"turns {first}-{last}" if first != last else f"turn {first}"
+        if number > last and number <= 2 * game.start.stones_per_side:
+            raise InputError(f"turn {number} was not played: the record ends after turn {last}")
+        raise InputError(f"turn {number} is outside the game ({where})")
+    return number - first
+
+
+def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = EXACT_TURNS,
+             solver_time: float | None = SOLVER_TIME, cpsat: bool = True, engine=None,
+             progress=None) -> Annotation:
+    """Judge every turn of ``game`` (a :class:`szsolver.formats.record.Game`).
+
+    ``progress``: optional callable(done, total, text) after each step.
+    """
+    from ..endgame.solver import to_core
+    from ..engine.search import Engine
+    from ..errors import InputError
+    if not time_per_turn > 0:
+        raise InputError(f"the time per turn must be positive, got {time_per_turn}")
+    if not game.turns:
+        raise InputError("the game has no turns to judge")
+    start = time.perf_counter()
+    eng = engine or Engine(time_per_turn)
+    cores = [to_core(game.start)] + [to_core(p) for p in game.positions]
+    n = len(game.turns)
+    facts: list[Facts | None] = [None] * (n + 1)
+    if cores[n].is_over():
+        facts[n] = over_facts(cores[n])
+    elif cores[n].turns_left <= exact_turns:        # an unfinished game
+        facts[n] = solver_facts(cores[n], solver_time)
+    # Exact part: from the end backwards, so a solve that fails stops the proved run.
+    for i in range(n - 1, -1, -1):
+        if cores[i].turns_left > exact_turns:
+            break
+        if progress:
+            progress(n - 1 - i, n, f"solving turn {turn_number(game, i)}")
+        f = solver_facts(cores[i], solver_time)
+        facts[i] = f
+        if not f.exact:
+            break
+    results = []
+    done = sum(1 for f in facts[:n] if f is not None)
+    for i in range(n):
+        turn = game.turns[i]
+        before = facts[i] or Facts()
+        after = facts[i + 1] or Facts()
+        need_estimate = not (before.exact and (after.exact or turn in before.best))
+        estimate = None
+        if need_estimate:
+            if progress:
+                progress(done, n, f"estimating turn {turn_number(game, i)}")
+            before = bound_facts(cores[i], before, CPSAT_TIME, cpsat)
+            after = bound_facts(cores[i + 1], after, CPSAT_TIME, cpsat)
+            facts[i], facts[i + 1] = before, after
+            estimate = eng.judge(cores[i], turn, time_per_turn)
+            done += 1
+        results.append(judge(cores[i], turn, before, after, estimate))
+    if progress:
+        progress(n, n, "done")
+    proved_from = None
+    for i in range(n - 1, -1, -1):
+        if not results[i].exact:
+            break
+        proved_from = turn_number(game, i)
+    values = []
+    for i, f in enumerate(facts):
+        est = None
+        if i < n and not results[i].exact and results[i].value_before is not None:
+            est = results[i].value_before
+        values.append({"ply": cores[i].ply, "exact": bool(f and f.exact),
+                       "value": f.value if f and f.exact else est,
+                       "lower": None if f is None else f.lower,
+                       "upper": None if f is None else f.upper,
+                       "position": position_string(cores[i])})
+    ann = Annotation(game, results, [turn_number(game, i) for i in range(n)], values,
+                     proved_from, {"time_per_turn": time_per_turn, "exact_turns": exact_turns,
+                                   "solver_time": solver_time, "cpsat": cpsat},
+                     seconds=time.perf_counter() - start)
+    ann.summary = summarise(game, results)
+    return ann
+
+
+def summarise(game, results) -> dict:
+    """Per player: turns, turns judged exactly, optimal turns among them, accuracy,
+    and the counts of each verdict (all turns, and the proved ones)."""
+    out = {}
+    for side, name in enumerate(SIDE_NAMES):
+        mine = [r for k, r in enumerate(results) if game.side_of(k) == side]
+        exact = [r for r in mine if r.exact]
+        opt = sum(1 for r in exact if r.verdict == "optimal")
+        d = {"turns": len(mine), "judged_exactly": len(exact), "optimal_exactly": opt,
+             "accuracy": round(opt / len(exact), 4) if exact else None}
+        for v, key in VERDICT_COUNTS.items():
+            d[key] = sum(1 for r in mine if r.verdict == v)
+            d[key + "_proved"] = sum(1 for r in exact if r.verdict == v)
+        out[name] = d
+    return out

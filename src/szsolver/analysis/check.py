@@ -1,0 +1,308 @@
+"""Was this turn optimal? :func:`check` judges one turn in one position.
+
+Contracts
+---------
+* Values are the rules' composite value (Red's side); ``loss`` and ``verdict``
+  are from the mover's side (:mod:`szsolver.analysis.verdict`).
+* ``exact`` is True only when ``value_before``, ``played_value``, ``best`` (every
+  optimal turn), ``best_value`` and ``loss`` are all proved by the exact solver
+  (``method`` ``"solver"``). Otherwise ``method`` is ``"engine"`` (the numbers are
+  the engine's estimates, never called exact, though ``played_exact`` says when
+  the played value alone is proved) or ``"bounds"`` (no time was left for a
+  search: only proved bounds, and a verdict only when they decide it).
+* ``lower``/``upper`` always hold proved bounds: ``lower["value_before"] <= true
+  value before <= upper["value_before"]``, the same for ``played_value`` and
+  ``loss``. They come from the solver's finished probes, the CP-SAT score bounds
+  (each side's best and worst reachable final score) and the trivial bounds; they
+  equal the values when exact. An estimate is always clamped into them.
+* The solver is used with at most ``exact_turns`` turns left (8: seconds to a
+  minute or two; docs/solver.md). Without a time limit it runs to the end there;
+  with one, the budget is shared: the solver up to 60 %, the CP-SAT bounds up to
+  10 %, the engine the rest as a fixed number of iterations derived from the
+  limit (so the estimate does not depend on the clock).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..errors import IllegalTurnError, InputError
+from ..formats.notation import format_turn, position_string
+from ..rules.base import RED, SIDE_NAMES
+from .verdict import ESTIMATE_MARGIN, classify, classify_bounds, loss_of
+
+EXACT_TURNS = 8                 # the solver is tried with at most this many turns left
+ENGINE_SECONDS = 3.0            # the engine's budget without a time limit
+SOLVER_SHARE, BOUNDS_SHARE, ENGINE_SHARE = 0.6, 0.1, 0.3
+_FAR = 10 ** 6
+
+
+@dataclass
+class CheckResult:
+    """The judgement of one turn; see the module doc for the contracts."""
+    position: str
+    turn: int
+    mover: int
+    value_before: int | None
+    played_value: int | None
+    best: list[int]
+    best_value: int | None
+    loss: int | None
+    verdict: str | None
+    exact: bool
+    method: str
+    lower: dict
+    upper: dict
+    seconds: float = 0.0
+    scores: dict = field(default_factory=dict)     # final scores of the proved lines
+    score_bounds: dict | None = None
+    played_exact: bool = False                     # played_value proved (even if not all is)
+    notes: list[str] = field(default_factory=list)
+    geometry: object = None
+
+    def to_json(self) -> dict:
+        g = self.geometry
+        return {
+            "position": self.position,
+            "played": format_turn(self.turn, g),
+            "mover": SIDE_NAMES[self.mover],
+            "value_before": self.value_before,
+            "played_value": self.played_value,
+            "best": [format_turn(t, g) for t in self.best],
+            "best_value": self.best_value,
+            "loss": self.loss,
+            "verdict": self.verdict,
+            "exact": self.exact,
+            "played_exact": self.played_exact,
+            "method": self.method,
+            "lower": self.lower,
+            "upper": self.upper,
+            "scores": self.scores,
+            "score_bounds": self.score_bounds,
+            "notes": self.notes,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass
+class Facts:
+    """What is proved about one position's value: ``lower <= value <= upper``;
+    when ``exact`` also ``best`` (every optimal turn) and ``scores`` (the final
+    scores of an optimal line)."""
+    lower: int = -_FAR
+    upper: int = _FAR
+    exact: bool = False
+    best: list[int] | None = None
+    scores: dict | None = None
+    score_bounds: dict | None = None
+    stopped: str | None = None
+
+    @property
+    def value(self) -> int | None:
+        return self.lower if self.exact else None
+
+    def interval(self) -> tuple[int, int]:
+        return self.lower, self.upper
+
+
+def over_facts(pos) -> Facts:
+    """A finished game: its value."""
+    v = pos.value()
+    r, b = pos.scores()
+    return Facts(v, v, True, [], {"red": r, "blue": b})
+
+
+def solver_facts(pos, time_limit=None) -> Facts:
+    """The exact solver's answer at ``pos`` (with ``time_limit``: proved bounds if it
+    stops early)."""
+    from ..endgame.solver import solve
+    if pos.is_over():
+        return over_facts(pos)
+    r = solve(pos, time_limit=time_limit)
+    if r.exact:
+        return Facts(r.value, r.value, True, sorted(r.best), r.scores)
+    return Facts(r.lower, r.upper, stopped=r.stopped)
+
+
+def bound_facts(pos, facts: Facts | None = None, time_limit=None, cpsat: bool = True) -> Facts:
+    """``facts`` (default: nothing known) tightened by the trivial bounds and, with
+    ``cpsat``, each side's CP-SAT final-score floor and bound (``time_limit`` per
+    CP-SAT call)."""
+    from ..engine.search import bounds_from_scores, score_bounds, trivial_bounds
+    f = facts or Facts()
+    if f.exact:
+        return f
+    if pos.is_over():
+        return over_facts(pos)
+    lo, hi = trivial_bounds(pos)
+    sb = None
+    if cpsat:
+        sb = score_bounds(pos, time_limit)
+        blo, bhi = bounds_from_scores(pos, sb)
+        lo, hi = max(lo, blo), min(hi, bhi)
+    return Facts(max(f.lower, lo), min(f.upper, hi), False, f.best, f.scores, sb, f.stopped)
+
+
+def checked_turn(pos, turn) -> int:
+    """The turn code of ``turn`` (a code or text) if it is legal at ``pos``, else an
+    IllegalTurnError naming it; InputError when the game is over."""
+    if pos.is_over():
+        raise InputError("the game is over: there is no turn to judge in this position")
+    if isinstance(turn, str):
+        from ..formats.notation import parse_turn
+        text = turn
+        turn = parse_turn(turn, pos.geometry)
+    else:
+        text = format_turn(turn, pos.geometry)
+    try:
+        pos.copy().play(turn)
+    except ValueError as e:
+        raise IllegalTurnError(f"illegal turn {text}: {e}") from None
+    return int(turn)
+
+
+def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = None,
+          notes=()) -> CheckResult:
+    """Put together the judgement of ``turn`` at ``pos`` from what is proved about
+    the position before (``before``) and after the turn (``played``) and, when that
+    is not all proved, the engine's ``estimate`` (:meth:`Engine.judge`)."""
+    mover = pos.side
+    res = CheckResult(position_string(pos), turn, mover, None, None, [], None, None, None,
+                      False, "bounds", {}, {}, notes=list(notes), geometry=pos.geometry)
+    b = before.interval()
+    p = played.interval()
+    exact_b, exact_p = before.exact, played.exact
+    scores = {}
+    if exact_b:
+        scores["best"] = before.scores
+        res.best = list(before.best)
+        if turn in before.best:
+            p, exact_p = b, True
+            scores["played"] = before.scores
+        elif mover == RED:        # proved not optimal: strictly worse for the mover
+            p = (p[0], min(p[1], b[0] - 1))
+        else:
+            p = (max(p[0], b[1] + 1), p[1])
+    if exact_p and "played" not in scores and played.scores is not None:
+        scores["played"] = played.scores
+    b, p = _tighten(b, p, mover)
+    res.scores = scores
+    res.score_bounds = before.score_bounds
+    res.played_exact = exact_p
+    if exact_b and exact_p:
+        vb, vp = b[0], p[0]
+        res.value_before = res.best_value = vb
+        res.played_value = vp
+        res.loss, res.verdict = classify(vb, vp, mover)
+        res.exact, res.method = True, "solver"
+        res.lower = {"value_before": vb, "played_value": vp, "loss": res.loss}
+        res.upper = dict(res.lower)
+        return res
+    if estimate is not None:
+        vb, vp = estimate["best_value"], estimate["played_value"]
+        best = [estimate["best"]]
+        if exact_p:
+            vp = p[0]
+        if exact_b:
+            vb, best = b[0], res.best
+        elif estimate["best"] == turn:
+            vb = vp                   # the engine's own choice: no loss by its estimate
+        elif loss_of(vp, vb, mover) > 0:
+            # the played turn looks better than the engine's choice: the best found
+            vb, best = vp, [turn]
+        vb = min(max(vb, b[0]), b[1])
+        vp = min(max(vp, p[0]), p[1])
+        vb = max(vb, vp) if mover == RED else min(vb, vp)
+        res.value_before = res.best_value = vb
+        res.played_value = vp
+        res.best = sorted(best)
+        res.loss, res.verdict = classify(vb, vp, mover, ESTIMATE_MARGIN)
+        res.method = "engine"
+        res.notes.append(f"engine estimate ({estimate['iterations']:,} iterations)")
+    else:
+        res.verdict = classify_bounds(b, p, mover)
+        res.notes.append("no search within the time limit: proved bounds only")
+        if exact_b:
+            res.value_before = res.best_value = b[0]
+        if exact_p:
+            res.played_value = p[0]
+    res.lower, res.upper = _bounds_dict(b, p, mover)
+    return res
+
+
+def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float = ENGINE_SECONDS,
+          exact_turns: int = EXACT_TURNS, cpsat: bool = True, engine=None) -> CheckResult:
+    """Judge ``turn`` (a turn code or text) played at ``pos`` (either back end).
+
+    ``time_limit``: seconds for the whole check (None: the solver runs to the end
+    where it is used, the engine gets ``engine_seconds``). ``cpsat``: use the CP-SAT
+    score bounds when the answer is not exact. ``engine``: an ``Engine`` to use
+    (default: a new one). Raises IllegalTurnError / InputError for bad input.
+    """
+    from ..endgame.solver import to_core
+    from ..engine.search import MIN_ITERATIONS, Engine
+    if time_limit is not None and not time_limit > 0:
+        raise InputError(f"the time limit must be positive, got {time_limit}")
+    start = time.perf_counter()
+    share = (lambda f: None) if time_limit is None else (lambda f: time_limit * f)
+    core = to_core(pos)
+    turn = checked_turn(core, turn)
+    child = core.copy()
+    child.make(turn)
+    notes = []
+
+    # 1. The exact solver, near the end of the game.
+    before, played = Facts(), Facts()
+    if child.is_over():
+        played = over_facts(child)
+    if core.turns_left <= exact_turns:
+        before = solver_facts(core, share(SOLVER_SHARE))
+        if before.stopped:
+            notes.append(f"solver stopped ({before.stopped}) before the value was proved")
+        if not played.exact and not (before.exact and turn in before.best):
+            left = None if time_limit is None else \
+                max(share(SOLVER_SHARE) - (time.perf_counter() - start), 0.001)
+            played = solver_facts(child, left)
+    if before.exact and (played.exact or turn in before.best):
+        res = judge(core, turn, before, played, None, notes)
+        res.seconds = time.perf_counter() - start
+        return res
+
+    # 2. Proved bounds from CP-SAT (each side's best and worst reachable score).
+    t = None if time_limit is None else max(share(BOUNDS_SHARE) / 8, 0.01)
+    before = bound_facts(core, before, t, cpsat)
+    played = bound_facts(child, played, t, cpsat)
+
+    # 3. The engine's estimates, on a budget fixed by the limit (not by the clock).
+    eng = engine or Engine(engine_seconds)
+    seconds = (eng.seconds if engine is not None else engine_seconds) if time_limit is None \
+        else time_limit * ENGINE_SHARE
+    estimate = None
+    if time_limit is None or eng.iterations_for(core, seconds) > MIN_ITERATIONS:
+        estimate = eng.judge(core, turn, seconds)
+    res = judge(core, turn, before, played, estimate, notes)
+    res.seconds = time.perf_counter() - start
+    return res
+
+
+def _tighten(before, played, mover):
+    """The best value is at least as good for the mover as the played value:
+    Red's best >= played, Blue's best <= played. Intersect accordingly."""
+    (b_lo, b_hi), (p_lo, p_hi) = before, played
+    if mover == RED:
+        b_lo = max(b_lo, p_lo)
+        p_hi = min(p_hi, b_hi)
+    else:
+        b_hi = min(b_hi, p_hi)
+        p_lo = max(p_lo, b_lo)
+    return (b_lo, b_hi), (p_lo, p_hi)
+
+
+def _bounds_dict(before, played, mover):
+    sgn = 1 if mover == RED else -1
+    b = sorted((sgn * before[0], sgn * before[1]))
+    p = sorted((sgn * played[0], sgn * played[1]))
+    loss = (max(0, b[0] - p[1]), max(0, b[1] - p[0]))
+    lower = {"value_before": before[0], "played_value": played[0], "loss": loss[0]}
+    upper = {"value_before": before[1], "played_value": played[1], "loss": loss[1]}
+    return lower, upper

@@ -1,0 +1,125 @@
+"""Verdicts on a turn, from the mover's side, and the words for values.
+
+Values are the rules' composite value ``100 * (red score - blue score) + (red
+neutrals left - blue neutrals left)`` from Red's side. The *loss* of a turn is how
+much worse the value after it is than the best value, from the mover's side
+(never negative). The *result* of a value is win, draw or loss (its sign).
+
+* ``optimal``: loss 0.
+* ``blunder``: the result gets worse (win -> draw or loss, draw -> loss).
+* ``mistake``: loss >= 100 (a point of score difference or more), result unchanged.
+* ``inaccuracy``: any other loss (neutral stones wasted, a point given away for
+  neutrals...), result unchanged.
+
+An engine estimate is an average over many continuations, not a game value: an
+estimate of +31 is no "win on neutral stones". So for estimates the result is
+read with a margin (:data:`ESTIMATE_MARGIN`, half a point): a win above it, a loss
+below minus it, too close to call (counted as a draw) in between. And estimates of
+two turns differ by tens of units from sampling alone (measured: 10-60 in the
+middle game at 3 s per turn), so an estimated loss under the margin is within the
+estimate's precision: it counts as 0 (optimal).
+
+>>> classify(199, 101, 0)
+(98, 'inaccuracy')
+>>> classify(100, 0, 0)
+(100, 'blunder')
+>>> classify(-100, -100, 1)
+(0, 'optimal')
+>>> classify(40, 10, 0, ESTIMATE_MARGIN), classify(140, 10, 0, ESTIMATE_MARGIN)
+((0, 'optimal'), (130, 'blunder'))
+>>> describe_value(-199)
+'Blue wins by 2 points'
+>>> describe_estimate(33), describe_estimate(-151)
+('about even', 'Blue ahead by about 2 points')
+"""
+from __future__ import annotations
+
+from ..rules.base import RED
+
+VERDICTS = ("optimal", "inaccuracy", "mistake", "blunder")
+MISTAKE_LOSS = 100
+ESTIMATE_MARGIN = 50
+
+
+def result_of(value: int, mover: int, margin: int = 0) -> int:
+    """+1 win, 0 draw, -1 loss for ``mover`` when the game's value is ``value``
+    (``margin``: the band around 0 read as a draw, for estimates)."""
+    v = value if mover == RED else -value
+    return (v > margin) - (v < -margin)
+
+
+def loss_of(best_value: int, played_value: int, mover: int) -> int:
+    """How much the played turn gives away from the mover's side (>= 0)."""
+    d = best_value - played_value
+    return max(0, d if mover == RED else -d)
+
+
+def classify(best_value: int, played_value: int, mover: int,
+             margin: int = 0) -> tuple[int, str]:
+    """(loss, verdict) of a turn whose value is ``played_value`` when the best turn's
+    value is ``best_value`` (Red's side). ``margin``: 0 for proved values,
+    :data:`ESTIMATE_MARGIN` for estimates."""
+    loss = loss_of(best_value, played_value, mover)
+    if loss == 0 or loss < margin:
+        return 0, "optimal"
+    if result_of(played_value, mover, margin) < result_of(best_value, mover, margin):
+        return loss, "blunder"
+    return loss, "mistake" if loss >= MISTAKE_LOSS else "inaccuracy"
+
+
+def classify_bounds(best: tuple[int, int], played: tuple[int, int], mover: int) -> str | None:
+    """The verdict when only bounds are known: ``best`` and ``played`` are proved
+    (lower, upper) intervals of the best and the played value. Returns the verdict
+    every pair of values inside them gives, or None when they leave it open."""
+    sgn = 1 if mover == RED else -1
+    b_lo, b_hi = sorted((sgn * best[0], sgn * best[1]))
+    p_lo, p_hi = sorted((sgn * played[0], sgn * played[1]))
+    # from the mover's side now: loss = b - p with b >= p
+    loss_lo, loss_hi = max(0, b_lo - p_hi), max(0, b_hi - p_lo)
+    res = lambda v: (v > 0) - (v < 0)
+    if loss_hi == 0:
+        return "optimal"
+    if res(p_hi) < res(b_lo):
+        return "blunder"
+    same_result = res(b_lo) == res(b_hi) == res(p_lo) == res(p_hi)
+    if same_result and loss_lo >= MISTAKE_LOSS:
+        return "mistake"
+    if same_result and loss_lo > 0 and loss_hi < MISTAKE_LOSS:
+        return "inaccuracy"
+    return None
+
+
+def describe_value(value: int) -> str:
+    """A value in words: 'Red wins by 2 points', 'Blue wins on neutral stones', 'a draw'."""
+    if value == 0:
+        return "a draw"
+    who = "Red" if value > 0 else "Blue"
+    d, t = divmod(abs(value), 100)
+    if t > 50:             # 100 * d + t with |t| <= 7: round to the score difference
+        d += 1
+    if d == 0:
+        return f"{who} wins on neutral stones left"
+    return f"{who} wins by {d} point{'s' if d != 1 else ''}"
+
+
+def describe_estimate(value: float) -> str:
+    """An estimated value in words: 'about even', 'Red ahead by about 2 points'."""
+    if abs(value) < ESTIMATE_MARGIN:
+        return "about even"
+    who = "Red" if value > 0 else "Blue"
+    d = max(1, round(abs(value) / 100))
+    return f"{who} ahead by about {d} point{'s' if d != 1 else ''}"
+
+
+def winner_words(value: int, scores: dict | None = None) -> str:
+    """'Red wins 16-14', 'Blue wins on neutral stones (11-11)', 'a draw (12-12)';
+    without scores: :func:`describe_value`."""
+    if scores is None:
+        return describe_value(value)
+    r, b = scores["red"], scores["blue"]
+    if value == 0:
+        return f"a draw {r}-{b}"
+    who = "Red" if value > 0 else "Blue"
+    if r == b:
+        return f"{who} wins {r}-{b} on neutral stones"
+    return f"{who} wins {r}-{b}"

@@ -1,0 +1,225 @@
+"""szsolver check: judgements against a brute-force minimax written here, in pure
+Python on the reference rules (independent of the C solver), and the command line."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from szsolver.analysis.check import check, checked_turn
+from szsolver.analysis.verdict import ESTIMATE_MARGIN, classify, classify_bounds
+from szsolver.cli import main
+from szsolver.endgame.solver import solve
+from szsolver.errors import IllegalTurnError, InputError
+from szsolver.formats.record import Game, example_game, example_path, game_string
+from szsolver.rules.reference import Position as Reference
+
+
+def minimax(pos, memo):
+    """The exact value (Red's side) by plain minimax over every legal turn."""
+    if pos.is_over():
+        return pos.value()
+    key = (pos.red, pos.blue, pos.neutral, pos.red_neutrals, pos.blue_neutrals, pos.side)
+    if key not in memo:
+        vals = []
+        for t in pos.legal_turns():
+            pos.make(t)
+            vals.append(minimax(pos, memo))
+            pos.unmake(t)
+        memo[key] = max(vals) if pos.side == 0 else min(vals)
+    return memo[key]
+
+
+_BRUTE = {}
+
+
+def brute(text):
+    """{turn text: value after it} for every legal turn of the position ``text``."""
+    if text not in _BRUTE:
+        pos, memo, out = Reference(text), {}, {}
+        for t in pos.legal_turns():
+            pos.make(t)
+            out[str(t)] = minimax(pos, memo)
+            pos.unmake(t)
+        _BRUTE[text] = out
+    return _BRUTE[text]
+
+
+def verdict_by_hand(best, played, red_moves):
+    """The rules of the verdicts, written out again (Red's-side values)."""
+    gain = lambda v: v if red_moves else -v          # the mover's view
+    result = lambda v: (gain(v) > 0) - (gain(v) < 0)
+    loss = gain(best) - gain(played)
+    if loss == 0:
+        return 0, "optimal"
+    if result(played) < result(best):
+        return loss, "blunder"
+    return loss, ("mistake" if loss >= 100 else "inaccuracy")
+
+
+# Positions found by a seeded search (random play, then brute force) and pinned:
+# one turn of each verdict, 1-3 turns left, both rules. The test re-derives every
+# number by brute force; the pins only say which verdict each turn must show.
+CASES = [
+    ("R./BBNR.R/NBRBRRN/..B.BRBR/.BNRN.NR./NRNB...R/NBB..RB/BRRRBB/.. B 0 2 basic",
+     {"27": "optimal", "27n15": "inaccuracy", "15": "mistake", "56": "blunder"}),
+    ("N./NN.R.R/.B.R.RN/..RBBNBB/BBR.NBB.R/.NRBRR.R/BN.R.RB/..BBNR/RB R 2 0 basic",
+     {"25": "optimal", "25n15": "inaccuracy", "15": "mistake", "74": "blunder"}),
+    ("B./BNRRR./RRRBBNR/N.NNNBBR/BBRRN.R../.B.B..RB/..NRB../.NRB.R/B. B 1 0 basic",
+     {"56": "optimal", "59": "inaccuracy", "58": "mistake", "28": "blunder"}),
+    ("../.NRR../RNN.RBB/.BBBR..R/..BBNBNBN/RRRB.NRR/RRB..BR/B..B.N/BR R 1 0 advanced",
+     {"41n75": "optimal", "66": "inaccuracy", "14": "mistake", "14n15": "blunder"}),
+    (".R/.NBRN./N..B..B/NRB.NNRR/RBRBNRRR./RN...BBR/NBRB..B/.BBR.R/B. B 1 0 advanced",
+     {"64": "optimal", "37": "inaccuracy", "14": "mistake", "23": "blunder"}),
+]
+TURN_CASES = [(pos, turn, v) for pos, turns in CASES for turn, v in turns.items()]
+
+
+@pytest.mark.parametrize("text,turn,verdict", TURN_CASES)
+def test_check_agrees_with_brute_force(text, turn, verdict):
+    values = brute(text)
+    red_moves = text.split()[1] == "R"
+    best_value = max(values.values()) if red_moves else min(values.values())
+    best = sorted(t for t, v in values.items() if v == best_value)
+    loss, by_hand = verdict_by_hand(best_value, values[turn], red_moves)
+    assert by_hand == verdict          # the pinned position still shows this verdict
+
+    res = check(Reference(text), turn)
+    assert res.exact and res.method == "solver"
+    assert res.value_before == res.best_value == best_value
+    assert res.played_value == values[turn]
+    assert res.loss == loss and res.verdict == verdict
+    from szsolver.formats.notation import format_turn
+    assert sorted(format_turn(t) for t in res.best) == best
+    assert res.lower == res.upper == {"value_before": best_value, "played_value": values[turn],
+                                      "loss": loss}
+
+
+def test_cases_cover_every_verdict_for_each_rule():
+    for rule in ("basic", "advanced"):
+        seen = {v for pos, turns in CASES if pos.endswith(rule) for v in turns.values()}
+        assert seen == {"optimal", "inaccuracy", "mistake", "blunder"}
+    assert {Reference(p).turns_left for p, _ in CASES} == {1, 2, 3}
+
+
+def test_classify_matches_the_rules_by_hand():
+    for best in range(-303, 304, 7):
+        for played in range(-303, 304, 11):
+            for mover in (0, 1):
+                if (best - played) * (1 if mover == 0 else -1) < 0:
+                    continue
+                assert classify(best, played, mover) == verdict_by_hand(best, played, mover == 0)
+
+
+def test_estimates_read_results_with_a_margin():
+    assert classify(40, 10, 0, ESTIMATE_MARGIN) == (0, "optimal")       # within precision
+    assert classify(80, 20, 0, ESTIMATE_MARGIN) == (60, "blunder")      # clear win -> unclear
+    assert classify(300, 190, 0, ESTIMATE_MARGIN) == (110, "mistake")
+    assert classify(-300, -220, 1, ESTIMATE_MARGIN) == (80, "inaccuracy")
+
+
+def test_bound_verdicts_hold_for_every_value_inside_the_bounds():
+    boxes = [(-205, -95), (-101, 3), (-2, 2), (0, 0), (1, 99), (95, 205), (198, 202), (300, 300)]
+    for mover in (0, 1):
+        for b in boxes:
+            for p in boxes:
+                v = classify_bounds(b, p, mover)
+                pairs = [(x, y) for x in range(b[0], b[1] + 1) for y in range(p[0], p[1] + 1)
+                         if (x - y) * (1 if mover == 0 else -1) >= 0]
+                if v is not None and pairs:      # (boxes with no pair cannot arise)
+                    assert {classify(x, y, mover)[1] for x, y in pairs} == {v}
+
+
+def test_a_time_limit_too_small_still_answers_with_proved_bounds():
+    game = example_game()
+    i = 26                                      # 6 turns left: the true values are quick
+    pos, turn = game.position_before(i), game.turns[i]
+    true_before = solve(pos).value
+    after = pos.copy()
+    after.play(turn)
+    true_after = solve(after).value
+    res = check(pos, turn, time_limit=0.001)
+    assert not res.exact and res.method in ("engine", "bounds")
+    assert res.lower["value_before"] <= true_before <= res.upper["value_before"]
+    assert res.lower["played_value"] <= true_after <= res.upper["played_value"]
+    loss = abs(true_before - true_after)
+    assert res.lower["loss"] <= loss <= res.upper["loss"]
+
+
+def test_engine_judgement_far_from_the_end_is_estimated_and_bounded():
+    game = example_game()
+    i = 20                                      # 12 turns left
+    res = check(game.position_before(i), game.turns[i], engine_seconds=0.05)
+    assert res.method == "engine" and not res.exact
+    assert res.verdict in ("optimal", "inaccuracy", "mistake", "blunder")
+    assert res.lower["value_before"] <= res.value_before <= res.upper["value_before"]
+    assert res.lower["played_value"] <= res.played_value <= res.upper["played_value"]
+    assert res.score_bounds is not None
+    again = check(game.position_before(i), game.turns[i], engine_seconds=0.05)
+    assert (again.value_before, again.played_value, again.best) == \
+        (res.value_before, res.played_value, res.best)          # deterministic
+
+
+def test_bad_turns_are_input_errors():
+    game = example_game()
+    pos = game.position_before(10)
+    with pytest.raises(IllegalTurnError, match="illegal turn 44"):
+        checked_turn(pos, "44")                  # occupied
+    with pytest.raises(InputError, match="game is over"):
+        checked_turn(game.final, "15")
+    with pytest.raises(ValueError):
+        check(pos, "4x")
+
+
+# --- command line -----------------------------------------------------------------------
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_cli_check_a_proved_turn_of_the_example_game():
+    r = run("check", example_path(), "--turn", "30")
+    assert r.exit_code == 0, r.output
+    assert r.output.strip().startswith("48 was optimal (proved): Red still wins 16-14.")
+    r = run("check", "--example", "--turn", "26", "--json")
+    data = json.loads(r.output)
+    assert {"position", "played", "value_before", "played_value", "best", "best_value", "loss",
+            "verdict", "exact", "method", "lower", "upper", "seconds"} <= set(data)
+    assert (data["played"], data["value_before"], data["played_value"], data["best"],
+            data["loss"], data["verdict"], data["exact"], data["method"]) == \
+        ("42n75", 100, 198, ["35n75"], 98, "inaccuracy", True, "solver")
+    assert data["turn_number"] == 26
+
+
+def test_cli_check_position_and_turn():
+    text, turns = CASES[0]
+    r = run("check", text, "56", "--json")
+    data = json.loads(r.output)
+    assert data["verdict"] == "blunder" and data["exact"] and data["mover"] == "blue"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--example", "--turn", "33"], "turn 33 is outside the game"),
+    (["--example", "--turn", "0"], "turn 0 is outside the game"),
+    (["--example", "--turn", "3", "44"], "not both"),
+    (["--example"], "missing TURN"),
+    (["../....../......./......../....N..../......../......./....../.. R 5 5 basic", "55"],
+     "illegal turn 55"),
+    (["../....../......./......../....N..../......../......./....../.. R 5 5 basic",
+      "--turn", "1"], "needs a game record"),
+    (["--example", "--turn", "5", "--time-limit", "0"], "must be positive"),
+])
+def test_cli_check_bad_input_is_one_line_exit_2(args, message):
+    r = run("check", *args)
+    assert r.exit_code == 2
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and message in lines[0]
+
+
+def test_cli_check_a_game_that_ends_before_the_turn(tmp_path):
+    game = example_game()
+    tags = {k: v for k, v in game.tags.items() if k != "Result"}
+    short = Game(tags, game.turns[:12])                            # six rounds
+    f = tmp_path / "short.szg"
+    f.write_text(game_string(short))
+    r = run("check", str(f), "--turn", "13")
+    assert r.exit_code == 2 and "was not played" in r.output and len(r.output.splitlines()) == 1
