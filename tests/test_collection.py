@@ -4,6 +4,7 @@ import collections
 
 import pytest
 
+from szsolver.errors import UnknownPuzzleError
 from szsolver.starmaps.generate import generate, load_collection, parse_id_rule
 from szsolver.starmaps.logic import GRADES, grade, solve_logic
 from szsolver.starmaps.io import puzzle_string
@@ -63,4 +64,26 @@ def test_ids_are_served_from_the_installed_collection(monkeypatch):
         gen = generate_module.puzzle_from_id(pid)
         assert gen is index[pid] and gen.id == pid and is_solution(gen.puzzle, gen.solution)
     with pytest.raises(AssertionError, match="regenerated"):
-        generate_module.puzzle_from_id("sz-easy-999")  # not in the collection
+        generate_module.puzzle_from_id("sz-easy-x999")  # a generator seed: not in the collection
+    with pytest.raises(UnknownPuzzleError, match="the published collection has sz-easy-1 .. sz-easy-24"):
+        generate_module.puzzle_from_id("sz-easy-999")  # a number past the collection: no puzzle
+
+
+def test_plan_matches_the_collection():
+    """The numbers check_id accepts are exactly the collection's IDs (per board, rule and
+    grade, seeds 1..count), so a number it lets through is always served from the files."""
+    from szsolver.starmaps.ids import COLLECTION_PLAN, check_id, collection_count
+    from szsolver.starmaps.generate import resolve_board
+    planned = set()
+    for board, grade, count, rule in COLLECTION_PLAN:
+        g = resolve_board(board)
+        assert collection_count(g, grade, rule) == count
+        code = {"stars-zone": "sz", "square-8": "sq8", "hex-768": "hex"}[g.name]
+        code += "a" if rule == "advanced" else ""
+        planned |= {f"{code}-{grade}-{k}" for k in range(1, count + 1)}
+        for bad in (0, count + 1):
+            with pytest.raises(UnknownPuzzleError):
+                check_id(f"{code}-{grade}-{bad}")
+    assert planned == set(IDS)
+    for pid in IDS:
+        assert check_id(pid)[2] == pid.rsplit("-", 1)[1]

@@ -15,12 +15,11 @@ from __future__ import annotations
 import datetime as _dt
 
 from ..errors import ParseError
-from ..rules.geometry import STARS_ZONE
-from .generate import Generated, generate, make_id
+from .generate import Generated, generate
+from .ids import DAILY_BOARD, WEEKDAY_GRADES, make_id  # the schedule's one home: ids
 
-# Monday .. Sunday
-WEEKDAY_GRADES = ("easy", "easy", "medium", "medium", "hard", "hard", "fiendish")
-DAILY_BOARD = STARS_ZONE
+__all__ = ["WEEKDAY_GRADES", "DAILY_BOARD", "parse_date", "grade_for", "daily_seed", "daily_id",
+           "daily"]
 
 
 def parse_date(text=None) -> _dt.date:

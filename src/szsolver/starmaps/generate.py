@@ -30,12 +30,14 @@ import re
 from dataclasses import dataclass
 from importlib.resources import files
 
-from ..errors import InvalidPuzzleError, ParseError, UnknownPuzzleError, UnsupportedError
+from ..errors import InvalidPuzzleError, ParseError, UnsupportedError
 from ..rules.base import ADVANCED, BASIC, rule_code
 from ..rules.beams import sight_rays
 from ..rules.bits import iter_bits, mask_of
-from ..rules.geometry import STARS_ZONE, Geometry, by_name, hex_starmap, square
+from ..rules.geometry import Geometry, by_name
 from ..rules.seeds import SplitMix64, puzzle_rng_v1, puzzle_seed_v1
+from .ids import (BOARD_CODES, COLLECTION_PLAN, board_code, board_from_code, check_id,  # noqa: F401
+                  make_id, parse_id, parse_id_rule)  # (parse_id*: also importable from here)
 from .logic import GRADES, grade_level, solve_logic
 from .model import Puzzle, is_solution, star_patterns
 
@@ -49,32 +51,7 @@ Rng = SplitMix64            # splitmix64, independent of the random module
 rng_for = puzzle_rng_v1     # Rng(seed_int(*parts))
 
 
-# --- boards and IDs -----------------------------------------------------------------------
-
-BOARD_CODES = {"sz": "stars-zone", "hex": "hex-768"}
-
-
-def board_code(g: Geometry) -> str:
-    if g.name == "stars-zone":
-        return "sz"
-    if g.name == "hex-768":
-        return "hex"
-    m = re.fullmatch(r"square-(\d+)", g.name)
-    if m:
-        return f"sq{m.group(1)}"
-    raise UnsupportedError(f"no puzzle ID code for board {g.name}")
-
-
-def board_from_code(code: str) -> Geometry:
-    if code == "sz":
-        return STARS_ZONE
-    if code == "hex":
-        return hex_starmap()
-    m = re.fullmatch(r"sq(\d+)", code)
-    if m and 8 <= int(m.group(1)) <= 12:
-        return square(int(m.group(1)))
-    raise UnknownPuzzleError(f"unknown board code {code!r} in puzzle ID: use sz, sq8..sq12 or hex")
-
+# --- boards and IDs (their one home: szsolver.starmaps.ids) --------------------------------
 
 def resolve_board(name) -> Geometry:
     """A board from a name (stars-zone, square-8, 8x8, hex) or an ID code (sz, sq8)."""
@@ -92,28 +69,6 @@ def resolve_board(name) -> Geometry:
         if not 8 <= n <= 12:
             raise UnsupportedError(f"square board {n}x{n} is out of range 8..12 for puzzles")
     return g
-
-
-def make_id(g: Geometry, grade: str, seed: str, rule: int = BASIC) -> str:
-    """``sz-hard-17``; the advanced rule adds ``a`` to the board code: ``sza-hard-17``."""
-    return f"{board_code(g)}{'a' if rule == ADVANCED else ''}-{grade}-{seed}"
-
-
-_ID_RE = re.compile(r"(sz|sq\d+|hex)(a?)-(easy|medium|hard|fiendish)-([A-Za-z0-9_.:-]+)")
-
-
-def parse_id_rule(pid: str) -> tuple[Geometry, str, str, int]:
-    """(board, grade, seed, rule) from an ID like ``sz-hard-17`` or ``sza-hard-17``."""
-    m = _ID_RE.fullmatch(str(pid).strip())
-    if not m:
-        raise UnknownPuzzleError(f"bad puzzle ID {pid!r}: expected BOARD-GRADE-SEED like sz-easy-7")
-    return board_from_code(m.group(1)), m.group(3), m.group(4), ADVANCED if m.group(2) else BASIC
-
-
-def parse_id(pid: str) -> tuple[Geometry, str, str]:
-    """(board, grade, seed) from an ID like ``sz-hard-17``; UnknownPuzzleError (a
-    ValueError) if malformed."""
-    return parse_id_rule(pid)[:3]
 
 
 # --- complete starmaps and CP-SAT (szsolver.starmaps.complete, szsolver.starmaps.sat) -----------
@@ -302,9 +257,12 @@ def generate(board="stars-zone", grade: str = "medium", seed="0", rule=BASIC,
 
 
 def puzzle_from_id(pid: str, progress=None) -> Generated:
-    """Rebuild a puzzle from its ID (``sz-hard-17``): from the published collection
-    when it holds the ID, else generated afresh from the seed (same result)."""
-    g, grade, seed, rule = parse_id_rule(pid)
+    """The puzzle an ID names (``sz-hard-17``): from the published collection when it
+    holds the ID, else generated afresh from the seed (same result). A mistyped ID
+    (see :func:`szsolver.starmaps.ids.check_id`: a number past the collection, a date
+    that does not exist, a grade that date does not have...) raises UnknownPuzzleError
+    and never yields a different puzzle."""
+    g, grade, seed, rule = check_id(pid)
     stored = collection_index().get(str(pid).strip())
     if stored is not None:
         return stored
@@ -320,14 +278,6 @@ def _collection_dir() -> str:
 
 COLLECTION_DIR = _collection_dir()
 COLLECTION_FORMAT = "szsolver-puzzle-collection"
-
-# (board, grade, count, rule) of the published collection; seeds are 1..count
-COLLECTION_PLAN = (
-    [("stars-zone", gr, 24, "basic") for gr in GRADES]
-    + [("stars-zone", gr, 3, "advanced") for gr in GRADES]
-    + [("square-8", gr, 2, "basic") for gr in GRADES]
-    + [("hex", gr, 1, "basic") for gr in ("easy", "medium", "hard")]
-)
 
 
 def generated_from_json(d: dict) -> Generated:
