@@ -13,7 +13,8 @@ def test_rulebook_colours():
     assert (BACKGROUND, GRID, RED_STONE, BLUE_STONE, NEUTRAL_STONE) == \
         ("#00007f", "#ffff00", "#ff3838", "#00bfff", "#f2f2f2")
     assert STONE_COLOURS == {RED: RED_STONE, BLUE: BLUE_STONE}
-    assert (GIVEN_STAR, PLACED_STAR, BLOCKED) == (RED_STONE, BLUE_STONE, NEUTRAL_STONE)
+    assert (GIVEN_STAR, PLACED_STAR) == (RED_STONE, BLUE_STONE)
+    assert BLOCKED not in (NEUTRAL_STONE, BACKGROUND, GRID, RED_STONE, BLUE_STONE)  # never a stone
     assert HEAT == ("#ffe34d", "#f39c2b", "#c8552a", "#8c2d55", "#4a2a6e")
 
 

@@ -96,12 +96,13 @@ def test_labels_fills_and_no_coordinates():
     pos = parse_position(START, backend=reference.Position)
     labels = {0: "12", 27: "<&>"}
     fills = {0: "#ff0000", 1: "#ffffff"}
-    root = parse(position_svg(pos, labels=labels, fills=fills, coordinates=False, size=300))
+    root = parse(position_svg(pos, labels=labels, fills=fills, coordinates=False, size=300,
+                              caption=False))
     assert root.get("width") == "300"
     texts = {e.text for e in root.iter(NS + "text")}
     assert texts == {"12", "<&>"}  # escaped in the XML, no coordinate labels
     assert {e.get("fill") for e in root.iter(NS + "rect")} >= {"#ff0000", "#ffffff"}
-    with_coords = parse(position_svg(pos))
+    with_coords = parse(position_svg(pos, caption=False))
     assert {e.text for e in with_coords.iter(NS + "text")} == {str(i) for i in range(1, 10)}
 
 

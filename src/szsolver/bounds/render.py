@@ -49,12 +49,25 @@ def map_text(position, pmap: PotentialMap) -> str:
     return "\n".join(lines)
 
 
-def map_svg(position, pmap: PotentialMap, size: int = 480) -> str:
+def map_svg(position, pmap: PotentialMap, size: int | None = None) -> str:
     """An SVG heat map (svg.position_svg with per-point labels and fills): the fill
     of a point is ``HEAT[i]`` (formats.palette) for a value ``i`` below the potential,
-    the last colour for 4 or more below."""
-    from ..formats.svg import position_svg
+    the last colour for 4 or more below. The numbers are drawn over the grid on a halo;
+    a heading names the side, a legend under the board gives the colour scale, and
+    the caption says what a number means, then side to move, scores and rule. A value
+    that a time limit left unproven is marked ``~`` (a lower bound), as in
+    :func:`map_text`."""
+    from ..formats.svg import position_caption, position_svg
+    side = SIDE_NAMES[pmap.side]
     top = pmap.potential.potential
-    labels = {p: str(v) for p, v in pmap.values.items()}
+    labels = {p: ("" if p in pmap.proven else "~") + str(v) for p, v in pmap.values.items()}
     fills = {p: HEAT[min(max(top - v, 0), len(HEAT) - 1)] for p, v in pmap.values.items()}
-    return position_svg(position, labels=labels, fills=fills, size=size)
+    legend = [(colour, str(top - i) if i < len(HEAT) - 1 else f"\u2264{top - i}")
+              for i, colour in enumerate(HEAT)]
+    heading = (f"{side.capitalize()}'s potential map: best {top}"
+               + ("" if pmap.potential.proven else " (not proven)"))
+    caption = [f"number: {side}'s potential if its next stone goes there"
+               + ("" if pmap.all_proven else " (~ lower bound)")]
+    caption += position_caption(position)
+    return position_svg(position, labels=labels, fills=fills, size=size, heading=heading,
+                        legend=legend, caption="\n".join(caption))

@@ -3,8 +3,9 @@
 Stars' Zone draws on a dark blue board with a yellow grid; red and blue stones are
 the two sides' colours and the neutral stone is near-white. Starmaps pictures use
 the same colours in puzzle roles: a given star is drawn as a red stone, a star the
-solver places as a blue one, a blocked point as a neutral stone. ``HEAT`` holds the
-fills of the potential heat map, hottest first.
+solver places as a blue one. A blocked point is a grey crossed-out square, so that it
+is never taken for a neutral stone (or a star). ``HEAT`` holds the fills of the
+potential heat map, hottest first.
 
 This module imports nothing, so any picture code can use it.
 
@@ -29,7 +30,7 @@ STONE_COLOURS = {0: RED_STONE, 1: BLUE_STONE}
 # Starmaps roles.
 GIVEN_STAR = RED_STONE
 PLACED_STAR = BLUE_STONE
-BLOCKED = NEUTRAL_STONE
+BLOCKED = "#8a8aa3"  # slate grey: unlike any stone, and readable on the background
 
 # Heat-map fills, from the hottest (highest) value down.
 HEAT = ("#ffe34d", "#f39c2b", "#c8552a", "#8c2d55", "#4a2a6e")

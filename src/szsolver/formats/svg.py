@@ -15,7 +15,7 @@ import math
 from html import escape
 
 from ..rules import beams
-from ..rules.base import BLUE, RED, turn_neutral, turn_stone
+from ..rules.base import BLUE, RED, RULE_NAMES, SIDE_NAMES, turn_neutral, turn_stone
 from .palette import (BACKGROUND, BLUE_STONE, GRID, NEUTRAL_STONE, RED_STONE, STONE_COLOURS,
                       text_colour)
 
@@ -40,18 +40,53 @@ def beam_pairs(pos) -> list[tuple[int, int, int]]:
             for p, q in beams.beam_pairs(g, own, blockers)]
 
 
+def position_caption(pos) -> list[str]:
+    """The caption lines of a position's picture: side to move (or game over) and the
+    rule, then the scores and the neutral stones left.
+
+    >>> from szsolver.rules.reference import Position
+    >>> position_caption(Position())
+    ['Red to move, turn 1 of 32; basic rule', 'score red 0, blue 0; neutrals left red 5, blue 5']
+    """
+    from .notation import result_text
+    r, b = pos.scores()
+    if pos.is_over():
+        first = f"Game over: {result_text(pos)}; {RULE_NAMES[pos.rule]} rule"
+    else:
+        first = (f"{SIDE_NAMES[pos.side].capitalize()} to move, turn {pos.ply + 1} of "
+                 f"{2 * pos.stones_per_side}; {RULE_NAMES[pos.rule]} rule")
+    return [first, f"score red {r}, blue {b}; neutrals left red {pos.red_neutrals}, "
+                   f"blue {pos.blue_neutrals}"]
+
+
+def _default_size(geometry, width_u: float) -> int:
+    """480 pixels for boards up to the Stars' Zone's width, more for wider ones so that
+    labels stay legible (about 28 pixels per grid unit)."""
+    return max(480, round(28 * width_u))
+
+
 def position_svg(pos, *, beams: bool = False, last_turn=None, coordinates: bool = True,
                  labels: dict | None = None, fills: dict | None = None,
-                 size: int = 480) -> str:
-    """The position as an SVG document (a string), ``size`` pixels wide.
+                 size: int | None = None, caption=True, heading: str | None = None,
+                 legend: list | None = None, numbered: dict | None = None) -> str:
+    """The position as an SVG document (a string), ``size`` pixels wide (default 480,
+    wider for boards wider than the Stars' Zone board).
 
     - ``beams``: draw a line between each pair of same-side stones that see each
       other (respecting the rule: under Advanced neutrals block).
     - ``last_turn``: a turn code (or text like ``"44n66"``) whose stone and neutral
       get a mark.
     - ``coordinates``: row numbers on the left, column numbers on top.
-    - ``labels``: {point index: text} drawn on the points (e.g. heat-map values).
+    - ``labels``: {point index: text} drawn on the points (e.g. heat-map values), over
+      the grid lines, each on a halo of the colour under it so it reads.
     - ``fills``: {point index: CSS colour} painted as the point's cell, under the grid.
+    - ``caption``: True (default) writes side to move, scores and rule under the board
+      (:func:`position_caption`); a string (lines split at newlines) writes that;
+      False or None writes none.
+    - ``heading``: a title line above the board.
+    - ``legend``: [(CSS colour, text), ...] swatches in a row under the board.
+    - ``numbered``: {point index: (CSS colour, text)} stones not on the board yet (a
+      line of play), drawn with a dashed rim and their number.
     """
     g = pos.geometry
     xy = _layout(g)
@@ -60,9 +95,22 @@ def position_svg(pos, *, beams: bool = False, last_turn=None, coordinates: bool 
     xs = [x for x, _ in xy]
     ys = [y for _, y in xy]
     pad = 0.7
+    if caption is True:
+        caption_lines = position_caption(pos)
+    elif caption:
+        caption_lines = str(caption).split("\n")
+    else:
+        caption_lines = []
+    line_h = 0.55
     left, top = min(xs) - pad - (0.8 if coordinates else 0), min(ys) - pad - (0.8 if coordinates else 0)
-    right, bottom = max(xs) + pad, max(ys) + pad
+    board_bottom = max(ys) + pad
+    if heading:
+        top -= line_h + 0.2
+    right = max(xs) + pad
+    bottom = board_bottom + (0.75 if legend else 0) + line_h * len(caption_lines) + (0.15 if caption_lines else 0)
     width_u, height_u = right - left, bottom - top
+    if size is None:
+        size = _default_size(g, width_u)
     height = round(size * height_u / width_u)
 
     def f(v):  # short numbers keep the SVG small
@@ -95,10 +143,12 @@ def position_svg(pos, *, beams: bool = False, last_turn=None, coordinates: bool 
     out.append(f'<g stroke="{GRID}" stroke-width="0.05" stroke-linecap="round">')
     out.extend(lines)
     out.append("</g>")
-    # Empty points as small dots, so a lone point (a row of one) still shows.
+    # Empty points as small dots, so a lone point (a row of one) still shows; a point
+    # with a label or a numbered stone shows that instead.
+    covered = set(labels or ()) | set(numbered or ())
     out.append(f'<g fill="{GRID}">')
     for p in range(g.size):
-        if pos.empty >> p & 1:
+        if pos.empty >> p & 1 and p not in covered:
             x, y = xy[p]
             out.append(f'<circle cx="{f(x)}" cy="{f(y)}" r="0.08"/>')
     out.append("</g>")
@@ -136,14 +186,29 @@ def position_svg(pos, *, beams: bool = False, last_turn=None, coordinates: bool 
                 out.append(f'<circle cx="{f(x)}" cy="{f(y)}" r="0.13" fill="{BACKGROUND}">'
                            f'<title>last turn</title></circle>')
 
+    if numbered:
+        out.append('<g font-family="sans-serif" font-size="0.42" font-weight="bold" '
+                   'text-anchor="middle" dominant-baseline="central">')
+        for p, (colour, text) in sorted(numbered.items()):
+            x, y = xy[p]
+            out.append(f'<circle class="numbered" cx="{f(x)}" cy="{f(y)}" r="{f(stone_r)}" '
+                       f'fill="{escape(colour)}" stroke="{GRID}" stroke-width="0.06" '
+                       f'stroke-dasharray="0.12 0.08"/>')
+            out.append(f'<text class="numbered" x="{f(x)}" y="{f(y)}" '
+                       f'fill="{text_colour(colour)}">{escape(str(text))}</text>')
+        out.append("</g>")
+
     if labels:
-        out.append('<g font-family="sans-serif" font-size="0.36" text-anchor="middle" '
-                   'dominant-baseline="central">')
+        # Over everything else, on a halo of the colour beneath: grid lines and dots
+        # never cross a number.
+        out.append('<g font-family="sans-serif" font-size="0.4" font-weight="bold" '
+                   'text-anchor="middle" dominant-baseline="central" '
+                   'stroke-width="0.12" stroke-linejoin="round" paint-order="stroke">')
         for p, text in sorted(labels.items()):
             x, y = xy[p]
             under = occupant.get(p) or (fills or {}).get(p) or BACKGROUND
-            out.append(f'<text x="{f(x)}" y="{f(y)}" fill="{text_colour(under)}">'
-                       f'{escape(str(text))}</text>')
+            out.append(f'<text class="label" x="{f(x)}" y="{f(y)}" fill="{text_colour(under)}" '
+                       f'stroke="{escape(under)}">{escape(str(text))}</text>')
         out.append("</g>")
 
     if coordinates:
@@ -160,6 +225,35 @@ def position_svg(pos, *, beams: bool = False, last_turn=None, coordinates: bool 
                 out.append(f'<text x="{f(min(xs) - 0.9)}" y="{f(float(r))}">{r}</text>')
             for c in cols:
                 out.append(f'<text x="{f(float(c))}" y="{f(min(ys) - 0.9)}">{c}</text>')
+        out.append("</g>")
+
+    mid = (left + right) / 2
+    if heading:
+        out.append(f'<text class="heading" x="{f(mid)}" y="{f(top + 0.45)}" font-family="sans-serif" '
+                   f'font-size="0.42" font-weight="bold" fill="{GRID}" text-anchor="middle" '
+                   f'dominant-baseline="central">{escape(heading)}</text>')
+    y = board_bottom
+    if legend:
+        box, gap = 0.42, 0.12
+        widths = [box + gap + 0.22 * len(str(text)) + 0.3 for _c, text in legend]
+        x = mid - sum(widths) / 2
+        out.append('<g class="legend" font-family="sans-serif" font-size="0.36" '
+                   f'dominant-baseline="central" fill="{GRID}">')
+        for (colour, text), w in zip(legend, widths):
+            out.append(f'<rect x="{f(x)}" y="{f(y + 0.1)}" width="{f(box)}" height="{f(box)}" '
+                       f'fill="{escape(colour)}" stroke="{GRID}" stroke-width="0.03"/>')
+            out.append(f'<text x="{f(x + box + gap)}" y="{f(y + 0.1 + box / 2)}">{escape(str(text))}</text>')
+            x += w
+        out.append("</g>")
+        y += 0.75
+    if caption_lines:
+        # a long line gets a smaller font rather than running off the picture
+        # (about 0.55 em per character in a sans-serif font)
+        fs = min(0.36, 0.95 * width_u / (0.55 * max(len(t) for t in caption_lines)))
+        out.append(f'<g class="caption" font-family="sans-serif" font-size="{f(fs)}" fill="{GRID}" '
+                   'text-anchor="middle" dominant-baseline="central">')
+        for k, line in enumerate(caption_lines):
+            out.append(f'<text x="{f(mid)}" y="{f(y + line_h * (k + 0.5))}">{escape(line)}</text>')
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
