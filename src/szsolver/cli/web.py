@@ -1,0 +1,36 @@
+"""``szsolver serve`` (the web app on uvicorn) and the static page of
+``szsolver puzzle daily --html`` (see :mod:`szsolver.web`)."""
+from __future__ import annotations
+
+import click
+
+from .common import BadInput, write_file
+
+
+def write_daily_html(path: str, gen, date: str) -> None:
+    """Write the self-contained page that plays ``gen`` (the puzzle of ``date``)."""
+    from ..web.puzzles import daily_html
+    write_file(path, daily_html(gen, date))
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0: every interface).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="Port to listen on.")
+@click.option("--jobs", "workers", default=2, show_default=True, type=click.IntRange(1, 64),
+              help="Analyses (solver, CP-SAT, puzzle generation) run at once, each in its own process.")
+def serve_cmd(host, port, workers):
+    """Serve the web app: the puzzle of the day and any puzzle by ID, the analysis
+    board, and the JSON API (listed at /api). Needs the web extras:
+    pip install "szsolver[web]"."""
+    try:
+        import uvicorn
+
+        from ..web.app import create_app
+    except ImportError as e:
+        raise BadInput(f"the web app needs {e.name}: pip install \"szsolver[web]\"") from None
+    click.echo(f"szsolver web app on http://{host if ':' not in host else f'[{host}]'}:{port}/ "
+               "(Ctrl-C stops it)", err=True)
+    uvicorn.run(create_app(workers=workers), host=host, port=port, log_level="warning",
+                timeout_graceful_shutdown=5)

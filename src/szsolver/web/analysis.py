@@ -1,0 +1,171 @@
+"""The analysis board's light work, done in the server's own process: reading
+positions, games and limits from request values, and what the board shows of a
+position or a game. Nothing here reads a file named by a request: text is parsed
+as text (:func:`szsolver.formats.record.parse_source_text`), never opened as a path.
+
+Every function raises an :class:`szsolver.errors.InputError` (a ValueError) with a
+one-line message for bad input.
+"""
+from __future__ import annotations
+
+import math
+
+from ..errors import InputError, ParseError, UnsupportedError
+
+TIME_CAP = 10.0          # seconds: the most any request may ask of the solver or CP-SAT
+DEFAULT_TIME = 5.0       # seconds, when a request gives no time limit
+MAX_TURNS = 200          # turns in a game sent by the board (a full game has 32)
+
+
+def time_limit_from(value, default: float = DEFAULT_TIME, cap: float = TIME_CAP) -> float:
+    """A request's ``time_limit``: a positive number of seconds, capped at ``cap``
+    (None: ``default``). UnsupportedError for anything else."""
+    if value is None:
+        return min(default, cap)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or value <= 0:
+        raise UnsupportedError(f"time_limit must be a positive number of seconds, got {value!r}")
+    return float(min(value, cap))
+
+
+def flag_from(value, name: str) -> bool:
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise ParseError(f"{name} must be true or false, got {value!r}")
+    return value
+
+
+def text_from(value, name: str) -> str:
+    if not isinstance(value, str):
+        raise ParseError(f"{name} must be a string, got {type(value).__name__}")
+    return value
+
+
+def position_from(value):
+    """A position from a request value: a position string, a JSON position or game (an
+    object, or its text), or a game record's text (then its last position)."""
+    from ..formats.notation import parse_position_json
+    from ..formats.record import parse_game_json, parse_source_text
+    if isinstance(value, dict):
+        if value.get("type") == "game" or "turns" in value:
+            return parse_game_json(value).final
+        return parse_position_json(value)
+    if value is None:
+        raise ParseError("missing 'position': a position string, a JSON position or a game record")
+    pos, _game = parse_source_text(text_from(value, "position"))
+    return pos
+
+
+def game_from(body: dict):
+    """A game from a request: ``source`` (a game record, a JSON game or a position
+    string, as text), ``game`` (a JSON game object) or ``example: true`` (the
+    rulebook game). A position becomes a game starting there."""
+    from ..formats.record import Game, example_game, parse_game_json, parse_source_text
+    given = [k for k in ("source", "game", "example") if body.get(k) is not None]
+    if len(given) != 1:
+        raise ParseError("give exactly one of 'source', 'game' or 'example'")
+    key = given[0]
+    if key == "example":
+        if body["example"] is not True:
+            raise ParseError("example must be true")
+        return example_game()
+    if key == "game":
+        if not isinstance(body["game"], dict):
+            raise ParseError("game must be a JSON game object")
+        turns = body["game"].get("turns")
+        if isinstance(turns, list) and len(turns) > MAX_TURNS:
+            raise ParseError(f"a game has at most {MAX_TURNS} turns")
+        return parse_game_json(body["game"])
+    pos, game = parse_source_text(text_from(body["source"], "source"))
+    if game is None:
+        from ..formats.notation import position_string
+        game = Game({"Position": position_string(pos)})
+    return game
+
+
+def side_from(value, pos) -> int:
+    """``red``, ``blue`` or None (the side to move)."""
+    from ..rules.base import SIDE_NAMES
+    if value is None:
+        return pos.side
+    if value not in SIDE_NAMES:
+        raise ParseError(f"side must be 'red' or 'blue', got {value!r}")
+    return SIDE_NAMES.index(value)
+
+
+def _points_layer(pos) -> str:
+    """Transparent circles over every point of a position picture, to click on."""
+    from ..formats.svg import _layout
+    g = pos.geometry
+    xy = _layout(g)
+    hits = "".join(f'<circle class="sz-point" cx="{x:g}" cy="{y:g}" r="0.48" data-index="{p}" '
+                   f'data-point="{g.coord_text(p)}"/>' for p, (x, y) in enumerate(xy))
+    return '<g class="sz-live"></g>\n<g class="sz-points" fill="transparent">' + hits + "</g>\n"
+
+
+def board_svg(pos, last_turn=None, *, labels=None, fills=None) -> str:
+    """The CLI's picture of ``pos`` (beams drawn, the last turn marked) with a layer
+    to draw on and a layer of clickable points."""
+    from ..formats.svg import position_svg
+    svg = position_svg(pos, beams=True, last_turn=last_turn, labels=labels, fills=fills).rstrip()
+    if not svg.endswith("</svg>"):
+        raise AssertionError("position_svg did not end with </svg>")
+    return svg[:-len("</svg>")] + _points_layer(pos) + "</svg>\n"
+
+
+def score_json(pos) -> dict:
+    """The JSON of ``szsolver score --json``."""
+    from ..cli.game import score_data
+    return score_data(pos)
+
+
+def position_view(pos, last_turn=None) -> dict:
+    """What the board shows of a position: the picture, the score JSON, and who may
+    place what."""
+    from ..formats.notation import format_turn, parse_turn, position_json
+    from ..rules.base import SIDE_NAMES
+    g = pos.geometry
+    if last_turn is not None:
+        last_turn = parse_turn(text_from(last_turn, "last_turn"), g)
+    over = pos.is_over()
+    left = pos.red_neutrals if pos.side == 0 else pos.blue_neutrals
+    return {"position": position_json(pos), "svg": board_svg(pos, last_turn),
+            "score": score_json(pos), "side": SIDE_NAMES[pos.side], "over": over,
+            "neutrals_left_to_move": 0 if over else left,
+            "last_turn": None if last_turn is None else format_turn(last_turn, g)}
+
+
+def game_view(game) -> dict:
+    """A game for the board: its JSON, record text, every position (the start first)
+    and per turn its text, round and side."""
+    from ..formats.notation import format_turn, position_string
+    from ..formats.record import game_json, game_string
+    from ..rules.base import SIDE_NAMES
+    g = game.geometry
+    return {"game": game_json(game), "record": game_string(game),
+            "positions": [position_string(game.start)] + [position_string(p) for p in game.positions],
+            "turns": [{"turn": format_turn(t, g), "round": game.round_of(i),
+                       "side": SIDE_NAMES[game.side_of(i)]} for i, t in enumerate(game.turns)],
+            "board": g.name, "warnings": list(game.warnings)}
+
+
+def check_board(pos) -> None:
+    """The solver and CP-SAT jobs take Stars' Zone positions given as position strings."""
+    if pos.geometry.size > 64:
+        raise UnsupportedError(f"the {pos.geometry.name} board is too large for the analysis tools")
+
+
+def require_keys(body: dict, allowed: set, required: set = frozenset()) -> None:
+    """Unknown or missing keys in a request body: ParseError naming the first."""
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        raise ParseError(f"unknown key {unknown[0]!r} (expected: {', '.join(sorted(allowed))})")
+    missing = sorted(required - set(body))
+    if missing:
+        raise ParseError(f"missing key {missing[0]!r}")
+
+
+__all__ = ["TIME_CAP", "DEFAULT_TIME", "time_limit_from", "flag_from", "position_from",
+           "game_from", "side_from", "board_svg", "score_json", "position_view", "game_view",
+           "require_keys", "InputError"]

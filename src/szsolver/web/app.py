@@ -1,0 +1,521 @@
+"""The Starlette application: pages, the JSON API and the static files.
+
+:func:`create_app` builds it; ``szsolver serve`` runs it on uvicorn. The API is
+listed once, in :data:`ENDPOINTS`, which both routes the requests and writes the
+documentation page (``/api``) and the OpenAPI schema (``/api/openapi.json``).
+
+Robustness, as contracts:
+
+- a request body is read up to :data:`MAX_BODY` bytes (413 past it), must be one
+  JSON object with only the keys the endpoint knows (400 otherwise);
+- bad input raises an :class:`szsolver.errors.InputError` somewhere below; it becomes
+  ``{"error": message}`` with status 400 (404 for an unknown puzzle);
+- the solver, CP-SAT and puzzle generation run as jobs (:mod:`szsolver.web.jobs`):
+  off the event loop, a bounded number at once, each with a time limit capped at
+  :data:`szsolver.web.analysis.TIME_CAP` and a hard deadline;
+- nothing from a request names a file: positions, games and puzzles are parsed as
+  text, puzzle IDs are looked up in the packaged collection or rebuilt from their seed.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import logging
+from collections import OrderedDict
+from contextlib import asynccontextmanager
+from html import escape
+
+import anyio
+import anyio.to_thread
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .. import errors
+from . import analysis as an
+from . import assets, puzzles, tasks
+from .jobs import JobError, Jobs
+
+log = logging.getLogger("szsolver.web")
+
+MAX_BODY = 64 * 1024          # bytes in a request body
+PUZZLE_DEADLINE = 120.0       # seconds to generate a puzzle from its seed (the slowest take ~15)
+STEPS_DEADLINE = 60.0
+GRACE = 10.0                  # past a job's own time limit before it is killed
+ANNOTATE_DEADLINE = 180.0
+CACHE_SIZE = 256              # puzzles kept in memory
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _json_error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def read_json(request: Request, allowed: set, required: set = frozenset()) -> dict:
+    """The request's body: one JSON object of at most MAX_BODY bytes with keys from
+    ``allowed`` (and every key of ``required``)."""
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > MAX_BODY:
+        raise ApiError(413, f"the request body is over {MAX_BODY} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body.extend(chunk)
+        if len(body) > MAX_BODY:
+            raise ApiError(413, f"the request body is over {MAX_BODY} bytes")
+    if not body.strip():
+        raise ApiError(400, "the request needs a JSON object as its body")
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ApiError(400, "the request body is not UTF-8") from None
+    except json.JSONDecodeError as e:
+        raise ApiError(400, f"malformed JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the request body must be a JSON object")
+    an.require_keys(data, allowed, required)
+    return data
+
+
+def _query_flag(request: Request, name: str) -> bool:
+    v = request.query_params.get(name)
+    if v is None:
+        return False
+    if v.lower() in ("1", "true", "yes"):
+        return True
+    if v.lower() in ("0", "false", "no", ""):
+        return False
+    raise errors.ParseError(f"{name} must be 1 or 0, got {v!r}")
+
+
+class _Flight:
+    def __init__(self):
+        self.event = anyio.Event()
+        self.result = None
+        self.error: BaseException | None = None
+
+
+class Web:
+    """The app's state: the job runner and the puzzle cache (by ID, least recently
+    used out first; one generation per ID at a time, others wait for it)."""
+
+    def __init__(self, jobs: Jobs, warm_daily: bool):
+        self.jobs = jobs
+        self.warm_daily = warm_daily
+        self.cache: OrderedDict = OrderedDict()
+        self.flights: dict = {}
+
+    async def _cached(self, key, make):
+        while True:
+            if key in self.cache:
+                self.cache.move_to_end(key)
+                return self.cache[key]
+            flight = self.flights.get(key)
+            if flight is None:
+                break
+            await flight.event.wait()
+            if flight.error is not None:
+                raise flight.error
+        flight = self.flights[key] = _Flight()
+        try:
+            value = await make()
+            self.cache[key] = value
+            while len(self.cache) > CACHE_SIZE:
+                self.cache.popitem(last=False)
+            flight.result = value
+            return value
+        except Exception as e:
+            flight.error = e
+            raise
+        finally:
+            del self.flights[key]
+            flight.event.set()
+
+    async def puzzle(self, pid: str) -> dict:
+        """{"gen": Generated, "steps": list or None, "logic_solved": bool or None}."""
+        from ..starmaps.generate import collection_index, generated_from_json, parse_id_rule
+        pid = str(pid).strip()
+        parse_id_rule(pid)                  # UnknownPuzzleError (404) before any work
+
+        async def make():
+            stored = collection_index().get(pid)
+            if stored is not None:
+                return {"gen": stored, "steps": None, "logic_solved": None}
+            out = await self.jobs.run(tasks.puzzle_entry, pid, deadline=PUZZLE_DEADLINE)
+            return {"gen": generated_from_json(out["gen"]), "steps": out["steps"],
+                    "logic_solved": out["logic_solved"]}
+        return await self._cached(("puzzle", pid), make)
+
+    async def steps(self, pid: str) -> dict:
+        entry = await self.puzzle(pid)
+        if entry["steps"] is None:
+            async def make():
+                return await self.jobs.run(tasks.puzzle_entry, entry["gen"].id, False,
+                                           deadline=STEPS_DEADLINE)
+            out = await self._cached(("steps", entry["gen"].id), make)
+            entry["steps"], entry["logic_solved"] = out["steps"], out["logic_solved"]
+        return entry
+
+
+def _web(request: Request) -> Web:
+    return request.app.state.web
+
+
+# --- pages ---------------------------------------------------------------------------------
+
+NAV = ('<nav><a href="/">Home</a><a href="/puzzle/daily">Puzzle of the day</a>'
+       '<a href="/analysis">Analysis board</a><a href="/api">API</a></nav>')
+
+
+async def index_page(request: Request):
+    from ..starmaps.daily import daily_id
+    from ..starmaps.generate import collection_index
+    groups: dict = {}
+    for pid in collection_index():
+        kind = pid.split("-", 2)
+        groups.setdefault((kind[0], kind[1]), []).append(pid)
+    names = {"sz": "Stars' Zone", "sza": "Stars' Zone, advanced rule", "sq8": "8x8", "hex": "hex board"}
+    sections = []
+    for (board, grade), ids in groups.items():
+        links = " ".join(f'<a href="/puzzle/{escape(p)}">{escape(p.rsplit("-", 1)[1])}</a>' for p in ids)
+        sections.append(f"<section><h3>{escape(names.get(board, board))}: {escape(grade)}</h3>{links}</section>")
+    html = assets.render("index.html", head=assets.linked_style(), nav=NAV,
+                         daily=escape(daily_id()), collection="\n".join(sections))
+    return HTMLResponse(html)
+
+
+async def daily_page(request: Request):
+    from ..starmaps.daily import daily_id
+    return RedirectResponse(f"/puzzle/{daily_id(request.query_params.get('date'))}", status_code=302)
+
+
+async def puzzle_page(request: Request):
+    entry = await _web(request).puzzle(request.path_params["pid"])
+    gen = entry["gen"]
+    date = _daily_date(gen.id)
+    data = puzzles.page_data(gen, date=date)
+    title = (f"Puzzle of the day {date}" if date else f"Puzzle {gen.id}") + f" ({gen.grade})"
+    html = assets.render("puzzle.html", title=escape(title), head=assets.linked_style(),
+                         svg=puzzles.board_svg(gen.puzzle), data=puzzles.script_json(data),
+                         mode="server", nav=NAV, script=assets.linked_script("puzzle.js"))
+    return HTMLResponse(html)
+
+
+def _daily_date(pid: str) -> str | None:
+    """The date of a daily puzzle's ID (``sz-easy-d20261123``), else None."""
+    import re
+    m = re.fullmatch(r"sz-\w+-d(\d{4})(\d{2})(\d{2})", pid)
+    if not m:
+        return None
+    try:
+        return _dt.date(*map(int, m.groups())).isoformat()
+    except ValueError:
+        return None
+
+
+async def analysis_page(request: Request):
+    return HTMLResponse(assets.render("analysis.html", head=assets.linked_style(), nav=NAV,
+                                      script=assets.linked_script("analysis.js")))
+
+
+# --- the API -------------------------------------------------------------------------------
+
+async def api_daily(request: Request):
+    from ..starmaps.daily import daily_id, parse_date
+    d = parse_date(request.query_params.get("date"))
+    return await _puzzle_json(request, daily_id(d), d.isoformat())
+
+
+async def api_puzzle(request: Request):
+    pid = request.path_params["pid"]
+    return await _puzzle_json(request, pid, _daily_date(pid))
+
+
+async def _puzzle_json(request, pid, date):
+    solution = _query_flag(request, "solution")
+    explain = _query_flag(request, "explain")
+    web = _web(request)
+    entry = await (web.steps(pid) if explain else web.puzzle(pid))
+    return JSONResponse(puzzles.puzzle_json(entry["gen"], with_solution=solution,
+                                            steps=entry["steps"] if explain else None, date=date))
+
+
+async def api_steps(request: Request):
+    entry = await _web(request).steps(request.path_params["pid"])
+    return JSONResponse({"id": entry["gen"].id, "grade": entry["gen"].grade,
+                         "solved": entry["logic_solved"], "steps": entry["steps"]})
+
+
+async def api_puzzle_check(request: Request):
+    from ..starmaps.io import stars_from_points
+    from ..starmaps.model import solution_problems
+    body = await read_json(request, {"stars"}, {"stars"})
+    entry = await _web(request).puzzle(request.path_params["pid"])
+    p = entry["gen"].puzzle
+    stars = body["stars"]
+    if not isinstance(stars, list) or not all(isinstance(s, str) for s in stars):
+        raise errors.ParseError('stars must be a list of point names like ["44", "52"]')
+    problems = solution_problems(p, stars_from_points(p.geometry, stars))
+    return JSONResponse({"correct": not problems, "problems": problems})
+
+
+async def api_score(request: Request):
+    body = await read_json(request, {"position"}, {"position"})
+    return JSONResponse(an.score_json(an.position_from(body["position"])))
+
+
+async def api_view(request: Request):
+    body = await read_json(request, {"position", "last_turn"}, {"position"})
+    pos = an.position_from(body["position"])
+    return JSONResponse(an.position_view(pos, body.get("last_turn")))
+
+
+async def api_game(request: Request):
+    body = await read_json(request, {"source", "game", "example"})
+    return JSONResponse(an.game_view(an.game_from(body)))
+
+
+def _job_position(pos) -> dict:
+    from ..formats.notation import position_json
+    an.check_board(pos)
+    return position_json(pos)
+
+
+async def api_solve(request: Request):
+    body = await read_json(request, {"position", "time_limit", "all_turns"}, {"position"})
+    pos = an.position_from(body["position"])
+    limit = an.time_limit_from(body.get("time_limit"))
+    all_turns = an.flag_from(body.get("all_turns"), "all_turns")
+    out = await _web(request).jobs.run(tasks.solve_position, _job_position(pos), limit, all_turns,
+                                       deadline=limit + GRACE)
+    return JSONResponse(out)
+
+
+async def api_check(request: Request):
+    from ..formats.notation import parse_turn
+    body = await read_json(request, {"position", "turn", "time_limit"}, {"position", "turn"})
+    pos = an.position_from(body["position"])
+    turn = an.text_from(body["turn"], "turn")
+    pos.copy().play(parse_turn(turn, pos.geometry))   # IllegalTurnError naming why, before any job
+    limit = an.time_limit_from(body.get("time_limit"))
+    out = await _web(request).jobs.run(tasks.check_turn, _job_position(pos), turn, limit,
+                                       deadline=limit + GRACE)
+    return JSONResponse(out)
+
+
+async def api_potential(request: Request):
+    body = await read_json(request, {"position", "side", "time_limit", "svg"}, {"position"})
+    pos = an.position_from(body["position"])
+    side = an.side_from(body.get("side"), pos)
+    limit = an.time_limit_from(body.get("time_limit"))
+    svg = an.flag_from(body.get("svg"), "svg")
+    out = await _web(request).jobs.run(tasks.potential_of, _job_position(pos), side, limit, svg,
+                                       deadline=3 * limit + GRACE)
+    return JSONResponse(out)
+
+
+ANNOTATE_TIME_PER_TURN = 0.3
+ANNOTATE_EXACT_TURNS = 6
+ANNOTATE_SOLVER_TIME = 5.0
+
+
+async def api_annotate(request: Request):
+    from ..formats.record import game_json
+    body = await read_json(request, {"source", "game", "example", "time_per_turn"})
+    tpt = an.time_limit_from(body.pop("time_per_turn", None), ANNOTATE_TIME_PER_TURN, 1.0)
+    game = an.game_from(body)
+    if not game.turns:
+        raise errors.InputError("the game has no turns to annotate")
+    an.check_board(game.start)
+    out = await _web(request).jobs.run(tasks.annotate_game, game_json(game), tpt,
+                                       ANNOTATE_EXACT_TURNS, ANNOTATE_SOLVER_TIME,
+                                       deadline=ANNOTATE_DEADLINE)
+    return JSONResponse(out)
+
+
+async def api_health(request: Request):
+    web = _web(request)
+    return JSONResponse({"ok": True, "jobs": dict(web.jobs.stats), "cached_puzzles": len(web.cache)})
+
+
+# (method, path, handler, summary, input, answer): routes, /api and /api/openapi.json.
+ENDPOINTS = [
+    ("GET", "/api/puzzles/daily", api_daily, "The puzzle of the day.",
+     "query: date=YYYY-MM-DD (default today, UTC), solution=1, explain=1",
+     "the JSON of `szsolver puzzle daily --json` (with --solution / --explain)"),
+    ("GET", "/api/puzzles/{pid}", api_puzzle, "A puzzle by its ID (sz-hard-7, sza-easy-2, sz-easy-d20261123).",
+     "query: solution=1, explain=1",
+     "the JSON of `szsolver puzzle show ID --json`; 404 for an unknown ID"),
+    ("GET", "/api/puzzles/{pid}/steps", api_steps, "The logic solver's steps, for hints.",
+     "", '{"id", "grade", "solved", "steps": [{"technique", "level", "text", "point", "index", '
+         '"outcome": "star"|"empty", "pattern"}]}'),
+    ("POST", "/api/puzzles/{pid}/check", api_puzzle_check, "Check a solution with the Python checker.",
+     '{"stars": ["44", ...]} (every star, givens included)',
+     'the JSON of `szsolver puzzle check --json`: {"correct", "problems"}'),
+    ("POST", "/api/score", api_score, "Score a position.",
+     '{"position": a position string, a JSON position or game, or a game record}',
+     "the JSON of `szsolver score --json`"),
+    ("POST", "/api/view", api_view, "A position as the board shows it.",
+     '{"position", "last_turn"?}',
+     '{"position" (JSON), "svg", "score" (as /api/score), "side", "over", "neutrals_left_to_move", '
+     '"last_turn"}'),
+    ("POST", "/api/game", api_game, "Replay a game (or start one from a position).",
+     '{"source": a game record, JSON game or position string} | {"game": a JSON game} | {"example": true}',
+     '{"game", "record", "positions" (the start first), "turns": [{"turn", "round", "side"}], '
+     '"board", "warnings"}'),
+    ("POST", "/api/solve", api_solve, "The endgame solver: the value, best turns, PV.",
+     '{"position", "time_limit"?, "all_turns"?: true for the value of every turn}',
+     "the JSON of `szsolver solve --json` (--all-turns)"),
+    ("POST", "/api/check", api_check, "Was a turn optimal?",
+     '{"position": the position the turn is played in, "turn": "44n66", "time_limit"?}',
+     "the JSON of `szsolver check POSITION TURN --json`"),
+    ("POST", "/api/potential", api_potential, "The CP-SAT potential map of one side.",
+     '{"position", "side"?: "red"|"blue" (default: the side to move), "time_limit"? (per CP-SAT '
+     'solve), "svg"?: true for the heat map}',
+     "the JSON of `szsolver potential --map --side SIDE --json`, plus \"svg\""),
+    ("POST", "/api/annotate", api_annotate, "Judge every turn of a game.",
+     '{"source" | "game" | "example" as for /api/game, "time_per_turn"? (engine seconds, at most 1)}',
+     f"the JSON of `szsolver annotate --json` (the last {ANNOTATE_EXACT_TURNS} turns proved, "
+     f"exact solves under {ANNOTATE_SOLVER_TIME:g} s), plus \"chart\" (SVG)"),
+    ("GET", "/api/health", api_health, "Is the server up; job counts.", "", '{"ok": true, "jobs", ...}'),
+]
+
+
+async def api_docs(request: Request):
+    rows = "\n".join(
+        f"<tr><td><code>{m} {escape(p)}</code></td><td>{escape(summary)}<br>"
+        f"<span class='sz-info'>answer: {escape(answer)}</span></td><td>{escape(inp)}</td></tr>"
+        for m, p, _h, summary, inp, answer in ENDPOINTS)
+    return HTMLResponse(assets.render("api.html", head=assets.linked_style(), nav=NAV, rows=rows,
+                                      max_body=f"{MAX_BODY:,}", time_cap=f"{an.TIME_CAP:g}",
+                                      default_time=f"{an.DEFAULT_TIME:g}"))
+
+
+def openapi_schema() -> dict:
+    """An OpenAPI 3 description of :data:`ENDPOINTS`."""
+    paths: dict = {}
+    for method, path, _h, summary, inp, answer in ENDPOINTS:
+        op = {"summary": summary, "description": f"Input: {inp or 'none'}. Answer: {answer}.",
+              "responses": {"200": {"description": answer},
+                            "400": {"description": "bad input: {\"error\": message}"}}}
+        params = [{"name": n, "in": "path", "required": True, "schema": {"type": "string"}}
+                  for n in ("pid",) if "{" + n + "}" in path]
+        if params:
+            op["parameters"] = params
+        if method == "POST":
+            op["requestBody"] = {"required": True, "description": inp,
+                                 "content": {"application/json": {"schema": {"type": "object"}}}}
+            op["responses"]["413"] = {"description": f"body over {MAX_BODY} bytes"}
+        paths.setdefault(path, {})[method.lower()] = op
+    return {"openapi": "3.0.3",
+            "info": {"title": "szsolver", "version": _version(),
+                     "description": "Stars' Zone analysis and Starmaps puzzles."},
+            "paths": paths}
+
+
+def _version() -> str:
+    from .. import __version__
+    return __version__
+
+
+async def api_openapi(request: Request):
+    return JSONResponse(openapi_schema())
+
+
+# --- errors --------------------------------------------------------------------------------
+
+def _wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api")
+
+
+def _error(request: Request, status: int, message: str) -> Response:
+    if _wants_json(request):
+        return _json_error(status, message)
+    html = (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{status}</title>"
+            f"{assets.linked_style()}</head><body><header class='sz-top'><h1>{status}</h1>{NAV}"
+            f"</header><main><p>{escape(message)}</p></main></body></html>")
+    return HTMLResponse(html, status_code=status)
+
+
+async def _on_input_error(request: Request, exc: Exception):
+    status = 404 if isinstance(exc, errors.UnknownPuzzleError) else 400
+    return _error(request, status, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+
+
+async def _on_api_error(request: Request, exc: ApiError):
+    return _error(request, exc.status, exc.message)
+
+
+async def _on_job_error(request: Request, exc: JobError):
+    return _error(request, exc.status, str(exc))
+
+
+async def _on_http(request: Request, exc: HTTPException):
+    text = {404: "no such page or endpoint", 405: "method not allowed here"}.get(exc.status_code,
+                                                                                  str(exc.detail))
+    return _error(request, exc.status_code, text)
+
+
+async def _on_value_error(request: Request, exc: ValueError):
+    # The library's bad-input errors are InputErrors; a bare ValueError from deeper
+    # down still describes the input (one line), as the CLI treats it.
+    return _error(request, 400, str(exc).splitlines()[0] if str(exc) else "bad input")
+
+
+# --- the app -------------------------------------------------------------------------------
+
+def create_app(*, workers: int = 2, max_waiting: int = 64, warm_daily: bool = True) -> Starlette:
+    """The web app. ``workers``: heavy jobs at once; ``max_waiting``: more that may
+    wait (then 503); ``warm_daily``: generate today's puzzle at start-up."""
+    jobs = Jobs(workers=workers, max_waiting=max_waiting)
+    web = Web(jobs, warm_daily)
+
+    @asynccontextmanager
+    async def lifespan(app):
+        from ..starmaps.generate import collection_index
+        collection_index()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_warm, web)
+            try:
+                yield
+            finally:
+                jobs.shutdown()
+                tg.cancel_scope.cancel()
+        jobs.shutdown()
+
+    routes = [
+        Route("/", index_page),
+        Route("/puzzle/daily", daily_page),
+        Route("/puzzle/{pid}", puzzle_page),
+        Route("/analysis", analysis_page),
+        Route("/api", api_docs),
+        Route("/api/openapi.json", api_openapi),
+    ]
+    routes += [Route(path, handler, methods=[method]) for method, path, handler, *_ in ENDPOINTS]
+    routes.append(Mount("/static", app=StaticFiles(directory=assets.static_dir()), name="static"))
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+        errors.InputError: _on_input_error, ApiError: _on_api_error, JobError: _on_job_error,
+        HTTPException: _on_http, ValueError: _on_value_error})
+    app.state.web = web
+    return app
+
+
+async def _warm(web: Web) -> None:
+    """Start the job processes' forkserver, then make today's puzzle, so the first
+    visitors do not wait."""
+    try:
+        seconds = await anyio.to_thread.run_sync(web.jobs.warm_up, abandon_on_cancel=True)
+        log.info("analysis processes ready in %.1f s", seconds)
+        if web.warm_daily:
+            from ..starmaps.daily import daily_id
+            await web.puzzle(daily_id())
+    except (JobError, errors.InputError) as e:
+        log.warning("warming up: %s", e)

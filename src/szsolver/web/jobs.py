@@ -1,0 +1,163 @@
+"""Heavy jobs off the event loop: each in its own process, a bounded number at once,
+killed at a deadline.
+
+The endgame search and CP-SAT run in C and may hold the GIL for seconds; a thread
+would stall the server, and some calls (the potential map, the solver's PV walk,
+puzzle generation) have no overall limit of their own. So a job is a function of
+:mod:`szsolver.web.tasks` run in a fresh process forked from a forkserver that has
+the heavy modules already imported (about 20 ms a job), with
+
+- at most ``workers`` jobs running at once (an anyio CapacityLimiter), and at most
+  ``max_waiting`` more waiting for a turn (beyond that: :class:`Busy`, a 503);
+- a hard deadline per job: the process is killed when it passes
+  (:class:`TimedOut`, a 504) - the function is also given its time limit, so it
+  normally answers well before;
+- bad input found by the job (an :class:`szsolver.errors.InputError`) re-raised here
+  as the same class with the same message; anything else is :class:`JobFailed`.
+
+Jobs take and return plain data (str, numbers, dicts, lists): nothing else crosses.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import time
+import traceback
+
+import anyio
+import anyio.to_thread
+
+from .. import errors
+
+# Imported once in the forkserver, so each job starts with them loaded.
+PRELOAD = ["szsolver.web.tasks"]
+
+
+class JobError(Exception):
+    """A job did not give an answer; ``status`` is the HTTP status to report."""
+    status = 500
+
+
+class Busy(JobError):
+    status = 503
+
+
+class TimedOut(JobError):
+    status = 504
+
+
+class JobFailed(JobError):
+    status = 500
+
+
+def _child(conn, fn, args):
+    """In the job's process: run ``fn(*args)`` and send back what happened."""
+    try:
+        result = fn(*args)
+        conn.send(("ok", result))
+    except errors.InputError as e:
+        conn.send(("input", type(e).__name__, str(e)))
+    except BaseException as e:  # noqa: BLE001 - everything else is reported as a failure
+        conn.send(("error", type(e).__name__, "".join(traceback.format_exception_only(e)).strip()))
+    finally:
+        conn.close()
+
+
+class Jobs:
+    """Runs heavy jobs (see the module doc). Create it anywhere; use it from one event loop."""
+
+    def __init__(self, workers: int = 2, max_waiting: int = 64, preload=PRELOAD):
+        if workers < 1:
+            raise ValueError("workers must be at least 1")
+        self.workers = workers
+        self.max_waiting = max_waiting
+        self._ctx = multiprocessing.get_context("forkserver")
+        self._ctx.set_forkserver_preload(list(preload))
+        self._limiter = None      # made inside the event loop, on first use
+        self._threads = None
+        self._waiting = 0
+        self._live: set = set()
+        self._lock = threading.Lock()
+        self.stats = {"started": 0, "done": 0, "timed_out": 0, "failed": 0, "busy": 0}
+
+    def _limiters(self):
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(self.workers)
+            self._threads = anyio.CapacityLimiter(self.workers)
+        return self._limiter
+
+    async def run(self, fn, *args, deadline: float):
+        """``fn(*args)`` in a new process; its result, or an InputError it raised, or
+        Busy / TimedOut (killed after ``deadline`` seconds of running) / JobFailed."""
+        limiter = self._limiters()
+        if self._waiting >= self.max_waiting:
+            self.stats["busy"] += 1
+            raise Busy("the server is busy with other analyses: try again in a moment")
+        self._waiting += 1
+        try:
+            await limiter.acquire()
+        finally:
+            self._waiting -= 1
+        try:
+            # Not abandoned on cancellation: the slot is held until the process is gone.
+            return await anyio.to_thread.run_sync(self._run_blocking, fn, args, deadline,
+                                                  limiter=self._threads)
+        finally:
+            limiter.release()
+
+    def _run_blocking(self, fn, args, deadline):
+        parent, child = self._ctx.Pipe(duplex=False)
+        proc = self._ctx.Process(target=_child, args=(child, fn, args), daemon=True)
+        proc.start()
+        child.close()
+        with self._lock:
+            self._live.add(proc)
+            self.stats["started"] += 1
+        try:
+            if not parent.poll(deadline):
+                self.stats["timed_out"] += 1
+                raise TimedOut(f"no answer within the server's limit of {deadline:g} s")
+            try:
+                msg = parent.recv()
+            except EOFError:
+                self.stats["failed"] += 1
+                raise JobFailed("the analysis process ended without an answer") from None
+        finally:
+            if proc.is_alive():
+                proc.kill()
+            proc.join(5)
+            parent.close()
+            with self._lock:
+                self._live.discard(proc)
+        if msg[0] == "ok":
+            self.stats["done"] += 1
+            return msg[1]
+        if msg[0] == "input":
+            cls = getattr(errors, msg[1], errors.InputError)
+            raise cls(msg[2])
+        self.stats["failed"] += 1
+        raise JobFailed(f"the analysis failed: {msg[2]}")
+
+    def warm_up(self) -> float:
+        """Start the forkserver (imports the heavy modules once); seconds taken."""
+        t = time.perf_counter()
+        parent, child = self._ctx.Pipe(duplex=False)
+        proc = self._ctx.Process(target=_child, args=(child, _nothing, ()), daemon=True)
+        proc.start()
+        child.close()
+        parent.poll(120)
+        proc.join(5)
+        parent.close()
+        return time.perf_counter() - t
+
+    def shutdown(self) -> None:
+        """Kill every running job."""
+        with self._lock:
+            live = list(self._live)
+        for proc in live:
+            if proc.is_alive():
+                proc.kill()
+
+
+def _nothing():
+    return None

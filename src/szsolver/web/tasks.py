@@ -1,0 +1,81 @@
+"""The heavy jobs, each run in its own process by :mod:`szsolver.web.jobs`.
+
+Each takes plain data (positions as :func:`szsolver.formats.notation.position_json`
+dicts, already checked by the server) and returns JSON-ready data: the same JSON as
+the matching CLI command's ``--json``. Each passes its time limit on to the tool it
+calls; the job runner's deadline is the backstop for work that has no limit of its
+own (the solver's principal variation, the map's many CP-SAT solves, generation).
+"""
+from __future__ import annotations
+
+# Imported here so the forkserver loads them once, before any job.
+from ..analysis import annotate as _annotate_mod  # noqa: F401
+from ..analysis import check as _check_mod  # noqa: F401
+from ..bounds import potential as _potential_mod  # noqa: F401
+from ..endgame import solver as _solver_mod  # noqa: F401
+from ..formats.notation import parse_position_json
+from ..starmaps import generate as _generate_mod  # noqa: F401
+
+
+def puzzle_entry(pid: str, with_puzzle: bool = True) -> dict:
+    """The puzzle with ID ``pid`` (generated afresh when the collection does not hold
+    it) as ``Generated.to_json()`` plus ``attempts``, and its logic steps."""
+    from ..starmaps.generate import puzzle_from_id
+    from .puzzles import logic_steps
+    gen = puzzle_from_id(pid)
+    steps, solved = logic_steps(gen.puzzle)
+    out = {"steps": steps, "logic_solved": solved}
+    if with_puzzle:
+        d = gen.to_json()
+        d["attempts"] = gen.attempts
+        out["gen"] = d
+    return out
+
+
+def solve_position(position: dict, time_limit: float, all_turns: bool) -> dict:
+    """``szsolver solve --json`` (with ``--all-turns`` when asked)."""
+    from ..endgame.solver import solve
+    pos = parse_position_json(position)
+    res = solve(pos, time_limit=time_limit, all_turns=all_turns)
+    return res.to_json(pos.geometry)
+
+
+def check_turn(position: dict, turn: str, time_limit: float) -> dict:
+    """``szsolver check POSITION TURN --json``."""
+    from ..analysis.check import check
+    from ..endgame.solver import to_core
+    pos = parse_position_json(position)
+    return check(to_core(pos), turn, time_limit=time_limit).to_json()
+
+
+def potential_of(position: dict, side: int, time_limit: float, svg: bool) -> dict:
+    """``szsolver potential --map --side SIDE --json`` (each CP-SAT solve limited to
+    ``time_limit``), and with ``svg`` the heat map as ``--svg`` draws it."""
+    from ..bounds.potential import potential_map
+    from ..bounds.render import map_svg
+    from ..rules.base import SIDE_NAMES
+    pos = parse_position_json(position)
+    g = pos.geometry
+    pm = potential_map(pos, side, time_limit)
+    entry = pm.potential.to_json(g)
+    entry["map"] = pm.to_json(g)
+    entry["map_proven"] = pm.all_proven
+    if not pm.all_proven:
+        entry["map_upper"] = {g.coord_text(p): b for p, b in sorted(pm.bounds.items())}
+    out = {SIDE_NAMES[side]: entry}
+    if svg:
+        out["svg"] = map_svg(pos, pm)
+    return out
+
+
+def annotate_game(game: dict, time_per_turn: float, exact_turns: int, solver_time: float) -> dict:
+    """``szsolver annotate --json`` with the given budgets, plus ``chart``: the value
+    chart of the annotated-game page."""
+    from ..analysis.annotate import annotate
+    from ..analysis.report import value_chart
+    from ..formats.record import parse_game_json
+    g = parse_game_json(game)
+    ann = annotate(g, time_per_turn=time_per_turn, exact_turns=exact_turns, solver_time=solver_time)
+    out = ann.to_json()
+    out["chart"] = value_chart(ann)[0]
+    return out
