@@ -108,7 +108,9 @@ def generate_cmd(board, grade, seed, count, rule, with_solution, as_json, svg_fi
 @click.option("--explain", is_flag=True, help="List the logic solver's steps.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--svg", "svg_file", default=None, help="Draw the puzzle to this SVG file.")
-def daily_cmd(date, with_solution, explain, as_json, svg_file):
+@click.option("--html", "html_file", default=None, metavar="FILE",
+              help="Write a self-contained web page that plays the puzzle (no server needed).")
+def daily_cmd(date, with_solution, explain, as_json, svg_file, html_file):
     """The puzzle of the day: the same for a date on every machine; easy on Monday,
     harder towards the weekend."""
     from ..starmaps.daily import daily, parse_date
@@ -120,6 +122,9 @@ def daily_cmd(date, with_solution, explain, as_json, svg_file):
     end_progress(show)
     if svg_file:
         _write_svg(svg_file, gen, with_solution)
+    if html_file:
+        from .web import write_daily_html
+        write_daily_html(html_file, gen, d.isoformat())
     data, text = _describe(gen, with_solution, explain)
     data["date"] = d.isoformat()
     emit(data, f"puzzle of the day {d.isoformat()} ({d.strftime('%A')})\n" + text, as_json)
