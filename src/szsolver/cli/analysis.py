@@ -259,6 +259,11 @@ def selfplay_cmd(games, seconds, out_dir, rule, neutrals, red_name, blue_name, s
           "rule": rule, "time": seconds}, "\n".join(lines), as_json)
 
 
+def _count(n: int, word: str) -> str:
+    plural = word[:-1] + "ies" if word.endswith("y") else word + "s"
+    return f"{n} {word if n == 1 else plural}"
+
+
 def annotation_text(ann) -> str:
     """The annotated game as a table, the proved part apart from the estimated one."""
     from ..formats.notation import format_turn
@@ -304,8 +309,10 @@ def annotation_text(ann) -> str:
         s = ann.summary[name]
         acc = "n/a (no turn judged exactly)" if s["accuracy"] is None else \
             f"{s['accuracy']:.0%} ({s['optimal_exactly']} of {s['judged_exactly']} judged exactly)"
-        lines.append(f"{name.capitalize()}: accuracy {acc}; {s['inaccuracies']} inaccuracies, "
-                     f"{s['mistakes']} mistakes, {s['blunders']} blunders "
+        counts = ", ".join(_count(s[k], w) for k, w in (("inaccuracies", "inaccuracy"),
+                                                          ("mistakes", "mistake"),
+                                                          ("blunders", "blunder")))
+        lines.append(f"{name.capitalize()}: accuracy {acc}; {counts} "
                      f"(proved: {s['inaccuracies_proved']}, {s['mistakes_proved']}, "
                      f"{s['blunders_proved']}).")
     final = g.final
@@ -339,6 +346,8 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, html_
     _pos, game = _load(source, example, rule)
     if game is None:
         raise BadInput("annotate needs a game record, not a position")
+    if html_file and not os.path.isdir(os.path.dirname(os.path.abspath(html_file))):
+        raise BadInput(f"cannot write {html_file}: no such directory")   # before the work
     show = progress_printer()
     progress = None
     if show is not None:

@@ -1,0 +1,167 @@
+"""szsolver annotate: every turn judged, the proved part checked against the solver
+and a brute force, the estimated part kept apart; the HTML page; the command."""
+import json
+from html.parser import HTMLParser
+
+import pytest
+from click.testing import CliRunner
+
+from szsolver.analysis.annotate import annotate, turn_index, turn_number
+from szsolver.analysis.report import annotation_html
+from szsolver.cli import main
+from szsolver.endgame.solver import solve
+from szsolver.errors import InputError
+from szsolver.formats.notation import format_turn, position_string
+from szsolver.formats.record import Game, example_game, game_string
+from szsolver.rules.reference import Position as Reference
+
+
+def tail_game(turns_left):
+    """The rulebook game's last ``turns_left`` turns, set up from its position there."""
+    g = example_game()
+    i = len(g.turns) - turns_left
+    return Game({"Position": position_string(g.positions[i - 1]), "Red": "MY Tian",
+                 "Blue": "Aza Reyyaiya"}, g.turns[i:])
+
+
+@pytest.fixture(scope="module")
+def ann():
+    return annotate(tail_game(10), time_per_turn=0.05, exact_turns=4)
+
+
+def brute(pos):
+    if pos.is_over():
+        return pos.value()
+    vals = []
+    for t in pos.legal_turns():
+        pos.make(t)
+        vals.append(brute(pos))
+        pos.unmake(t)
+    return max(vals) if pos.side == 0 else min(vals)
+
+
+def test_proved_part_is_exact_and_apart(ann):
+    game = ann.game
+    assert ann.numbers == list(range(23, 33))           # numbered over the whole game
+    assert ann.proved_from == 29                        # 4 turns left at turn 29
+    for k, r in enumerate(ann.turns):
+        assert r.exact == (ann.numbers[k] >= 29)
+        assert r.method == ("solver" if r.exact else "engine")
+        assert game.round_of(k) == (ann.numbers[k] + 1) // 2
+
+
+def test_proved_values_agree_with_the_solver_and_brute_force(ann):
+    game = ann.game
+    for k, r in enumerate(ann.turns):
+        if not r.exact:
+            continue
+        before = game.position_before(k)
+        after = game.positions[k]
+        assert r.value_before == solve(before).value
+        assert r.played_value == (after.value() if after.is_over() else solve(after).value)
+        if before.turns_left <= 2:                      # small enough for plain minimax
+            assert r.value_before == brute(Reference(position_string(before)))
+    # the value after a turn is the value before the next one
+    for a, b in zip(ann.turns, ann.turns[1:]):
+        if a.exact and b.exact:
+            assert a.played_value == b.value_before
+
+
+def test_estimates_lie_inside_proved_bounds(ann):
+    for r in ann.turns:
+        for key in ("value_before", "played_value", "loss"):
+            v = getattr(r, key)
+            assert r.lower[key] <= v <= r.upper[key]
+
+
+def test_summary_counts(ann):
+    for side, name in enumerate(("red", "blue")):
+        mine = [r for r in ann.turns if r.mover == side]
+        s = ann.summary[name]
+        assert s["turns"] == len(mine) == 5
+        assert s["judged_exactly"] == sum(r.exact for r in mine) == 2
+        assert s["optimal"] + s["inaccuracies"] + s["mistakes"] + s["blunders"] == len(mine)
+        opt = sum(1 for r in mine if r.exact and r.verdict == "optimal")
+        assert s["accuracy"] == opt / 2
+
+
+def test_json_has_values_over_the_game(ann):
+    data = json.loads(json.dumps(ann.to_json()))
+    assert data["proved_from"] == 29 and len(data["turns"]) == 10
+    assert len(data["values"]) == 11
+    assert data["values"][-1] == {"ply": 32, "exact": True, "value": 199, "lower": 199,
+                                  "upper": 199, "position": position_string(ann.game.final)}
+    assert [t["number"] for t in data["turns"]] == list(range(23, 33))
+    assert data["turns"][6]["played"] == "38" and data["turns"][6]["exact"]
+
+
+class _Page(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags, self.refs, self.steps = [], [], 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.append(tag)
+        self.refs += [v for k, v in attrs if k in ("src", "href") and v]
+        if "step" in (a.get("class") or "").split():
+            self.steps += 1
+
+
+def test_html_page_is_self_contained(ann):
+    page = annotation_html(ann)
+    p = _Page()
+    p.feed(page)
+    assert p.steps == 11                                # a board for every position
+    assert p.tags.count("svg") == 12                    # + the value chart
+    assert p.refs == []                                 # nothing fetched from outside
+    assert "input" in p.tags and "script" in p.tags
+    assert "Estimated: turns 23-28" in page and "Proved: turns 29-32" in page
+    assert "blunder" in page or "optimal" in page
+
+
+def test_turn_numbers_and_errors():
+    g = example_game()
+    assert turn_index(g, 1) == 0 and turn_index(g, 32) == 31
+    assert turn_number(g, 31) == 32
+    t = tail_game(10)
+    assert turn_index(t, 23) == 0
+    with pytest.raises(InputError, match="outside the game"):
+        turn_index(t, 22)
+    short = Game({}, g.turns[:5])
+    with pytest.raises(InputError, match="turn 6 was not played"):
+        turn_index(short, 6)
+    with pytest.raises(InputError, match="no turns"):
+        annotate(Game({}, []))
+
+
+def test_cli_annotate_json_and_html(tmp_path):
+    f = tmp_path / "tail.szg"
+    f.write_text(game_string(tail_game(6)))
+    html = tmp_path / "a.html"
+    r = CliRunner().invoke(main, ["annotate", str(f), "--time-per-turn", "0.05",
+                                  "--exact-turns", "4", "--json", "--html", str(html)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["proved_from"] == 29 and data["turns"][0]["method"] == "engine"
+    assert html.read_text().startswith("<!DOCTYPE html>")
+    r = CliRunner().invoke(main, ["annotate", str(f), "--time-per-turn", "0.05",
+                                  "--exact-turns", "4"])
+    assert r.exit_code == 0
+    out = r.output
+    assert out.index("Estimated (turns 27-28") < out.index("Proved (turns 29-32")
+    assert "accuracy" in out
+
+
+@pytest.mark.parametrize("args,message", [
+    (["../....../......./......../....N..../......../......./....../.. R 5 5 basic"],
+     "needs a game record"),
+    (["--example", "--time-per-turn", "-1"], "must be positive"),
+    (["--example", "--html", "/nonexistent-dir/x.html"], "cannot write"),
+    (["--example", "--exact-turns", "9"], "9"),
+    (["no-such-file.szg"], "no such file"),
+])
+def test_cli_annotate_bad_input(args, message):
+    r = CliRunner().invoke(main, ["annotate", *args])
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
+    assert r.output.startswith("Error:") and message in r.output
