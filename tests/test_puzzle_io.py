@@ -20,6 +20,7 @@ from szsolver.starmaps.io import (
     puzzle_to_json,
     stars_to_points,
 )
+from szsolver.formats.palette import BLOCKED, NEUTRAL_STONE
 from szsolver.rules.base import ADVANCED, BASIC
 from szsolver.starmaps.model import Puzzle, star_patterns
 from szsolver.starmaps.complete import complete_starmap
@@ -88,8 +89,9 @@ def test_svg_palette(k):
         svg = puzzle_svg(p, sol)
         root = ET.fromstring(svg)
         assert root.tag.endswith("svg")
-        for colour in ("#00007f", "#ffff00", "#ff3838", "#f2f2f2"):
+        for colour in ("#00007f", "#ffff00", "#ff3838", BLOCKED):
             assert colour in svg
+        assert NEUTRAL_STONE not in svg  # a blocked point is not drawn as a neutral stone
         assert ("#00bfff" in svg) == (sol is not None)
     if p.geometry.cell == "hex":
         assert "<polygon" in puzzle_svg(p)
@@ -164,15 +166,15 @@ def test_cli_solve_reports_multiple_and_none(tmp_path):
     f = tmp_path / "empty.txt"
     f.write_text(puzzle_string(Puzzle(STARS_ZONE, blocked=STARS_ZONE.fixed_neutral_mask)))
     r = CliRunner().invoke(main, ["puzzle", "solve", str(f)])
-    assert r.exit_code == 0 and r.output.startswith("multiple")
+    assert r.exit_code == 10 and r.output.startswith("multiple")
     r = CliRunner().invoke(main, ["puzzle", "solve", "square-7;basic;x=;g=", "--json"])
-    assert json.loads(r.output)["status"] == "none"
+    assert r.exit_code == 11 and json.loads(r.output)["status"] == "none"
 
 
 @pytest.mark.parametrize("args", [
     ["puzzle", "solve", "no-such-file.json"],
     ["puzzle", "solve", "stars-zone;basic;x=;g=44:z"],
-    ["puzzle", "check", "stars-zone;basic;x=;g=", "44 99"],
+    ["puzzle", "check", "stars-zone;basic;x=;g=", "44 x9"],
     ["starmap", "--board", "octagon"],
 ])
 def test_cli_bad_input_exit_2(args, tmp_path):

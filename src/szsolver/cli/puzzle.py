@@ -2,47 +2,99 @@
 
 The ``puzzle`` group is shared: puzzle generation, the daily puzzle and ``show``
 live in :mod:`szsolver.cli.puzzle_gen`; :mod:`szsolver.cli.app` registers them here.
+
+Exit codes scripts can rely on (also in each command's ``--help``):
+``puzzle solve`` 0 unique (or, with ``--max-solutions 1``, a solution found),
+10 several solutions, 11 no solution, 12 unknown (a time limit stopped it);
+``puzzle check`` (and ``--check`` of ``show`` and ``daily``) 0 right, 1 wrong;
+every puzzle command 2 for bad input and 130 when stopped with Ctrl-C.
 """
 from __future__ import annotations
 
-import json
+import functools
+import os
+import re
 import sys
 
 import click
 
 from .common import emit, end_progress, progress_printer, write_file
+from .pictures import out_path as svg_path
+
+# puzzle solve: one exit code per verdict
+SOLVE_EXIT = {"unique": 0, "found": 0, "multiple": 10, "none": 11, "unknown": 12}
+CHECK_WRONG = 1
+INTERRUPTED = 130
+
+_EXIT_HELP = ("Exit codes: 0 unique (or, with --max-solutions 1, a solution found), "
+              "10 several solutions, 11 no solution, 12 unknown (the time limit ran out "
+              "first), 2 bad input, 130 stopped by Ctrl-C.")
+_CHECK_HELP = "Exit codes: 0 right, 1 wrong, 2 bad input, 130 stopped by Ctrl-C."
 
 
-def read_solution(puzzle, source: str) -> int:
-    """A star set from SOURCE: a file or inline text. JSON (a list of points, or an
-    object with 'solution'), or point names separated by spaces, ';' or '.'."""
-    from ..formats.sources import read_source
-    from ..starmaps.io import stars_from_points
-    g = puzzle.geometry
-    text = read_source(source)
-    s = text.strip()
-    if not s:
-        raise ValueError("empty solution")
-    if s[0] in "[{":
+def interruptible(command):
+    """Ctrl-C ends the command with one line on stderr and exit code 130 (not 1, which
+    ``check`` uses for a wrong solution)."""
+    @functools.wraps(command)
+    def run(*args, **kwargs):
         try:
-            data = json.loads(s)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"malformed JSON solution: {e.msg} at line {e.lineno}") from None
-        if isinstance(data, dict):
-            if "solution" not in data:
-                raise ValueError("the JSON has no 'solution'")
-            data = data["solution"]
-        return stars_from_points(g, data)
-    return stars_from_points(g, s.replace("\n", " "))
+            return command(*args, **kwargs)
+        except KeyboardInterrupt:
+            click.echo("\nInterrupted.", err=True)
+            sys.exit(INTERRUPTED)
+    return run
+
+
+_ID_SHAPE = re.compile(r"\s*[A-Za-z0-9]+-[A-Za-z]+-\S*\s*")
+
+
+def load_puzzle_source(source: str, show=None):
+    """(puzzle, recorded solution or None, Generated or None) from SOURCE: a puzzle
+    file, a puzzle written inline (JSON, puzzle string, text form) or a puzzle ID
+    (``sz-hard-7``, ``sz-easy-d20261123``). An existing file wins over an ID of the same
+    name. A mistyped ID is an UnknownPuzzleError (exit 2), never another puzzle."""
+    from ..starmaps.io import load_puzzle
+    if not os.path.exists(source) and _ID_SHAPE.fullmatch(source):
+        from ..starmaps.generate import puzzle_from_id
+        if show:
+            show(f"loading {source.strip()} ...")
+        gen = puzzle_from_id(source, progress=show)
+        end_progress(show)
+        return gen.puzzle, gen.solution, gen
+    p, recorded = load_puzzle(source)
+    return p, recorded, None
+
+
+def check_report(p, solution_source: str, pid: str | None = None) -> tuple[dict, str, bool]:
+    """(JSON data, text, correct) of checking SOLUTION_SOURCE against puzzle ``p`` with
+    the independent checker (:func:`szsolver.starmaps.model.check_solution`)."""
+    from ..starmaps.io import puzzle_string, read_solution
+    from ..starmaps.model import check_solution
+    placed, off_board = read_solution(p.geometry, solution_source)
+    res = check_solution(p, placed, off_board)
+    data = {"puzzle": puzzle_string(p)}
+    if pid:
+        data["id"] = pid
+    data.update(res.to_json())
+    if res.correct:
+        text = "correct: every pattern appears exactly once and every given shows its pattern"
+    else:
+        text = "not a solution:\n" + "\n".join("  - " + x for x in res.problems)
+    if pid:
+        text = f"{pid}: {text}"
+    return data, text, res.correct
 
 
 @click.group()
 def puzzle():
-    """Starmap puzzles: solve, check (and generate, daily, show)."""
+    """Starmap puzzles: solve, check (and generate, daily, show).
+
+    A puzzle is named by a file, by the puzzle written inline or by its ID
+    (sz-hard-7; sza-hard-1 for the advanced rule; sz-easy-d20261123 for a daily)."""
 
 
-@puzzle.command("solve")
-@click.argument("file")
+@puzzle.command("solve", epilog=_EXIT_HELP)
+@click.argument("source", metavar="PUZZLE")
 @click.option("--max-solutions", default=2, show_default=True, type=click.IntRange(1, 10000),
               help="Stop after this many solutions (2 proves uniqueness).")
 @click.option("--time-limit", type=click.FloatRange(0, None), default=None,
@@ -50,21 +102,17 @@ def puzzle():
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="CP-SAT threads (1 = reproducible).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("--svg", "svg_file", default=None, metavar="FILE",
               help="Also draw the puzzle with the (first) solution to this SVG file.")
-def solve_cmd(file, max_solutions, time_limit, workers, as_json, svg_file):
-    """Solve the puzzle in FILE (JSON, puzzle string or text form) with CP-SAT and
-    prove whether its solution is unique."""
-    from ..starmaps.io import (
-        load_puzzle,
-        puzzle_string,
-        puzzle_svg,
-        puzzle_text,
-        stars_to_points,
-    )
+@interruptible
+def solve_cmd(source, max_solutions, time_limit, workers, as_json, svg_file):
+    """Solve PUZZLE (a file, the puzzle inline - JSON, puzzle string or text form - or
+    a puzzle ID like sz-hard-7) with CP-SAT and prove whether its solution is unique."""
+    from ..starmaps.io import puzzle_string, puzzle_svg, puzzle_text, stars_to_points
     from ..starmaps.sat import solve
-    p, _recorded = load_puzzle(file)
+    svg_path(svg_file)
     show = progress_printer()
+    p, _recorded, gen = load_puzzle_source(source, show)
     if show:
         show("solving ...")
     r = solve(p, max_solutions=max_solutions, time_limit=time_limit, workers=workers,
@@ -72,11 +120,14 @@ def solve_cmd(file, max_solutions, time_limit, workers, as_json, svg_file):
     end_progress(show)
     g = p.geometry
     if svg_file and r.solutions:
-        write_file(svg_file, puzzle_svg(p, r.solutions[0]))
+        write_file(svg_file, puzzle_svg(p, r.solutions[0], pid=gen and gen.id,
+                                        grade=gen and gen.grade))
     data = {"puzzle": puzzle_string(p), "status": r.status, "proved": r.proved,
             "exhausted": r.exhausted, "summary": r.describe(),
             "solutions": [stars_to_points(g, s) for s in r.solutions],
             "seconds": round(r.seconds, 3), "stats": r.stats}
+    if gen is not None:
+        data = {"id": gen.id, **data}
     lines = [f"{r.status}: {r.describe()}"]
     for k, s in enumerate(r.solutions[:2]):
         lines.append("")
@@ -86,27 +137,29 @@ def solve_cmd(file, max_solutions, time_limit, workers, as_json, svg_file):
         lines.append(f"... and {len(r.solutions) - 2} more (use --json to list them)")
     lines.append(f"({r.seconds:.2f} s, {r.stats['solves']} CP-SAT solve(s))")
     emit(data, "\n".join(lines), as_json)
+    sys.exit(SOLVE_EXIT[r.status])
 
 
-@puzzle.command("check")
-@click.argument("file")
+@puzzle.command("check", epilog=_CHECK_HELP)
+@click.argument("source", metavar="PUZZLE")
 @click.argument("solution")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def check_cmd(file, solution, as_json):
-    """Check SOLUTION (a file or inline: point names like '44 52 ...', or JSON)
-    against the puzzle in FILE with the independent pure-Python checker.
-    Exit code 0 when it is a solution, 1 when it is not."""
-    from ..starmaps.io import load_puzzle
-    from ..starmaps.model import solution_problems
-    p, _recorded = load_puzzle(file)
-    stars = read_solution(p, solution)
-    problems = solution_problems(p, stars)
-    data = {"correct": not problems, "problems": problems}
-    text = "correct: every pattern appears exactly once and every given shows its pattern" \
-        if not problems else "not a solution:\n" + "\n".join("  - " + x for x in problems)
+@interruptible
+def check_cmd(source, solution, as_json):
+    """Check SOLUTION against PUZZLE (a file, the puzzle inline or a puzzle ID like
+    sz-hard-7) with the independent pure-Python checker.
+
+    SOLUTION is a file or inline: the points of the stars you placed, like
+    '44 52 ...' (the givens are implied; listing them too is fine), or JSON (a list
+    of points, or an object with 'solution'). A wrong solution is explained: givens
+    whose pattern it changes, patterns two stars show, patterns no star shows, stars
+    on blocked points or off the board, too few or too many stars."""
+    show = progress_printer()
+    p, _recorded, gen = load_puzzle_source(source, show)
+    data, text, correct = check_report(p, solution, gen.id if gen is not None else None)
     emit(data, text, as_json)
-    if problems:
-        sys.exit(1)
+    if not correct:
+        sys.exit(CHECK_WRONG)
 
 
 @click.command("starmap")
@@ -118,7 +171,7 @@ def check_cmd(file, solution, as_json):
               help="advanced: blocked points (the Stars' Zone centre) cut beams.")
 @click.option("--time-limit", type=click.FloatRange(0, None), default=None, help="Seconds.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("--svg", "svg_file", default=None, metavar="FILE",
               help="Draw the starmap to this SVG file.")
 def starmap_cmd(board, seed, good_form, rule, time_limit, as_json, svg_file):
     """A complete starmap (every pattern exactly once) on a board, verified by the
@@ -133,6 +186,7 @@ def starmap_cmd(board, seed, good_form, rule, time_limit, as_json, svg_file):
     )
     from ..starmaps.model import Puzzle, star_patterns
     from ..starmaps.complete import complete_starmap
+    svg_path(svg_file)
     g = by_name(board)
     show = progress_printer()
     if show:
@@ -150,7 +204,9 @@ def starmap_cmd(board, seed, good_form, rule, time_limit, as_json, svg_file):
     pats = star_patterns(g, stars, p.blocked, p.rule)
     shown = Puzzle(g, blocked=p.blocked, givens=tuple(pats.items()), rule=rule)
     if svg_file:
-        write_file(svg_file, puzzle_svg(shown))
+        write_file(svg_file, puzzle_svg(
+            shown, caption=f"complete starmap on {g.name}, seed {seed}\n{rule} rule; "
+                           f"{len(pats)} stars, every pattern once"))
     data = puzzle_to_json(p, stars)
     data.update(good_form=good_form, seed=seed, method=stats.get("method"),
                 seconds=round(stats.get("seconds", 0.0), 3),

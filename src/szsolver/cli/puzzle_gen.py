@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import click
 
 from .common import BadInput, emit, end_progress, progress_printer, write_file
+from .pictures import out_path, write_all
+from .puzzle import _CHECK_HELP, CHECK_WRONG, check_report, interruptible
 
 
 def _describe(gen, with_solution: bool, explain: bool) -> tuple[dict, str]:
@@ -35,7 +38,21 @@ def _describe(gen, with_solution: bool, explain: bool) -> tuple[dict, str]:
 
 def _write_svg(path: str, gen, with_solution: bool) -> None:
     from ..starmaps.io import puzzle_svg
-    write_file(path, puzzle_svg(gen.puzzle, gen.solution if with_solution else None))
+    write_file(path, puzzle_svg(gen.puzzle, gen.solution if with_solution else None,
+                                pid=gen.id, grade=gen.grade))
+
+
+def _check_options(check, with_solution, explain) -> None:
+    if check is not None and (with_solution or explain):
+        raise BadInput("--check prints the check only: leave out --solution and --explain")
+
+
+def _emit_check(gen, check, as_json) -> None:
+    """Print the check of the solution CHECK against ``gen`` and exit 1 when wrong."""
+    data, text, correct = check_report(gen.puzzle, check, gen.id)
+    emit(data, text, as_json)
+    if not correct:
+        sys.exit(CHECK_WRONG)
 
 
 def _seeds(seed: str, count: int) -> list[str]:
@@ -54,7 +71,9 @@ def _progress_cb(show, label: str):
     return tick
 
 
-@click.command("generate")
+@click.command("generate", epilog="Numbers as seeds are the published collection's "
+               "(sz-hard-1 .. sz-hard-24, ...): a number past it is refused, so that every "
+               "ID printed here names its puzzle. Exit codes: 0 done, 2 bad input, 130 Ctrl-C.")
 @click.option("--board", default="stars-zone", show_default=True,
               help="stars-zone, square-N (8..12, or NxN) or hex.")
 @click.option("--grade", default="medium", show_default=True,
@@ -67,53 +86,81 @@ def _progress_cb(show, label: str):
               help="advanced: blocked points also cut beams.")
 @click.option("--solution", "with_solution", is_flag=True, help="Show the solution too.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@click.option("--svg", "svg_file", default=None, help="Draw the puzzle to this SVG file "
+@click.option("--svg", "svg_file", default=None, metavar="FILE", help="Draw the puzzle to this SVG file "
               "(with --count, -SEED is added before .svg).")
 @click.option("--out", "out_dir", default=None, help="Also write each puzzle as DIR/ID.json.")
+@interruptible
 def generate_cmd(board, grade, seed, count, rule, with_solution, as_json, svg_file, out_dir):
     """Generate puzzles of a grade, proved unique by CP-SAT."""
+    from ..errors import UnknownPuzzleError
+    from ..rules.base import rule_code
     from ..starmaps.generate import generate, resolve_board
-    from ..starmaps.logic import grade_level
+    from ..starmaps.ids import SEED_RE, check_id, make_id
+    from ..starmaps.logic import GRADES, grade_level
     g = resolve_board(board)
-    grade_level(grade)
+    target = GRADES[grade_level(grade) - 1]
+    out_path(svg_file)
+    out_path(out_dir, "--out", "a directory name")
+    seeds = _seeds(seed, count)
+    for s in seeds:  # every ID printed names its puzzle for show, solve and check
+        if not SEED_RE.fullmatch(s):
+            raise BadInput(f"bad seed {s!r}: use letters, digits and _.:-")
+        try:
+            check_id(make_id(g, target, s, rule_code(rule)))
+        except UnknownPuzzleError as e:
+            raise BadInput(f"seed {s} gives no valid puzzle ID: {e}"
+                           + (" (use a seed with a letter, e.g. s" + s + ")" if s.isdigit() else "")) \
+                from None
     show = progress_printer()
     results = []
-    for s in _seeds(seed, count):
+    for s in seeds:
         if show:
             show(f"generating {grade} puzzle, seed {s} ...")
-        gen = generate(g, grade, s, rule=rule, progress=_progress_cb(show, f"seed {s}"))
-        results.append(gen)
-        if out_dir:
-            try:
-                os.makedirs(out_dir, exist_ok=True)
-            except OSError as e:
-                raise BadInput(f"cannot make directory {out_dir}: {e.strerror}") from None
-            write_file(os.path.join(out_dir, gen.id + ".json"),
-                       json.dumps(gen.to_json(), indent=1) + "\n")
-        if svg_file:
+        results.append(generate(g, grade, s, rule=rule, progress=_progress_cb(show, f"seed {s}")))
+    end_progress(show)
+    # every file at the end, all or nothing
+    from ..starmaps.io import puzzle_svg
+    files = []
+    if out_dir:
+        files += [(os.path.join(out_dir, gen.id + ".json"), json.dumps(gen.to_json(), indent=1) + "\n")
+                  for gen in results]
+    if svg_file:
+        for s, gen in zip(seeds, results):
             path = svg_file
             if count > 1:
                 root, ext = os.path.splitext(svg_file)
                 path = f"{root}-{s}{ext or '.svg'}"
-            _write_svg(path, gen, with_solution)
-    end_progress(show)
+            files.append((path, puzzle_svg(gen.puzzle, gen.solution if with_solution else None,
+                                           pid=gen.id, grade=gen.grade)))
+    write_all(files, directory=out_dir or None)
     described = [_describe(gen, with_solution, False) for gen in results]
     data = described[0][0] if count == 1 else [d for d, _ in described]
     emit(data, "\n\n".join(t for _, t in described), as_json)
 
 
-@click.command("daily")
+_CHECK_OPTION = click.option(
+    "--check", "check", default=None, metavar="SOLUTION",
+    help="Check SOLUTION (a file or inline: the points of the stars you placed, like "
+         "'44 52 ...'; the givens are implied) instead of showing the puzzle; exit 1 when wrong.")
+
+
+@click.command("daily", epilog=_CHECK_HELP.replace("Exit codes: 0 right", "Exit codes: 0 shown or right"))
 @click.option("--date", "date", default=None, help="YYYY-MM-DD (default: today, UTC).")
 @click.option("--solution", "with_solution", is_flag=True, help="Show the solution too.")
 @click.option("--explain", is_flag=True, help="List the logic solver's steps.")
+@_CHECK_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@click.option("--svg", "svg_file", default=None, help="Draw the puzzle to this SVG file.")
+@click.option("--svg", "svg_file", default=None, metavar="FILE", help="Draw the puzzle to this SVG file.")
 @click.option("--html", "html_file", default=None, metavar="FILE",
               help="Write a self-contained web page that plays the puzzle (no server needed).")
-def daily_cmd(date, with_solution, explain, as_json, svg_file, html_file):
-    """The puzzle of the day: the same for a date on every machine; easy on Monday,
-    harder towards the weekend."""
+@interruptible
+def daily_cmd(date, with_solution, explain, check, as_json, svg_file, html_file):
+    """The puzzle of the day: the same for a date on every machine; easy on Monday
+    and Tuesday, medium on Wednesday and Thursday, hard on Friday and Saturday,
+    fiendish on Sunday. Its ID is sz-GRADE-dYYYYMMDD."""
     from ..starmaps.daily import daily, parse_date
+    _check_options(check, with_solution, explain)
+    out_path(svg_file)
     d = parse_date(date)
     show = progress_printer()
     if show:
@@ -125,26 +172,35 @@ def daily_cmd(date, with_solution, explain, as_json, svg_file, html_file):
     if html_file:
         from .web import write_daily_html
         write_daily_html(html_file, gen, d.isoformat())
+    if check is not None:
+        return _emit_check(gen, check, as_json)
     data, text = _describe(gen, with_solution, explain)
     data["date"] = d.isoformat()
     emit(data, f"puzzle of the day {d.isoformat()} ({d.strftime('%A')})\n" + text, as_json)
 
 
-@click.command("show")
-@click.argument("puzzle_id")
+@click.command("show", epilog=_CHECK_HELP.replace("Exit codes: 0 right", "Exit codes: 0 shown or right"))
+@click.argument("puzzle_id", metavar="ID")
 @click.option("--solution", "with_solution", is_flag=True, help="Show the solution too.")
 @click.option("--explain", is_flag=True, help="List the logic solver's steps.")
+@_CHECK_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@click.option("--svg", "svg_file", default=None, help="Draw the puzzle to this SVG file.")
-def show_cmd(puzzle_id, with_solution, explain, as_json, svg_file):
+@click.option("--svg", "svg_file", default=None, metavar="FILE", help="Draw the puzzle to this SVG file.")
+@interruptible
+def show_cmd(puzzle_id, with_solution, explain, check, as_json, svg_file):
     """Show the puzzle with ID (e.g. sz-hard-7, sza-hard-7 for the advanced rule, or a
-    daily ID like sz-easy-d20261123):
-    from the published collection, else rebuilt from its seed."""
+    daily ID like sz-easy-d20261123): from the published collection, else rebuilt from
+    its seed. A mistyped ID (a number past the collection, a date that does not exist,
+    a grade that date does not have) is an error, never another puzzle."""
     from ..starmaps.generate import puzzle_from_id
+    _check_options(check, with_solution, explain)
+    out_path(svg_file)
     show = progress_printer()
     gen = puzzle_from_id(puzzle_id, progress=_progress_cb(show, puzzle_id))
     end_progress(show)
     if svg_file:
         _write_svg(svg_file, gen, with_solution)
+    if check is not None:
+        return _emit_check(gen, check, as_json)
     data, text = _describe(gen, with_solution, explain)
     emit(data, text, as_json)

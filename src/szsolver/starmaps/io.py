@@ -31,6 +31,8 @@ True
 """
 from __future__ import annotations
 
+import json
+import re
 from html import escape
 
 from ..errors import InputError, InvalidPuzzleError, ParseError
@@ -92,6 +94,62 @@ def stars_from_points(g: Geometry, names) -> int:
     return m
 
 
+_POINT_SYNTAX = re.compile(r"\s*(\d\d|-?\d+\s*,\s*-?\d+)\s*")
+
+
+def points_and_off_board(g: Geometry, names) -> tuple[int, list[str]]:
+    """Like :func:`stars_from_points`, but names that are written as points and are not
+    on the board (``11`` on the Stars' Zone board) are returned as a list instead of
+    raising: (bitmask of the points on the board, [names off the board]). Text that is
+    no point name at all raises ParseError; a point listed twice InvalidPuzzleError."""
+    if isinstance(names, str):
+        names = names.replace(";", " ").replace(".", " ").split()
+    if not isinstance(names, (list, tuple)):
+        raise InvalidPuzzleError("a solution must be a list of points")
+    m, off, seen = 0, [], set()
+    for t in names:
+        if not isinstance(t, str):
+            raise InvalidPuzzleError(f"bad point {t!r}: expected a string like '44' or '10,3'")
+        key = t.strip()
+        if key in seen:
+            raise InvalidPuzzleError(f"point {key} listed twice")
+        seen.add(key)
+        try:
+            p = g.parse_point(t)
+        except ValueError as e:
+            if _POINT_SYNTAX.fullmatch(t):
+                off.append(key)
+                continue
+            raise ParseError(str(e)) from None
+        if m >> p & 1:
+            raise InvalidPuzzleError(f"point {g.coord_text(p)} listed twice")
+        m |= 1 << p
+    return m, off
+
+
+def solution_from_text(g: Geometry, text: str) -> tuple[int, list[str]]:
+    """A claimed solution from text: JSON (a list of points, or an object with
+    ``solution``) or point names separated by spaces, newlines, ';' or '.'.
+    Returns (bitmask of points on the board, [names off the board]); see
+    :func:`points_and_off_board`. ParseError / InvalidPuzzleError name what is wrong."""
+    s = text.strip()
+    if not s:
+        raise InvalidPuzzleError("empty solution")
+    if s[0] in "[{":
+        data = json_loads(s, "solution")
+        if isinstance(data, dict):
+            if "solution" not in data:
+                raise InvalidPuzzleError("the JSON has no 'solution'")
+            data = data["solution"]
+        return points_and_off_board(g, data)
+    return points_and_off_board(g, s)
+
+
+def read_solution(g: Geometry, source: str) -> tuple[int, list[str]]:
+    """:func:`solution_from_text` of SOURCE: a file when it names one, else the text."""
+    return solution_from_text(g, read_source(source))
+
+
 # --- JSON ---------------------------------------------------------------------------------
 
 def puzzle_to_json(p: Puzzle, solution: int | None = None) -> dict:
@@ -119,8 +177,24 @@ def puzzle_from_json(d, geometry: Geometry | None = None) -> Puzzle:
     return puzzle_and_solution_from_json(d, geometry)[0]
 
 
+def json_loads(text: str, what: str = "JSON"):
+    """``json.loads`` for input: ParseError with one line for malformed JSON, for JSON
+    nested too deeply to read (json.loads raises RecursionError) and for numbers too
+    long to convert."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ParseError(f"malformed JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except RecursionError:
+        raise ParseError(f"{what}: JSON nested too deeply") from None
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        raise ParseError(f"malformed JSON: {str(e).splitlines()[0]}") from None
+
+
 def puzzle_and_solution_from_json(d, geometry: Geometry | None = None) -> tuple[Puzzle, int | None]:
     """Like :func:`puzzle_from_json`, also returning the ``solution`` bitmask (or None)."""
+    if isinstance(d, (str, bytes)):
+        d = json_loads(d, "puzzle JSON")
     d = json_object(d, "puzzle JSON")
     if "format" in d and d["format"] != FORMAT:
         raise InvalidPuzzleError(f"not a starmap puzzle: format {d['format']!r}")
@@ -181,7 +255,7 @@ def load_puzzle(source: str) -> tuple[Puzzle, int | None]:
     if not s:
         raise InvalidPuzzleError("empty puzzle")
     if s.startswith("{"):
-        return puzzle_and_solution_from_json(s)
+        return puzzle_and_solution_from_json(json_loads(s, "puzzle JSON"))
     if "\n" not in s:
         return parse_puzzle_string(s), None
     return puzzle_from_text(s), None
@@ -238,6 +312,18 @@ def _layout(g: Geometry):
     return r0, c0, w, pos
 
 
+def task_text(p: Puzzle) -> str:
+    """What to do, in the solver's terms: ``place 8 more stars on '.' points so that
+    the 16 stars (with the 8 givens) show every pattern exactly once``."""
+    k = len(p.givens)
+    more = p.n_stars - k
+    if not k:
+        return f"place {more} stars on '.' points so that they show every pattern exactly once"
+    return (f"place {more} more star{'s' if more != 1 else ''} on '.' points so that the "
+            f"{p.n_stars} stars (with the {k} given{'s' if k != 1 else ''}) show every pattern "
+            "exactly once")
+
+
 def puzzle_text(p: Puzzle, solution: int | None = None) -> str:
     """The board in its true shape: ``.`` empty, ``#`` blocked, a given shows its
     pattern number; with a solution, the other stars show theirs after a ``*``."""
@@ -264,9 +350,10 @@ def puzzle_text(p: Puzzle, solution: int | None = None) -> str:
     label_w = len(str(nrows + r0 - 1))
     rule = RULE_NAMES[p.rule]
     cut = "blocked points also cut beams" if p.rule == ADVANCED else "blocked points do not cut beams"
-    head = [f"{_HEADER}: board {g.name}, rule {rule}",
-            f"place {p.n_stars} stars on '.' points so that every pattern appears exactly once;",
-            f"# = blocked ({cut}); {legend(g)}."]
+    head = [f"{_HEADER}: board {g.name}, rule {rule}", task_text(p) + ";",
+            f"# = blocked ({cut}); {legend(g)};",
+            "a solution lists the points of the stars you placed, row then column ("
+            + ("44 is row 4, column 4" if g.cell != "hex" else "10,3 is row 10, cell 3") + ")."]
     if solution is not None:
         head.append("solution: * marks the stars you place, with their patterns.")
     out = head + [""]
@@ -343,20 +430,54 @@ def _svg_points(g: Geometry, step: float):
     return xy, dirs
 
 
-def puzzle_svg(p: Puzzle, solution: int | None = None, step: float | None = None) -> str:
-    """An SVG picture: background #00007f, grid #ffff00, givens #ff3838 with short
-    ticks toward their beams, blocked points #f2f2f2; with a solution the placed stars
-    are #00bfff with their ticks. Hex boards are drawn as hexagonal cells."""
+def puzzle_caption(p: Puzzle, solution: int | None = None, pid: str | None = None,
+                   grade: str | None = None) -> list[str]:
+    """The caption lines of a puzzle picture: the puzzle ID and grade when known
+    (else the board), then the rule and what to do (or that the solution is shown)."""
+    g = p.geometry
+    first = f"{pid} ({grade})" if pid and grade else pid or f"starmap puzzle on {g.name}"
+    k = len(p.givens)
+    rule = f"{RULE_NAMES[p.rule]} rule"
+    if solution is not None:
+        second = f"{rule}; solution: {p.n_stars - k} stars placed (blue), {k} given (red)"
+    elif g.cell == "hex":
+        second = f"{rule}; place {p.n_stars - k} more stars; points: row i, cell j (i,j)"
+    else:
+        more = p.n_stars - k
+        second = (f"{rule}; place {more} {'more ' if k else ''}star{'s' if more != 1 else ''}: "
+                  "every pattern once")
+    return [first, second]
+
+
+def puzzle_svg(p: Puzzle, solution: int | None = None, step: float | None = None,
+               caption=True, pid: str | None = None, grade: str | None = None) -> str:
+    """An SVG picture: background #00007f, grid #ffff00, givens #ff3838 with their
+    pattern number and short ticks toward their beams, blocked points as grey
+    crossed-out squares (palette.BLOCKED, unlike any stone); with a solution the
+    placed stars are #00bfff with their ticks. Hex boards are drawn as hexagonal cells.
+    ``caption``: True (default) writes :func:`puzzle_caption` (with ``pid`` and
+    ``grade`` when given) under the board; a string writes that; False none."""
     import math
     g = p.geometry
     if step is None:
-        step = 40.0 if g.cell != "hex" else 22.0
+        step = 40.0 if g.cell != "hex" else 30.0
     xy, dirs = _svg_points(g, step)
-    pad = step * 1.2
+    pad = step * (1.2 if g.cell != "hex" else 1.6)
     xs = [x for x, _ in xy]
     ys = [y for _, y in xy]
+    if caption is True:
+        lines = puzzle_caption(p, solution, pid, grade)
+    elif caption:
+        lines = str(caption).split("\n")
+    else:
+        lines = []
+    cap_fs = max(14.0, step * 0.36)
     ox, oy = min(xs) - pad, min(ys) - pad
-    wdt, hgt = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
+    wdt = max(xs) - min(xs) + 2 * pad
+    below = pad * (0.55 if g.cell != "hex" else 0.8) if lines else pad  # room under the board
+    hgt = max(ys) - min(ys) + pad + below + (cap_fs * 1.4 * len(lines) + cap_fs * 0.5 if lines else 0)
+    if lines:  # a long caption line gets a smaller font rather than running off
+        cap_fs = min(cap_fs, 0.95 * wdt / (0.55 * max(len(t) for t in lines)))
     out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{wdt:.0f}" height="{hgt:.0f}" '
             f'viewBox="{ox:.1f} {oy:.1f} {wdt:.1f} {hgt:.1f}">'),
            f'<title>{escape(puzzle_string(p))}</title>',
@@ -377,8 +498,8 @@ def puzzle_svg(p: Puzzle, solution: int | None = None, step: float | None = None
                     grid.append(f'<line x1="{xy[q][0]:.1f}" y1="{xy[q][1]:.1f}" '
                                 f'x2="{xy[r][0]:.1f}" y2="{xy[r][1]:.1f}"/>')
         out.append(f'<g stroke="{GRID}" stroke-width="{step / 20:.2f}">' + "".join(grid) + "</g>")
-    rad = step * (0.3 if g.cell != "hex" else 0.36)
-    tick = step * (0.62 if g.cell != "hex" else 0.63)
+    rad = step * (0.3 if g.cell != "hex" else 0.4)
+    tick = step * (0.62 if g.cell != "hex" else 0.6)
     if g.cell != "hex":  # coordinates, as in the text form: columns on top, rows on the left
         fs = step * 0.32
         for c in sorted({c for _, c in g.coords}):
@@ -388,9 +509,33 @@ def puzzle_svg(p: Puzzle, solution: int | None = None, step: float | None = None
             out.append(f'<text x="{min(xs) - pad * 0.55:.1f}" y="{r * step + fs * 0.35:.1f}" '
                        f'font-family="sans-serif" font-size="{fs:.1f}" text-anchor="middle" '
                        f'fill="{GRID}">{r}</text>')
+    else:  # row numbers i left of each row; cell numbers j above the top row and below
+        # the bottom row (a j runs down-right from the top, up-left from the bottom)
+        fs = step * 0.4
+        h = math.sqrt(3) / 2 * step
+        attrs = f'font-family="sans-serif" font-size="{fs:.1f}" fill="{GRID}"'
+        for r in sorted({r for r, _ in g.coords}):
+            q = min((q for q in range(g.size) if g.coords[q][0] == r), key=lambda q: xy[q][0])
+            out.append(f'<text x="{xy[q][0] - step * 0.7:.1f}" y="{xy[q][1] + fs * 0.35:.1f}" '
+                       f'{attrs} text-anchor="end">{r}</text>')
+        r_top, r_bottom = min(r for r, _ in g.coords), max(r for r, _ in g.coords)
+        for q in range(g.size):
+            r = g.coords[q][0]
+            if r in (r_top, r_bottom):
+                dy = -h * 0.75 if r == r_top else h * 0.75 + fs * 0.7
+                dx = -step * 0.19 if r == r_top else step * 0.19
+                out.append(f'<text x="{xy[q][0] + dx:.1f}" y="{xy[q][1] + dy:.1f}" {attrs} '
+                           f'font-style="italic" text-anchor="middle">{g.coords[q][1]}</text>')
+    half = rad * 0.85
     for q in range(g.size):
-        if p.blocked >> q & 1:
-            out.append(f'<circle cx="{xy[q][0]:.1f}" cy="{xy[q][1]:.1f}" r="{rad:.1f}" fill="{BLOCKED}"/>')
+        if p.blocked >> q & 1:  # a crossed-out square: nothing can stand here
+            x, y = xy[q]
+            out.append(f'<g class="blocked"><rect x="{x - half:.1f}" y="{y - half:.1f}" '
+                       f'width="{2 * half:.1f}" height="{2 * half:.1f}" fill="{BLOCKED}"/>'
+                       f'<path d="M{x - half * 0.6:.1f},{y - half * 0.6:.1f}L{x + half * 0.6:.1f},'
+                       f'{y + half * 0.6:.1f}M{x - half * 0.6:.1f},{y + half * 0.6:.1f}L'
+                       f'{x + half * 0.6:.1f},{y - half * 0.6:.1f}" stroke="{BACKGROUND}" '
+                       f'stroke-width="{step / 16:.2f}"/></g>')
     pats = star_patterns(g, solution, p.blocked, p.rule) if solution is not None else {}
     stars = dict(pats)
     stars.update(dict(p.givens))
@@ -410,8 +555,18 @@ def puzzle_svg(p: Puzzle, solution: int | None = None, step: float | None = None
                    + "".join(ticks) + "</g>")
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{rad:.1f}" fill="{colour}"/>')
         if q in given:
-            out.append(f'<text x="{x:.1f}" y="{y + rad * 0.4:.1f}" font-family="sans-serif" '
-                       f'font-size="{rad * 1.05:.1f}" text-anchor="middle" fill="{BACKGROUND}">'
-                       f'{format_pattern(g, pat)}</text>')
+            text = format_pattern(g, pat)
+            size = rad * (1.05 if len(text) == 1 else 0.95)
+            out.append(f'<text x="{x:.1f}" y="{y + size * 0.36:.1f}" font-family="sans-serif" '
+                       f'font-size="{size:.1f}" font-weight="bold" text-anchor="middle" '
+                       f'fill="{BACKGROUND}">{text}</text>')
+    if lines:
+        base = max(ys) + below
+        out.append(f'<g class="caption" font-family="sans-serif" font-size="{cap_fs:.1f}" '
+                   f'fill="{GRID}" text-anchor="middle">')
+        for k, line in enumerate(lines):
+            out.append(f'<text x="{ox + wdt / 2:.1f}" y="{base + cap_fs * (1.4 * k + 1.0):.1f}">'
+                       f'{escape(line)}</text>')
+        out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"

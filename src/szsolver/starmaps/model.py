@@ -23,10 +23,11 @@ the CP-SAT model or the C search.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import InvalidPuzzleError
-from ..rules.beams import patterns, rule_blockers
+from ..formats.patterns import format_pattern, pattern_name
+from ..rules.beams import beam_target, patterns, rule_blockers
 from ..rules.bits import popcount
 from ..rules.geometry import Geometry
 from ..rules.base import BASIC, rule_code
@@ -108,6 +109,117 @@ def solution_problems(puzzle: Puzzle, stars: int) -> list[str]:
     if dup:
         problems.append(f"patterns shown more than once: {dup}")
     return problems
+
+
+@dataclass
+class SolutionCheck:
+    """What :func:`check_solution` found. Points are named as on the board
+    (``Geometry.coord_text``), patterns as numbers (:attr:`problems` also names them).
+
+    ``stars``: every star counted (the givens and the placed stars on the board);
+    ``placed``: the stars the player placed (the givens left out); ``off_board``:
+    listed points that are not on the board; ``on_blocked``: stars on blocked points;
+    ``givens_contradicted``: ``{"point", "shows", "needs"}`` for each given whose
+    pattern the stars change; ``clashes``: ``{"pattern", "points"}`` for each pattern
+    two or more stars show; ``missing_patterns``: the patterns no star shows;
+    ``problems``: one sentence for people per problem (empty: a solution)."""
+    stars: list[str]
+    placed: list[str]
+    needed: int
+    off_board: list[str] = field(default_factory=list)
+    on_blocked: list[str] = field(default_factory=list)
+    givens_contradicted: list[dict] = field(default_factory=list)
+    clashes: list[dict] = field(default_factory=list)
+    missing_patterns: list[int] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def correct(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict:
+        return {"correct": self.correct, "problems": list(self.problems),
+                "stars": self.stars, "placed": self.placed, "needed": self.needed,
+                "off_board": self.off_board, "on_blocked": self.on_blocked,
+                "givens_contradicted": self.givens_contradicted, "clashes": self.clashes,
+                "missing_patterns": self.missing_patterns}
+
+
+def check_solution(puzzle: Puzzle, placed: int, off_board=()) -> SolutionCheck:
+    """Check the stars a player placed (``placed``, a bitmask; the givens are implied,
+    and listing them too is fine) and explain what is wrong, point by point.
+
+    ``off_board``: names of listed points that are not on the board (they count as
+    problems). Stars on blocked points are reported and left out of the patterns;
+    the others are checked as :func:`solution_problems` does (the verdict agrees with
+    it on ``placed | givens``), with the reasons named: a given whose pattern is not
+    the printed one (which beam is extra or missing, and the star that makes it),
+    patterns two stars show, patterns no star shows, and too few or too many stars."""
+    g = puzzle.geometry
+    if placed < 0 or placed >> g.size:
+        raise InvalidPuzzleError("stars off the board")
+    name = g.coord_text
+    given = dict(puzzle.givens)
+    stars = placed | puzzle.given_mask
+    blocked = stars & puzzle.blocked
+    valid = stars & ~puzzle.blocked
+    check = SolutionCheck(stars=[name(p) for p in range(g.size) if stars >> p & 1],
+                          placed=[name(p) for p in range(g.size) if valid >> p & 1 and p not in given],
+                          needed=puzzle.n_stars, off_board=list(off_board),
+                          on_blocked=[name(p) for p in range(g.size) if blocked >> p & 1])
+    out = check.problems
+
+    def pat(t: int) -> str:
+        return f"{format_pattern(g, t)} ({pattern_name(t, g, blank='blank')})"
+
+    def listing(points) -> str:
+        return " ".join(points)
+
+    if check.off_board:
+        n = len(check.off_board)
+        out.append(f"{'a star' if n == 1 else f'{n} stars'} off the {g.name} board: "
+                   f"{listing(check.off_board)}")
+    if check.on_blocked:
+        n = len(check.on_blocked)
+        out.append(f"{'a star' if n == 1 else f'{n} stars'} on blocked "
+                   f"point{'s' if n > 1 else ''}: {listing(check.on_blocked)}")
+    blockers = rule_blockers(puzzle.rule, puzzle.blocked)
+    shown = patterns(g, valid, blockers)
+    for p, want in puzzle.givens:
+        got = shown[p]
+        if got == want:
+            continue
+        check.givens_contradicted.append({"point": name(p), "shows": got, "needs": want})
+        why = []
+        for d, dname in enumerate(g.direction_names):
+            bit = 1 << d
+            if got & bit and not want & bit:
+                q = beam_target(g.rays[p][d], valid, blockers)
+                why.append(f"a beam {dname} to {name(q)} it must not have")
+            elif want & bit and not got & bit:
+                why.append(f"no beam {dname} (no star that way)")
+        out.append(f"given {name(p)} shows {pat(got)}, not its {pat(want)}: " + "; ".join(why))
+    by_pattern: dict[int, list[int]] = {}
+    for p, t in shown.items():
+        by_pattern.setdefault(t, []).append(p)
+    for t, points in sorted(by_pattern.items()):
+        if len(points) > 1:
+            names = [name(p) for p in points]
+            check.clashes.append({"pattern": t, "points": names})
+            out.append(f"{len(points)} stars show {pat(t)}: {listing(names)} (each pattern once)")
+    check.missing_patterns = [t for t in range(g.n_patterns) if t not in by_pattern]
+    n = bin(valid).count("1")
+    if n != puzzle.n_stars:
+        placed_n = n - len(given)
+        more = (f"place {puzzle.n_stars - n} more" if n < puzzle.n_stars
+                else f"{n - puzzle.n_stars} too many")
+        out.append(f"{n} stars ({len(given)} given + {placed_n} placed), a complete starmap "
+                   f"has {puzzle.n_stars}: {more}")
+    if check.missing_patterns:
+        k = len(check.missing_patterns)
+        out.append(f"{k} pattern{'s' if k > 1 else ''} no star shows: "
+                   + ", ".join(pat(t) for t in check.missing_patterns))
+    return check
 
 
 def is_solution(puzzle: Puzzle, stars: int) -> bool:

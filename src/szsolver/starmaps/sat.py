@@ -208,6 +208,10 @@ class StarmapModel:
         s = cp_model.CpSolver()
         s.parameters.num_workers = max(1, int(workers))
         s.parameters.random_seed = int(seed)
+        # OR-Tools' own SIGINT handler would turn Ctrl-C into an "unknown" verdict that
+        # looks like a time limit; without it Python raises KeyboardInterrupt once the
+        # running solve returns (starmap solves take milliseconds to seconds)
+        s.parameters.catch_sigint_signal = False
         if time_limit is not None:
             s.parameters.max_time_in_seconds = max(0.001, float(time_limit))
         if hint is not None:

@@ -1,0 +1,104 @@
+"""Pictures the commands write: a game turn by turn (``replay --svg DIR``), a solved
+position with its line of play (``solve --svg FILE``), and writing several output
+files all or nothing."""
+from __future__ import annotations
+
+import os
+
+from .common import BadInput
+
+
+def out_path(value: str | None, option: str = "--svg", what: str = "a file name") -> str | None:
+    """An output path option: None, or a non-empty path; BadInput for ``""``."""
+    if value is not None and not value.strip():
+        raise BadInput(f"{option} needs {what}")
+    return value
+
+
+def write_all(files: list[tuple[str, str]], directory: str | None = None) -> None:
+    """Write every (path, text), or nothing: ``directory`` (when given) is made first if
+    it is missing; when any write fails, the files written so far (and a directory made
+    here) are removed and BadInput names the problem (one line, exit code 2)."""
+    made = None
+    written: list[str] = []
+    try:
+        if directory is not None:
+            if not os.path.isdir(directory):
+                try:
+                    os.makedirs(directory)
+                except OSError as e:
+                    raise BadInput(f"cannot make directory {directory}: {e.strerror}") from None
+                made = directory
+        for path, text in files:
+            existed = os.path.exists(path)
+            try:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(text)
+            except OSError as e:
+                if not existed and os.path.isfile(path):
+                    os.remove(path)
+                raise BadInput(f"cannot write {path}: {e.strerror}") from None
+            if not existed:
+                written.append(path)
+    except BaseException:
+        for path in written:
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+        if made is not None:
+            try:
+                os.removedirs(made)
+            except OSError:
+                pass
+        raise
+
+
+def replay_pictures(game) -> list[tuple[str, str]]:
+    """(file name, SVG) for every turn of ``game``: the position after the turn, the
+    turn marked, captioned with its number, round, side and text, then side to move,
+    scores and rule. Names are ``turn-01.svg`` ... (zero-padded so they sort)."""
+    from ..formats.notation import format_turn
+    from ..formats.svg import position_caption, position_svg
+    from ..rules.base import SIDE_NAMES
+    n = len(game.turns)
+    width = max(2, len(str(n)))
+    out = []
+    for i, turn in enumerate(game.turns):
+        after = game.positions[i]
+        head = (f"turn {i + 1} of {n}: round {game.round_of(i)}, "
+                f"{SIDE_NAMES[game.side_of(i)]} {format_turn(turn, after.geometry)}")
+        caption = "\n".join([head] + position_caption(after))
+        out.append((f"turn-{i + 1:0{width}d}.svg",
+                    position_svg(after, last_turn=turn, caption=caption)))
+    return out
+
+
+def line_picture(pos, res) -> str:
+    """The position with the solver's line of play drawn on it: the best turn is 1,
+    the principal variation goes on 2, 3, ...; each stone in its side's colour and
+    each neutral it places in the neutral colour, both with the turn's number. The
+    caption gives the value (exact or the proved bounds) and the line as text."""
+    from ..formats.notation import format_turn
+    from ..formats.palette import NEUTRAL_STONE, STONE_COLOURS
+    from ..formats.svg import position_caption, position_svg
+    from ..rules.base import turn_neutral, turn_stone
+    g = pos.geometry
+    line = list(res.pv) or list(res.best[:1])
+    numbered = {}
+    side = pos.side
+    for k, t in enumerate(line, 1):
+        numbered[turn_stone(t)] = (STONE_COLOURS[side], str(k))
+        if turn_neutral(t) >= 0:
+            numbered[turn_neutral(t)] = (NEUTRAL_STONE, str(k))
+        side ^= 1
+    if res.exact:
+        value = f"value {res.value:+d} (Red's side, exact)"
+    else:
+        value = f"value not proved: {res.lower:+d} .. {res.upper:+d}"
+    text = " ".join(f"{k}.{format_turn(t, g)}" for k, t in enumerate(line, 1))
+    caption = [f"{value}; best turn {format_turn(line[0], g)}" if line else value]
+    if len(line) > 1:
+        caption.append("line: " + text)
+    caption += position_caption(pos)
+    return position_svg(pos, numbered=numbered, caption="\n".join(caption))
