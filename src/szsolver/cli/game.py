@@ -7,6 +7,8 @@ inline or as a file) or ``--example`` (the rulebook's example game, bundled),
 """
 from __future__ import annotations
 
+import os
+
 import click
 
 from .common import BadInput, emit, load_position, write_file
@@ -111,10 +113,20 @@ def score(source, example, rule, as_json):
 @_source_options
 @click.option("--final", "final_only", is_flag=True, help="Show only the final position.")
 @click.option("--diagrams", is_flag=True, help="Show the diagram after every turn.")
-def replay(source, example, rule, as_json, final_only, diagrams):
+@click.option("--svg", "svg_dir", default=None, metavar="DIR",
+              help="Also draw the position after every turn to DIR/turn-01.svg, turn-02.svg, "
+                   "... (DIR is made if missing).")
+def replay(source, example, rule, as_json, final_only, diagrams, svg_dir):
     """Replay a game turn by turn with the scores, then its final position."""
     from ..formats.record import game_json
+    from .pictures import out_path, replay_pictures, write_all
+    out_path(svg_dir, "--svg", "a directory name")
     pos, game = _load(source, example, rule)
+    if svg_dir is not None:
+        if game is None or not game.turns:
+            raise BadInput("--svg draws one picture per turn: give a game record with turns")
+        write_all([(os.path.join(svg_dir, name), svg) for name, svg in replay_pictures(game)],
+                  directory=svg_dir)
     turns = []
     lines = []
     if game is not None:

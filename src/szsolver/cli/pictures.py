@@ -66,7 +66,7 @@ def replay_pictures(game) -> list[tuple[str, str]]:
     out = []
     for i, turn in enumerate(game.turns):
         after = game.positions[i]
-        head = (f"turn {i + 1} of {n}: round {game.round_of(i)}, "
+        head = (f"after turn {i + 1} of {n} (round {game.round_of(i)}): "
                 f"{SIDE_NAMES[game.side_of(i)]} {format_turn(turn, after.geometry)}")
         caption = "\n".join([head] + position_caption(after))
         out.append((f"turn-{i + 1:0{width}d}.svg",
