@@ -96,7 +96,7 @@ def line_picture(pos, res) -> str:
         value = f"value {res.value:+d} (Red's side, exact)"
     else:
         value = f"value not proved: {res.lower:+d} .. {res.upper:+d}"
-    text = " ".join(f"{k}.{format_turn(t, g)}" for k, t in enumerate(line, 1))
+    text = " ".join(format_turn(t, g) for t in line) + f" (numbered 1-{len(line)})"
     caption = [f"{value}; best turn {format_turn(line[0], g)}" if line else value]
     if len(line) > 1:
         caption.append("line: " + text)

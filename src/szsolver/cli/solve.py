@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from .common import emit, load_position
+from .common import emit, load_position, write_file
 from ..formats.notation import format_turn
 
 
@@ -60,7 +60,8 @@ def _text(res, g) -> str:
     return "\n".join(lines)
 
 
-@click.command("solve")
+@click.command("solve", epilog="Exit codes: 0 exact value, 3 not proved (a limit stopped "
+               "the search: the answer gives proved bounds), 2 bad input, 130 stopped by Ctrl-C.")
 @click.argument("position")
 @click.option("--all-turns", is_flag=True, help="Also the exact value of every legal turn.")
 @click.option("--time-limit", type=float, default=None, metavar="S",
@@ -72,7 +73,10 @@ def _text(res, g) -> str:
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
               help="Override the rule (a game record is replayed under it).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def solve_cmd(position, all_turns, time_limit, node_limit, tt_size, rule, as_json):
+@click.option("--svg", "svg_file", default=None, metavar="FILE",
+              help="Also draw the position with the best turn (1) and the principal "
+                   "variation (2, 3, ...) numbered on the board to this SVG file.")
+def solve_cmd(position, all_turns, time_limit, node_limit, tt_size, rule, as_json, svg_file):
     """Solve POSITION exactly: value, winner, best turns, principal variation.
 
     POSITION is a position string, a position file or a game record (its last
@@ -86,6 +90,8 @@ def solve_cmd(position, all_turns, time_limit, node_limit, tt_size, rule, as_jso
     if tt_size is not None and tt_size < 2:
         raise ValueError(f"--tt-size must be at least 2, got {tt_size}")
     from ..endgame.solver import solve
+    from .pictures import out_path
+    out_path(svg_file)
     pos, _game = load_position(position, rule)
     progress = None
     if sys.stderr.isatty() and not as_json:
@@ -95,4 +101,9 @@ def solve_cmd(position, all_turns, time_limit, node_limit, tt_size, rule, as_jso
                 all_turns=all_turns, progress=progress)
     if progress is not None:
         click.echo("", err=True)
+    if svg_file:
+        from .pictures import line_picture
+        write_file(svg_file, line_picture(pos, res))
     emit(res.to_json(pos.geometry), _text(res, pos.geometry), as_json)
+    if not res.exact:  # scripts tell "not proved" from exact; Ctrl-C from a limit
+        sys.exit(130 if (res.stopped or "").startswith("interrupted") else 3)
