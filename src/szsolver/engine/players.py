@@ -79,7 +79,7 @@ class PotentialGreedyPlayer:
         self.name = "potential-greedy"
 
     def choose(self, pos) -> int:
-        from ..bounds import potential
+        from ..bounds.potential import potential
         res = potential(pos, pos.side, time_limit=self.time_limit)
         work = pos.copy()
         stones = [p for p in res.placement if pos.empty >> p & 1] or _empties(pos)

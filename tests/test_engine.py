@@ -1,0 +1,222 @@
+"""The engine and the baseline players: legal, deterministic, exact where the solver
+takes over, estimates inside proved bounds; and the best / selfplay commands."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from szsolver import Position
+from szsolver.cli import main
+from szsolver.endgame.solver import solve
+from szsolver.engine import _mcts
+from szsolver.engine.players import (GreedyPlayer, PotentialGreedyPlayer, RandomPlayer,
+                                     EnginePlayer, play_game)
+from szsolver.engine.search import Engine, iterations_for, trivial_bounds
+from szsolver.formats.notation import format_turn, position_string
+from szsolver.formats.record import example_game, parse_game
+from szsolver.rules.playout import random_play, seeded_rng
+from szsolver.rules.reference import Position as Reference
+
+
+def sample(rule, ply, seed=0):
+    p = Position(rule=rule, red_neutrals=5 - rule, blue_neutrals=5 - rule)
+    random_play(p, ply, seeded_rng("engine test", rule, ply, seed))
+    return p
+
+
+@pytest.mark.parametrize("rule", [0, 1])
+@pytest.mark.parametrize("ply", [0, 9, 17, 23])
+def test_engine_turn_is_legal_and_estimate_inside_bounds(rule, ply):
+    pos = sample(rule, ply)
+    res = Engine(0.02, solver_turns=0).analyse(pos)
+    assert pos.is_legal(res.turn)
+    assert res.method == "engine" and not res.exact
+    assert res.lower <= res.value <= res.upper
+    assert (res.lower, res.upper) == trivial_bounds(pos)
+    assert res.iterations == iterations_for(pos, 0.02)
+
+
+def test_engine_is_deterministic_and_the_seed_matters():
+    pos = sample(0, 11)
+    a = Engine(0.05, solver_turns=0).analyse(pos)
+    b = Engine(0.05, solver_turns=0).analyse(pos.copy())
+    assert (a.turn, a.value, a.candidates, a.pv) == (b.turn, b.value, b.candidates, b.pv)
+    c = Engine(0.05, solver_turns=0, seed=1).analyse(pos)
+    assert c.candidates != a.candidates
+
+
+@pytest.mark.parametrize("rule", [0, 1])
+def test_solver_takes_over_near_the_end(rule):
+    pos = sample(rule, 27)                               # 5 turns left
+    res = Engine(0.05).analyse(pos)
+    exact = solve(pos)
+    assert res.method == "solver" and res.exact
+    assert res.value == exact.value == res.lower == res.upper
+    assert res.turn in exact.best and sorted(res.best) == sorted(exact.best)
+
+
+def test_engine_falls_back_when_the_solver_does_not_finish():
+    pos = sample(1, 26)                                  # 6 turns left, Advanced
+    res = Engine(0.05, solver_nodes=10).analyse(pos)
+    assert res.method == "engine" and res.stopped == "node limit"
+    v = solve(pos).value
+    assert res.lower <= v <= res.upper
+    assert pos.is_legal(res.turn)
+
+
+def test_cpsat_bounds_are_reported_and_hold():
+    game = example_game()
+    pos = game.positions[21]                             # 10 turns left
+    res = Engine(0.02, bounds=True).analyse(pos)
+    sb = res.score_bounds
+    r, b = game.final.scores()                           # one real continuation
+    assert sb["red"][0] <= r <= sb["red"][1] and sb["blue"][0] <= b <= sb["blue"][1]
+    assert res.lower <= game.final.value() <= res.upper
+
+
+def test_tree_counts_and_focus():
+    pos = sample(0, 15)
+    tree = _mcts.Tree(pos, 12345)
+    tree.run(500)
+    stats = tree.root_stats()
+    assert sum(v for _t, v, _r, _m in stats) == 500 == tree.root_visits
+    odd = [t for t in pos.legal_turns() if t not in {s[0] for s in stats}][0]
+    tree.focus(odd, 40)
+    assert {t: v for t, v, _r, _m in tree.root_stats()}[odd] == 40
+    with pytest.raises(ValueError):
+        tree.focus(27, 1)                                # the centre holds a neutral
+
+
+def test_candidates_are_legal_and_include_neutral_turns():
+    pos = sample(0, 12)
+    cands = _mcts.candidates(pos)
+    assert len(set(cands)) == len(cands) and all(pos.is_legal(t) for t in cands)
+    stones = {t & 63 for t in cands if t < 64}
+    assert stones == {p for p in range(pos.geometry.size) if pos.empty >> p & 1}
+    assert any(t >= 64 for t in cands) == bool(pos.neutrals_left(pos.side))
+
+
+def test_policy_and_playouts():
+    for rule in (0, 1):
+        pos = sample(rule, 5)
+        for k in range(40):
+            t = _mcts.policy(pos, k)
+            assert pos.is_legal(t)
+        v = _mcts.playout_value(pos, 7)
+        assert v == _mcts.playout_value(pos, 7) and -1607 <= v <= 1607
+
+
+def test_greedy_takes_a_best_scoring_stone_by_the_reference_rules():
+    for seed in range(3):
+        pos = sample(0, 13, seed)
+        t = GreedyPlayer(seed).choose(pos)
+        assert t < 64                                    # never a neutral
+        ref = Reference(position_string(pos))
+        me = ref.side
+
+        def gain(p):
+            q = ref.copy()
+            q.play(p)
+            return q.score(me) - q.score(me ^ 1)
+        best = max(gain(p) for p in range(ref.geometry.size) if ref.empty >> p & 1)
+        assert gain(t) == best
+
+
+def test_potential_greedy_plays_from_its_own_best_placement():
+    from szsolver.bounds.potential import potential
+    pos = sample(0, 14)
+    t = PotentialGreedyPlayer().choose(pos)
+    plan = potential(pos, pos.side)
+    after = pos.copy()
+    after.play(t)
+    assert t & 63 in plan.placement
+    assert potential(after, pos.side).potential == plan.potential   # the plan still stands
+
+
+def test_play_game_records_a_complete_game():
+    start = Position()
+    g = play_game(RandomPlayer(1), GreedyPlayer(2), start)
+    assert g.final.is_over() and len(g.turns) == 32
+    r, b = g.final.scores()
+    assert g.tags["Result"] == f"{r}-{b}" and g.tags["Red"] == "random"
+    from szsolver.formats.record import game_string
+    assert parse_game(game_string(g)).final == g.final
+    assert play_game(RandomPlayer(1), GreedyPlayer(2), start).turns == g.turns
+
+
+@pytest.mark.parametrize("rule", [0, 1])
+def test_engine_beats_the_random_player(rule):
+    start = Position(rule=rule, red_neutrals=5 - rule, blue_neutrals=5 - rule)
+    eng = EnginePlayer(Engine(0.01, solver_turns=4))
+    g1 = play_game(eng, RandomPlayer(3), start)
+    g2 = play_game(RandomPlayer(4), eng, start)
+    assert g1.final.value() > 0 and g2.final.value() < 0
+
+
+# --- command line -----------------------------------------------------------------------
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_cli_best_proved_near_the_end():
+    pos = sample(0, 28)
+    r = run("best", position_string(pos), "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    exact = solve(pos)
+    assert data["exact"] and data["method"] == "solver" and data["value"] == exact.value
+    assert data["turn"] in [format_turn(t) for t in exact.best]
+    r = run("best", position_string(pos))
+    assert "(proved optimal)" in r.output
+
+
+def test_cli_best_estimated_earlier():
+    pos = sample(0, 10)
+    r = run("best", position_string(pos), "--time", "0.05", "--json")
+    data = json.loads(r.output)
+    assert not data["exact"] and data["method"] == "engine"
+    assert data["lower"] <= data["value"] <= data["upper"]
+    assert set(data["score_bounds"]) == {"red", "blue"}
+    again = json.loads(run("best", position_string(pos), "--time", "0.05", "--json").output)
+    assert (again["turn"], again["value"]) == (data["turn"], data["value"])
+    r = run("best", position_string(pos), "--time", "0.05")
+    assert "(engine, not proved)" in r.output and "CP-SAT" in r.output
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--example"], "No such option"),
+    (["x"], "no such file"),
+    (["../....../......./......../....N..../......../......./....../.. R 5 5 basic",
+      "--time", "0"], "must be positive"),
+])
+def test_cli_best_bad_input(args, message):
+    r = run("best", *args)
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
+    assert message in r.output
+
+
+def test_cli_best_on_a_finished_game():
+    from szsolver.formats.record import example_path
+    r = run("best", example_path())
+    assert r.exit_code == 2 and "game is over" in r.output
+
+
+def test_cli_selfplay_writes_records(tmp_path):
+    out = tmp_path / "games"
+    r = run("selfplay", "--games", "2", "--time", "0.01", "--out", str(out), "--red", "random",
+            "--blue", "greedy", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert len(data["games"]) == 2
+    files = sorted(out.iterdir())
+    assert [f.name for f in files] == ["game-001.szg", "game-002.szg"]
+    g = parse_game(files[0].read_text())
+    assert g.final.is_over() and g.tags["Red"] == "random" and g.tags["Blue"] == "greedy"
+    r = run("selfplay", "--games", "1", "--time", "0.01", "--out", str(tmp_path / "e"),
+            "--rule", "advanced")
+    assert r.exit_code == 0, r.output
+    g = parse_game((tmp_path / "e" / "game-001.szg").read_text())
+    assert g.rule == 1 and g.final.is_over() and g.tags["Red"] == "engine"
+    r = run("selfplay", "--games", "0", "--out", str(out))
+    assert r.exit_code == 2 and "at least 1" in r.output
