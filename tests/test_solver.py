@@ -331,6 +331,56 @@ def test_cli_text_and_errors():
     assert r.exit_code == 2 and r.output.startswith("Error:")
     r = CliRunner().invoke(main, ["solve", position_string(example_at(20)), "--node-limit", "500",
                                   "--json"])
-    assert r.exit_code == 0
+    assert r.exit_code == 3             # answered, but the value is not proved
     d = json.loads(r.output)
     assert d["exact"] is False and d["value"] is None and d["lower"] <= d["upper"]
+
+
+# --- other boards: a 5x5 square board and a 37-point hex board ------------------------------
+
+def hex37():
+    """The 37-point hex board of tests/test_core.py: six directions, three axes."""
+    from szsolver.rules import geometry as geo
+    coords = tuple((i, j) for i in range(1, 8) for j in range(max(5 - i, 1), min(11 - i, 7) + 1))
+    return geo.Geometry("hex-37", coords, geo.HEX_DIRECTIONS, geo.HEX_DIRECTION_NAMES,
+                        cell="hex", linear_candidates=geo.HEX_LINEAR)
+
+
+def board_position(board, seed, tl, rule):
+    """Seeded random play on ``board`` ("square-5": 8 stones a side; "hex-37": 14)
+    until ``tl`` turns remain, 2+2 neutrals at the start."""
+    from szsolver.rules import geometry as geo
+    g = geo.square(5) if board == "square-5" else hex37()
+    per_side = 8 if board == "square-5" else 14
+    rng = random.Random(seed_of("solver-boards", board, seed, tl, rule))
+    p = reference.Position(g, red_neutrals=2, blue_neutrals=2, rule=rule, stones_per_side=per_side)
+    random_play(p, p.turns_left - tl, rng, 0.3)
+    return p
+
+
+BOARD_CASES = [(board, seed, tl, rule) for board in ("square-5", "hex-37")
+               for rule in (BASIC, ADVANCED) for tl, seed in ((1, 0), (1, 1), (2, 2), (2, 3), (3, 4), (3, 5), (4, 6))]
+# every subset of the techniques (bit i of the index: OPTIONS' i-th name)
+SUBSETS = [[o for i, o in enumerate(OPTIONS) if k >> i & 1] for k in range(1 << len(OPTIONS))]
+
+
+@pytest.mark.parametrize("board,seed,tl,rule", BOARD_CASES)
+def test_other_boards_match_brute_force(board, seed, tl, rule):
+    """The search on boards other than the Stars' Zone (other sizes, six directions)
+    against the independent brute force, with every subset of the techniques and
+    both drivers; and every turn's value."""
+    p = board_position(board, seed, tl, rule)
+    bv = Brute().turn_values(p.copy())
+    best_val = max(bv.values()) if p.side == RED else min(bv.values())
+    for options in SUBSETS:
+        assert solve(p, options=options, pv=False).value == best_val, options
+    assert solve(p, options=list(OPTIONS), driver="pvs", pv=False).value == best_val
+    assert solve(p, options=[], driver="pvs", pv=False).value == best_val
+    res = solve(p, all_turns=True)
+    assert {t.turn: t.value for t in res.turns} == bv
+    assert sorted(res.best) == sorted(t for t, v in bv.items() if v == best_val)
+    plain = solve(p)
+    q = p.copy()
+    for t in plain.pv:
+        q.play(t)
+    assert q.is_over() and q.value() == best_val

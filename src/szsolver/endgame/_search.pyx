@@ -408,10 +408,11 @@ def check_searchable(Position pos not None):
     * a board of at most 64 points and 6 directions (bitboards; pattern arrays of
       2**6 slots);
     * at most 15 neutrals left per side (the core's zobrist keys);
-    * room for every turn: the empty points hold every stone still to place plus
-      every neutral the sides can still place (the exact last turns and the move
-      lists assume a turn always finds its points). It also bounds the depth by
-      the 64 points, so per-ply arrays (MAX_PLY) suffice.
+    * room for every turn: the empty points hold every stone still to place even
+      if every turn before the last also places a neutral (the rules do not say
+      what a turn with no point left does, and the exact last turns and the move
+      lists assume a stone always finds one). It also bounds the depth by the 64
+      points, so per-ply arrays (MAX_PLY) suffice.
     """
     cdef State* s = &pos.st
     cdef const Board* b = pos.board
@@ -432,12 +433,14 @@ def check_searchable(Position pos not None):
     if pr < 0 or pb < 0:
         raise UnsupportedError(f"more stones on the board than {s.stones_per_side} per side")
     turns = pr + pb
-    neutrals = min(s.left[0], pr) + min(s.left[1], pb)
+    # Neutrals that can be placed before the game's last turn (Blue's: a neutral
+    # placed with it takes no point from a later stone).
+    neutrals = min(s.left[0], pr) + min(s.left[1], max(pb - 1, 0))
     empty = sz_popcount(empty_points(b, s))
     if empty < turns + neutrals:
-        raise UnsupportedError(f"{empty} empty points cannot hold the {turns} stones and up to "
-                               f"{neutrals} neutrals still to place; the solver assumes every "
-                               "turn finds its points")
+        raise UnsupportedError(f"{empty} empty points may not hold the {turns} stones still to "
+                               f"place after up to {neutrals} neutrals; the solver assumes every "
+                               "turn finds a point")
     if turns >= MAX_PLY:            # implied by the room check on <= 64 points
         raise UnsupportedError(f"{turns} turns left; the solver handles at most {MAX_PLY - 1}")
 
@@ -675,6 +678,11 @@ cdef class Searcher:
         return self.c.opts
 
     @property
+    def tt_bad_turns(self):
+        """TT turns found illegal where they were read (key collisions), and ignored."""
+        return self.c.tt_bad_turns
+
+    @property
     def has_tables(self):
         return bool(self.c.tables.ready)
 
@@ -683,7 +691,6 @@ cdef class Searcher:
                 "tt_stores": self.c.tt.stores, "tt_used": self.c.tt.used,
                 "tt_entries": self.c.tt.size,
                 "neutral_turns_pruned": self.c.pruned_rel + self.c.pruned_line,
-                "tt_bad_turns": self.c.tt_bad_turns,
                 "nodes_by_turns_left": [self.c.nodes_at[i] for i in range(MAX_PLY + 1)
                                         if self.c.nodes_at[i]],
                 "tt_fill": (<double>self.c.tt.used) / self.c.tt.size if self.c.tt.size else 0.0}

@@ -29,11 +29,13 @@ from dataclasses import dataclass, field
 
 try:
     from ..rules import _core
-    from ._search import ABORT_REASONS, ALL_OPTIONS, DRIVER_PVS, OPTIONS, Searcher
+    from ._search import (ABORT_REASONS, ALL_OPTIONS, DRIVER_PVS, OPTIONS, Searcher,
+                          check_searchable)
 except ImportError:  # the C extensions are not built
     from ..errors import UnsupportedError
     raise UnsupportedError("the endgame solver needs the compiled extension: pip install . "
                            "(needs a C compiler)") from None
+from ..errors import UnsupportedError
 from ..formats.notation import format_turn, position_string
 from ..rules.base import turn_neutral, turn_stone
 
@@ -233,19 +235,37 @@ def _check_depth(pos, time_limit, node_limit):
     if pos.is_over():
         return
     if pos.turns_left > MAX_TURNS_WITHOUT_LIMIT and time_limit is None and node_limit is None:
-        raise ValueError(f"position has {pos.turns_left} turns left: too deep to solve "
-                         f"exhaustively (up to {MAX_TURNS_WITHOUT_LIMIT} without a limit); "
-                         "give a time limit or a node limit")
+        raise UnsupportedError(f"position has {pos.turns_left} turns left: too deep to solve "
+                               f"exhaustively (up to {MAX_TURNS_WITHOUT_LIMIT} without a limit); "
+                               "give a time limit or a node limit")
+
+
+def _check_arguments(time_limit, node_limit, tt_size, options, score_caps, driver):
+    """Raise UnsupportedError (one line) for an argument :func:`solve` cannot use."""
+    if time_limit is not None and not (isinstance(time_limit, (int, float))
+                                       and 0 < time_limit < float("inf")):
+        raise UnsupportedError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    if node_limit is not None and not (isinstance(node_limit, int) and node_limit >= 1):
+        raise UnsupportedError(f"node_limit must be a positive whole number, got {node_limit!r}")
+    if tt_size is not None and not (isinstance(tt_size, int) and tt_size >= 2):
+        raise UnsupportedError(f"tt_size must be at least 2 entries, got {tt_size!r}")
+    if options is not None:
+        unknown = [o for o in options if o not in OPTIONS]
+        if unknown or isinstance(options, str):
+            raise UnsupportedError(f"unknown technique {(unknown or [options])[0]!r}: "
+                                   f"use a list of {', '.join(OPTIONS)}")
+    if score_caps is not None and not (len(score_caps) == 2 and
+                                       all(isinstance(c, int) and c >= 0 for c in score_caps)):
+        raise UnsupportedError(f"score_caps must be two scores (red, blue), got {score_caps!r}")
+    if driver not in ("mtdf", "pvs"):
+        raise UnsupportedError(f"unknown driver {driver!r}: use mtdf or pvs")
 
 
 def _searcher(core, tt_size, options, score_caps, driver="mtdf"):
-    opts = ALL_OPTIONS if options is None else sum(OPTIONS[o] for o in options)
+    opts = ALL_OPTIONS if options is None else sum(OPTIONS[o] for o in set(options))
     if driver == "pvs":
         opts |= DRIVER_PVS
-    try:
-        s = Searcher(core, int(tt_size), opts)
-    except MemoryError:
-        raise ValueError(f"a transposition table of {tt_size} entries does not fit in memory") from None
+    s = Searcher(core, int(tt_size), opts)
     s.set_table_min_turns(TABLE_MIN_TURNS)
     s.set_order_min_turns(ORDER_MIN_TURNS)
     if score_caps is not None:
@@ -269,20 +289,26 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     as window; a stopped PVS proves only the static bounds). Measured in docs/solver.md.
     ``progress``: optional callable(str) for progress lines. ``pv=False`` skips
     proving the optimal turns and the principal variation (value only; for benchmarks).
-    Raises ValueError for a position too deep to solve without a limit.
+
+    Raises :class:`~szsolver.errors.UnsupportedError` (one line) before searching
+    for a position the search was not built for (a board over 64 points or 6
+    directions, too few empty points for the turns left: see
+    ``_search.check_searchable``), one too deep to solve without a limit, or an
+    argument it cannot use; MemoryError when the tables cannot be allocated.
     """
+    _check_arguments(time_limit, node_limit, tt_size, options, score_caps, driver)
+    g = position.geometry
+    if g.size > 64:          # before building a core position on it
+        raise UnsupportedError(f"the {g.name} board has {g.size} points; the solver handles at most 64")
     core = to_core(position)
+    check_searchable(core)
     _check_depth(core, time_limit, node_limit)
     clock = _Clock(time_limit)
     pstr = position_string(core)
-    if driver not in ("mtdf", "pvs"):
-        raise ValueError(f"unknown driver {driver!r}: use mtdf or pvs")
     if tt_size is None:
         tt_size = tt_entries_for(core.turns_left)
-    if tt_size < 2:
-        raise ValueError(f"tt_size must be at least 2 entries, got {tt_size}")
     s = _searcher(core, tt_size, options, score_caps, driver)
-    s.set_limits(int(node_limit or 0), clock.left() if time_limit is not None else 0.0)
+    s.set_limits(node_limit or 0, clock.left() if time_limit is not None else 0.0)
     if core.is_over():
         v = core.value()
         r, b = core.scores()
