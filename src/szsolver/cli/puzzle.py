@@ -45,7 +45,13 @@ def interruptible(command):
     return run
 
 
-_ID_SHAPE = re.compile(r"\s*[A-Za-z0-9]+-[A-Za-z]+-\S*\s*")
+def _id_like(source: str) -> bool:
+    """Is SOURCE (naming no file) meant as a puzzle ID rather than a file name? It has a
+    '-', no '/', no file extension and is not a puzzle written inline."""
+    from ..starmaps.io import _inline_puzzle
+    s = source.strip()
+    return ("-" in s and "/" not in s and not _inline_puzzle(s)
+            and not re.search(r"\.(json|txt|pz|szp|szg)$", s, re.IGNORECASE))
 
 
 def load_puzzle_source(source: str, show=None):
@@ -53,13 +59,20 @@ def load_puzzle_source(source: str, show=None):
     file, a puzzle written inline (JSON, puzzle string, text form) or a puzzle ID
     (``sz-hard-7``, ``sz-easy-d20261123``). An existing file wins over an ID of the same
     name. A mistyped ID is an UnknownPuzzleError (exit 2), never another puzzle."""
+    from ..errors import UnknownPuzzleError
     from ..starmaps.io import load_puzzle
-    if not os.path.exists(source) and _ID_SHAPE.fullmatch(source):
+    if not os.path.exists(source) and _id_like(source):
         from ..starmaps.generate import puzzle_from_id
         if show:
             show(f"loading {source.strip()} ...")
-        gen = puzzle_from_id(source, progress=show)
-        end_progress(show)
+        try:
+            gen = puzzle_from_id(source, progress=show)
+        except UnknownPuzzleError as e:
+            if str(e).startswith("bad puzzle ID"):  # perhaps a file name, mistyped
+                raise UnknownPuzzleError(f"{e} (and no puzzle file of that name)") from None
+            raise
+        finally:
+            end_progress(show)
         return gen.puzzle, gen.solution, gen
     p, recorded = load_puzzle(source)
     return p, recorded, None

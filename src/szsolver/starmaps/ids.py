@@ -16,8 +16,10 @@ ID names a puzzle, so that a mistyped ID is an error and never a different puzzl
   that exists, on the Stars' Zone board under the basic rule, with the grade of
   that weekday (:data:`WEEKDAY_GRADES`: easy Monday and Tuesday, medium Wednesday
   and Thursday, hard Friday and Saturday, fiendish Sunday).
-- **Any other seed** (letters, digits and ``_.:-``, beginning and ending with a
-  letter or digit) names the puzzle the generator makes from it: ``sz-hard-x7``.
+- **Any other seed** (letters, digits and ``_.:-``, beginning with a letter and
+  ending with a letter or digit) names the puzzle the generator makes from it:
+  ``sz-hard-x7``. A seed that begins with a digit is a number (``7.1`` and ``7_``
+  are refused: typos of ``7``), one that begins with ``d`` and a digit a date.
 
 Board codes and grades are lower case, as printed; seeds are case-sensitive.
 Spaces around an ID are ignored; nothing else is corrected (an error message may
@@ -62,7 +64,7 @@ DAILY_BOARD = STARS_ZONE
 # What the generator accepts as a seed (any text of these characters)
 SEED_RE = re.compile(r"[A-Za-z0-9_.:-]+")
 _ID_RE = re.compile(r"(sz|sq[1-9]\d*|hex)(a?)-(easy|medium|hard|fiendish)-([A-Za-z0-9_.:-]+)")
-_DAILY_RE = re.compile(r"[dD]\d*")
+_DAILY_RE = re.compile(r"[dD]\d.*")
 
 
 def board_code(g: Geometry) -> str:
@@ -146,6 +148,8 @@ def check_id(pid: str) -> tuple[Geometry, str, str, int]:
     code = text.split("-", 1)[0]
     if not seed[0].isalnum() or not seed[-1].isalnum():
         raise UnknownPuzzleError(f"no puzzle {text}: a seed begins and ends with a letter or digit")
+    if seed[0].isdigit() and not seed.isdigit():
+        raise UnknownPuzzleError(f"no puzzle {text}: a seed that begins with a digit is a number")
     if seed.isdigit():
         count = collection_count(g, grade, rule)
         if count:
@@ -168,7 +172,7 @@ def _check_daily(text: str, g: Geometry, grade: str, seed: str, rule: int) -> No
         raise UnknownPuzzleError(f"no puzzle {text}: a daily ID has a lower-case d "
                                  f"({text.rsplit('-', 1)[0]}-d{seed[1:]})")
     digits = seed[1:]
-    if len(digits) != 8:
+    if len(digits) != 8 or not digits.isdigit():
         raise UnknownPuzzleError(f"no puzzle {text}: a daily ID ends in d and a date, dYYYYMMDD")
     try:
         date = _dt.date(int(digits[:4]), int(digits[4:6]), int(digits[6:]))

@@ -145,9 +145,18 @@ def solution_from_text(g: Geometry, text: str) -> tuple[int, list[str]]:
     return points_and_off_board(g, s)
 
 
+def _inline_solution(text: str) -> bool:
+    """Could ``text`` be a solution written inline (JSON, or point names), rather than
+    the name of a file?"""
+    s = text.strip()
+    return not s or s[0] in "[{" or re.fullmatch(r"[\d\s,;.-]+", s) is not None
+
+
 def read_solution(g: Geometry, source: str) -> tuple[int, list[str]]:
-    """:func:`solution_from_text` of SOURCE: a file when it names one, else the text."""
-    return solution_from_text(g, read_source(source))
+    """:func:`solution_from_text` of SOURCE: a file when it names one, else the text
+    (InputError ``no such solution file`` for text that is neither)."""
+    return solution_from_text(g, read_source(source, inline=_inline_solution,
+                                             missing="no such solution file"))
 
 
 # --- JSON ---------------------------------------------------------------------------------
@@ -242,7 +251,7 @@ def puzzle_and_solution_from_json(d, geometry: Geometry | None = None) -> tuple[
 
 def _inline_puzzle(text: str) -> bool:
     """Could ``text`` be a puzzle written inline (rather than a file name)?"""
-    return "\n" in text or ";" in text or text.lstrip().startswith("{")
+    return "\n" in text or ";" in text or text.lstrip().startswith(("{", "["))
 
 
 def load_puzzle(source: str) -> tuple[Puzzle, int | None]:
@@ -254,7 +263,7 @@ def load_puzzle(source: str) -> tuple[Puzzle, int | None]:
     s = text.strip()
     if not s:
         raise InvalidPuzzleError("empty puzzle")
-    if s.startswith("{"):
+    if s[0] in "{[":
         return puzzle_and_solution_from_json(json_loads(s, "puzzle JSON"))
     if "\n" not in s:
         return parse_puzzle_string(s), None
@@ -460,7 +469,10 @@ def puzzle_svg(p: Puzzle, solution: int | None = None, step: float | None = None
     import math
     g = p.geometry
     if step is None:
-        step = 40.0 if g.cell != "hex" else 30.0
+        # the picture's units (other code overlays layers in them): 40 per point, 22 on
+        # the hex board; the hex picture is shown larger (zoom) so its numbers read
+        step = 40.0 if g.cell != "hex" else 22.0
+    zoom = 1.0 if g.cell != "hex" else 30.0 / 22.0
     xy, dirs = _svg_points(g, step)
     pad = step * (1.2 if g.cell != "hex" else 1.6)
     xs = [x for x, _ in xy]
@@ -478,7 +490,7 @@ def puzzle_svg(p: Puzzle, solution: int | None = None, step: float | None = None
     hgt = max(ys) - min(ys) + pad + below + (cap_fs * 1.4 * len(lines) + cap_fs * 0.5 if lines else 0)
     if lines:  # a long caption line gets a smaller font rather than running off
         cap_fs = min(cap_fs, 0.95 * wdt / (0.55 * max(len(t) for t in lines)))
-    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{wdt:.0f}" height="{hgt:.0f}" '
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{wdt * zoom:.0f}" height="{hgt * zoom:.0f}" '
             f'viewBox="{ox:.1f} {oy:.1f} {wdt:.1f} {hgt:.1f}">'),
            f'<title>{escape(puzzle_string(p))}</title>',
            f'<rect x="{ox:.1f}" y="{oy:.1f}" width="{wdt:.1f}" height="{hgt:.1f}" fill="{BACKGROUND}"/>']
