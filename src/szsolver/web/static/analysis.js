@@ -185,20 +185,44 @@ async function turnValues() {
   const d = r.data;
   para(out, d.exact ? `Value ${signed(d.value)} (exact, Red's side): ${d.winner || 'draw'}; best ${d.best.join(' ')}.`
     : `Not proved within the limit (${d.stopped}): ${signed(d.lower)} <= value <= ${signed(d.upper)}.`);
+  // One row per value (best first for the side to move), and the best value of
+  // each stone point written on the board.
+  const rows = new Map();
+  const perPoint = new Map();
+  const red = view.side === 'red';
+  for (const t of d.turns || []) {
+    const label = t.exact ? signed(t.value) : `[${signed(t.lower)}, ${signed(t.upper)}]`;
+    if (!rows.has(label)) rows.set(label, { t, turns: [] });
+    rows.get(label).turns.push(t.turn);
+    if (t.exact) {
+      const stone = t.turn.split('n')[0];
+      const old = perPoint.get(stone);
+      if (old == null || (red ? t.value > old : t.value < old)) perPoint.set(stone, t.value);
+    }
+  }
   const table = document.createElement('table');
   table.className = 'sz-values';
   const head = table.insertRow();
   for (const h of ['value', 'turns']) { const th = document.createElement('th'); th.textContent = h; head.appendChild(th); }
-  const groups = new Map();
-  for (const t of d.turns || []) { if (!groups.has(t.group)) groups.set(t.group, []); groups.get(t.group).push(t); }
-  for (const members of groups.values()) {
+  for (const [label, { t, turns }] of rows) {
     const row = table.insertRow();
-    const t0 = members[0];
-    row.insertCell().textContent = t0.exact ? signed(t0.value) : `[${signed(t0.lower)}, ${signed(t0.upper)}]`;
-    row.insertCell().textContent = members.map((m) => m.turn).join(' ');
-    if (d.exact && t0.value === d.value) row.className = 'sz-best';
+    row.insertCell().textContent = label;
+    row.insertCell().textContent = turns.join(' ');
+    if (d.exact && t.exact && t.value === d.value) row.className = 'sz-best';
   }
-  out.appendChild(table);
+  const box = document.createElement('div');
+  box.className = 'sz-scroll';
+  box.appendChild(table);
+  board.clear();
+  for (const [name, v] of perPoint) {
+    const i = board.points.findIndex((p) => p && p.name === name);
+    if (i < 0) continue;
+    const p = board.points[i];
+    const el = board.draw('text', { x: p.x, y: p.y + 0.12, class: 'sz-value-label' + (d.exact && v === d.value ? ' sz-best' : '') });
+    el.textContent = signed(v);
+  }
+  table.dataset.rows = String(rows.size);
+  out.appendChild(box);
 }
 
 async function potentialMap() {

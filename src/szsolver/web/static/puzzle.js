@@ -59,15 +59,22 @@ function render() {
   view.clear();
   const stars = allStars();
   const pts = view.points;
+  const rad = step * (board.cell === 'hex' ? 0.36 : 0.3);
+  const tick = step * (board.cell === 'hex' ? 0.63 : 0.62);
+  // Beams from edge to edge of the two stars, so no star's number is covered.
   for (const [p, q] of beamPairs(board, stars)) {
-    view.draw('line', { x1: pts[p].x, y1: pts[p].y, x2: pts[q].x, y2: pts[q].y, class: 'sz-beam',
-      stroke: colours.placed });
+    const dx = pts[q].x - pts[p].x;
+    const dy = pts[q].y - pts[p].y;
+    const len = Math.hypot(dx, dy);
+    if (len <= 2 * tick) continue;      // neighbours: their ticks meet
+    const ux = dx / len;
+    const uy = dy / len;
+    view.draw('line', { x1: pts[p].x + ux * tick, y1: pts[p].y + uy * tick, x2: pts[q].x - ux * tick,
+      y2: pts[q].y - uy * tick, class: 'sz-beam', stroke: colours.placed });
   }
   const pats = starPatterns(board, stars);
   const counts = new Map();
   for (const pat of pats.values()) counts.set(pat, (counts.get(pat) || 0) + 1);
-  const rad = step * (board.cell === 'hex' ? 0.36 : 0.3);
-  const tick = step * (board.cell === 'hex' ? 0.63 : 0.62);
   for (const p of placed) {
     const { x, y } = pts[p];
     const pat = pats.get(p);
@@ -82,9 +89,7 @@ function render() {
   }
   for (const p of empties) {
     const { x, y } = pts[p];
-    const s = step * 0.12;
-    view.draw('path', { d: `M${x - s},${y - s}L${x + s},${y + s}M${x - s},${y + s}L${x + s},${y - s}`,
-      class: 'sz-empty-mark' });
+    view.draw('circle', { cx: x, cy: y, r: step * 0.1, class: 'sz-empty-mark' });
   }
   if (highlight >= 0) {
     view.draw('circle', { cx: pts[highlight].x, cy: pts[highlight].y, r: step * 0.46, class: 'sz-hint-ring' });

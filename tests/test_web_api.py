@@ -1,0 +1,479 @@
+"""The web app's JSON API (Starlette's TestClient, the app's own lifespan and job
+processes), the puzzle page's data, and the page's JavaScript rules run in node
+against the Python checker and solver.
+
+Every answer that mirrors a CLI command is compared with that command's ``--json``
+output (run in-process with click's CliRunner): the same JSON, not a look-alike.
+"""
+import hashlib
+import json
+import math
+import os
+import shutil
+import subprocess
+import time
+
+import anyio
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+import warnings  # noqa: E402
+
+from click.testing import CliRunner  # noqa: E402
+
+with warnings.catch_warnings():       # Starlette 1.x prefers httpx2; httpx works the same
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from szsolver import errors  # noqa: E402
+from szsolver.cli import main  # noqa: E402
+from szsolver.formats.record import example_game  # noqa: E402
+from szsolver.formats.notation import position_string  # noqa: E402
+from szsolver.starmaps.generate import load_collection  # noqa: E402
+from szsolver.starmaps.io import stars_to_points  # noqa: E402
+from szsolver.starmaps.model import solution_problems, star_patterns  # noqa: E402
+from szsolver.web import analysis as an  # noqa: E402
+from szsolver.web import assets, puzzles  # noqa: E402
+from szsolver.web.app import MAX_BODY, create_app  # noqa: E402
+from szsolver.web.jobs import Busy, Jobs, TimedOut  # noqa: E402
+
+STATIC = os.path.join(os.path.dirname(puzzles.__file__), "static")
+DATE = "2026-11-23"            # a Monday: an easy daily, quick to generate
+LATE = position_string(example_game().positions[-5])   # 4 turns left, Red wins with 38
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(warm_daily=False, workers=2)) as c:
+        yield c
+
+
+def cli_json(*args):
+    r = CliRunner().invoke(main, [*args, "--json"])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def without(d, *keys):
+    return {k: v for k, v in d.items() if k not in keys}
+
+
+# --- the same JSON as the CLI ----------------------------------------------------------------
+
+def test_daily_is_the_cli_json(client):
+    r = client.get(f"/api/puzzles/daily?date={DATE}")
+    assert r.status_code == 200
+    assert r.json() == cli_json("puzzle", "daily", "--date", DATE)
+    r = client.get(f"/api/puzzles/daily?date={DATE}&solution=1&explain=1")
+    assert r.json() == cli_json("puzzle", "daily", "--date", DATE, "--solution", "--explain")
+    assert r.json()["id"] == "sz-easy-d20261123" and r.json()["date"] == DATE
+
+
+def test_puzzle_by_id_is_the_cli_json(client):
+    for pid in ("sz-hard-7", "sza-medium-2"):
+        assert client.get(f"/api/puzzles/{pid}").json() == cli_json("puzzle", "show", pid)
+        assert client.get(f"/api/puzzles/{pid}?explain=1&solution=1").json() == \
+            cli_json("puzzle", "show", pid, "--explain", "--solution")
+
+
+def test_a_puzzle_rebuilt_from_its_seed(client):
+    """An ID outside the collection is generated in a job process: the same puzzle as
+    the CLI builds."""
+    pid = "sz-medium-web1"
+    assert client.get(f"/api/puzzles/{pid}").json() == cli_json("puzzle", "show", pid)
+
+
+def test_score_is_the_cli_json(client):
+    for source in (LATE, "../....../......./...R..../....N..../....N.../......./....../.. B 4 5 basic"):
+        assert client.post("/api/score", json={"position": source}).json() == cli_json("score", source)
+    record = open(example_game.__globals__["example_path"](), encoding="utf-8").read()
+    assert client.post("/api/score", json={"position": record}).json() == \
+        cli_json("score", "--example")
+
+
+def test_solve_is_the_cli_json(client):
+    r = client.post("/api/solve", json={"position": LATE, "all_turns": True, "time_limit": 10})
+    assert r.status_code == 200
+    got = r.json()
+    want = cli_json("solve", LATE, "--all-turns")
+    volatile = ("seconds", "nodes_per_second")
+    assert without(got, *volatile) == without(want, *volatile)
+    assert got["value"] == 199 and got["best"] == ["38"] and got["exact"]
+
+
+def test_check_is_the_cli_json(client):
+    for turn in ("38", "48"):
+        r = client.post("/api/check", json={"position": LATE, "turn": turn, "time_limit": 10})
+        assert r.status_code == 200
+        want = cli_json("check", LATE, turn)
+        assert without(r.json(), "seconds") == without(want, "seconds")
+    assert r.json()["verdict"] != "optimal" and r.json()["best"] == ["38"]
+
+
+def test_potential_is_the_cli_json_with_a_map(client):
+    r = client.post("/api/potential", json={"position": LATE, "side": "blue", "svg": True})
+    assert r.status_code == 200
+    got = r.json()
+    want = cli_json("potential", LATE, "--map", "--side", "blue")
+    strip = lambda side: without(side, "seconds")  # noqa: E731
+    assert strip(got["blue"]) == strip(want["blue"])
+    assert got["svg"].startswith("<svg") and "red" not in got
+
+
+def test_view_and_game(client):
+    g = client.post("/api/game", json={"example": True}).json()
+    game = example_game()
+    assert g["positions"] == [position_string(game.start)] + [position_string(p) for p in game.positions]
+    assert [t["turn"] for t in g["turns"]] == [str(t) for t in game.turns]
+    # A turn played on the board: the game JSON with one turn more, replayed.
+    nxt = client.post("/api/game", json={"game": {"type": "game", "tags": {"Rule": "basic"},
+                                                  "turns": ["44n66", "64"]}}).json()
+    assert nxt["positions"][-1] == cli_json("show", "1. 44n66 64")["position"]["position"]
+    v = client.post("/api/view", json={"position": nxt["positions"][-1], "last_turn": "64"}).json()
+    assert v["score"] == cli_json("score", nxt["positions"][-1])
+    assert v["side"] == "red" and v["neutrals_left_to_move"] == 4 and v["last_turn"] == "64"
+    assert v["svg"].count('class="sz-point"') == 55 and 'data-point="64"' in v["svg"]
+    # A position becomes a game starting there.
+    s = client.post("/api/game", json={"source": LATE}).json()
+    assert s["positions"] == [LATE] and s["turns"] == []
+
+
+def test_puzzle_check_endpoint_is_the_python_checker(client):
+    gen = next(g for g in load_collection() if g.id == "sz-easy-1")
+    right = stars_to_points(gen.puzzle.geometry, gen.solution)
+    r = client.post("/api/puzzles/sz-easy-1/check", json={"stars": right})
+    assert r.json() == {"correct": True, "problems": []}
+    wrong = right[1:]
+    r = client.post("/api/puzzles/sz-easy-1/check", json={"stars": wrong})
+    assert r.json()["correct"] is False
+    assert r.json()["problems"] == solution_problems(
+        gen.puzzle, gen.solution & ~(1 << gen.puzzle.geometry.parse_point(right[0])))
+
+
+def test_pages_and_docs(client):
+    for path in ("/", "/analysis", "/api", "/puzzle/sz-easy-1"):
+        r = client.get(path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    r = client.get("/puzzle/daily?date=2026-11-24", follow_redirects=False)
+    assert r.status_code == 302 and r.headers["location"] == "/puzzle/sz-easy-d20261124"
+    schema = client.get("/api/openapi.json").json()
+    for path in ("/api/puzzles/daily", "/api/puzzles/{pid}", "/api/score", "/api/solve", "/api/check"):
+        assert path in schema["paths"], path
+    assert "post" in schema["paths"]["/api/solve"] and "get" in schema["paths"]["/api/puzzles/daily"]
+    docs = client.get("/api").text
+    assert "/api/puzzles/daily" in docs and "/api/check" in docs
+    assert client.get("/static/puzzle.js").status_code == 200
+
+
+# --- bad requests ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path,body,status,words", [
+    ("/api/score", b"{bad", 400, "malformed JSON"),
+    ("/api/score", b"[1, 2]", 400, "must be a JSON object"),
+    ("/api/score", b"", 400, "needs a JSON object"),
+    ("/api/score", b"\xff\xfe", 400, "not UTF-8"),
+    ("/api/score", {"position": LATE, "colour": "red"}, 400, "unknown key 'colour'"),
+    ("/api/score", {}, 400, "missing key 'position'"),
+    ("/api/score", {"position": 44}, 400, "position must be a string"),
+    ("/api/score", {"position": "x/y"}, 400, "position string"),
+    ("/api/score", {"position": "../....../......./...R..../....R..../......../......./....../.. B 4 5 basic"},
+     400, "centre"),
+    ("/api/solve", {"position": LATE, "time_limit": -1}, 400, "time_limit must be a positive number"),
+    ("/api/solve", {"position": LATE, "time_limit": "5"}, 400, "time_limit must be a positive number"),
+    ("/api/solve", b'{"position": %s, "time_limit": NaN}' % json.dumps(LATE).encode(), 400,
+     "time_limit must be a positive number"),
+    ("/api/solve", {"position": LATE, "all_turns": "yes"}, 400, "all_turns must be true or false"),
+    ("/api/check", {"position": LATE, "turn": "24"}, 400, "occupied"),
+    ("/api/check", {"position": LATE, "turn": "9z"}, 400, "turn"),
+    ("/api/check", {"position": LATE}, 400, "missing key 'turn'"),
+    ("/api/potential", {"position": LATE, "side": "green"}, 400, "side must be 'red' or 'blue'"),
+    ("/api/game", {"source": LATE, "example": True}, 400, "exactly one of"),
+    ("/api/game", {"game": {"type": "game", "turns": ["44n66", "44"]}}, 400, "round 1, blue"),
+    ("/api/view", {"position": LATE, "last_turn": "99"}, 400, "off"),
+    ("/api/puzzles/sz-easy-1/check", {"stars": "44 45"}, 400, "stars must be a list"),
+    ("/api/puzzles/sz-easy-1/check", {"stars": ["44", "44"]}, 400, "listed twice"),
+    ("/api/puzzles/sz-easy-1/check", {"stars": ["11"]}, 400, "off the stars-zone board"),
+])
+def test_bad_requests_get_a_clear_4xx(client, path, body, status, words):
+    if isinstance(body, bytes):
+        r = client.post(path, content=body, headers={"content-type": "application/json"})
+    else:
+        r = client.post(path, json=body)
+    assert r.status_code == status, r.text
+    msg = r.json()["error"]
+    assert words in msg and "\n" not in msg
+
+
+@pytest.mark.parametrize("path,status,words", [
+    ("/api/puzzles/sz-xx-1", 404, "bad puzzle ID"),
+    ("/api/puzzles/nonsense", 404, "bad puzzle ID"),
+    ("/api/puzzles/sq13-easy-1", 404, "board code"),
+    ("/api/puzzles/daily?date=2026-02-30", 400, "bad date"),
+    ("/api/puzzles/sz-easy-1?solution=maybe", 400, "solution must be 1 or 0"),
+    ("/api/nowhere", 404, "no such page"),
+    ("/api/score", 405, "method not allowed"),
+])
+def test_bad_gets(client, path, status, words):
+    r = client.get(path)
+    assert r.status_code == status, r.text
+    assert words in r.json()["error"]
+
+
+def test_unknown_puzzle_page_is_a_404_page(client):
+    r = client.get("/puzzle/not-a-puzzle")
+    assert r.status_code == 404 and "bad puzzle ID" in r.text and r.headers["content-type"].startswith("text/html")
+
+
+def test_oversized_bodies_are_refused(client):
+    big = {"position": " " * MAX_BODY + LATE}
+    r = client.post("/api/score", json=big)
+    assert r.status_code == 413 and "over" in r.json()["error"]
+
+    def chunks():                    # no content-length: counted while read
+        for _ in range(MAX_BODY // 1000 + 2):
+            yield b" " * 1000
+    r = client.post("/api/score", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413
+
+
+def test_nothing_from_a_request_reaches_the_file_system(client, tmp_path):
+    """A path is text like any other: never opened, whatever it names."""
+    record = tmp_path / "game.szg"
+    record.write_text("1. 44n66 64\n", encoding="utf-8")
+    for value in (str(record), "/etc/passwd", "../../setup.py"):
+        r = client.post("/api/score", json={"position": value})
+        assert r.status_code == 400
+        assert "position string" in r.json()["error"]
+        r = client.post("/api/game", json={"source": value})
+        assert r.status_code == 400
+
+
+def test_time_limits_are_capped():
+    assert an.time_limit_from(None) == an.DEFAULT_TIME
+    assert an.time_limit_from(3) == 3.0
+    assert an.time_limit_from(1e9) == an.TIME_CAP
+    for bad in (0, -2, True, math.inf, "1", [1]):
+        with pytest.raises(errors.UnsupportedError):
+            an.time_limit_from(bad)
+
+
+# --- the job runner ----------------------------------------------------------------------------
+
+def test_a_job_past_its_deadline_is_killed():
+    jobs = Jobs(workers=1)
+
+    async def run():
+        t = time.perf_counter()
+        with pytest.raises(TimedOut):
+            await jobs.run(time.sleep, 60, deadline=1.0)
+        return time.perf_counter() - t
+    took = anyio.run(run)
+    assert took < 30 and jobs.stats["timed_out"] == 1 and not jobs._live
+
+
+def test_bad_input_in_a_job_comes_back_as_its_class():
+    from szsolver.web import tasks
+    jobs = Jobs(workers=1)
+
+    async def run():
+        with pytest.raises(errors.ParseError, match="position string"):
+            await jobs.run(tasks.solve_position, {"position": "nonsense"}, 1.0, False, deadline=30)
+        return await jobs.run(tasks.solve_position, {"position": LATE}, 5.0, False, deadline=30)
+    assert anyio.run(run)["value"] == 199
+
+
+def test_too_many_waiting_jobs_are_refused():
+    jobs = Jobs(workers=1, max_waiting=1)
+
+    async def run():
+        results = []
+
+        async def one(i):
+            try:
+                await jobs.run(time.sleep, 1.5, deadline=20)
+                results.append("done")
+            except Busy:
+                results.append("busy")
+        async with anyio.create_task_group() as tg:
+            for i in range(3):
+                tg.start_soon(one, i)
+                await anyio.sleep(0.2)
+        return sorted(results)
+    assert anyio.run(run) == ["busy", "done", "done"]
+
+
+def test_the_server_answers_while_jobs_run(client):
+    """Light requests are answered while the job slots are busy with solves."""
+    import threading
+    deep = "../....../......./...R..../....N..../....N.../......./....../.. B 4 5 basic"
+    out = []
+
+    def slow():
+        out.append(client.post("/api/solve", json={"position": deep, "time_limit": 3}).json())
+    threads = [threading.Thread(target=slow) for _ in range(2)]
+    for t in threads:
+        t.start()
+    time.sleep(0.8)
+    t0 = time.perf_counter()
+    r = client.post("/api/score", json={"position": deep})
+    light = time.perf_counter() - t0
+    for t in threads:
+        t.join()
+    assert r.status_code == 200
+    assert light < 2.5                # answered long before the 3 s solves end
+    assert all(o["exact"] is False and o["stopped"] for o in out)
+
+
+# --- the puzzle page's data and its JavaScript -------------------------------------------------
+
+COLLECTION = load_collection()
+
+
+def test_logic_steps_name_the_solution():
+    """Each step's point and outcome, read from the logic solver's text, agree with the
+    proved solution: a star step on a star of it (with its pattern when named), an
+    empty step off it; a finished run decides every free point."""
+    for gen in COLLECTION:
+        p, sol = gen.puzzle, gen.solution
+        pats = star_patterns(p.geometry, sol, p.blocked, p.rule)
+        steps, solved = puzzles.logic_steps(p)
+        decided = set()
+        for s in steps:
+            if s["outcome"] == "star":
+                assert sol >> s["index"] & 1, (gen.id, s)
+                if s["pattern"] is not None:
+                    assert pats[s["index"]] == s["pattern"], (gen.id, s)
+            else:
+                assert not sol >> s["index"] & 1, (gen.id, s)
+            decided.add(s["index"])
+        free = {q for q in range(p.geometry.size) if not p.blocked >> q & 1} - {q for q, _ in p.givens}
+        assert solved == (decided == free), gen.id
+
+
+def _cases():
+    """(puzzle board data, star sets) for every published puzzle: the solution, the
+    solution less a star, with a star moved, and seeded random sets."""
+    out = []
+    for gen in COLLECTION:
+        p, sol = gen.puzzle, gen.solution
+        g = p.geometry
+        stars = [q for q in range(g.size) if sol >> q & 1]
+        free = [q for q in range(g.size) if not (sol | p.blocked) >> q & 1]
+        seed = int.from_bytes(hashlib.sha256(gen.id.encode()).digest()[:8], "big")
+        sets = [sol, sol & ~(1 << stars[seed % len(stars)])]
+        moved = sol & ~(1 << stars[seed % len(stars)]) | 1 << free[seed % len(free)]
+        sets.append(moved)
+        for k in range(3):
+            h = hashlib.sha256(f"{gen.id}/{k}".encode()).digest()
+            m = sol
+            for j in range(0, 8, 2):
+                m ^= 1 << (int.from_bytes(h[j:j + 2], "big") % g.size)
+            sets.append(m)
+        out.append((gen, puzzles.board_data(p), sets))
+    return out
+
+
+def _node(script: str, payload) -> object:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: the page's rules are tested in the browser tests only")
+    url = "file://" + os.path.join(STATIC, "starmap.js")
+    code = (f"import * as sm from '{url}';\n"
+            "import {{ readFileSync }} from 'node:fs';\n".replace("{{", "{").replace("}}", "}")
+            + "const input = JSON.parse(readFileSync(0, 'utf8'));\n" + script)
+    r = subprocess.run([node, "--input-type=module", "-e", code], input=json.dumps(payload),
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_the_pages_checker_agrees_with_the_python_checker():
+    cases = _cases()
+    payload = [{"board": b, "sets": [[q for q in range(len(b["points"])) if m >> q & 1] for m in sets]}
+               for _gen, b, sets in cases]
+    got = _node("""
+const out = input.map(({board, sets}) => sets.map((s) => {
+  const stars = new Set(s);
+  return {problems: sm.solutionProblems(board, stars),
+          patterns: [...sm.starPatterns(board, stars)], pairs: sm.beamPairs(board, stars).length};
+}));
+console.log(JSON.stringify(out));""", payload)
+    from szsolver.rules.beams import beam_pairs, rule_blockers
+    n = 0
+    for (gen, _b, sets), answers in zip(cases, got):
+        p = gen.puzzle
+        for m, a in zip(sets, answers):
+            assert a["problems"] == solution_problems(p, m), (gen.id, m)
+            assert [tuple(x) for x in a["patterns"]] == sorted(
+                star_patterns(p.geometry, m, p.blocked, p.rule).items()), gen.id
+            assert a["pairs"] == len(beam_pairs(p.geometry, m, rule_blockers(p.rule, p.blocked)))
+            n += 1
+    assert n == 6 * len(COLLECTION)
+
+
+def test_following_the_hints_solves_every_puzzle():
+    """A player who does what each hint says (place the star, mark the point empty,
+    remove the wrong star) ends with the solution, on every published puzzle, even
+    from a board with a wrong star on it."""
+    payload = []
+    for gen in COLLECTION:
+        steps, _ = puzzles.logic_steps(gen.puzzle)
+        g = gen.puzzle.geometry
+        wrong = next(q for q in range(g.size) if not (gen.solution | gen.puzzle.blocked) >> q & 1)
+        payload.append({"board": puzzles.board_data(gen.puzzle), "steps": steps, "wrong": wrong,
+                        "solution": [q for q in range(g.size) if gen.solution >> q & 1]})
+    got = _node("""
+const out = input.map(({board, steps, wrong, solution}) => {
+  const placed = new Set([wrong]), empties = new Set(), kinds = [];
+  for (let i = 0; i < 5000; i++) {
+    const h = sm.nextHint(board, steps, placed, empties, new Set(solution));
+    kinds.push(h.kind);
+    if (h.kind === 'done' || h.kind === 'stuck') break;
+    if (h.kind === 'wrong') placed.delete(h.index);
+    else if (h.kind === 'reveal' || (h.kind === 'step' && steps.find((s) => s.index === h.index && s.text === h.text).outcome === 'star')) placed.add(h.index);
+    else empties.add(h.index);
+  }
+  return {placed: [...placed], first: kinds[0], last: kinds[kinds.length - 1]};
+});
+console.log(JSON.stringify(out));""", payload)
+    for gen, a in zip(COLLECTION, got):
+        stars = 0
+        for q in a["placed"]:
+            stars |= 1 << q
+        for q, _ in gen.puzzle.givens:
+            stars |= 1 << q
+        assert a["first"] == "wrong" and a["last"] == "done", gen.id
+        assert solution_problems(gen.puzzle, stars) == [] and stars == gen.solution, gen.id
+
+
+def test_board_svg_has_a_clickable_point_for_every_point():
+    for gen in COLLECTION[:3] + [g for g in COLLECTION if g.puzzle.geometry.cell == "hex"][:1]:
+        svg = puzzles.board_svg(gen.puzzle)
+        g = gen.puzzle.geometry
+        assert svg.count('class="sz-point"') == g.size
+        assert all(f'data-point="{g.coord_text(q)}"' in svg for q in range(g.size))
+        import xml.etree.ElementTree as ET
+        ET.fromstring(svg)            # still one well-formed picture
+
+
+def test_the_static_page_is_self_contained(tmp_path):
+    r = CliRunner().invoke(main, ["puzzle", "daily", "--date", DATE, "--html", str(tmp_path / "d.html")])
+    assert r.exit_code == 0, r.output
+    html = (tmp_path / "d.html").read_text(encoding="utf-8")
+    import re
+    assert not re.search(r"""(src|href)=["'](?!data:|#)""", html)   # nothing fetched
+    assert "import " not in html.split('<script type="module">')[1].split("</script>")[0].split("const __mod_")[0]
+    data = json.loads(html.split('id="sz-data">')[1].split("</script>")[0])
+    assert data["puzzle"]["id"] == "sz-easy-d20261123" and data["puzzle"]["date"] == DATE
+    gen = next(iter([g for g in [__import__("szsolver.starmaps.daily", fromlist=["daily"]).daily(DATE)]]))
+    assert data["puzzle"]["solution"] == stars_to_points(gen.puzzle.geometry, gen.solution)
+    assert data["steps"] == puzzles.logic_steps(gen.puzzle)[0]
+
+
+def test_inline_script_keeps_every_module():
+    code = assets.inline_script("puzzle.js")
+    for name in ("starmap.js", "board.js", "puzzle.js"):
+        assert f"// --- {name}" in code
+    assert "solutionProblems" in code and "\nimport " not in code and "\nexport " not in code
