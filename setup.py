@@ -36,7 +36,8 @@ PACKAGES = find_packages("src")
 setup(
     package_dir={"": "src", "szsolver.puzzles": "puzzles"},
     packages=[*PACKAGES, "szsolver.puzzles"],
-    package_data={"": ["*.pxd", "*.pyx"], "szsolver": ["data/*"], "szsolver.puzzles": ["*.json"]},
+    package_data={"": ["*.pxd", "*.pyx"], "szsolver": ["data/*"], "szsolver.puzzles": ["*.json"],
+                  "szsolver.web": ["static/*", "templates/*"]},
     include_package_data=False,
     ext_modules=cythonize(
         extensions,
