@@ -439,3 +439,11 @@ def test_mistyped_ids_and_dates_generated(tmp_path):
     for date in ["2026-02-30", "2026-13-01", "26-11-23", "2026-11-23x", "", " ", "tomorrow",
                  "2026/11/23", "2026-11-3", "\x00"]:
         one_line_error(run("puzzle", "daily", "--date", date))
+
+
+def test_the_explained_example_in_docs_is_real_output():
+    doc = open("docs/puzzles.md", encoding="utf-8").read()
+    block = doc.split('$ szsolver puzzle check sz-hard-7 "15 23 27 41 44 47 54 57 83"\n', 1)[1]
+    block = block.split("```", 1)[0]
+    r = run("puzzle", "check", "sz-hard-7", "15 23 27 41 44 47 54 57 83")
+    assert r.exit_code == 1 and r.stdout == block
