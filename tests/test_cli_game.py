@@ -5,7 +5,6 @@ import xml.etree.ElementTree as ET
 import pytest
 from click.testing import CliRunner
 
-import szsolver
 from szsolver.cli import main
 from szsolver.formats.notation import START, parse_position, position_string
 from szsolver.formats.record import example_path
@@ -46,8 +45,9 @@ def oracle_patterns(position_text):
 
 @pytest.fixture
 def run(Position, monkeypatch):
-    """Invoke the CLI with szsolver.Position set to each back end in turn."""
-    monkeypatch.setattr(szsolver, "Position", Position)
+    """Invoke the CLI with each back end in turn as the default."""
+    from szsolver.rules import backends
+    monkeypatch.setattr(backends, "_default", Position)
     runner = CliRunner()
 
     def invoke(*args):

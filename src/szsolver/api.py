@@ -21,8 +21,8 @@ __all__ = ["solve", "Game"]
 def _position(position):
     """A Position, or the package's Position read from a position string."""
     if isinstance(position, str):
-        from . import Position
-        return Position(position)
+        from .rules.backends import default_position_class
+        return default_position_class()(position)
     return position
 
 

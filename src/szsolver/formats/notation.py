@@ -31,10 +31,9 @@ __all__ = ["START", "SIDE_LETTERS", "format_turn", "parse_turn", "position_strin
 
 
 def _default_backend():
-    """``szsolver.Position``: the core when built, else the reference (the tests switch
-    back ends there)."""
-    from .. import Position
-    return Position
+    """The default back end: the core when built, else the reference."""
+    from ..rules.backends import default_position_class
+    return default_position_class()
 
 
 def parse_position(text: str, geometry: Geometry = STARS_ZONE, backend=None):

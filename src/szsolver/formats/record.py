@@ -293,10 +293,9 @@ def _play_text(game: Game, token: str, where: str) -> None:
 
 
 def _default_backend():
-    """``szsolver.Position``: the core when built, else the reference (the tests switch
-    back ends there)."""
-    from .. import Position
-    return Position
+    """The default back end: the core when built, else the reference."""
+    from ..rules.backends import default_position_class
+    return default_position_class()
 
 
 def game_string(game: Game) -> str:

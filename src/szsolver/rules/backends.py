@@ -24,6 +24,20 @@ def have_core() -> bool:
     return True
 
 
+# The back end that parsers use when none is given; tests switch it with use_default().
+_default = None
+
+
 def default_position_class():
-    """The fast core when it is built, else the pure-Python reference."""
-    return position_class("core" if have_core() else "reference")
+    """The Position class parsers build when no back end is named: the fast core when
+    it is built, else the pure-Python reference (or what :func:`use_default` chose)."""
+    global _default
+    if _default is None:
+        _default = position_class("core" if have_core() else "reference")
+    return _default
+
+
+def use_default(cls) -> None:
+    """Make ``cls`` (a Position class) the default back end; ``None`` restores the usual one."""
+    global _default
+    _default = cls

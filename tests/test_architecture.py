@@ -1,0 +1,170 @@
+"""The package's layout is its architecture: imports run one way (cli -> features ->
+formats -> rules) and no module takes part in an import circle.
+
+Every import counts, including the ones inside functions, because a lazy import is
+still a dependency.
+"""
+import ast
+import pathlib
+import subprocess
+import sys
+
+PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "src" / "szsolver"
+
+# Which layers each layer may import from (besides itself). The front door
+# (szsolver/__init__.py) and ``python -m szsolver`` may use anything.
+ALLOWED = {
+    "errors": set(),
+    "rules": {"errors"},
+    "formats": {"errors", "rules"},
+    "endgame": {"errors", "rules", "formats"},
+    "bounds": {"errors", "rules", "formats"},
+    "starmaps": {"errors", "rules", "formats"},
+    "engine": {"errors", "rules", "formats", "endgame", "bounds"},
+    "analysis": {"errors", "rules", "formats", "endgame", "bounds", "engine"},
+    "puzzles": set(),
+}
+
+
+def _modules():
+    """(dotted name, path) of every Python and Cython module in the package."""
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.suffix not in (".py", ".pyx", ".pxd"):
+            continue
+        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        yield ".".join(parts), path
+
+
+def _imports(name: str, path: pathlib.Path) -> set[str]:
+    """The szsolver modules that module ``name`` imports, anywhere in it."""
+    source = path.read_text(encoding="utf-8")
+    is_package = path.stem == "__init__"
+    if path.suffix in (".pyx", ".pxd"):
+        # Cython: read the plain import lines (cimport included) as Python.
+        lines = [ln.strip() for ln in source.splitlines()
+                 if ln.strip().startswith(("from ", "import ")) and "(" not in ln]
+        lines = [ln.replace(" cimport ", " import ") for ln in lines]
+        tree = ast.parse("\n".join(ln for ln in lines if _parses(ln)))
+    else:
+        tree = ast.parse(source)
+    package = name.split(".") if is_package else name.split(".")[:-1]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("szsolver"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            if not mod.startswith("szsolver"):
+                continue
+            if node.module is not None:
+                found.add(mod)
+            # "from . import x" may name submodules; _graph keeps the longest module prefix
+            found.update(f"{mod}.{a.name}" for a in node.names)
+    return found
+
+
+def _parses(line: str) -> bool:
+    try:
+        ast.parse(line)
+        return True
+    except SyntaxError:
+        return False
+
+
+def _layer(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else None
+
+
+def _graph():
+    names = dict(_modules())
+    graph = {}
+    for name, path in names.items():
+        deps = set()
+        for mod in _imports(name, path):
+            # keep the longest prefix that is a module of ours
+            while mod and mod not in names:
+                mod = mod.rpartition(".")[0]
+            if mod and mod != name:
+                deps.add(mod)
+        graph[name] = deps
+    return graph
+
+
+def test_layers_import_only_downwards():
+    wrong = []
+    for name, deps in _graph().items():
+        layer = _layer(name)
+        if layer not in ALLOWED:
+            continue  # the front door, __main__, cli
+        for dep in deps:
+            other = _layer(dep)
+            if other is None or other == layer:
+                if other is None and dep != "szsolver":
+                    continue
+                if dep == "szsolver":
+                    wrong.append(f"{name} -> {dep} (the front door)")
+                continue
+            if other not in ALLOWED[layer]:
+                wrong.append(f"{name} -> {dep}")
+    assert not wrong, "imports against the layering:\n" + "\n".join(sorted(wrong))
+
+
+def test_no_import_circles():
+    graph = _graph()
+    index, low, stack, on_stack, circles = {}, {}, [], set(), []
+    counter = [0]
+
+    def strongconnect(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                strongconnect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                circles.append(sorted(comp))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    for v in sorted(graph):
+        if v not in index:
+            strongconnect(v)
+    # A package's __init__ re-exporting its own modules is not a circle of concerns.
+    real = [c for c in circles if not _only_package_face(c, graph)]
+    assert not real, "import circles: " + "; ".join(" <-> ".join(c) for c in real)
+
+
+def _only_package_face(component, graph) -> bool:
+    """True when the circle runs only through the front door ``szsolver`` itself
+    (its submodules import ``szsolver.errors`` etc., which loads ``szsolver``)."""
+    return "szsolver" in component and all(
+        "szsolver" not in graph[m] for m in component if m != "szsolver")
+
+
+def test_the_command_line_loads_no_heavy_module_before_a_command_needs_it():
+    code = ("import sys, szsolver.cli\n"
+            "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('ortools', 'numpy')\n"
+            "               or m.startswith(('szsolver.endgame', 'szsolver.bounds',\n"
+            "                                'szsolver.starmaps', 'szsolver.engine')))\n"
+            "print(' '.join(heavy))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
