@@ -148,7 +148,7 @@ class Web:
         async def make():
             stored = collection_index().get(pid)
             if stored is not None:
-                return {"gen": stored, "steps": None, "logic_solved": None}
+                return {"gen": stored, "steps": None, "logic_solved": None}   # + "page" once made
             out = await self.jobs.run(tasks.puzzle_entry, pid, deadline=PUZZLE_DEADLINE)
             return {"gen": generated_from_json(out["gen"]), "steps": out["steps"],
                     "logic_solved": out["logic_solved"]}
@@ -199,14 +199,16 @@ async def daily_page(request: Request):
 
 async def puzzle_page(request: Request):
     entry = await _web(request).puzzle(request.path_params["pid"])
-    gen = entry["gen"]
-    date = _daily_date(gen.id)
-    data = puzzles.page_data(gen, date=date)
-    title = (f"Puzzle of the day {date}" if date else f"Puzzle {gen.id}") + f" ({gen.grade})"
-    html = assets.render("puzzle.html", title=escape(title), head=assets.linked_style(),
-                         svg=puzzles.board_svg(gen.puzzle), data=puzzles.script_json(data),
-                         mode="server", nav=NAV, script=assets.linked_script("puzzle.js"))
-    return HTMLResponse(html)
+    if "page" not in entry:          # the same page for every visitor: made once
+        gen = entry["gen"]
+        date = _daily_date(gen.id)
+        data = puzzles.page_data(gen, date=date)
+        title = (f"Puzzle of the day {date}" if date else f"Puzzle {gen.id}") + f" ({gen.grade})"
+        entry["page"] = assets.render(
+            "puzzle.html", title=escape(title), head=assets.linked_style(),
+            svg=puzzles.board_svg(gen.puzzle), data=puzzles.script_json(data), mode="server",
+            nav=NAV, script=assets.linked_script("puzzle.js"))
+    return HTMLResponse(entry["page"])
 
 
 def _daily_date(pid: str) -> str | None:
