@@ -122,6 +122,22 @@ def test_potential_is_the_cli_json_with_a_map(client):
     assert got["svg"].startswith("<svg") and "red" not in got
 
 
+def test_annotate_is_the_cli_json(client, tmp_path):
+    """A game set up 5 turns before the end: every turn proved, as the CLI proves it."""
+    from szsolver.formats.record import Game, game_string
+    game = example_game()
+    record = game_string(Game({"Position": position_string(game.positions[-6])}, game.turns[-5:]))
+    r = client.post("/api/annotate", json={"source": record})
+    assert r.status_code == 200, r.text
+    got = r.json()
+    (tmp_path / "g.szg").write_text(record, encoding="utf-8")
+    want = cli_json("annotate", str(tmp_path / "g.szg"), "--exact-turns", "6", "--solver-time", "5")
+    assert got["proved_from"] == want["proved_from"] == 28
+    for key in ("game", "summary", "values", "turns"):
+        assert got[key] == want[key], key
+    assert got["chart"].startswith("<svg") and got["settings"]["cpsat"] is False
+
+
 def test_view_and_game(client):
     g = client.post("/api/game", json={"example": True}).json()
     game = example_game()

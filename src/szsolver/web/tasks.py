@@ -68,14 +68,17 @@ def potential_of(position: dict, side: int, time_limit: float, svg: bool) -> dic
     return out
 
 
-def annotate_game(game: dict, time_per_turn: float, exact_turns: int, solver_time: float) -> dict:
-    """``szsolver annotate --json`` with the given budgets, plus ``chart``: the value
-    chart of the annotated-game page."""
+def annotate_game(game: dict, time_per_turn: float, exact_turns: int, solver_time: float,
+                  cpsat: bool) -> dict:
+    """``szsolver annotate --json`` with the given budgets (``cpsat``: CP-SAT bounds for
+    the estimated turns, as the CLI always has), plus ``chart``: the value chart of
+    the annotated-game page."""
     from ..analysis.annotate import annotate
     from ..analysis.report import value_chart
     from ..formats.record import parse_game_json
     g = parse_game_json(game)
-    ann = annotate(g, time_per_turn=time_per_turn, exact_turns=exact_turns, solver_time=solver_time)
+    ann = annotate(g, time_per_turn=time_per_turn, exact_turns=exact_turns, solver_time=solver_time,
+                   cpsat=cpsat)
     out = ann.to_json()
     out["chart"] = value_chart(ann)[0]
     return out
