@@ -24,6 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ..errors import ParseError, UnsupportedError
+
 Coord = tuple[int, int]
 Matrix = tuple[tuple[int, int], tuple[int, int]]
 
@@ -254,9 +256,9 @@ class Geometry:
             else:
                 raise ValueError
         except ValueError:
-            raise ValueError(f"bad point {text!r}: expected two digits like 44 or 'row,col'") from None
+            raise ParseError(f"bad point {text!r}: expected two digits like 44 or 'row,col'") from None
         if (r, c) not in self.index:
-            raise ValueError(f"point {text!r} is off the {self.name} board")
+            raise ParseError(f"point {text!r} is off the {self.name} board")
         return self.index[(r, c)]
 
 
@@ -293,7 +295,7 @@ def stars_zone() -> Geometry:
 def square(n: int) -> Geometry:
     """An n x n square board, points (1,1)..(n,n)."""
     if not 1 <= n <= 16:
-        raise ValueError(f"square board size {n} is out of range 1..16")
+        raise UnsupportedError(f"square board size {n} is out of range 1..16")
     coords = tuple((r, c) for r in range(1, n + 1) for c in range(1, n + 1))
     return Geometry(f"square-{n}", coords)
 
@@ -324,4 +326,4 @@ def by_name(name: str) -> Geometry:
         a, _, b = key.partition("x")
         if a.isdigit() and a == b:
             return square(int(a))
-    raise ValueError(f"unknown board {name!r}: use stars-zone, square-N (N x N) or hex")
+    raise ParseError(f"unknown board {name!r}: use stars-zone, square-N (N x N) or hex")
