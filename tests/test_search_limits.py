@@ -3,6 +3,8 @@ external score caps, TT turns that belong to another position, boards and stone
 counts beyond the Stars' Zone, and one-line errors for what the search refuses."""
 import hashlib
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -11,7 +13,7 @@ from szsolver.rules import _core, reference
 from szsolver.rules import geometry as geo
 from szsolver.rules.playout import random_play
 from szsolver.rules.base import ADVANCED, BASIC, RED
-from szsolver.endgame._search import Searcher, check_searchable
+from szsolver.endgame._search import DEBUG_CHECKS, Searcher, check_searchable
 from szsolver.endgame.solver import solve, to_core
 
 
@@ -118,6 +120,19 @@ def test_illegal_tt_turn_is_never_played(rule):
     s.plant_tt_entry(-30000, 30000, occupied)
     s.unmake(t)
     assert s.probe(-30000, 30000) == clean
+
+
+@pytest.mark.skipif(not DEBUG_CHECKS, reason="only a debug build (SZSOLVER_DEBUG=1) checks")
+def test_debug_build_checks_tt_merges():
+    """Two intervals of one position that do not meet (impossible unless keys
+    collide or the search is wrong) stop a debug build with a message."""
+    script = ("from szsolver.rules import _core\n"
+              "from szsolver.endgame._search import Searcher\n"
+              "s = Searcher(_core.Position(), 1 << 10)\n"
+              "s.plant_tt_entry(-30000, 0, -1)\n"
+              "s.plant_tt_entry(5, 30000, -1)\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert r.returncode != 0 and "lo > hi" in r.stderr
 
 
 # --- more than 16 stones a side, other boards ------------------------------------------------------

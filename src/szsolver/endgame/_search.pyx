@@ -81,6 +81,8 @@ ABORT_REASONS = {ABORT_NODES: "node limit", ABORT_TIME: "time limit",
                  ABORT_INTERRUPT: "interrupted"}
 # Neutrals-left counts with their own zobrist keys (the core's key table).
 MAX_NEUTRALS_LEFT = zobrist.MAX_NEUTRALS - 1
+# True in a debug build (SZSOLVER_DEBUG=1): the search checks its invariants.
+DEBUG_CHECKS = bool(SZ_DEBUG)
 
 
 cdef enum:
