@@ -4,6 +4,7 @@ explained point by point, mistyped IDs refused, exit codes, and bad input of eve
 kind answered with one line and exit code 2."""
 import doctest
 import json
+import pathlib
 import random
 
 import pytest
@@ -17,6 +18,7 @@ from szsolver.starmaps.generate import collection_index, puzzle_from_id
 from szsolver.starmaps.io import puzzle_string, puzzle_to_json, stars_to_points
 from szsolver.starmaps.model import Puzzle, check_solution, solution_problems
 
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 SZ = STARS_ZONE
 P7 = collection_index()["sz-hard-7"]               # 8 givens, 1 blocked point (95)
 SOL7 = stars_to_points(SZ, P7.solution)            # all 16 stars
@@ -280,7 +282,7 @@ def test_exit_codes_are_documented():
     for cmd in ("check", "show", "daily"):
         text = " ".join(run("puzzle", cmd, "--help").stdout.split())
         assert "1 wrong" in text and "2 bad input" in text and "130" in text
-    readme = open("README.md", encoding="utf-8").read()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Puzzles", 1)[1].split("\n## ", 1)[0]
     for code in ("10", "11", "12", "130"):
         assert f"`{code}`" in section
@@ -442,7 +444,7 @@ def test_mistyped_ids_and_dates_generated(tmp_path):
 
 
 def test_the_explained_example_in_docs_is_real_output():
-    doc = open("docs/puzzles.md", encoding="utf-8").read()
+    doc = (ROOT / "docs" / "puzzles.md").read_text(encoding="utf-8")
     block = doc.split('$ szsolver puzzle check sz-hard-7 "15 23 27 41 44 47 54 57 83"\n', 1)[1]
     block = block.split("```", 1)[0]
     r = run("puzzle", "check", "sz-hard-7", "15 23 27 41 44 47 54 57 83")
