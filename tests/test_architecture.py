@@ -13,15 +13,18 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "src" / "szsolver"
 
 # Which layers each layer may import from (besides itself). The front door
 # (szsolver/__init__.py) and ``python -m szsolver`` may use anything.
+# errors and interrupt are the ground floor: every layer may use them, they use nothing.
+GROUND = {"errors", "interrupt"}
 ALLOWED = {
     "errors": set(),
-    "rules": {"errors"},
-    "formats": {"errors", "rules"},
-    "endgame": {"errors", "rules", "formats"},
-    "bounds": {"errors", "rules", "formats"},
-    "starmaps": {"errors", "rules", "formats"},
-    "engine": {"errors", "rules", "formats", "endgame", "bounds"},
-    "analysis": {"errors", "rules", "formats", "endgame", "bounds", "engine"},
+    "interrupt": set(),
+    "rules": GROUND,
+    "formats": GROUND | {"rules"},
+    "endgame": GROUND | {"rules", "formats"},
+    "bounds": GROUND | {"rules", "formats"},
+    "starmaps": GROUND | {"rules", "formats"},
+    "engine": GROUND | {"rules", "formats", "endgame", "bounds"},
+    "analysis": GROUND | {"rules", "formats", "endgame", "bounds", "engine"},
     "puzzles": set(),
 }
 
