@@ -1,0 +1,212 @@
+"""Run work units on a Dask client, write results as they arrive, resume.
+
+Contracts:
+
+* Every unit is submitted with a key made from its name and a token of its function
+  and arguments, ``pure`` and with Dask ``retries``: a unit lost with its worker runs
+  again (same arguments, same answer) and is written once.
+* Results are written as they arrive: :class:`JsonLines` appends one line and flushes
+  it; :class:`Directory` writes one file per unit, atomically (a temporary file, then
+  ``os.replace``), so a file that exists is complete.
+* Resuming: the units whose record is already in the output are skipped (not
+  submitted at all). A torn last line of a JSON-lines file (a run killed mid-write) is
+  dropped and that unit done again.
+* When every unit is done, a JSON-lines file is rewritten (atomically) in input order,
+  one record per unit: the finished file is the same whatever the order of arrival,
+  the number of workers or the number of runs it took.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+@dataclass
+class Unit:
+    """One piece of work: ``func(*args)`` on a worker; ``key`` names it in the output
+    (the input line number, the file name)."""
+    key: object
+    func: Callable
+    args: tuple = ()
+
+
+@dataclass
+class RunReport:
+    total: int
+    skipped: int                     # done by an earlier run
+    computed: list = field(default_factory=list)   # keys computed by this run, in arrival order
+    seconds: float = 0.0
+
+    @property
+    def units_per_second(self) -> float:
+        return len(self.computed) / self.seconds if self.seconds > 0 else 0.0
+
+
+def _atomic_write(path: str, text: str) -> None:
+    d, name = os.path.split(os.path.abspath(path))
+    tmp = os.path.join(d, f".{name}.tmp{os.getpid()}")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+class JsonLines:
+    """A JSON-lines output file: one record (a JSON object) per line, identified by its
+    ``field`` (e.g. ``line``, the input line number)."""
+
+    def __init__(self, path: str, field: str):
+        self.path = path
+        self.field = field
+        self._records: dict = {}
+        self._file = None
+
+    def done(self) -> set:
+        """The keys already in the file. Lines that are not complete records (a torn
+        last line) are dropped from the file."""
+        self._records = {}
+        if not os.path.exists(self.path):
+            return set()
+        with open(self.path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        lines = text.split("\n")
+        torn = False
+        for k, ln in enumerate(lines):
+            if not ln.strip():
+                continue
+            try:
+                rec = json.loads(ln)
+                key = rec[self.field]
+            except (ValueError, TypeError, KeyError):
+                torn = True
+                continue
+            if k == len(lines) - 1:      # no newline after it: written in part, maybe
+                torn = True
+                continue
+            self._records.setdefault(key, rec)
+        if torn:
+            self._rewrite(list(self._records))
+        return set(self._records)
+
+    def write(self, key, record: dict) -> None:
+        if key in self._records:       # a unit written once, whatever happens
+            return
+        if self._file is None:
+            self._file = open(self.path, "a", encoding="utf-8")
+        self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self._file.flush()
+        self._records[key] = record
+
+    def finish(self, order: list) -> None:
+        """Rewrite the file in ``order`` (all units done)."""
+        self.close()
+        self._rewrite(order)
+
+    def _rewrite(self, order: list) -> None:
+        _atomic_write(self.path, "".join(json.dumps(self._records[k], ensure_ascii=False) + "\n"
+                                         for k in order if k in self._records))
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+class Directory:
+    """An output directory: one ``KEY.json`` file per unit, written atomically."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def file(self, key) -> str:
+        return os.path.join(self.path, f"{key}.json")
+
+    def done(self) -> set:
+        os.makedirs(self.path, exist_ok=True)
+        keys = set()
+        for name in os.listdir(self.path):
+            if name.startswith(".") or not name.endswith(".json"):
+                continue
+            try:
+                with open(os.path.join(self.path, name), encoding="utf-8") as f:
+                    json.load(f)
+            except (OSError, ValueError):
+                continue
+            keys.add(name[:-len(".json")])
+        return keys
+
+    def write(self, key, record: dict) -> None:
+        _atomic_write(self.file(key), json.dumps(record, indent=1, ensure_ascii=False) + "\n")
+
+    def finish(self, order: list) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def run_units(client, units: list[Unit], out, *, retries: int = 3, progress=None,
+              on_result=None, window: int | None = None) -> RunReport:
+    """Run the ``units`` not yet in ``out`` on ``client``; write each result to ``out``
+    as it arrives; put ``out`` in input order at the end. ``progress(done, total)``
+    after each result; ``on_result(key, record)`` too (tests use it to kill a worker).
+    At most ``window`` units are in flight (default 8 per worker thread), so a huge
+    input never sits in the scheduler at once. An exception raised by a unit (a bug,
+    not bad input: units return bad input as a record) stops the run; what was written
+    stays, and a re-run resumes."""
+    from dask.base import tokenize
+    from distributed import as_completed
+    start = time.perf_counter()
+    keys = [u.key for u in units]
+    if len(set(keys)) != len(keys):
+        raise ValueError("two units with one key")
+    done = out.done()
+    todo = [u for u in units if str(u.key) not in {str(k) for k in done}]
+    report = RunReport(total=len(units), skipped=len(units) - len(todo))
+    if window is None:
+        window = 8 * max(1, sum(client.nthreads().values()))
+    finished = len(units) - len(todo)
+    if progress:
+        progress(finished, len(units))
+    pending = iter(todo)
+    owner = {}
+
+    def submit(u: Unit):
+        name = getattr(u.func, "__name__", "unit")
+        fut = client.submit(u.func, *u.args, key=f"szsolver-{name}-{u.key}-"
+                            f"{tokenize(u.func.__module__, name, u.args)}",
+                            pure=True, retries=retries)
+        owner[fut.key] = u
+        return fut
+
+    try:
+        first = [submit(u) for _, u in zip(range(window), pending)]
+        stream = as_completed(first)
+        for fut in stream:
+            u = owner.pop(fut.key)
+            record = fut.result()
+            out.write(u.key, record)
+            fut.release()
+            report.computed.append(u.key)
+            finished += 1
+            if progress:
+                progress(finished, len(units))
+            if on_result:
+                on_result(u.key, record)
+            nxt = next(pending, None)
+            if nxt is not None:
+                stream.add(submit(nxt))
+        out.finish(keys)
+    finally:
+        out.close()
+        report.seconds = time.perf_counter() - start
+    return report
