@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from . import analysis, game, potential, puzzle, puzzle_gen, solve, web
+from . import analysis, batch, game, potential, puzzle, puzzle_gen, solve, web
 from .common import BadInput
 
 
@@ -31,7 +31,7 @@ def main():
 
 for _command in (game.show, game.score, game.replay, solve.solve_cmd, potential.potential_cmd,
                  puzzle.starmap_cmd, puzzle.puzzle, analysis.check_cmd, analysis.best_cmd,
-                 analysis.annotate_cmd, analysis.selfplay_cmd, web.serve_cmd):
+                 analysis.annotate_cmd, analysis.selfplay_cmd, web.serve_cmd, batch.batch):
     main.add_command(_command)
 for _command in (puzzle_gen.generate_cmd, puzzle_gen.daily_cmd, puzzle_gen.show_cmd):
     puzzle.puzzle.add_command(_command)
