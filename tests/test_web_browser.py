@@ -201,6 +201,23 @@ def test_place_turns_by_clicking(server, page):
     assert "red: potential 16" in page.text_content("#sz-potential-out")
 
 
+def test_paste_a_game_and_annotate_it(server, page):
+    from szsolver.formats.notation import position_string
+    from szsolver.formats.record import Game, game_string
+    game = example_game()
+    record = game_string(Game({"Position": position_string(game.positions[-7])}, game.turns[-6:]))
+    page.goto(server + "/analysis")
+    page.wait_for_selector("body[data-ready]")
+    page.fill("#sz-source", record)
+    page.click("#sz-load")
+    page.wait_for_selector('body[data-at="6"]')
+    page.click("#sz-annotate")
+    page.wait_for_selector(".sz-chart svg", timeout=60000)
+    items = page.eval_on_selector_all("ol.sz-annotation li", "els => els.map(e => e.textContent)")
+    assert len(items) == 6 and items[1].startswith("78n35?! blue: inaccuracy (proved)")
+    assert "blue: 1 inaccuracy, 0 mistakes, 0 blunders" in page.text_content("#sz-annotate-out")
+
+
 def test_static_daily_page_from_a_file(browser, tmp_path):
     gen = daily(DATE)
     path = tmp_path / "daily.html"

@@ -266,7 +266,9 @@ async function annotateGame() {
   out.appendChild(list);
   for (const side of ['red', 'blue']) {
     const s = d.summary[side];
-    para(out, `${side}: ${s.inaccuracies} inaccuracies, ${s.mistakes} mistakes, ${s.blunders} blunders` +
+    const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
+    para(out, `${side}: ${n(s.inaccuracies, 'inaccuracy', 'inaccuracies')}, ${n(s.mistakes, 'mistake', 'mistakes')}, ` +
+      `${n(s.blunders, 'blunder', 'blunders')}` +
       (s.accuracy == null ? '' : `; accuracy ${(100 * s.accuracy).toFixed(0)}% of the turns judged exactly`) + '.');
   }
 }
