@@ -79,6 +79,8 @@ async def read_json(request: Request, allowed: set, required: set = frozenset())
         raise ApiError(400, "the request body is not UTF-8") from None
     except json.JSONDecodeError as e:
         raise ApiError(400, f"malformed JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except RecursionError:
+        raise ApiError(400, "the JSON is nested too deeply") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the request body must be a JSON object")
     an.require_keys(data, allowed, required)
