@@ -19,6 +19,8 @@ import urllib.request
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+pytest.importorskip("starlette", reason="the web extras are not installed")
+pytest.importorskip("uvicorn", reason="the web extras are not installed")
 
 from szsolver.formats.record import example_game  # noqa: E402
 from szsolver.starmaps.daily import daily  # noqa: E402
