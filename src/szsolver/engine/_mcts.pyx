@@ -26,10 +26,12 @@ from libc.math cimport sqrt, log, tanh
 from libc.stdint cimport uint64_t
 
 from szsolver.rules._core cimport (Board, State, bb_t, Position, make_c, pattern_set_c,
-                                   is_over_c, sz_popcount, sz_ctz, C_ADVANCED)
+                                   is_over_c, sz_popcount, sz_ctz, C_ADVANCED, C_BASIC)
+from szsolver.endgame._leaves cimport last_turn, two_turns_basic
+from szsolver.endgame._common cimport INF
 
 cdef enum:
-    MAX_CAND = 160        # candidates of one node: <= 64 stones + neutral pairs
+    MAX_CAND = 400        # candidates of one node: <= 64 stones + neutral pairs
 
 
 cdef struct Node:
@@ -54,6 +56,10 @@ cdef struct Params:
     double neutral_rate   # playouts: neutrals spent ~ rate * left / own turns left
     int nq                # neutral targets per node
     int ns                # stones paired with them
+    int exact_tail        # value the last turns exactly instead of playing them out
+    int wide_turns        # with at most this many turns left, nq_wide/ns_wide instead
+    int nq_wide
+    int ns_wide
 
 
 cdef inline uint64_t rnd(uint64_t* s) noexcept nogil:
@@ -149,10 +155,32 @@ cdef int policy_turn(const Board* b, const State* s, const Params* P, uint64_t* 
     return best_p + 64 * (best_q + 1)
 
 
+cdef inline int turns_left_c(const State* s) noexcept nogil:
+    return 2 * s.stones_per_side - sz_popcount(s.stones[0]) - sz_popcount(s.stones[1])
+
+
+cdef inline int exact_tail(const Board* b, const State* s, int* value) noexcept nogil:
+    """With the last turns left (one; two under the Basic rule) the exact value
+    (Red's side) goes to ``value`` and 1 is returned (the endgame solver's exact
+    last-turn functions); else 0."""
+    cdef int tl = turns_left_c(s), v
+    if tl == 1:
+        v = last_turn(b, s, INF)
+    elif tl == 2 and s.rule == C_BASIC:
+        v = two_turns_basic(b, s)
+    else:
+        return 0
+    value[0] = v if s.side == 0 else -v
+    return 1
+
+
 cdef int playout(const Board* b, State* s, const Params* P, uint64_t* rng) noexcept nogil:
-    """Play the policy to the end of the game on ``s`` (changed); the final value."""
-    cdef int t
+    """Play the policy on ``s`` (changed) until the last turns, valued exactly
+    (``exact_tail``); returns the final value (Red's side)."""
+    cdef int t, v
     while not is_over_c(s):
+        if P.exact_tail and exact_tail(b, s, &v):
+            return v
         t = policy_turn(b, s, P, rng)
         make_c(b, s, t)
     return 100 * (score_of(b, s.stones[0], s.neutral if s.rule == C_ADVANCED else 0)
@@ -176,6 +204,9 @@ cdef int gen_candidates(const Board* b, const State* s, const Params* P, int* tu
     cdef double x
     cdef int t
     cdef int opp_left = s.stones_per_side - sz_popcount(theirs)
+    cdef int nq = P.nq, ns = P.ns
+    if turns_left_c(s) <= P.wide_turns:     # near the end neutral turns decide more
+        nq, ns = P.nq_wide, P.ns_wide
     e = E
     nst = 0
     while e:
@@ -208,18 +239,18 @@ cdef int gen_candidates(const Board* b, const State* s, const Params* P, int* tu
                 qv[ntg] = x + 1e-6 * (63 - q)
                 ntg += 1
         # partial selection sorts: best P.nq targets, best P.ns stones
-        for i in range(min(P.nq, ntg)):
+        for i in range(min(nq, ntg)):
             for j in range(i + 1, ntg):
                 if qv[j] > qv[i]:
                     qv[i], qv[j] = qv[j], qv[i]
                     tg[i], tg[j] = tg[j], tg[i]
-        for i in range(min(P.ns, nst)):
+        for i in range(min(ns, nst)):
             for j in range(i + 1, nst):
                 if sv[j] > sv[i]:
                     sv[i], sv[j] = sv[j], sv[i]
                     st[i], st[j] = st[j], st[i]
-        for i in range(min(P.ns, nst)):
-            for j in range(min(P.nq, ntg)):
+        for i in range(min(ns, nst)):
+            for j in range(min(nq, ntg)):
                 if st[i] == tg[j] or n >= MAX_CAND:
                     continue
                 turns[n] = st[i] + 64 * (tg[j] + 1)
@@ -257,7 +288,8 @@ cdef class Tree:
     def __cinit__(self, Position pos, unsigned long long seed, *, double c_uct=0.6,
                   double widen_base=2.0, double widen_mult=1.0, double margin_weight=0.3,
                   double margin_scale=300.0, double eps=0.05, int sample=0,
-                  double neutral_rate=0.5, int nq=4, int ns=3):
+                  double neutral_rate=0.5, int nq=4, int ns=3, bint exact_tail=True,
+                  int wide_turns=10, int nq_wide=16, int ns_wide=16):
         self.root = pos.copy()
         self.b = pos.board
         self.s0 = pos.st
@@ -271,6 +303,10 @@ cdef class Tree:
         self.P.neutral_rate = neutral_rate
         self.P.nq = min(nq, 32)
         self.P.ns = min(ns, 32)
+        self.P.exact_tail = exact_tail
+        self.P.wide_turns = wide_turns
+        self.P.nq_wide = min(nq_wide, 32)
+        self.P.ns_wide = min(ns_wide, 32)
         self.rng = seed | 1
         self.cap_nodes = 1024
         self.nodes = <Node*>malloc(self.cap_nodes * sizeof(Node))
@@ -372,8 +408,9 @@ cdef class Tree:
                     self._backup(ni, value)
                     continue
             while True:
-                if is_over_c(&s):
-                    break
+                if is_over_c(&s) or (self.P.exact_tail and turns_left_c(&s) <= 2
+                                     and (turns_left_c(&s) == 1 or s.rule == C_BASIC)):
+                    break           # the playout below values it exactly
                 nd = &self.nodes[ni]
                 if nd.cand_off < 0:
                     self._expand(ni, &s)
@@ -450,6 +487,53 @@ cdef class Tree:
         out.sort(key=lambda r: (-r[1], -r[2], r[0]))
         return out
 
+    cdef double _backed(self, int ni, int mover, double frac, int depth):
+        """Minimax of the means (Red's side) below node ``ni``, ``mover`` to move there:
+        over the children visited at least ``frac`` times as often as the most
+        visited one; a node without such children gives its own mean."""
+        cdef Node* nd = &self.nodes[ni]
+        cdef int k, c, top = 0
+        cdef double v, best
+        cdef int found = 0
+        if nd.cand_off < 0 or nd.n_open == 0 or depth > 64:
+            return nd.vsum / nd.visits
+        for k in range(nd.n_open):
+            c = self.cand_child[nd.cand_off + k]
+            if self.nodes[c].visits > top:
+                top = self.nodes[c].visits
+        if top < 2:
+            return nd.vsum / nd.visits
+        best = 0.0
+        for k in range(nd.n_open):
+            c = self.cand_child[nd.cand_off + k]
+            if self.nodes[c].visits < frac * top or self.nodes[c].visits < 1:
+                continue
+            v = self._backed(c, mover ^ 1, frac, depth + 1)
+            if not found or (v > best if mover == 0 else v < best):
+                best = v
+                found = 1
+        return best if found else nd.vsum / nd.visits
+
+    def backed_stats(self, double frac=0.1):
+        """[(turn, visits, mean reward, mean value, minimax-backed value), ...] for the
+        root's children (values Red's side), in the order of :meth:`root_stats`."""
+        cdef Node* root = &self.nodes[0]
+        cdef int k
+        out = []
+        kids = [self.cand_child[root.cand_off + k] for k in range(root.n_open)] \
+            if root.cand_off >= 0 else []
+        if self.extra >= 0:
+            kids.append(self.extra)
+        for k in kids:
+            if self.nodes[k].visits == 0:
+                continue
+            out.append((self.nodes[k].turn, self.nodes[k].visits,
+                        self.nodes[k].wsum / self.nodes[k].visits,
+                        self.nodes[k].vsum / self.nodes[k].visits,
+                        self._backed(k, self.s0.side ^ 1, frac, 1)))
+        out.sort(key=lambda r: (-r[1], -r[2], r[0]))
+        return out
+
     def principal_line(self, int max_len=40):
         """The most visited line from the root (turns)."""
         cdef int ni = 0, k, best, bv
@@ -485,13 +569,17 @@ cdef class Tree:
         return self.n_nodes
 
 
-def candidates(Position pos, *, int nq=4, int ns=3):
+def candidates(Position pos, *, int nq=4, int ns=3, int wide_turns=10, int nq_wide=16,
+               int ns_wide=16):
     """The candidate turns of a node, best prior first (for tests and inspection)."""
     cdef Params P
     cdef int buf[MAX_CAND]
     cdef int n, i
     P.nq = nq
     P.ns = ns
+    P.wide_turns = wide_turns
+    P.nq_wide = nq_wide
+    P.ns_wide = ns_wide
     n = gen_candidates(pos.board, &pos.st, &P, buf)
     return [buf[i] for i in range(n)]
 
@@ -504,13 +592,14 @@ def policy(Position pos, unsigned long long seed, *, double eps=0.05, int sample
     P.eps = eps
     P.sample = sample
     P.neutral_rate = neutral_rate
+    P.exact_tail = 0
     if is_over_c(&pos.st):
         raise ValueError("the game is over: no turn to play")
     return policy_turn(pos.board, &pos.st, &P, &rng)
 
 
 def playout_value(Position pos, unsigned long long seed, *, double eps=0.05, int sample=0,
-                  double neutral_rate=0.5):
+                  double neutral_rate=0.5, bint exact_tail=True):
     """The final value (Red's side) of one playout of the policy from ``pos``."""
     cdef Params P
     cdef uint64_t rng = seed | 1
@@ -518,4 +607,5 @@ def playout_value(Position pos, unsigned long long seed, *, double eps=0.05, int
     P.eps = eps
     P.sample = sample
     P.neutral_rate = neutral_rate
+    P.exact_tail = exact_tail
     return playout(pos.board, &s, &P, &rng)
