@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from . import analysis, batch, game, potential, puzzle, puzzle_gen, solve, web
+from . import analysis, batch, endgame_puzzle, game, potential, puzzle, puzzle_gen, solve, web
 from .common import BadInput
 
 
@@ -35,3 +35,4 @@ for _command in (game.show, game.score, game.replay, solve.solve_cmd, potential.
     main.add_command(_command)
 for _command in (puzzle_gen.generate_cmd, puzzle_gen.daily_cmd, puzzle_gen.show_cmd):
     puzzle.puzzle.add_command(_command)
+puzzle.puzzle.add_command(endgame_puzzle.endgame)
