@@ -1,0 +1,260 @@
+"""Batch work on a Dask cluster (szsolver.batch, ``szsolver batch``): on a real
+``distributed.LocalCluster`` of 2 worker processes, the outputs equal a serial run
+(and the serial solver's own answers), a worker killed mid-run loses and duplicates
+nothing, a resumed run computes only what was missing, and a deep solve split over
+root turns gives the serial solver's value, best turns and a proved line."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from click.testing import CliRunner  # noqa: E402
+
+from szsolver.batch.deep import deep_solve  # noqa: E402
+from szsolver.batch.run import Directory, JsonLines, Unit, run_units  # noqa: E402
+from szsolver.batch.units import (TIMING_KEYS, annotate_unit, puzzle_dates,  # noqa: E402
+                                  puzzle_unit, solve_unit)
+from szsolver.endgame.solver import solve, to_core  # noqa: E402
+from szsolver.formats.notation import format_turn, position_string  # noqa: E402
+from szsolver.formats.record import Game, example_game, game_string  # noqa: E402
+
+
+def _late_positions(low=3, high=6):
+    """The rulebook game's positions with ``low``..``high`` turns left, under both rules
+    (the basic ones are the game as played; the advanced ones replay its stones)."""
+    game = example_game()
+    out = []
+    for p in game.positions:
+        if low <= to_core(p).turns_left <= high:
+            out.append(position_string(to_core(p)))
+            out.append(position_string(to_core(p.with_rule("advanced"))))
+    return out
+
+
+POSITIONS = _late_positions(2, 5)
+
+
+def _no_neutrals_for_the_mover(text: str) -> str:
+    """``text`` with the side to move out of neutrals: a few dozen root turns, not hundreds."""
+    fields = text.split()
+    fields[2 if fields[1] == "R" else 3] = "0"
+    return " ".join(fields)
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=50)
+    try:
+        with distributed.Client(cluster) as c:
+            yield c
+    finally:
+        cluster.close()
+
+
+def _strip(record: dict) -> dict:
+    return {k: v for k, v in record.items() if k not in TIMING_KEYS}
+
+
+def _read_jsonl(path) -> list[dict]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(ln) for ln in f]
+
+
+def _solve_units(lines, **limits):
+    return [Unit(i + 1, solve_unit, (i, ln, limits.get("time_limit"), limits.get("node_limit")))
+            for i, ln in enumerate(lines)]
+
+
+def test_batch_solve_equals_the_serial_solver(client, tmp_path):
+    lines = POSITIONS + ["not a position"]
+    out = tmp_path / "out.jsonl"
+    report = run_units(client, _solve_units(lines), JsonLines(str(out), "line"))
+    assert sorted(report.computed) == list(range(1, len(lines) + 1)) and report.skipped == 0
+    got = _read_jsonl(out)
+    assert [r["line"] for r in got] == list(range(1, len(lines) + 1))   # input order
+    for rec, text in zip(got, lines):
+        assert rec["input"] == text
+        if text == "not a position":
+            assert rec["error"] and "value" not in rec
+            continue
+        from szsolver.formats.record import parse_source_text
+        pos, _ = parse_source_text(text)
+        want = solve(pos).to_json(pos.geometry)      # the serial solver, in this process
+        assert _strip(rec) == {"line": rec["line"], "input": text, **_strip(want)}
+        assert rec["exact"] and rec["value"] is not None
+
+
+def test_node_limit_per_position_gives_proved_bounds(client, tmp_path):
+    deep = _late_positions(5, 6)[:2]
+    out = tmp_path / "limited.jsonl"
+    run_units(client, _solve_units(deep, node_limit=50), JsonLines(str(out), "line"))
+    for rec, text in zip(_read_jsonl(out), deep):
+        from szsolver.formats.record import parse_source_text
+        exact = solve(parse_source_text(text)[0])
+        assert rec["lower"] <= exact.value <= rec["upper"]
+        assert rec["exact"] is False or rec["value"] == exact.value
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_resumed_run_repeats_no_work(client, tmp_path):
+    lines = POSITIONS
+    out = tmp_path / "resume.jsonl"
+    seen = []
+
+    def stop_after_three(key, record):
+        seen.append(key)
+        if len(seen) == 3:
+            raise _Stop
+    with pytest.raises(_Stop):
+        run_units(client, _solve_units(lines), JsonLines(str(out), "line"),
+                  on_result=stop_after_three, window=2)
+    first = set(seen)
+    assert len(_read_jsonl(out)) == 3
+    with open(out, "a", encoding="utf-8") as f:       # a run killed while writing
+        f.write('{"line": 99, "inp')
+    report = run_units(client, _solve_units(lines), JsonLines(str(out), "line"))
+    assert report.skipped == 3
+    assert set(report.computed) == set(range(1, len(lines) + 1)) - first
+    assert len(report.computed) == len(set(report.computed))
+    resumed = [_strip(r) for r in _read_jsonl(out)]
+    fresh = tmp_path / "fresh.jsonl"
+    run_units(client, _solve_units(lines), JsonLines(str(fresh), "line"))
+    assert resumed == [_strip(r) for r in _read_jsonl(fresh)]
+    again = run_units(client, _solve_units(lines), JsonLines(str(out), "line"))
+    assert again.computed == [] and again.skipped == len(lines)
+
+
+def test_a_killed_worker_loses_and_duplicates_nothing(client, tmp_path):
+    lines = _late_positions(4, 6)
+    out = tmp_path / "killed.jsonl"
+    killed = []
+
+    def kill_a_busy_worker(key, record):
+        if killed:
+            return
+        pids = client.run(os.getpid)
+        busy = [w for w, keys in client.processing().items() if keys]
+        if busy:
+            os.kill(pids[busy[0]], signal.SIGKILL)
+            killed.append(pids[busy[0]])
+    report = run_units(client, _solve_units(lines), JsonLines(str(out), "line"),
+                       on_result=kill_a_busy_worker, window=4)
+    assert killed, "no worker was busy to kill"
+    assert sorted(report.computed) == list(range(1, len(lines) + 1))
+    got = _read_jsonl(out)
+    assert [r["line"] for r in got] == list(range(1, len(lines) + 1))
+    serial = [_strip(solve_unit(i, ln)) for i, ln in enumerate(lines)]
+    assert [_strip(r) for r in got] == serial
+    deadline = time.time() + 30                      # the nanny brings a worker back
+    while len(client.run(os.getpid)) < 2 and time.time() < deadline:
+        time.sleep(0.2)
+    assert killed[0] not in client.run(os.getpid).values()
+
+
+def test_batch_puzzles_equal_serial_and_resume(client, tmp_path):
+    dates = puzzle_dates("2026-11-23", 2)              # a Monday and a Tuesday: easy
+    assert dates == ["2026-11-23", "2026-11-24"]
+    from szsolver.starmaps.daily import daily, daily_id
+    units = [Unit(daily_id(d), puzzle_unit, (d,)) for d in dates]
+    report = run_units(client, units, Directory(str(tmp_path)))
+    assert sorted(report.computed) == sorted(daily_id(d) for d in dates)
+    for d in dates:
+        with open(tmp_path / f"{daily_id(d)}.json", encoding="utf-8") as f:
+            got = json.load(f)
+        want = daily(d).to_json()
+        assert got == {**want, "date": d}
+        assert got["id"] == daily_id(d) and got["solution"]
+    (tmp_path / f"{daily_id(dates[1])}.json").unlink()
+    (tmp_path / f".{daily_id(dates[1])}.json.tmp123").write_text("{")   # a torn temporary
+    again = run_units(client, units, Directory(str(tmp_path)))
+    assert again.computed == [daily_id(dates[1])] and again.skipped == 1
+
+
+def test_batch_annotate_equals_serial(client, tmp_path):
+    from szsolver.analysis.annotate import annotate
+    game = example_game()
+    k = [i for i, p in enumerate(game.positions) if to_core(p).turns_left == 5][0]
+    short = Game({"Position": position_string(to_core(game.positions[k]))},
+                 game.turns[k + 1:])
+    text = game_string(short)
+    units = [Unit("late", annotate_unit, ("late.szg", text, 0.5, 8, 30.0)),
+             Unit("bad", annotate_unit, ("bad.szg", "1. zz", 0.5, 8, 30.0))]
+    run_units(client, units, Directory(str(tmp_path)))
+    with open(tmp_path / "late.json", encoding="utf-8") as f:
+        got = json.load(f)
+    want = annotate(short, time_per_turn=0.5, exact_turns=8, solver_time=30.0).to_json()
+    got.pop("seconds"), want.pop("seconds")
+    assert got == {"source": "late.szg", **want}
+    with open(tmp_path / "bad.json", encoding="utf-8") as f:
+        assert json.load(f)["error"]
+
+
+@pytest.mark.parametrize("turns_left", [5, 6])
+def test_deep_solve_equals_the_serial_solver(client, turns_left):
+    from szsolver.formats.record import parse_source_text
+    for text in _late_positions(turns_left, turns_left):
+        pos, _ = parse_source_text(_no_neutrals_for_the_mover(text))
+        got = deep_solve(client, pos)
+        want = solve(pos)
+        g = pos.geometry
+        assert got["exact"] and got["value"] == want.value
+        assert (got["lower"], got["upper"], got["winner"]) == (want.lower, want.upper,
+                                                              want.winner)
+        assert got["best"] == [format_turn(t, g) for t in want.best]
+        assert got["pv"][0] in got["best"]
+        end = to_core(pos)                       # the line keeps the value to the end
+        for t in got["pv"]:
+            end.make(end.parse_turn(t))
+        assert end.is_over() and end.value() == want.value
+        assert got["scores"] == dict(zip(("red", "blue"), end.scores()))
+        assert len(got["tasks"]) == len({tuple(o) for o in _orbits(pos)})
+
+
+def _orbits(pos):
+    from szsolver.endgame.solver import turn_orbits
+    return turn_orbits(to_core(pos))
+
+
+def test_cli_batch_solve_on_a_running_scheduler(client, tmp_path):
+    from szsolver.cli import main
+    src = tmp_path / "positions.txt"
+    src.write_text("# late positions\n\n" + "\n".join(POSITIONS[:3]) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    r = CliRunner().invoke(main, ["batch", "solve", str(src), str(out), "--scheduler",
+                                  client.scheduler.address])
+    assert r.exit_code == 0, r.output
+    got = _read_jsonl(out)
+    assert [r_["line"] for r_ in got] == [3, 4, 5]           # file lines, comments skipped
+    assert [_strip(r_) for r_ in got] == [_strip(solve_unit(i + 2, p))
+                                          for i, p in enumerate(POSITIONS[:3])]
+    assert "3 units: 3 computed, 0 done before" in r.output
+    r = CliRunner().invoke(main, ["batch", "solve", str(src), str(out), "--scheduler",
+                                  client.scheduler.address])
+    assert r.exit_code == 0 and "3 units: 0 computed, 3 done before" in r.output
+
+
+@pytest.mark.parametrize("args, words", [
+    (["batch", "solve", "no-such-file.txt", "out.jsonl", "--workers", "1"], "no-such-file"),
+    (["batch", "solve", "{src}", "{tmp}", "--workers", "1"], "is a directory"),
+    (["batch", "solve", "{src}", "out.jsonl", "--workers", "0"], "--workers"),
+    (["batch", "puzzles", "--start", "2026-13-01", "--days", "1", "{tmp}/p"], "bad date"),
+    (["batch", "deep-solve", "garbage", "--workers", "1"], "garbage"),
+])
+def test_cli_bad_input_is_one_line_exit_2(tmp_path, args, words):
+    from szsolver.cli import main
+    src = tmp_path / "positions.txt"
+    src.write_text(POSITIONS[0] + "\n", encoding="utf-8")
+    args = [a.format(src=src, tmp=tmp_path) for a in args]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2, r.output
+    assert "Error:" in r.output and words in r.output
