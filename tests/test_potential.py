@@ -194,15 +194,15 @@ def test_every_solver_is_deterministic_and_leaves_ctrl_c_to_python(monkeypatch):
     """Every CpSolver the bounds create runs one worker with the fixed seed, and never
     installs OR-Tools' SIGINT handler (it turned Ctrl-C into a quietly unproven result
     and was seen deadlocking)."""
-    from ortools.sat.python import cp_model
+    from szsolver import interrupt
     made = []
 
-    class Recording(cp_model.CpSolver):
+    class Recording(interrupt.CpSolver):
         def solve(self, *args, **kwargs):
             made.append(self.parameters)
             return super().solve(*args, **kwargs)
 
-    monkeypatch.setattr(M.cp_model, "CpSolver", Recording)
+    monkeypatch.setattr(M.interrupt, "CpSolver", Recording)
     pos = example_after(27, ADVANCED)
     for side in (RED, BLUE):
         P.potential(pos, side)

@@ -44,6 +44,7 @@ import time
 
 from ortools.sat.python import cp_model
 
+from .. import interrupt
 from ..errors import InvalidPositionError, ParseError, UnsupportedError
 from ..rules.base import ADVANCED, BLUE, RED, SIDE_NAMES, STONES_PER_SIDE
 from ..rules.beams import beam_target, pattern_set
@@ -410,13 +411,13 @@ class Model:
                 m.add_hint(v, bool(stones >> p & 1))
             for p, v in self.nv.items():
                 m.add_hint(v, bool(neutrals >> p & 1))
-        solver = cp_model.CpSolver()
+        # Ctrl-C stops the solve within a moment and raises KeyboardInterrupt (never an
+        # unproven result that looks like a time limit); OR-Tools' own SIGINT handler is
+        # never installed (it was seen deadlocking).
+        solver = interrupt.CpSolver()
         prm = solver.parameters
         prm.num_workers = NUM_WORKERS
         prm.random_seed = RANDOM_SEED
-        # OR-Tools' own SIGINT handler turns Ctrl-C into a quietly unproven result and
-        # was seen deadlocking; without it Python raises KeyboardInterrupt once the
-        # running solve returns.
         prm.catch_sigint_signal = False
         for key, val in EXTRA_PARAMETERS.items():
             setattr(prm, key, val)

@@ -20,6 +20,23 @@ from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint64_t, int64_t
 from libc.string cimport memset
 
+cdef extern from "Python.h":
+    int PyErr_CheckSignals_raw "PyErr_CheckSignals" ()
+
+cdef enum:
+    SIGNAL_EVERY = 256      # steps between Ctrl-C checks (~10 ms on the hex board)
+
+
+cdef int _signalled() noexcept nogil:
+    """Run Python's signal handlers (main thread); 1 if one raised. The exception
+    stays set: :func:`search` re-raises it once the GIL is back."""
+    with gil:
+        return PyErr_CheckSignals_raw() != 0
+
+
+cdef int _reraise() except -1:
+    return -1               # an exception is set: -1 makes Cython propagate it
+
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_clzll(unsigned long long) nogil
@@ -228,6 +245,9 @@ cdef int _run(State *S, uint64_t *rng, int64_t max_steps, int64_t restart_after,
     w = adj_weight if adj_weight > 0 else 1
     best_ever = 1 << 30
     while step < max_steps:
+        if (step & (SIGNAL_EVERY - 1)) == 0 and _signalled():
+            found = -1      # Ctrl-C: the caller re-raises
+            break
         total = S.cost + (w * S.adj if S.good else 0)
         if total == 0:
             if not S.good or _inside_ok(S):
@@ -392,6 +412,8 @@ def search(int n, int A, list seg, list pos, list segcells, list fwd, list bwd, 
         with nogil:
             found = _run(&S, &rng, max_steps, restart_after, &steps, &restarts, noise, tenure,
                          tenure_rand, adj_weight)
+        if found < 0:
+            _reraise()
         stars = sorted(S.spos[i] for i in range(S.K)) if found else None
         return stars, steps, restarts
     finally:

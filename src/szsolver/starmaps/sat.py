@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
+from .. import interrupt
 from ..errors import InputError, InvalidPuzzleError
 from ..rules.base import ADVANCED
 from ..rules.beams import sight_lines
@@ -205,12 +206,12 @@ class StarmapModel:
         """(cp status, stars or None, solver)."""
         if self.impossible:
             return cp_model.INFEASIBLE, None, None
-        s = cp_model.CpSolver()
+        # Ctrl-C stops the solve within a moment and raises KeyboardInterrupt; OR-Tools'
+        # own SIGINT handler (never installed) would turn it into an "unknown" verdict
+        # that looks like a time limit
+        s = interrupt.CpSolver()
         s.parameters.num_workers = max(1, int(workers))
         s.parameters.random_seed = int(seed)
-        # OR-Tools' own SIGINT handler would turn Ctrl-C into an "unknown" verdict that
-        # looks like a time limit; without it Python raises KeyboardInterrupt once the
-        # running solve returns (starmap solves take milliseconds to seconds)
         s.parameters.catch_sigint_signal = False
         if time_limit is not None:
             s.parameters.max_time_in_seconds = max(0.001, float(time_limit))
