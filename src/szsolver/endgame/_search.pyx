@@ -16,9 +16,10 @@ The pieces (each technique can be switched off for measurement, see ``OPT_*``):
   (``OPT_DOM``).
 * ``_tables``: Basic-rule score tables (``OPT_TABLES``), which bound a node's
   value; with external caps on each side's final score (``set_score_caps``).
-* here: fail-soft alpha-beta, move ordering (``OPT_ORDER``, ``OPT_KILLER``), the
-  four-turn neutral rule (``OPT_DOM``), bound monotonicity (``OPT_MONO``), PVS
-  (``OPT_PVS``, chosen by the driver) and root symmetry (``set_root_turns``).
+* ``_order``: move ordering (``OPT_ORDER``, ``OPT_KILLER``).
+* here: fail-soft alpha-beta, the four-turn neutral rule (``OPT_DOM``), bound
+  monotonicity (``OPT_MONO``), PVS (``OPT_PVS``, chosen by the driver) and root
+  symmetry (``set_root_turns``).
 
 Fail-soft contract: a call with window (alpha, beta) returns v with
 ``v <= alpha`` => true value <= v, ``v >= beta`` => true value >= v, otherwise v
@@ -47,6 +48,7 @@ from szsolver.endgame._tables cimport (ScoreTables, build_score_tables, free_sco
                                        tables_at_root, table_hi, table_lo)
 from szsolver.endgame._leaves cimport (Refutation, last_turn, two_turns_basic,
                                        two_turns_from_scores, three_turns_basic, refutation_line)
+from szsolver.endgame._order cimport gen_ordered
 
 from szsolver.errors import IllegalTurnError, UnsupportedError
 from szsolver.rules import zobrist
@@ -179,66 +181,6 @@ cdef inline int legal_tt_turn(Ctx* c, const TTEntry* e) noexcept nogil:
         c.tt_bad_turns += 1
         return -1
     return t
-
-
-# --- move ordering --------------------------------------------------------------------------
-
-cdef int gen_ordered(const Board* b, const State* s, int* out, int ttmove, int with_neutrals,
-                     int killer) noexcept nogil:
-    """All legal turns into ``out`` (room for MAX_NODE_TURNS), ordered: the TT turn
-    (legal: checked by the caller), the killer (the turn that last refuted a sibling
-    at this ply, if legal here), stones alone by heuristic, then neutral turns."""
-    cdef int me = s.side, op = me ^ 1
-    cdef bb_t V = empty_points(b, s), e
-    cdef bb_t nb = s.neutral if s.rule == C_ADVANCED else 0
-    cdef int pts[64]
-    cdef int nts[64]
-    cdef int key[64]
-    cdef int okey[64]
-    cdef int n = 0, k = 0, i, j, p, q, t
-    e = V
-    while e:
-        p = sz_ctz(e)
-        e &= e - 1
-        okey[p] = side_score(b, s.stones[op] | bit(p), nb)
-        key[p] = side_score(b, s.stones[me] | bit(p), nb) + okey[p]
-        pts[n] = p
-        nts[n] = p
-        n += 1
-    sort_by_key(pts, key, n)
-    sort_by_key(nts, okey, n)
-    if ttmove >= 0:
-        out[k] = ttmove
-        k += 1
-    if killer >= 0 and killer != ttmove and (V >> (killer & 63)) & 1:
-        q = (killer >> 6) - 1
-        if q < 0:
-            out[k] = killer
-            k += 1
-        elif not (with_neutrals and s.left[me] > 0 and (V >> q) & 1 and q != (killer & 63)):
-            killer = -1
-    else:
-        killer = -1
-    for i in range(n):
-        t = pts[i]
-        if t != ttmove and t != killer:
-            out[k] = t
-            k += 1
-    if killer >= 64:            # a neutral killer leads the neutral turns
-        out[k] = killer
-        k += 1
-    if s.left[me] > 0 and with_neutrals:
-        for i in range(n):
-            p = pts[i]
-            for j in range(n):
-                q = nts[j]
-                if q == p:
-                    continue
-                t = p + 64 * (q + 1)
-                if t != ttmove and t != killer:
-                    out[k] = t
-                    k += 1
-    return k
 
 
 # --- the search -----------------------------------------------------------------------------
@@ -419,12 +361,14 @@ def check_searchable(Position pos not None):
     cdef State* s = &pos.st
     cdef const Board* b = pos.board
     g = pos.geometry
-    if b.size > CORE_MAX_POINTS or g.size != b.size:
+    if g.size > CORE_MAX_POINTS:
         raise UnsupportedError(f"the {g.name} board has {g.size} points; the solver handles "
                                f"at most {CORE_MAX_POINTS}")
-    if b.ndirs > CORE_MAX_DIRS or g.n_directions != b.ndirs:
+    if g.n_directions > CORE_MAX_DIRS:
         raise UnsupportedError(f"the {g.name} board has {g.n_directions} directions; the solver "
                                f"handles at most {CORE_MAX_DIRS}")
+    if b.size != g.size or b.ndirs != g.n_directions:      # not bad input: a core bug
+        raise RuntimeError(f"the core's tables for {g.name} do not match its geometry")
     if s.side not in (0, 1):
         raise UnsupportedError(f"side to move {s.side}: must be 0 (red) or 1 (blue)")
     for name, left in (("red", s.left[0]), ("blue", s.left[1])):
