@@ -1,13 +1,14 @@
 """One deep solve split over Dask tasks: alpha-beta at the root over tasks.
 
-Each legal root turn (one per symmetry orbit, as the serial solver does) is a task
-that proves its child position's value on a worker (MTD(f) null-window probes, the
-serial solver's C search). Tasks share what they proved through the client: it keeps
-the best exact child value so far (``alpha`` when Red moves, ``beta`` when Blue moves)
-and starts every later task with that window. A child that cannot beat it is refuted
-by one null-window probe (``cut``) instead of being solved. The first turn (the best
-by the static guess) runs alone, so the window is there from the second task on
-(young brothers wait); then as many tasks run as there are worker threads.
+The legal root turns (one per symmetry orbit, as the serial solver does) are proved
+in tasks on the workers (MTD(f) null-window probes, the serial solver's C search): the
+first turn by the static guess (the likeliest best) alone, then the others dealt
+round-robin into a few chunks per worker thread, one task each, with one
+transposition table per task. Tasks share what they proved through the client: it
+keeps the best exact child value so far (``alpha`` when Red moves, ``beta`` when Blue
+moves) and starts every later task with that window; inside a task the window
+narrows further as its own turns are proved. A child that cannot beat the window is
+refuted by one null-window probe (``cut``) instead of being solved.
 
 Contracts:
 
@@ -19,8 +20,9 @@ Contracts:
   ``pv`` starts with the first best turn and is proved step by step like the serial
   one (it may be another optimal line than the serial solver's; ``scores`` are the
   final scores of this line).
-* ``node_limit`` and ``time_limit`` apply per task. A stopped task keeps its proved
-  bounds; the answer is then the bounds over the children (``exact`` False).
+* ``node_limit`` and ``time_limit`` apply per task (a chunk of root turns). A stopped
+  task keeps the bounds it proved (the static bounds for turns it did not reach); the
+  answer is then the bounds over the children (``exact`` False).
 * Which tasks are refuted depends on the order they finish in (the value never does).
 """
 from __future__ import annotations
@@ -28,6 +30,11 @@ from __future__ import annotations
 import time
 
 from ..errors import UnsupportedError
+
+
+#: tasks per worker thread after the first (more: narrower windows sooner, more tables
+#: built and less sharing between siblings; measured in docs/batch.md)
+CHUNKS_PER_THREAD = 2
 
 
 def _root(position: str):
@@ -44,41 +51,53 @@ def _child_searcher(core, turn: int):
     return s
 
 
-def child_task(position: str, turn: int, window: int | None, time_limit: float | None,
-               node_limit: int | None) -> dict:
-    """Prove the value (Red's side) of ``position`` after ``turn``. ``window``: the best
-    exact value of a sibling so far; the child is then only refuted (``cut``: proved no
-    better for the mover than ``window``) when it cannot beat it. A pure function of
-    its arguments under a node limit (a time limit only stops it sooner)."""
-    import os
-    from ..endgame.solver import _guess, _mtdf
-    t0 = time.perf_counter()
+def child_task(position: str, turns: list[int], window: int | None,
+               time_limit: float | None, node_limit: int | None) -> list[dict]:
+    """Prove the values (Red's side) of ``position`` after each of ``turns``, in order,
+    with one transposition table for them all (siblings share much of their trees).
+    ``window``: the best exact value of a sibling so far (None: none yet); a child that
+    cannot beat the window (nor the best exact child of this task before it) is only
+    refuted (``cut``: proved no better for the mover) by one null-window probe. The limits
+    apply to the whole task. A pure function of its arguments under a node limit (a
+    time limit only stops it sooner)."""
+    from ..endgame.solver import _guess, _mtdf, _searcher, tt_entries_for
     core = _root(position)
     red_moves = core.side == 0
-    s = _child_searcher(core, turn)
+    s = _searcher(core, tt_entries_for(max(core.turns_left - 1, 0)), None, None)
     s.set_limits(node_limit or 0, time_limit or 0.0)
-    lo, hi = s.bounds()
-    cut, done = False, True
-    if window is not None and lo < hi:
-        gamma = window + 1 if red_moves else window      # can the child beat the window?
-        if lo < gamma <= hi:
-            r = s.red_probe(gamma)
-            if r is None:
-                done = False
-            else:
-                v, is_lower = r
-                if is_lower:
-                    lo = max(lo, v)
+    out = []
+    stopped = False
+    for turn in turns:
+        t0 = time.perf_counter()
+        n0 = s.stats()["nodes"]
+        s.make(turn)
+        lo, hi = s.bounds()
+        cut, done = False, not stopped
+        if window is not None and lo < hi and done:
+            gamma = window + 1 if red_moves else window      # can the child beat it?
+            if lo < gamma <= hi:
+                r = s.red_probe(gamma)
+                if r is None:
+                    done = False
                 else:
-                    hi = min(hi, v)
-        cut = (hi <= window) if red_moves else (lo >= window)
-    if done and not cut and lo < hi:
-        lo, hi, done = _mtdf(s, lo, hi, _guess(s))
-    if window is not None and not cut:
-        cut = done and ((hi <= window) if red_moves else (lo >= window))
-    return {"turn": turn, "lower": lo, "upper": hi, "exact": done and lo == hi and not cut,
-            "cut": cut, "finished": done, "window": window, "nodes": s.stats()["nodes"],
-            "seconds": time.perf_counter() - t0, "pid": os.getpid()}
+                    v, is_lower = r
+                    if is_lower:
+                        lo = max(lo, v)
+                    else:
+                        hi = min(hi, v)
+        if window is not None:
+            cut = (hi <= window) if red_moves else (lo >= window)
+        if done and not cut and lo < hi:
+            lo, hi, done = _mtdf(s, lo, hi, _guess(s))
+        s.unmake(turn)
+        stopped = stopped or not done
+        exact = done and lo == hi and not cut
+        if exact and (window is None or (lo > window if red_moves else lo < window)):
+            window = lo
+        out.append({"turn": turn, "lower": lo, "upper": hi, "exact": exact, "cut": cut,
+                    "finished": done, "window": window if cut else None,
+                    "nodes": s.stats()["nodes"] - n0, "seconds": time.perf_counter() - t0})
+    return out
 
 
 def optimal_task(position: str, turn: int, value: int) -> bool:
@@ -144,25 +163,28 @@ def deep_solve(client, position, *, time_limit: float | None = None,
     results: dict[int, dict] = {}
     best = None                       # best exact child value so far (Red's side)
 
-    def submit(orb):
-        return client.submit(child_task, pstr, orb[0], best, time_limit, node_limit,
-                             pure=True, retries=retries)
+    def submit(chunk):
+        return client.submit(child_task, pstr, [orb[0] for orb in chunk], best, time_limit,
+                             node_limit, pure=True, retries=retries)
 
-    queue = list(orbits)
-    stream = as_completed([submit(queue.pop(0))])
+    # the eldest alone, then the rest dealt round-robin into chunks (a few per worker
+    # thread, so later chunks start with a narrower window), each chunk one task
+    n_chunks = min(len(orbits) - 1, CHUNKS_PER_THREAD * nthreads)
+    chunks = [orbits[1 + k::n_chunks] for k in range(n_chunks)] if n_chunks > 0 else []
+    stream = as_completed([submit(orbits[:1])])
     started_rest = False
     for fut in stream:
-        r = fut.result()
-        results[r["turn"]] = r
-        if r["exact"] and (best is None or (r["lower"] > best if red else r["lower"] < best)):
-            best = r["lower"]
+        for r in fut.result():
+            results[r["turn"]] = r
+            if r["exact"] and (best is None or (r["lower"] > best if red else r["lower"] < best)):
+                best = r["lower"]
         if progress:
             progress(len(results), len(orbits))
         want = nthreads if not started_rest else 1
         started_rest = True
         for _ in range(want):
-            if queue:
-                stream.add(submit(queue.pop(0)))
+            if chunks:
+                stream.add(submit(chunks.pop(0)))
     rs = list(results.values())
     if red:
         lo, hi = max(r["lower"] for r in rs), max(r["upper"] for r in rs)
@@ -190,7 +212,7 @@ def deep_solve(client, position, *, time_limit: float | None = None,
     stopped = None if exact else "a task's limit (per task)"
     out.update(nodes=nodes, seconds=round(seconds, 6),
                nodes_per_second=round(nodes / seconds) if seconds > 0 else 0, tt={},
-               stopped=stopped, workers=nthreads,
+               stopped=stopped, workers=nthreads, task_count=1 + max(n_chunks, 0),
                tasks=[{"turn": format_turn(r["turn"], g), "lower": r["lower"], "upper": r["upper"],
                        "exact": r["exact"], "cut": r["cut"], "window": r["window"],
                        "nodes": r["nodes"], "seconds": round(r["seconds"], 6)}

@@ -160,9 +160,9 @@ def annotate_cmd(games, out_dir, time_per_turn, exact_turns, solver_time, worker
                "stopped it: the answer gives proved bounds), 2 bad input, 130 Ctrl-C.")
 @click.argument("position")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="S",
-              help="Stop each task (one root turn) after S seconds.")
+              help="Stop each task (a chunk of root turns) after S seconds.")
 @click.option("--node-limit", type=whole_number(1), default=None, metavar="N",
-              help="Stop each task (one root turn) after N nodes.")
+              help="Stop each task (a chunk of root turns) after N nodes.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @_where
 def deep_solve_cmd(position, time_limit, node_limit, as_json, workers, scheduler):
@@ -191,8 +191,9 @@ def deep_solve_cmd(position, time_limit, node_limit, as_json, workers, scheduler
     if res["best"]:
         lines.append("Best turns: " + " ".join(res["best"]))
         lines.append("Principal variation: " + " ".join(res["pv"]))
-    lines.append(f"Tasks: {len(res['tasks'])} root turns ({cut} refuted by the window) on "
-                 f"{res['workers']} workers; {res['nodes']:,} nodes in {res['seconds']:.3f} s")
+    lines.append(f"Root turns: {len(res['tasks'])} ({cut} refuted by the window) in "
+                 f"{res['task_count']} tasks on {res['workers']} workers; {res['nodes']:,} nodes "
+                 f"in {res['seconds']:.3f} s")
     emit(res, "\n".join(lines), as_json)
     if not res["exact"]:
         sys.exit(3)

@@ -1,0 +1,119 @@
+"""Throughput of the batch commands on a local Dask cluster (docs/batch.md).
+
+    python3 benchmarks/bench_batch.py --kind solve --workers 1,2
+    python3 benchmarks/bench_batch.py --kind puzzles --workers 1,2 --days 6
+    python3 benchmarks/bench_batch.py --kind annotate --workers 1,2
+    python3 benchmarks/bench_batch.py --kind deep --workers 1,2,4 --position NAME
+
+solve: the fixed positions of solver_positions.txt with at most --max-turns turns left;
+puzzles: --days daily puzzles from 2026-11-23 (a Monday); annotate: the rulebook game
+cut at each of its positions with 6 turns left or fewer (exact part only, so
+deterministic and CP-SAT free); deep: one position of solver_positions.txt split over
+its root turns, against the serial solver. The cluster's start-up is not timed (it is
+paid once per command). Prints units per second per worker count, and for deep the
+per-task costs (median, max, sum of task seconds), the wall time and the serial time.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _positions(max_turns: int) -> list[tuple[str, int, str]]:
+    out = []
+    with open(os.path.join(HERE, "solver_positions.txt"), encoding="utf-8") as f:
+        for ln in f:
+            if ln.startswith("#") or "|" not in ln:
+                continue
+            name, turns, pos = (x.strip() for x in ln.split("|"))
+            out.append((name, int(turns), pos))
+    return [p for p in out if p[1] <= max_turns] if max_turns else out
+
+
+def _units(kind: str, args):
+    from szsolver.batch.run import Unit
+    from szsolver.batch import units as u
+    if kind == "solve":
+        return [Unit(i + 1, u.solve_unit, (i, p)) for i, (_, _, p) in
+                enumerate(_positions(args.max_turns))]
+    if kind == "puzzles":
+        from szsolver.starmaps.daily import daily_id
+        return [Unit(daily_id(d), u.puzzle_unit, (d,)) for d in u.puzzle_dates("2026-11-23", args.days)]
+    from szsolver.endgame.solver import to_core
+    from szsolver.formats.notation import position_string
+    from szsolver.formats.record import Game, example_game, game_string
+    game = example_game()
+    units = []
+    for k, p in enumerate(game.positions):
+        if 1 <= to_core(p).turns_left <= 6:
+            g = Game({"Position": position_string(to_core(p))}, game.turns[k + 1:])
+            units.append(Unit(f"cut{k}", u.annotate_unit, (f"cut{k}", game_string(g), 0.5, 8, 60.0)))
+    return units
+
+
+def bench_units(kind: str, workers: list[int], args) -> None:
+    from szsolver.batch.cluster import open_client
+    from szsolver.batch.run import Directory, JsonLines, run_units
+    units = _units(kind, args)
+    for n in workers:
+        with tempfile.TemporaryDirectory() as tmp, open_client(n) as client:
+            client.run(lambda: __import__("szsolver.batch.units"))   # warm imports
+            out = JsonLines(os.path.join(tmp, "o.jsonl"), "line") if kind == "solve" \
+                else Directory(os.path.join(tmp, "out"))
+            rep = run_units(client, units, out)
+        print(f"{kind}: {len(units)} units, {n} worker(s): {rep.seconds:.1f} s, "
+              f"{rep.units_per_second:.2f} units/s", flush=True)
+
+
+def bench_deep(workers: list[int], args) -> None:
+    from szsolver.batch.cluster import open_client
+    from szsolver.batch.deep import deep_solve
+    from szsolver.endgame.solver import solve
+    from szsolver.formats.record import parse_source_text
+    name, turns, text = [p for p in _positions(0) if p[0] == args.position][0]
+    pos, _ = parse_source_text(text)
+    limit = dict(node_limit=args.node_limit) if args.node_limit else {}
+    if not args.no_serial:
+        t = time.perf_counter()
+        s = solve(pos, **limit)
+        print(f"serial {name} ({turns} turns): value {s.value} [{s.lower}, {s.upper}], "
+              f"{s.nodes:,} nodes, {time.perf_counter() - t:.1f} s", flush=True)
+    for n in workers:
+        with open_client(n) as client:
+            t = time.perf_counter()
+            r = deep_solve(client, pos, **limit)
+            wall = time.perf_counter() - t
+        secs = [x["seconds"] for x in r["tasks"]]
+        cut = sum(x["cut"] for x in r["tasks"])
+        print(f"deep {name}, {n} worker(s): value {r['value']} [{r['lower']}, {r['upper']}], "
+              f"{wall:.1f} s wall, {len(secs)} tasks ({cut} refuted), task s median "
+              f"{statistics.median(secs):.3f} max {max(secs):.2f} sum {sum(secs):.1f}, "
+              f"{r['nodes']:,} nodes", flush=True)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--kind", choices=["solve", "puzzles", "annotate", "deep"], default="solve")
+    ap.add_argument("--workers", default="1,2", help="comma-separated worker counts")
+    ap.add_argument("--max-turns", type=int, default=6, help="solve: positions up to this depth")
+    ap.add_argument("--days", type=int, default=6, help="puzzles: how many days")
+    ap.add_argument("--position", default="basic-greedy4-8", help="deep: a name in solver_positions.txt")
+    ap.add_argument("--node-limit", type=int, default=None, help="deep: per task and serial")
+    ap.add_argument("--no-serial", action="store_true", help="deep: skip the serial solve")
+    args = ap.parse_args(argv)
+    workers = [int(w) for w in args.workers.split(",")]
+    if args.kind == "deep":
+        bench_deep(workers, args)
+    else:
+        bench_units(args.kind, workers, args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
