@@ -269,7 +269,7 @@ def test_solve_exit_codes(tmp_path):
     assert run("puzzle", "solve", "sz-hard-7", "--max-solutions", "1").exit_code == 0  # found
     assert run("puzzle", "solve", empty).exit_code == 10                          # multiple
     assert run("puzzle", "solve", "square-7;basic;x=;g=").exit_code == 11         # none
-    r = run("puzzle", "solve", empty, "--time-limit", "0", "--json")              # unknown
+    r = run("puzzle", "solve", empty, "--time-limit", "1e-9", "--json")           # unknown
     assert r.exit_code == 12 and json.loads(r.stdout)["status"] == "unknown"
     assert run("puzzle", "check", "sz-hard-7", " ".join(SOL7)).exit_code == 0
     assert run("puzzle", "check", "sz-hard-7", "44").exit_code == 1

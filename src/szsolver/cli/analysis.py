@@ -7,20 +7,12 @@ import sys
 
 import click
 
-from .common import BadInput, emit, load_position, write_file
+from .common import SECONDS, BadInput, emit, load_position, load_source_arg, write_file
 
 
 def _load(source, example, rule):
     """(position, game) from SOURCE or the bundled rulebook game (``--example``)."""
-    if example:
-        if source is not None:
-            raise BadInput("give SOURCE or --example, not both")
-        from ..formats.record import example_path
-        source = example_path()
-    elif source is None:
-        raise BadInput("missing SOURCE: a position string, a position or game file, "
-                       "or --example")
-    return load_position(source, rule)
+    return load_source_arg(source, example, rule)
 
 
 def _positive(name, value):
@@ -98,7 +90,7 @@ def check_text(res) -> str:
 @click.option("--turn", "number", type=int, default=None, metavar="N",
               help="Judge the game's N-th turn (counting from 1 over the whole game).")
 @click.option("--example", is_flag=True, help="Use the bundled rulebook example game as SOURCE.")
-@click.option("--time-limit", type=float, default=None, metavar="S",
+@click.option("--time-limit", type=SECONDS, default=None, metavar="S",
               help="Answer within about S seconds (then possibly estimated, with proved bounds).")
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
               help="Override the rule (a game record is replayed under it).")
@@ -169,7 +161,7 @@ def best_text(res, geometry) -> str:
 
 @click.command("best")
 @click.argument("source")
-@click.option("--time", "seconds", type=float, default=None, metavar="S",
+@click.option("--time", "seconds", type=SECONDS, default=None, metavar="S",
               help="Budget in seconds (default 1), as a fixed number of iterations and "
                    "solver nodes: the same answer on every run.")
 @click.option("--wall-clock", is_flag=True,
@@ -201,7 +193,7 @@ def _player(name: str, seconds: float, seed):
 
 @click.command("selfplay")
 @click.option("--games", type=int, default=1, show_default=True, help="Number of games.")
-@click.option("--time", "seconds", type=float, default=0.5, show_default=True, metavar="S",
+@click.option("--time", "seconds", type=SECONDS, default=0.5, show_default=True, metavar="S",
               help="Engine budget per turn (fixed iterations: reproducible).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True,
               help="Directory for the game records (.szg), created if missing.")
@@ -324,11 +316,11 @@ def annotation_text(ann) -> str:
 @click.command("annotate")
 @click.argument("source", required=False)
 @click.option("--example", is_flag=True, help="Annotate the bundled rulebook example game.")
-@click.option("--time-per-turn", type=float, default=None, metavar="S",
+@click.option("--time-per-turn", type=SECONDS, default=None, metavar="S",
               help="Engine budget per estimated turn (default 2; fixed iterations).")
 @click.option("--exact-turns", type=click.IntRange(0, 8), default=8, show_default=True,
               help="Prove the turns with at most this many turns left.")
-@click.option("--solver-time", type=float, default=None, metavar="S",
+@click.option("--solver-time", type=SECONDS, default=None, metavar="S",
               help="Limit per exact solve (default 60); a solve that stops is estimated.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), default=None,
               help="Also write the annotated game as one self-contained HTML page.")

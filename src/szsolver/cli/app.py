@@ -1,26 +1,138 @@
 """The ``szsolver`` command: the group, its error handling, and every command
 registered by name. Each command module imports only what it needs, inside the
-command, so ``szsolver show`` never loads OR-Tools or the solver."""
+command, so ``szsolver show`` never loads OR-Tools or the solver.
+
+How a command ends (the group does this for every command, see :class:`_Group`):
+
+- bad input (:class:`szsolver.errors.InputError`, a bad option value, a missing
+  argument): one line ``Error: ...`` on stderr, exit code 2;
+- Ctrl-C: the command stops within about a second, one line ``Interrupted.`` on
+  stderr, exit code 130 (what it proved so far is printed first where a command says
+  so, labelled interrupted);
+- the system failing (out of memory, a full disk under the output): one line
+  ``Error: ...``, exit code 1;
+- anything else is a bug in szsolver: one line ``Internal error: <type>: <message>``
+  on stderr, exit code 1 (``SZSOLVER_DEBUG=1`` shows the traceback instead).
+"""
 from __future__ import annotations
+
+import errno
+import os
+import re
 
 import click
 
+from .. import interrupt
+from ..errors import InputError
 from . import analysis, batch, endgame_puzzle, game, potential, puzzle, puzzle_gen, solve, web
 from .common import BadInput
 
+_DEBUG_ENV = "SZSOLVER_DEBUG"
+
+
+class _Failure(click.ClickException):
+    """Not bad input, not a bug: the system failed (out of memory, a full disk)."""
+    exit_code = 1
+
+
+class InternalError(click.ClickException):
+    """A bug in szsolver: one line on stderr (never dressed up as bad input), exit 1."""
+    exit_code = 1
+
+    def __init__(self, error: BaseException):
+        text = str(error).splitlines()[0] if str(error).strip() else ""
+        super().__init__(f"{type(error).__name__}: {text}" if text else type(error).__name__)
+
+    def show(self, file=None):
+        click.echo(f"Internal error: {self.format_message()} (a bug in szsolver; set "
+                   f"{_DEBUG_ENV}=1 for the traceback)", err=True)
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+_POSITION_ROWS = re.compile(r"[.RBN]*(/[.RBN]*)+")
+
+
+def _usage_message(e: click.UsageError) -> str:
+    """click's usage error as one line, with a hint when a position string was given
+    unquoted (the shell split it at its spaces)."""
+    msg = e.format_message()
+    m = re.search(r"unexpected extra arguments? \((.*)\)$", msg)
+    if m and e.ctx is not None:
+        rows = [v for v in e.ctx.params.values()
+                if isinstance(v, str) and _POSITION_ROWS.fullmatch(v.strip())]
+        if rows:
+            meant = f"{rows[0]} {m.group(1)}"
+            return (f"{msg}: a position string has spaces, so quote it: "
+                    f"{e.ctx.command_path} \"{meant}\"")
+    return msg
+
 
 class _Group(click.Group):
-    """Turns ValueError from the library, and click's own usage errors (a bad
-    option value, a missing argument), into a one-line BadInput: no usage dump."""
+    """Ctrl-C, bad input and internal errors, the same for every command (see the
+    module doc). Bad input is :class:`~szsolver.errors.InputError` only: any other
+    exception, ValueError included, is a bug."""
+
+    def main(self, *args, **kwargs):
+        owned = interrupt.install()   # the console script installed it already
+        try:
+            try:
+                return super().main(*args, **kwargs)
+            except SystemExit as e:       # Ctrl-C while click parsed arguments
+                if interrupt.requested() and e.code != interrupt.EXIT_CODE:
+                    interrupt.exit_interrupted()
+                raise
+            except (KeyboardInterrupt, click.exceptions.Abort):  # standalone_mode=False
+                if interrupt.requested() or not interrupt.installed():
+                    interrupt.exit_interrupted()
+                raise
+        finally:
+            if owned:
+                interrupt.uninstall()
 
     def invoke(self, ctx):
         try:
-            return super().invoke(ctx)
-        except ValueError as e:
-            raise BadInput(str(e).splitlines()[0] if str(e) else type(e).__name__) from None
+            with interrupt.armed():
+                rv = super().invoke(ctx)
+                interrupt.check()            # a Ctrl-C the C search absorbed
+            return rv
+        except KeyboardInterrupt:
+            interrupt.exit_interrupted()
+        except (click.exceptions.Exit, click.exceptions.Abort):
+            if interrupt.requested():
+                interrupt.exit_interrupted()
+            raise
+        except SystemExit:
+            if interrupt.requested():        # e.g. solve printed its bounds, then exit 130
+                interrupt.exit_interrupted()
+            raise
+        except InputError as e:
+            if interrupt.requested():
+                interrupt.exit_interrupted()
+            raise BadInput(_one_line(e)) from None
         except click.UsageError as e:
             cmd = e.ctx.command_path if e.ctx is not None else ctx.command_path
-            raise BadInput(f"{e.format_message()} (see '{cmd} --help')") from None
+            raise BadInput(f"{_usage_message(e)} (see '{cmd} --help')") from None
+        except click.ClickException:
+            if interrupt.requested():
+                interrupt.exit_interrupted()
+            raise
+        except Exception as e:  # noqa: BLE001 - not bad input: a bug or the system
+            if interrupt.requested():        # a consequence of the interrupt
+                interrupt.exit_interrupted()
+            if isinstance(e, OSError) and e.errno == errno.EPIPE:
+                raise                         # click: the reader went away (| head)
+            if os.environ.get(_DEBUG_ENV):
+                raise
+            if isinstance(e, MemoryError):
+                raise _Failure(f"out of memory{': ' + _one_line(e) if str(e) else ''}") from None
+            if isinstance(e, OSError):        # e.g. a full disk under the output
+                where = f"{e.filename}: " if e.filename else ""
+                raise _Failure(f"{where}{e.strerror or _one_line(e)}") from None
+            raise InternalError(e) from None
 
 
 @click.group(cls=_Group)

@@ -1,19 +1,153 @@
-"""What every command shares: :class:`BadInput` (one-line error, exit code 2),
-:func:`load_position` (position string, position file or game record),
+"""What every command shares: :class:`BadInput` (one-line error, exit code 2), the
+option types for limits (:data:`SECONDS`, :func:`whole_number`), SOURCE with
+``--example`` (:func:`source_argument`, :func:`load_source_arg`, :func:`load_position`),
 :func:`emit` (text for people, ``--json`` for programs), :func:`write_file` and the
 progress line on a terminal."""
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 import click
+
+#: the largest whole number a limit may be (the C search counts in 64-bit integers)
+MAX_WHOLE = 2 ** 63 - 1
+#: ``solve --example`` and ``potential --example``: the rulebook game's position with
+#: this many turns left (an endgame the solver proves in a moment)
+EXAMPLE_TURNS_LEFT = 6
 
 
 class BadInput(click.ClickException):
     """Bad input: printed as one line 'Error: ...', exit code 2."""
     exit_code = 2
 
+
+# --- option types -------------------------------------------------------------------------
+
+class Seconds(click.ParamType):
+    """A time in seconds: a finite number above 0 (``nan``, ``inf``, ``0`` and negative
+    numbers are bad input)."""
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, float) and math.isfinite(value) and value > 0:
+            return value
+        try:
+            x = float(value.strip() if isinstance(value, str) else value)
+        except (TypeError, ValueError, OverflowError):
+            self.fail(f"{_short(value, quote=True)} is not a number of seconds", param, ctx)
+        if not (math.isfinite(x) and x > 0):
+            self.fail(f"must be positive (a finite number of seconds), got {_short(value)}",
+                      param, ctx)
+        return x
+
+
+class WholeNumber(click.ParamType):
+    """A whole number from ``minimum`` to :data:`MAX_WHOLE`."""
+    name = "integer"
+
+    def __init__(self, minimum: int = 1):
+        self.minimum = minimum
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            n = value
+        else:
+            n = _whole(value.strip() if isinstance(value, str) else value)
+            if n is None:
+                self.fail(f"{_short(value, quote=True)} is not a whole number", param, ctx)
+        if n < self.minimum:
+            self.fail(f"must be at least {self.minimum}, got {_short(n)}", param, ctx)
+        if n > MAX_WHOLE:
+            self.fail(f"too large: at most 2**63 - 1, got {_short(n)}", param, ctx)
+        return n
+
+
+def _whole(text) -> int | None:
+    """``text`` as a whole number (``1000``, ``1_000``, ``1e6``), or None."""
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        pass
+    try:
+        x = float(text)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return int(x) if math.isfinite(x) and x.is_integer() else None
+
+
+def _short(value, quote: bool = False, width: int = 30) -> str:
+    """A value for a one-line message, cut to ``width`` characters."""
+    text = str(value).strip()
+    cut = text if len(text) <= width else text[:width]
+    shown = repr(cut) if quote else cut
+    return shown if cut == text else f"{shown}... ({len(text)} characters)"
+
+
+#: ``--time-limit``, ``--time``, ``--time-per-turn``...: positive, finite seconds
+SECONDS = Seconds()
+
+
+def whole_number(minimum: int = 1) -> WholeNumber:
+    """The option type of a count or limit (``--node-limit``, ``--tt-size``...)."""
+    return WholeNumber(minimum)
+
+
+# --- SOURCE -------------------------------------------------------------------------------
+
+
+
+def source_argument(example_help: str = "Use the bundled rulebook example game instead of "
+                                        "SOURCE."):
+    """SOURCE (optional) and ``--example``, for commands that read a position or game."""
+    def deco(f):
+        f = click.option("--example", is_flag=True, help=example_help)(f)
+        return click.argument("source", required=False)(f)
+    return deco
+
+
+def load_source_arg(source: str | None, example: bool, rule: str | None,
+                    turns_left: int | None = None):
+    """(position, game or None) from SOURCE or ``--example`` (exactly one of them).
+    ``--example`` is the bundled rulebook game; with ``turns_left`` its position with
+    that many turns still to play (and no game)."""
+    if example:
+        if source is not None:
+            raise BadInput("give SOURCE or --example, not both")
+        from ..formats.record import example_path
+        if turns_left is not None:
+            return example_position(turns_left, rule), None
+        source = example_path()
+    elif source is None:
+        raise BadInput("missing SOURCE: a position string, a position or game file, "
+                       "- for standard input, or --example")
+    return load_position(source, rule)
+
+
+def example_position(turns_left: int, rule: str | None = None):
+    """The rulebook game's position with ``turns_left`` turns still to play."""
+    from ..formats.record import example_game
+    game = example_game()
+    if rule is not None:
+        game = game.with_rule(rule)
+    return game.positions[len(game.turns) - turns_left - 1]
+
+
+def load_position(source: str, rule: str | None = None):
+    """A position from SOURCE: ``-`` (standard input), a position string, a file
+    holding one (or a JSON position), or a game record, inline or a file (its last
+    position). Returns (position, game or None). ``rule`` overrides the rule (a game is
+    replayed under it). Raises InputError naming the problem. A game's warnings (e.g. a
+    Result tag the replay contradicts) go to stderr as ``Warning: ...`` lines."""
+    from ..formats.record import load_source
+    pos, game = load_source(source, rule)
+    for w in game.warnings if game is not None else ():
+        click.echo(f"Warning: {w}", err=True)
+    return pos, game
+
+
+# --- output -------------------------------------------------------------------------------
 
 def emit(data, text: str, as_json: bool) -> None:
     """Print ``data`` as JSON or ``text`` for people."""
@@ -27,6 +161,8 @@ def write_file(path: str, text: str) -> None:
     """Write an output file (an SVG picture, a puzzle); a path that cannot be
     written is bad input: one line, exit code 2, nothing half-written left behind."""
     import os
+    if not path.strip():
+        raise BadInput("an output file needs a name, got ''")
     try:
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
@@ -34,19 +170,6 @@ def write_file(path: str, text: str) -> None:
         if os.path.isfile(path) and os.path.getsize(path) == 0:
             os.remove(path)
         raise BadInput(f"cannot write {path}: {e.strerror}") from None
-
-
-def load_position(source: str, rule: str | None = None):
-    """A position from SOURCE: a position string, a file holding one (or a JSON
-    position), or a game record, inline or a file (its last position). Returns
-    (position, game or None). ``rule`` overrides the rule (a game is replayed
-    under it). Raises ValueError naming the problem. A game's warnings (e.g. a
-    Result tag the replay contradicts) go to stderr as ``Warning: ...`` lines."""
-    from ..formats.record import load_source
-    pos, game = load_source(source, rule)
-    for w in game.warnings if game is not None else ():
-        click.echo(f"Warning: {w}", err=True)
-    return pos, game
 
 
 def progress_printer(enabled: bool = True):

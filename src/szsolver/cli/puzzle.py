@@ -11,38 +11,25 @@ every puzzle command 2 for bad input and 130 when stopped with Ctrl-C.
 """
 from __future__ import annotations
 
-import functools
 import os
 import re
 import sys
 
 import click
 
-from .common import emit, end_progress, progress_printer, write_file
+from .common import SECONDS, emit, end_progress, progress_printer, write_file
 from .pictures import out_path as svg_path
 
 # puzzle solve: one exit code per verdict
 SOLVE_EXIT = {"unique": 0, "found": 0, "multiple": 10, "none": 11, "unknown": 12}
 CHECK_WRONG = 1
-INTERRUPTED = 130
+# Ctrl-C (exit code 130, one line) is the command line's, the same for every command:
+# see szsolver.cli.app
 
 _EXIT_HELP = ("Exit codes: 0 unique (or, with --max-solutions 1, a solution found), "
               "10 several solutions, 11 no solution, 12 unknown (the time limit ran out "
               "first), 2 bad input, 130 stopped by Ctrl-C.")
 _CHECK_HELP = "Exit codes: 0 right, 1 wrong, 2 bad input, 130 stopped by Ctrl-C."
-
-
-def interruptible(command):
-    """Ctrl-C ends the command with one line on stderr and exit code 130 (not 1, which
-    ``check`` uses for a wrong solution)."""
-    @functools.wraps(command)
-    def run(*args, **kwargs):
-        try:
-            return command(*args, **kwargs)
-        except KeyboardInterrupt:
-            click.echo("\nInterrupted.", err=True)
-            sys.exit(INTERRUPTED)
-    return run
 
 
 def _id_like(source: str) -> bool:
@@ -110,14 +97,13 @@ def puzzle():
 @click.argument("source", metavar="PUZZLE")
 @click.option("--max-solutions", default=2, show_default=True, type=click.IntRange(1, 10000),
               help="Stop after this many solutions (2 proves uniqueness).")
-@click.option("--time-limit", type=click.FloatRange(0, None), default=None,
+@click.option("--time-limit", type=SECONDS, default=None, metavar="S",
               help="Seconds; when it runs out the answer says what is not proved.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="CP-SAT threads (1 = reproducible).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--svg", "svg_file", default=None, metavar="FILE",
               help="Also draw the puzzle with the (first) solution to this SVG file.")
-@interruptible
 def solve_cmd(source, max_solutions, time_limit, workers, as_json, svg_file):
     """Solve PUZZLE (a file, the puzzle inline - JSON, puzzle string or text form - or
     a puzzle ID like sz-hard-7) with CP-SAT and prove whether its solution is unique."""
@@ -157,7 +143,6 @@ def solve_cmd(source, max_solutions, time_limit, workers, as_json, svg_file):
 @click.argument("source", metavar="PUZZLE")
 @click.argument("solution")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@interruptible
 def check_cmd(source, solution, as_json):
     """Check SOLUTION against PUZZLE (a file, the puzzle inline or a puzzle ID like
     sz-hard-7) with the independent pure-Python checker.
@@ -182,7 +167,7 @@ def check_cmd(source, solution, as_json):
 @click.option("--good-form", is_flag=True, help="No two stars adjacent; the all-blank star inside.")
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True,
               help="advanced: blocked points (the Stars' Zone centre) cut beams.")
-@click.option("--time-limit", type=click.FloatRange(0, None), default=None, help="Seconds.")
+@click.option("--time-limit", type=SECONDS, default=None, metavar="S", help="Seconds.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--svg", "svg_file", default=None, metavar="FILE",
               help="Draw the starmap to this SVG file.")

@@ -10,7 +10,7 @@ import click
 
 from .common import BadInput, emit, end_progress, progress_printer, write_file
 from .pictures import out_path, write_all
-from .puzzle import _CHECK_HELP, CHECK_WRONG, check_report, interruptible
+from .puzzle import _CHECK_HELP, CHECK_WRONG, check_report
 
 
 def _describe(gen, with_solution: bool, explain: bool) -> tuple[dict, str]:
@@ -89,7 +89,6 @@ def _progress_cb(show, label: str):
 @click.option("--svg", "svg_file", default=None, metavar="FILE", help="Draw the puzzle to this SVG file "
               "(with --count, -SEED is added before .svg).")
 @click.option("--out", "out_dir", default=None, help="Also write each puzzle as DIR/ID.json.")
-@interruptible
 def generate_cmd(board, grade, seed, count, rule, with_solution, as_json, svg_file, out_dir):
     """Generate puzzles of a grade, proved unique by CP-SAT."""
     from ..errors import UnknownPuzzleError
@@ -153,7 +152,6 @@ _CHECK_OPTION = click.option(
 @click.option("--svg", "svg_file", default=None, metavar="FILE", help="Draw the puzzle to this SVG file.")
 @click.option("--html", "html_file", default=None, metavar="FILE",
               help="Write a self-contained web page that plays the puzzle (no server needed).")
-@interruptible
 def daily_cmd(date, with_solution, explain, check, as_json, svg_file, html_file):
     """The puzzle of the day: the same for a date on every machine; easy on Monday
     and Tuesday, medium on Wednesday and Thursday, hard on Friday and Saturday,
@@ -186,7 +184,6 @@ def daily_cmd(date, with_solution, explain, check, as_json, svg_file, html_file)
 @_CHECK_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--svg", "svg_file", default=None, metavar="FILE", help="Draw the puzzle to this SVG file.")
-@interruptible
 def show_cmd(puzzle_id, with_solution, explain, check, as_json, svg_file):
     """Show the puzzle with ID (e.g. sz-hard-7, sza-hard-7 for the advanced rule, or a
     daily ID like sz-easy-d20261123): from the published collection, else rebuilt from

@@ -1,0 +1,195 @@
+"""Ctrl-C stress test: start a real long szsolver command, send SIGINT at a seeded
+random moment, check that it ends within LIMIT seconds with exit code 130, exactly
+one stderr line ``Interrupted.``, no traceback, no ``Aborted!`` and nothing labelled
+as a time limit. Prints one row per trial, then the latencies (SIGINT -> process
+reaped): median, 90th percentile and worst, per command and per kind of trial.
+
+    python3 benchmarks/stress_interrupt.py [--trials 60] [--startup 10] [--double 15]
+        [--seed 1] [--limit 1.5] [--commands solve,potential,...]
+
+Kinds of trials:
+* ``main``: SIGINT a random 0-2.5 s after the command is running (its heavy module is
+  loaded: the handler is installed by then);
+* ``double``: the same, and a second SIGINT 0-0.3 s after the first (an impatient user);
+* ``startup``: SIGINT 0-0.3 s after the process was started, during the interpreter's
+  start-up and the imports. Before szsolver's first statement runs nothing of ours can
+  act (Python's own handler), so these are reported apart and not counted as failures
+  unless they hang.
+
+Each child gets SIGINT reset to the default before exec, like a foreground job in a
+terminal (``cmd &`` in a script starts it with SIGINT ignored, which szsolver keeps).
+The command runs as ``python3 -m szsolver`` (the console script runs the same entry).
+``tests/test_interrupt.py`` runs a few trials per command from here.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+DEEP = "R./.N...B/..R..../R..R.R../...BN..../..BBN.../......./..BN../BR R 2 5 basic"
+START = "../....../......./......../....N..../......../......./....../.. R 5 5 basic"
+
+#: name -> the command's arguments and ``ready``: a shared library that is mapped into
+#: the process once the command body runs (so the handler is installed)
+WORKLOADS = {
+    # the C endgame search (polls PyErr_CheckSignals every 4096 nodes)
+    "solve": {"args": ["solve", DEEP, "--node-limit", "4000000000"], "ready": "_search"},
+    # many CP-SAT solves with Python in between
+    "potential": {"args": ["potential", START, "--map"], "ready": "ortools"},
+    # one long CP-SAT solve (an empty hex starmap, looking for 3 solutions)
+    "puzzle-solve": {"args": ["puzzle", "solve", "hex;basic;x=;g=", "--max-solutions", "3"],
+                     "ready": "ortools"},
+    # the C local search (nogil, polls every 256 steps), CP-SAT, the logic solver
+    "puzzle-generate": {"args": ["puzzle", "generate", "--board", "hex", "--count", "40",
+                                 "--seed", "x7"], "ready": "_complete"},
+    # a complete starmap on the hex board, good form: the C local search for seconds
+    "starmap": {"args": ["starmap", "--board", "hex", "--good-form", "--seed", "2"],
+                "ready": "_complete"},
+    # the engine (C tree search), the solver and CP-SAT bounds
+    "check": {"args": ["check", "--example", "--turn", "8"], "ready": "_search"},
+    "annotate": {"args": ["annotate", "--example"], "ready": "_search"},
+}
+
+
+def _child_setup():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _mapped(pid: int, name: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/maps", encoding="utf-8", errors="replace") as f:
+            return name in f.read()
+    except OSError:
+        return False
+
+
+def command(args: list[str]) -> list[str]:
+    return [sys.executable, "-m", "szsolver", *args]
+
+
+def trial(args: list[str], delay: float, second: float | None = None, limit: float = 1.5,
+          ready: str | None = None, wait_ready: bool = False, hang: float = 15.0) -> dict:
+    """Run ``szsolver ARGS``; SIGINT ``delay`` seconds after it started (with
+    ``wait_ready``: after the library ``ready`` - or the workload's - is loaded), a second
+    SIGINT ``second`` seconds after the first. Returns status ("ok", "finished-early" or
+    the problems joined by commas), rc, latency, out, err."""
+    if wait_ready and ready is None:
+        ready = next((w["ready"] for w in WORKLOADS.values() if w["args"] == args[:len(w["args"])]),
+                     None)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.monotonic()
+        p = subprocess.Popen(command(args), stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                             preexec_fn=_child_setup)
+        if wait_ready and ready:
+            while p.poll() is None and not _mapped(p.pid, ready) and time.monotonic() - t0 < 60:
+                time.sleep(0.005)
+        t_ready = time.monotonic()
+        while time.monotonic() - t_ready < delay and p.poll() is None:
+            time.sleep(0.001)
+        if p.poll() is not None:
+            out.seek(0)
+            return dict(status="finished-early", rc=p.returncode, latency=None, out=out.read().decode(),
+                        err="")
+        t_sig = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        sent2 = second is None
+        while p.poll() is None:
+            now = time.monotonic()
+            if not sent2 and now - t_sig >= second:
+                p.send_signal(signal.SIGINT)
+                sent2 = True
+            if now - t_sig > hang:
+                p.kill()
+                p.wait()
+                break
+            time.sleep(0.001)
+        latency = time.monotonic() - t_sig
+        err.seek(0)
+        errtext = err.read().decode(errors="replace")
+        out.seek(0)
+        outtext = out.read().decode(errors="replace")
+    rc = p.returncode
+    problems = []
+    if latency > hang:
+        problems.append("HUNG")
+    if rc != 130:
+        problems.append(f"rc={rc}")
+    if "Traceback" in errtext:
+        problems.append("traceback")
+    if "Aborted" in errtext:
+        problems.append("Aborted!")
+    if rc == 130 and errtext != "Interrupted.\n":
+        problems.append(f"stderr {errtext[-200:]!r}")
+    if "time limit" in outtext:
+        problems.append("labelled time limit")
+    if latency > limit:
+        problems.append(f"slow {latency:.2f}s")
+    return dict(status=",".join(problems) or "ok", rc=rc, latency=latency, out=outtext,
+                err=errtext, since_start=t_sig - t0)
+
+
+def _summary(label: str, lats: list[float]) -> str:
+    lats = sorted(lats)
+    return (f"{label:18} n={len(lats):3d}  median {statistics.median(lats):.3f} s  "
+            f"p90 {lats[int(0.9 * (len(lats) - 1))]:.3f} s  worst {lats[-1]:.3f} s")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--trials", type=int, default=60)
+    ap.add_argument("--double", type=int, default=15)
+    ap.add_argument("--startup", type=int, default=10)
+    ap.add_argument("--seed", default="1")
+    ap.add_argument("--limit", type=float, default=1.5)
+    ap.add_argument("--commands", default=",".join(WORKLOADS))
+    a = ap.parse_args(argv)
+    rng = random.Random(f"stress_interrupt {a.seed}")
+    names = a.commands.split(",")
+    plan = [("main", rng.choice(names), rng.uniform(0.0, 2.5), None) for _ in range(a.trials)]
+    plan += [("double", rng.choice(names), rng.uniform(0.0, 2.5), rng.uniform(0.0, 0.3))
+             for _ in range(a.double)]
+    plan += [("startup", rng.choice(names), rng.uniform(0.0, 0.3), None)
+             for _ in range(a.startup)]
+    print(f"load average {os.getloadavg()[0]:.1f}; {len(plan)} trials, limit {a.limit} s")
+    print(f"{'#':>3} {'kind':8} {'command':16} {'delay':>6} {'latency':>8} {'rc':>4}  status")
+    results = []
+    for i, (kind, name, delay, second) in enumerate(plan):
+        w = WORKLOADS[name]
+        r = trial(w["args"], delay, second, a.limit, ready=w["ready"], wait_ready=kind != "startup")
+        r.update(kind=kind, name=name)
+        results.append(r)
+        lat = "-" if r["latency"] is None else f"{r['latency']:.3f}"
+        print(f"{i:3d} {kind:8} {name:16} {delay:6.3f} {lat:>8} {r['rc']!s:>4}  {r['status']}",
+              flush=True)
+        if r["status"] not in ("ok", "finished-early"):
+            print("    " + r["err"].strip().replace("\n", "\n    ")[-1200:])
+    counted = [r for r in results if r["kind"] != "startup" or "HUNG" in r["status"]]
+    bad = [r for r in counted if r["status"] not in ("ok", "finished-early")]
+    print()
+    print(f"load average {os.getloadavg()[0]:.1f}; trials {len(results)}, "
+          f"failures {len(bad)} (start-up trials apart)")
+    lats = [r["latency"] for r in results if r["latency"] is not None and r["kind"] != "startup"]
+    if lats:
+        print(_summary("all after start-up", lats))
+    for name in names:
+        ls = [r["latency"] for r in results
+              if r["name"] == name and r["latency"] is not None and r["kind"] != "startup"]
+        if ls:
+            print(_summary(name, ls))
+    for kind in ("main", "double", "startup"):
+        rs = [r for r in results if r["kind"] == kind and r["latency"] is not None]
+        if rs:
+            ok = sum(r["status"] == "ok" for r in rs)
+            print(_summary(kind, [r["latency"] for r in rs]) + f"  ok {ok}/{len(rs)}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
