@@ -44,7 +44,7 @@ def test_out_dir_that_is_a_file(tmp_path):
 
 @pytest.mark.parametrize("args,problem", [
     (["potential", LATE, "--side", "purple"], "Invalid value for '--side'"),
-    (["solve"], "Missing argument 'POSITION'"),
+    (["solve"], "missing SOURCE"),
     (["nosuch"], "No such command 'nosuch'"),
     (["puzzle", "nosuch"], "No such command 'nosuch'"),
     (["solve", LATE, "--time-limit", "soon"], "Invalid value for '--time-limit'"),

@@ -1,7 +1,8 @@
 """``szsolver show``, ``score`` and ``replay``: look at positions and games.
 
 Each takes SOURCE (a position string, a position or JSON file, or a game record,
-inline or as a file) or ``--example`` (the rulebook's example game, bundled),
+inline or as a file; ``-`` for standard input) or ``--example`` (the rulebook's
+example game, bundled),
 ``--rule basic|advanced`` to override the rule (a game is replayed under it) and
 ``--json`` for programs.
 """
@@ -11,7 +12,7 @@ import os
 
 import click
 
-from .common import BadInput, emit, load_position, write_file
+from .common import BadInput, emit, load_source_arg, write_file
 from ..formats.notation import (diagram, format_turn, pattern_list, pattern_name, position_json,
                        position_string, result_text)
 from ..rules.base import BLUE, RED, RULE_NAMES, SIDE_NAMES
@@ -27,15 +28,7 @@ def _source_options(f):
 
 
 def _load(source, example, rule):
-    if example:
-        if source is not None:
-            raise BadInput("give SOURCE or --example, not both")
-        from ..formats.record import example_path
-        source = example_path()
-    elif source is None:
-        raise BadInput("missing SOURCE: a position string, a position or game file, "
-                       "or --example")
-    return load_position(source, rule)
+    return load_source_arg(source, example, rule)
 
 
 def _summary(pos) -> dict:
@@ -59,6 +52,8 @@ def _last_turn(game):
 @click.option("--beams", is_flag=True, help="Draw beams in the SVG picture.")
 def show(source, example, rule, as_json, svg_file, beams):
     """Show a position (a game's last one) as a labelled diagram."""
+    from .pictures import out_path
+    out_path(svg_file)
     pos, game = _load(source, example, rule)
     last = _last_turn(game)
     if svg_file:

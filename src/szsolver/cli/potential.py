@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import click
 
-from .common import emit, load_position, write_file
+from .common import EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, load_source_arg, write_file
 from ..rules.base import SIDE_NAMES
 
 
 @click.command("potential")
-@click.argument("position")
+@click.argument("position", required=False)
+@click.option("--example", is_flag=True,
+              help=f"Use the bundled rulebook game's position with {EXAMPLE_TURNS_LEFT} turns "
+                   "left.")
 @click.option("--side", type=click.Choice(["red", "blue", "both"]), default="both",
               show_default=True, help="Whose potential.")
 @click.option("--map", "with_map", is_flag=True,
@@ -20,26 +23,26 @@ from ..rules.base import SIDE_NAMES
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
               help="Override the rule (a game record is replayed under it).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@click.option("--time-limit", type=float, default=None, metavar="S",
+@click.option("--time-limit", type=SECONDS, default=None, metavar="S",
               help="Stop each CP-SAT solve after S seconds (then 'proven' may be false "
                    "and the value is a lower bound; the upper bound is reported).")
-def potential_cmd(position, side, with_map, svg_file, rule, as_json, time_limit):
+def potential_cmd(position, example, side, with_map, svg_file, rule, as_json, time_limit):
     """The highest final score each side can reach by placing its remaining stones
     (and, under the Advanced rule, its neutrals) on the points empty now, the
     opponent placing nothing further; proven by CP-SAT.
 
     POSITION is a position string, a position file or a game record (its last
-    position).
+    position), or - for standard input.
     """
     from ..bounds.potential import potential, potential_map
     from ..bounds.render import map_svg, map_text
-    if time_limit is not None and time_limit <= 0:
-        raise ValueError(f"--time-limit must be positive, got {time_limit}")
-    pos, _game = load_position(position, rule)
-    g = pos.geometry
+    from .pictures import out_path
+    out_path(svg_file)
     sides = [0, 1] if side == "both" else [SIDE_NAMES.index(side)]
     if svg_file and len(sides) != 1:
-        raise ValueError("--svg draws one side's map: add --side red or --side blue")
+        raise BadInput("--svg draws one side's map: add --side red or --side blue")
+    pos, _game = load_source_arg(position, example, rule, turns_left=EXAMPLE_TURNS_LEFT)
+    g = pos.geometry
     if svg_file:
         with_map = True
     data = {}

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from .common import emit, load_position, write_file
+from .common import EXAMPLE_TURNS_LEFT, SECONDS, emit, load_source_arg, whole_number, write_file
 from ..formats.notation import format_turn
 
 
@@ -27,7 +27,7 @@ def _explain(v: int) -> str:
     return f"{who} wins on neutral stones left"
 
 
-def _text(res, g) -> str:
+def _text(res, g, side: int, top: int | None = None) -> str:
     lines = [f"Position: {res.position}"]
     if res.exact:
         lines.append(f"Value: {res.value:+d} (Red's side, exact): {_explain(res.value)}")
@@ -46,29 +46,49 @@ def _text(res, g) -> str:
                  f"fill {tt['tt_fill']:.1%}")
     if res.turns is not None:
         lines.append("")
-        lines.append("Turn values (Red's side; turns on one line are equal by a symmetry):")
-        groups: dict[int, list] = {}
-        for t in res.turns:
-            groups.setdefault(t.group, []).append(t)
-        for members in groups.values():
+        mover = "Red" if side == 0 else "Blue"
+        lines.append(f"Turn values (Red's side, best first for {mover} to move; turns on one "
+                     "line are equal by a symmetry):")
+        groups = _groups(res.turns)
+        for members in groups[:top]:
             t0 = members[0]
             if t0.exact:
                 val = f"{t0.value:+6d}"
             else:
                 val = f"[{t0.lower:+d}, {t0.upper:+d}]"
             lines.append(f"  {val}  " + " ".join(format_turn(m.turn, g) for m in members))
+        if top is not None and len(groups) > top:
+            rest = sum(len(m) for m in groups[top:])
+            lines.append(f"  ... and {rest} more turn{'s' if rest != 1 else ''} "
+                         f"(--top {top}: the {top} best lines only)")
     return "\n".join(lines)
 
 
+def _groups(turns) -> list[list]:
+    """The turns by symmetry group, in the order the solver gives them (best first for
+    the side to move)."""
+    groups: dict[int, list] = {}
+    for t in turns:
+        groups.setdefault(t.group, []).append(t)
+    return list(groups.values())
+
+
 @click.command("solve", epilog="Exit codes: 0 exact value, 3 not proved (a limit stopped "
-               "the search: the answer gives proved bounds), 2 bad input, 130 stopped by Ctrl-C.")
-@click.argument("position")
-@click.option("--all-turns", is_flag=True, help="Also the exact value of every legal turn.")
-@click.option("--time-limit", type=float, default=None, metavar="S",
+               "the search: the answer gives proved bounds), 2 bad input, 130 stopped by Ctrl-C "
+               "(the bounds proved so far are printed first).")
+@click.argument("position", required=False)
+@click.option("--example", is_flag=True,
+              help=f"Solve the bundled rulebook game's position with {EXAMPLE_TURNS_LEFT} turns "
+                   "left.")
+@click.option("--all-turns", is_flag=True,
+              help="Also the exact value of every legal turn, best first for the side to move.")
+@click.option("--top", type=whole_number(1), default=None, metavar="N",
+              help="With --all-turns: only the N best lines of turns (implies --all-turns).")
+@click.option("--time-limit", type=SECONDS, default=None, metavar="S",
               help="Stop after S seconds (the answer then gives proved bounds).")
-@click.option("--node-limit", type=int, default=None, metavar="N",
+@click.option("--node-limit", type=whole_number(1), default=None, metavar="N",
               help="Stop after N nodes (deterministic).")
-@click.option("--tt-size", type=int, default=None,
+@click.option("--tt-size", type=whole_number(2), default=None,
               help="Transposition-table entries (16 bytes each; default by depth, at most 2**23).")
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
               help="Override the rule (a game record is replayed under it).")
@@ -76,23 +96,21 @@ def _text(res, g) -> str:
 @click.option("--svg", "svg_file", default=None, metavar="FILE",
               help="Also draw the position with the best turn (1) and the principal "
                    "variation (2, 3, ...) numbered on the board to this SVG file.")
-def solve_cmd(position, all_turns, time_limit, node_limit, tt_size, rule, as_json, svg_file):
+def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size, rule, as_json,
+              svg_file):
     """Solve POSITION exactly: value, winner, best turns, principal variation.
 
     POSITION is a position string, a position file or a game record (its last
-    position). Deep positions need --time-limit or --node-limit; a stopped search
-    reports the bounds it proved. Ctrl-C stops cleanly with the same kind of answer.
+    position), or - for standard input. Deep positions need --time-limit or
+    --node-limit; a stopped search reports the bounds it proved. Ctrl-C stops
+    cleanly with the same kind of answer.
     """
-    if time_limit is not None and time_limit <= 0:
-        raise ValueError(f"--time-limit must be positive, got {time_limit}")
-    if node_limit is not None and node_limit <= 0:
-        raise ValueError(f"--node-limit must be positive, got {node_limit}")
-    if tt_size is not None and tt_size < 2:
-        raise ValueError(f"--tt-size must be at least 2, got {tt_size}")
     from ..endgame.solver import solve
     from .pictures import out_path
     out_path(svg_file)
-    pos, _game = load_position(position, rule)
+    pos, _game = load_source_arg(position, example, rule, turns_left=EXAMPLE_TURNS_LEFT)
+    if top is not None:
+        all_turns = True
     progress = None
     if sys.stderr.isatty() and not as_json:
         def progress(msg):
@@ -104,6 +122,10 @@ def solve_cmd(position, all_turns, time_limit, node_limit, tt_size, rule, as_jso
     if svg_file:
         from .pictures import line_picture
         write_file(svg_file, line_picture(pos, res))
-    emit(res.to_json(pos.geometry), _text(res, pos.geometry), as_json)
+    data = res.to_json(pos.geometry)
+    if top is not None and res.turns is not None:
+        shown = {t.group for members in _groups(res.turns)[:top] for t in members}
+        data["turns"] = [t for t in data["turns"] if t["group"] in shown]
+    emit(data, _text(res, pos.geometry, pos.side, top), as_json)
     if not res.exact:  # scripts tell "not proved" from exact; Ctrl-C from a limit
         sys.exit(130 if (res.stopped or "").startswith("interrupted") else 3)

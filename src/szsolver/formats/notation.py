@@ -27,7 +27,8 @@ from ..rules.text import (SIDE_LETTERS, START, board_of, format_turn, parse_posi
 
 __all__ = ["START", "SIDE_LETTERS", "format_turn", "parse_turn", "position_string",
            "parse_position_fields", "parse_position", "pattern_name", "pattern_list",
-           "position_json", "json_object", "parse_position_json", "result_text", "diagram"]
+           "position_json", "json_loads", "json_object", "parse_position_json", "result_text",
+           "diagram"]
 
 
 def _default_backend():
@@ -104,15 +105,32 @@ def position_json(pos) -> dict:
     }
 
 
-def json_object(data, what: str) -> dict:
-    """``data`` as a JSON object: text is parsed first. ParseError (one line)
-    when it is malformed or not an object; ``what`` names it in the message."""
+def json_loads(text, what: str = "JSON"):
+    """``json.loads`` for input: ParseError with one line for malformed JSON, for JSON
+    nested too deeply to read (``json.loads`` raises RecursionError), for numbers too
+    long to convert and for bytes that are not UTF-8.
+
+    >>> json_loads("[" * 100000)
+    Traceback (most recent call last):
+    ...
+    szsolver.errors.ParseError: JSON: nested too deeply
+    """
     import json
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ParseError(f"malformed JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except RecursionError:
+        raise ParseError(f"{what}: nested too deeply") from None
+    except ValueError as e:  # an integer of more than 4300 digits, bytes not UTF-8
+        raise ParseError(f"malformed JSON: {str(e).splitlines()[0]}") from None
+
+
+def json_object(data, what: str) -> dict:
+    """``data`` as a JSON object: text is parsed first (:func:`json_loads`). ParseError
+    (one line) when it is malformed or not an object; ``what`` names it in the message."""
     if isinstance(data, (str, bytes)):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as e:
-            raise ParseError(f"malformed JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+        data = json_loads(data, what)
     if not isinstance(data, dict):
         raise ParseError(f"{what} must be an object")
     return data

@@ -51,8 +51,9 @@ from ..errors import IllegalTurnError, InputError, ParseError
 from ..rules.base import BASIC, MAX_NEUTRALS_PER_SIDE, RED, RULE_NAMES, SIDE_NAMES, rule_code
 from ..rules.geometry import STARS_ZONE
 from ..rules.text import board_of, turn_code, turn_table
-from .notation import (format_turn, json_object, parse_position, parse_position_json,
-                       parse_turn, position_string)
+from .notation import (format_turn, json_loads, json_object, parse_position,
+                       parse_position_json, parse_turn, position_string)
+from .sources import STDIN, read_stdin, read_text_file
 
 RECOMMENDED_NEUTRALS = {BASIC: 5, 1: 4}  # rulebook: 5 each under Basic, 4 each under Advanced
 EXAMPLE_NAME = "example-2023-07-17.szg"
@@ -360,17 +361,36 @@ def example_game(backend=None) -> Game:
 
 
 def _looks_like_record(text: str) -> bool:
-    return text.startswith("[") or re.match(r"\d+\.", text) is not None
+    """A game record starts with a tag ``[Name "value"]`` or a round number ``1.``."""
+    return re.match(r"\[\s*[A-Za-z]|\d+\.", text) is not None
+
+
+# The JSON the commands print, read back as input: ``show --json`` (the position under
+# "position", with "last_turn") and ``replay --json`` (the game, or the final position).
+def _unwrap_output(data: dict) -> dict:
+    if "type" not in data and isinstance(data.get("game"), dict) and "final" in data:
+        return data["game"]                         # replay --json of a game
+    if "type" not in data and isinstance(data.get("final"), dict) and "turns" in data:
+        return data["final"]                        # replay --json of a position
+    if "type" not in data and isinstance(data.get("position"), dict) and "last_turn" in data:
+        return data["position"]                     # show --json
+    return data
 
 
 def parse_source_text(text: str, backend=None):
-    """Text holding a position string, a JSON position or game, or a game record.
-    Returns (position, game or None)."""
-    t = text.strip()
+    """Text holding a position string, a JSON position or game (or the JSON that
+    ``szsolver show --json`` and ``replay --json`` print), or a game record. Returns
+    (position, game or None). A leading byte-order mark is ignored; a JSON list, JSON
+    nested too deeply and anything else that does not parse is a ParseError."""
+    t = text.removeprefix("\ufeff").strip()
     if not t:
         raise ParseError("empty input: expected a position string, a game record or JSON")
-    if t.startswith("{"):
-        data = json_object(t, "JSON input")
+    if t.startswith("{") or (t.startswith("[") and not _looks_like_record(t)):
+        data = json_loads(t, "JSON input")
+        if not isinstance(data, dict):
+            raise ParseError(f"JSON input must be an object (a position or a game), "
+                             f"not {_json_kind(data)}")
+        data = _unwrap_output(data)
         if data.get("type") == "game" or "turns" in data:
             game = parse_game_json(data, backend)
             return game.final, game
@@ -387,26 +407,30 @@ def parse_source_text(text: str, backend=None):
     return backend(t, STARS_ZONE), None
 
 
+def _json_kind(data) -> str:
+    return {list: "a list", str: "a string", bool: "true or false", type(None): "null"}.get(
+        type(data), "a number")
+
+
 def load_source(source: str, rule=None, backend=None):
     """A position from SOURCE, for the CLI and scripts. Returns (position, game or None).
 
-    SOURCE is a path to a file, or the text itself: a position string, a JSON
-    position or game, or a game record (the position is its last one). ``rule``
+    SOURCE is ``-`` (standard input), a path to a file, or the text itself: a position
+    string, a JSON position or game, or a game record (the position is its last one).
+    Files are UTF-8 text (a byte-order mark is ignored). ``rule``
     (``basic``/``advanced``) overrides the rule: a game is replayed under it.
-    Raises InputError naming the problem (e.g. a missing file; ParseError for text
-    that does not parse).
+    Raises InputError naming the problem (e.g. a missing file, a binary file;
+    ParseError for text that does not parse).
     """
-    if os.path.isfile(source):
-        try:
-            with open(source, encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as e:
-            raise InputError(f"cannot read {source}: {e}") from None
+    s = source.strip()
+    if source == STDIN:
+        text = read_stdin()
     elif os.path.isdir(source):
         raise InputError(f"{source} is a directory, not a position or game file")
-    elif (source.strip() and not any(ch.isspace() for ch in source.strip()) and not source.strip().startswith("{")
-          and not re.fullmatch(r"[.RBN/]*/[.RBN/]*", source.strip())
-          and not _looks_like_record(source.strip())):
+    elif _on_disk(source):
+        text = read_text_file(source)
+    elif (s and not any(ch.isspace() for ch in s) and not s.startswith(("{", "[", "\ufeff"))
+          and not re.fullmatch(r"[.RBN/]*/[.RBN/]*", s) and not _looks_like_record(s)):
         # One word that is neither a position, JSON nor a record: a file that is not there.
         raise InputError(f"no such file: {source}")
     else:
@@ -419,3 +443,11 @@ def load_source(source: str, rule=None, backend=None):
         else:
             pos = pos.with_rule(rule)
     return pos, game
+
+
+def _on_disk(source: str) -> bool:
+    """A file (or a pipe such as ``<(cmd)``) of that name exists."""
+    try:
+        return os.path.exists(source)
+    except (ValueError, OSError):   # a NUL byte, a name too long for the system
+        return False

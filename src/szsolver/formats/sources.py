@@ -1,8 +1,10 @@
 """Input that is "a file path, or the text itself", read the same way everywhere.
 
 Commands and loaders take a SOURCE that names a file or is the content written
-inline (a position string, a puzzle string, JSON, a list of points). :func:`read_source`
-decides which and returns the text.
+inline (a position string, a puzzle string, JSON, a list of points); ``-`` is
+standard input. :func:`read_source` decides which and returns the text;
+:func:`read_text_file` and :func:`read_stdin` read a file or standard input as
+UTF-8 text (a byte-order mark is dropped; a binary file is refused).
 
 >>> read_source("stars-zone;basic;x=;g=44:5")   # not a file: the text itself
 'stars-zone;basic;x=;g=44:5'
@@ -10,20 +12,68 @@ decides which and returns the text.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 
 from ..errors import InputError
 
-__all__ = ["read_source"]
+__all__ = ["read_source", "read_text_file", "read_stdin", "STDIN", "MAX_BYTES"]
+
+#: the SOURCE that means standard input
+STDIN = "-"
+#: the largest input read (bytes): every format here is far smaller; this keeps a
+#: device like /dev/zero from filling the memory
+MAX_BYTES = 16 * 2 ** 20
+
+
+def _text(data: bytes, name: str) -> str:
+    """``data`` as UTF-8 text without a byte-order mark; InputError for anything else."""
+    if len(data) > MAX_BYTES:
+        raise InputError(f"cannot read {name}: larger than {MAX_BYTES // 2 ** 20} MiB, "
+                         "not a position, game or puzzle")
+    if b"\0" in data:
+        raise InputError(f"cannot read {name}: not a text file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"cannot read {name}: not a text file (UTF-8 expected)") from None
+
+
+def read_text_file(path: str) -> str:
+    """The text of the file ``path`` (see :func:`_text`); InputError ``cannot read
+    PATH: <reason>`` when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror or e}") from None
+    return _text(data, path)
+
+
+def read_stdin() -> str:
+    """Standard input as text (SOURCE ``-``)."""
+    stream = sys.stdin
+    if stream is None:
+        raise InputError("cannot read standard input: there is none")
+    buffer = getattr(stream, "buffer", None)
+    try:
+        if buffer is not None:
+            data = buffer.read(MAX_BYTES + 1)
+        else:
+            text = stream.read(MAX_BYTES + 1)
+            data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
+    except OSError as e:
+        raise InputError(f"cannot read standard input: {e.strerror or e}") from None
+    return _text(data, "standard input")
 
 
 def read_source(source: str, *, inline: Callable[[str], bool] | None = None,
                 missing: str = "no such file", directory: str | None = None) -> str:
-    """The text of ``source``: the content of the file when ``source`` names an existing
-    path (UTF-8), else ``source`` itself.
+    """The text of ``source``: standard input for ``-``, the content of the file when
+    ``source`` names an existing path, else ``source`` itself.
 
     - A path that cannot be read (including a directory, unless ``directory`` is
-      given) raises InputError ``cannot read SOURCE: <reason>``.
+      given, and a binary file) raises InputError ``cannot read SOURCE: <reason>``.
     - ``directory``: what the source should have been; a directory then raises
       InputError ``SOURCE is a directory, not <directory>``.
     - ``inline``: when given, a ``source`` that is no path must pass ``inline(source)``
@@ -35,14 +85,22 @@ def read_source(source: str, *, inline: Callable[[str], bool] | None = None,
     ...
     szsolver.errors.InputError: no such puzzle file: 44
     """
+    if source == STDIN:
+        return read_stdin()
     if directory is not None and os.path.isdir(source):
         raise InputError(f"{source} is a directory, not {directory}")
-    if os.path.exists(source):
-        try:
-            with open(source, encoding="utf-8") as f:
-                return f.read()
-        except (OSError, UnicodeDecodeError) as e:
-            raise InputError(f"cannot read {source}: {e}") from None
+    if _exists(source):
+        if os.path.isdir(source):
+            raise InputError(f"cannot read {source}: it is a directory")
+        return read_text_file(source)
     if inline is not None and not inline(source):
         raise InputError(f"{missing}: {source}")
-    return source
+    return source.removeprefix("\ufeff")
+
+
+def _exists(source: str) -> bool:
+    """Does ``source`` name something on disk? (False for text that cannot be a path.)"""
+    try:
+        return os.path.exists(source)
+    except (ValueError, OSError):   # a NUL byte, a name too long for the system
+        return False
