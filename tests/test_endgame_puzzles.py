@@ -188,3 +188,19 @@ def test_cli_bad_input_is_one_line_exit_2(args, words):
     assert r.exit_code == 2
     lines = r.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error:") and words in lines[0]
+
+
+def test_the_documented_check_is_real_output():
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "endgame-puzzles.md").read_text()
+    shown = [ln for ln in doc.splitlines() if ln.startswith("14: wrong.")]
+    r = _run("check", "eg-basic-hard-3", "14")
+    assert shown and r.exit_code == 1 and r.output.strip() == shown[0]
+
+
+def test_daily_check_exit_codes():
+    p = P.daily("2026-11-23")
+    assert _run("daily", "--date", "2026-11-23", "--check", p.solution).exit_code == 0
+    wrong = p.punishments[0]["turn"]
+    r = _run("daily", "--date", "2026-11-23", "--check", wrong, "--json")
+    assert r.exit_code == 1 and json.loads(r.output)["correct"] is False

@@ -1,24 +1,25 @@
 """Endgame puzzles ("Red to play and win"): a late position of a real-looking game in
 which exactly one turn, up to the board's symmetries, keeps the best result.
 
-Every puzzle is proved by the exact solver (:func:`szsolver.endgame.solver.solve` with
-``all_turns``): the value of every legal turn is exact, the solution's turns are the
-only ones reaching the position's value, and each tempting wrong turn (the greedy turn
-and the next best by value) carries its punishment, the solver's proved reply line.
+Every puzzle is proved by the exact solver (:func:`szsolver.endgame.solver.solve`): the
+position's value is exact, every turn group but the solution's is proved worse (a
+null-window probe of each child), and each tempting wrong turn (the greedy turn, then
+the next stones by greedy gain) carries its punishment: its exact value and the
+solver's proved reply line.
 
 Grades (turns left = plies to the end of the game, each side's turn counting one):
 
-========  ==========  ==================================================================
-grade     turns left  also required
-========  ==========  ==================================================================
-easy      2-3         one optimal turn (up to symmetry)
-medium    4-5         and the solution is not the greedy turn or places a neutral
-hard      6           and the solution is not the greedy turn
-========  ==========  ==================================================================
+========  ==========  ==========  ==========================================================
+grade     Basic       Advanced    also required
+========  ==========  ==========  ==========================================================
+easy      2-3         2-3         one optimal turn group (up to symmetry)
+medium    4-5         4           and the solution is not the greedy turn or places a neutral
+hard      6           5           and the solution is not the greedy turn
+========  ==========  ==========  ==========================================================
 
 The greedy turn is the stone, without a neutral, that most raises the mover's score
-minus the opponent's. Deeper hard puzzles (7-8 turns left) fit the definition but an
-all-turns proof takes 30 s and more there, so the generator stops at 6.
+minus the opponent's. Deeper positions fit the idea, but their proofs take from 30 s
+to minutes (docs/endgame-puzzles.md), so the generator stops at these depths.
 
 IDs (``puzzle_id``) reproduce a puzzle on any machine:
 
