@@ -239,6 +239,15 @@ def test_bad_gets(client, path, status, words):
     assert words in r.json()["error"]
 
 
+def test_a_bug_is_a_500_in_one_line(monkeypatch):
+    """Only an InputError is bad input; anything else is reported as an internal error."""
+    monkeypatch.setattr(an, "score_json", lambda pos: 1 / 0)
+    with TestClient(create_app(warm_daily=False), raise_server_exceptions=False) as c:
+        r = c.post("/api/score", json={"position": LATE})
+    assert r.status_code == 500
+    assert r.json() == {"error": "internal error: ZeroDivisionError: division by zero"}
+
+
 def test_unknown_puzzle_page_is_a_404_page(client):
     r = client.get("/puzzle/not-a-puzzle")
     assert r.status_code == 404 and "bad puzzle ID" in r.text and r.headers["content-type"].startswith("text/html")

@@ -472,10 +472,12 @@ async def _on_http(request: Request, exc: HTTPException):
     return _error(request, exc.status_code, text)
 
 
-async def _on_value_error(request: Request, exc: ValueError):
-    # The library's bad-input errors are InputErrors; a bare ValueError from deeper
-    # down still describes the input (one line), as the CLI treats it.
-    return _error(request, 400, str(exc).splitlines()[0] if str(exc) else "bad input")
+async def _on_internal(request: Request, exc: Exception):
+    # Only an InputError is bad input; anything else is a bug in szsolver, reported as
+    # one line (as the CLI's "Internal error:") and logged with its traceback.
+    log.error("internal error on %s", request.url.path, exc_info=exc)
+    first = str(exc).splitlines()[0] if str(exc) else ""
+    return _error(request, 500, f"internal error: {type(exc).__name__}" + (f": {first}" if first else ""))
 
 
 # --- the app -------------------------------------------------------------------------------
@@ -511,7 +513,7 @@ def create_app(*, workers: int = 2, max_waiting: int = 64, warm_daily: bool = Tr
     routes.append(Mount("/static", app=StaticFiles(directory=assets.static_dir()), name="static"))
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         errors.InputError: _on_input_error, ApiError: _on_api_error, JobError: _on_job_error,
-        HTTPException: _on_http, ValueError: _on_value_error})
+        HTTPException: _on_http, Exception: _on_internal})
     app.state.web = web
     return app
 

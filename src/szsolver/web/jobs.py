@@ -13,8 +13,7 @@ the heavy modules already imported (about 20 ms a job), with
   (:class:`TimedOut`, a 504) - the function is also given its time limit, so it
   normally answers well before;
 - bad input found by the job (an :class:`szsolver.errors.InputError`) re-raised here
-  as the same class with the same message (another ValueError as InputError, as the
-  CLI takes it); anything else is :class:`JobFailed`.
+  as the same class with the same message; anything else (a bug) is :class:`JobFailed`.
 
 Jobs take and return plain data (str, numbers, dicts, lists): nothing else crosses.
 """
@@ -58,8 +57,6 @@ def _child(conn, fn, args):
         conn.send(("ok", result))
     except errors.InputError as e:
         conn.send(("input", type(e).__name__, str(e)))
-    except ValueError as e:     # bad input from deeper down, as the CLI takes it
-        conn.send(("input", "InputError", str(e).splitlines()[0] if str(e) else "bad input"))
     except BaseException as e:  # noqa: BLE001 - everything else is reported as a failure
         conn.send(("error", type(e).__name__, "".join(traceback.format_exception_only(e)).strip()))
     finally:
