@@ -12,7 +12,7 @@ import sys
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "src" / "szsolver"
 
 # Which layers each layer may import from (besides itself). The front door
-# (szsolver/__init__.py) and ``python -m szsolver`` may use anything.
+# (szsolver/__init__.py, api), the entry point and the command line may use anything.
 # errors and interrupt are the ground floor: every layer may use them, they use nothing.
 GROUND = {"errors", "interrupt"}
 ALLOWED = {
@@ -25,6 +25,8 @@ ALLOWED = {
     "starmaps": GROUND | {"rules", "formats"},
     "engine": GROUND | {"rules", "formats", "endgame", "bounds"},
     "analysis": GROUND | {"rules", "formats", "endgame", "bounds", "engine"},
+    "batch": GROUND | {"rules", "formats", "endgame", "bounds", "starmaps", "engine", "analysis"},
+    "web": GROUND | {"rules", "formats", "endgame", "bounds", "starmaps", "engine", "analysis"},
     "puzzles": set(),
 }
 

@@ -13,9 +13,9 @@ import os
 import click
 
 from .common import BadInput, emit, load_source_arg, write_file
-from ..formats.notation import (diagram, format_turn, pattern_list, pattern_name, position_json,
-                       position_string, result_text)
-from ..rules.base import BLUE, RED, RULE_NAMES, SIDE_NAMES
+from ..formats.notation import (diagram, format_turn, position_json, position_string,
+                                result_json, score_json)
+from ..rules.base import RULE_NAMES, SIDE_NAMES
 
 
 def _source_options(f):
@@ -29,16 +29,6 @@ def _source_options(f):
 
 def _load(source, example, rule):
     return load_source_arg(source, example, rule)
-
-
-def _summary(pos) -> dict:
-    """Scores and result facts shared by the JSON outputs."""
-    r, b = pos.scores()
-    over = pos.is_over()
-    return {"scores": {"red": r, "blue": b},
-            "neutrals_left": {"red": pos.red_neutrals, "blue": pos.blue_neutrals},
-            "value": pos.value(), "over": over, "winner": pos.winner() if over else None,
-            "result": result_text(pos)}
 
 
 def _last_turn(game):
@@ -63,27 +53,9 @@ def show(source, example, rule, as_json, svg_file, beams):
     if last is not None:
         i = len(game.turns) - 1
         text += f"\nLast turn: {game.where(i)} {format_turn(last, pos.geometry)}."
-    data = {"position": position_json(pos), **_summary(pos),
+    data = {"position": position_json(pos), **result_json(pos),
             "last_turn": None if last is None else format_turn(last, pos.geometry)}
     emit(data, text, as_json)
-
-
-def score_data(pos) -> dict:
-    """Per side: score, patterns present and each stone's pattern (see README)."""
-    g = pos.geometry
-    out = {"rule": RULE_NAMES[pos.rule], "position": position_string(pos)}
-    for side in (RED, BLUE):
-        pats = pos.patterns(side)
-        present = pattern_list(pos.pattern_set(side))
-        out[SIDE_NAMES[side]] = {
-            "score": pos.score(side),
-            "patterns": [{"pattern": k, "name": pattern_name(k, g)} for k in present],
-            "stones": [{"point": g.coord_text(p), "row": g.coords[p][0], "col": g.coords[p][1],
-                        "pattern": k, "name": pattern_name(k, g)}
-                       for p, k in sorted(pats.items())],
-        }
-    out.update(_summary(pos))
-    return out
 
 
 @click.command()
@@ -92,7 +64,7 @@ def score(source, example, rule, as_json):
     """Score a position (a game's last one): per side the score, the patterns
     present and each stone's pattern (U R D L = beams up, right, down, left)."""
     pos, _game = _load(source, example, rule)
-    data = score_data(pos)
+    data = score_json(pos)
     lines = [f"Rule: {data['rule']}."]
     for side in ("red", "blue"):
         d = data[side]
@@ -151,7 +123,7 @@ def replay(source, example, rule, as_json, final_only, diagrams, svg_dir):
     lines.append(diagram(pos))
     data = {"game": None if game is None else game_json(game),
             "rule": RULE_NAMES[pos.rule], "turns": turns,
-            "final": position_json(pos), **_summary(pos),
+            "final": position_json(pos), **result_json(pos),
             "warnings": [] if game is None else list(game.warnings)}
     if game is not None:
         used = {"red": game.neutrals[0] - pos.red_neutrals,

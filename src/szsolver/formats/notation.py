@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 from ..errors import ParseError
-from ..rules.base import RULE_NAMES, SIDE_NAMES, rule_code
+from ..rules.base import BLUE, RED, RULE_NAMES, SIDE_NAMES, rule_code
 from ..rules.geometry import STARS_ZONE, Geometry
 from ..rules.text import (SIDE_LETTERS, START, board_of, format_turn, parse_position_fields,
                           parse_turn, position_string)
@@ -283,3 +283,32 @@ def diagram(pos, *, coordinates: bool = True, status: bool = True) -> str:
         lines.append(f"Score: red {r_score}, blue {b_score}.  "
                      f"{'Result' if pos.is_over() else 'Standing'}: {result_text(pos)}.")
     return "\n".join(lines)
+
+
+def result_json(pos) -> dict:
+    """Scores and result facts shared by the JSON outputs (``show``, ``score``, ``replay``)."""
+    r, b = pos.scores()
+    over = pos.is_over()
+    return {"scores": {"red": r, "blue": b},
+            "neutrals_left": {"red": pos.red_neutrals, "blue": pos.blue_neutrals},
+            "value": pos.value(), "over": over, "winner": pos.winner() if over else None,
+            "result": result_text(pos)}
+
+
+def score_json(pos) -> dict:
+    """What ``szsolver score --json`` prints: per side the score, the patterns present and
+    each stone's pattern, then :func:`result_json`."""
+    g = pos.geometry
+    out = {"rule": RULE_NAMES[pos.rule], "position": position_string(pos)}
+    for side in (RED, BLUE):
+        pats = pos.patterns(side)
+        present = pattern_list(pos.pattern_set(side))
+        out[SIDE_NAMES[side]] = {
+            "score": pos.score(side),
+            "patterns": [{"pattern": k, "name": pattern_name(k, g)} for k in present],
+            "stones": [{"point": g.coord_text(p), "row": g.coords[p][0], "col": g.coords[p][1],
+                        "pattern": k, "name": pattern_name(k, g)}
+                       for p, k in sorted(pats.items())],
+        }
+    out.update(result_json(pos))
+    return out

@@ -116,8 +116,8 @@ def board_svg(pos, last_turn=None, *, labels=None, fills=None) -> str:
 
 def score_json(pos) -> dict:
     """The JSON of ``szsolver score --json``."""
-    from ..cli.game import score_data
-    return score_data(pos)
+    from ..formats.notation import score_json
+    return score_json(pos)
 
 
 def position_view(pos, last_turn=None) -> dict:

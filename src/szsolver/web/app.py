@@ -430,8 +430,8 @@ def openapi_schema() -> dict:
 
 
 def _version() -> str:
-    from .. import __version__
-    return __version__
+    from importlib.metadata import version
+    return version("szsolver")
 
 
 async def api_openapi(request: Request):
