@@ -50,7 +50,7 @@ def _no_neutrals_for_the_mover(text: str) -> str:
 @pytest.fixture(scope="module")
 def client():
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=50)
+                                       dashboard_address=":0", silence_logs=50)
     try:
         with distributed.Client(cluster) as c:
             yield c

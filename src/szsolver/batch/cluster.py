@@ -19,7 +19,8 @@ def _distributed():
 def open_client(workers: int | None = None, scheduler: str | None = None):
     """A ``distributed.Client``: of the scheduler at ``scheduler`` (``tcp://HOST:PORT``)
     when given, else of a new local cluster of ``workers`` processes (default: all
-    cores), one thread each (the solver and generator are CPU-bound and hold the GIL).
+    cores), one thread each (the solver and generator are CPU-bound and hold the GIL),
+    its dashboard on a free port (never a clash with another cluster).
     The local cluster is closed on the way out, whatever happens."""
     d = _distributed()
     if scheduler is not None and workers is not None:
@@ -37,7 +38,7 @@ def open_client(workers: int | None = None, scheduler: str | None = None):
         return
     n = workers or os.cpu_count() or 1
     cluster = d.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                             dashboard_address=None, silence_logs=50)
+                             dashboard_address=":0", silence_logs=50)
     try:
         client = d.Client(cluster)
         try:
