@@ -2,7 +2,6 @@
 print as text on their own board, one error style, Game, solve, the README's Python
 block, the rules' place in the architecture, and the package without its C extension."""
 import ast
-import doctest
 import json
 import pathlib
 import pickle
@@ -12,29 +11,15 @@ import sys
 import pytest
 
 import szsolver as sz
-from szsolver import api
 from szsolver.formats.notation import format_turn
 from szsolver.formats.record import example_path, parse_game
 from szsolver.rules import reference
-from szsolver.rules import text as rules_text
 from szsolver.rules.geometry import STARS_ZONE, square
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "szsolver"
 EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
                  "36 62 45n25 73n32 58 42n75 59 78n35 38 48 27 69").split()
-
-
-def test_readme_python_block_runs():
-    result = doctest.testfile(str(ROOT / "README.md"), module_relative=False,
-                              optionflags=doctest.ELLIPSIS)
-    assert result.attempted >= 10 and result.failed == 0
-
-
-@pytest.mark.parametrize("module", [rules_text, api, reference, sz.rules.base])
-def test_module_doctests(module):
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
 
 
 # --- positions and turns, both back ends ------------------------------------------------------

@@ -4,12 +4,10 @@ against the implementations that compute the same thing elsewhere: the two
 Position back ends (the Cython core walks bitboards), the starmap checker and the
 SVG beam pairs. (The starmap tools' own copies of the sight lines were checked equal
 to these before they were replaced by them.)"""
-import doctest
 import random
 
 import pytest
 
-from szsolver.rules import beams
 from szsolver.rules.beams import (beam_pairs, beam_target, pattern_at, pattern_set, patterns,
                                   rule_blockers, sight_lines, sight_rays, sight_segments)
 from szsolver.rules.geometry import STARS_ZONE, hex_starmap, square
@@ -179,8 +177,3 @@ def test_sight_lines_match_an_independent_walk(name, cut):
             if d < e:
                 assert segs[d] == [sum(1 << q for q in line) for line in want]
         assert sorted(segs) == [d for d in range(g.n_directions) if d < g.opposite[d]]
-
-
-def test_doctests():
-    result = doctest.testmod(beams)
-    assert result.attempted > 0 and result.failed == 0

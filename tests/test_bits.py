@@ -1,10 +1,8 @@
 """Bit helpers (szsolver.rules.bits) against the obvious string and range forms."""
-import doctest
 import random
 
 import pytest
 
-from szsolver.rules import bits
 from szsolver.rules.bits import bit_list, iter_bit_values, iter_bits, lowest_bit, mask_of, popcount
 
 
@@ -24,8 +22,3 @@ def test_against_naive_forms():
 def test_lowest_bit_of_nothing_is_an_error():
     with pytest.raises(ValueError):
         lowest_bit(0)
-
-
-def test_doctests():
-    result = doctest.testmod(bits)
-    assert result.attempted > 0 and result.failed == 0

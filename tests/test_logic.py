@@ -92,11 +92,3 @@ def test_explain_names_techniques():
     names = {t[0] for t in TECHNIQUES} | {"contradiction"}
     assert r.steps and all(s.technique in names for s in r.steps)
     assert any("=> star" in s.text for s in r.steps)
-
-
-@pytest.mark.parametrize("name", ["szsolver.starmaps.logic", "szsolver.starmaps.daily"])
-def test_doctests(name):
-    import doctest
-    import importlib
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0

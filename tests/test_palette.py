@@ -1,7 +1,5 @@
 """The designer's palette: the rulebook's colours, used by every picture."""
-import doctest
 
-from szsolver.formats import palette
 from szsolver.formats.palette import (BACKGROUND, BLOCKED, BLUE_STONE, GIVEN_STAR, GRID, HEAT,
                                       NEUTRAL_STONE, PLACED_STAR, RED_STONE, STONE_COLOURS,
                                       text_colour)
@@ -31,8 +29,3 @@ def test_text_colour_contrasts():
         assert text_colour(fill.upper()) == want
     assert text_colour("#fff") == "#000000" and text_colour("#000") == "#ffffff"
     assert text_colour("not a colour") == "#ffffff"
-
-
-def test_doctests():
-    result = doctest.testmod(palette)
-    assert result.attempted > 0 and result.failed == 0

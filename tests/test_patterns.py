@@ -1,11 +1,9 @@
 """Pattern text (szsolver.formats.patterns): the three written forms, each pinned to
 the output of the code it replaced, and the numeric form round-tripping."""
-import doctest
 
 import pytest
 
 from szsolver.errors import ParseError
-from szsolver.formats import patterns
 from szsolver.formats.patterns import (beam_names, format_pattern, legend, parse_pattern, pattern_digits,
                                        pattern_list, pattern_name)
 from szsolver.rules.geometry import STARS_ZONE, hex_starmap, square
@@ -49,8 +47,3 @@ def test_pattern_list_and_legend():
     assert pattern_list(0) == [] and pattern_list(1 << 15 | 1) == [0, 15]
     assert legend(HEX) == ("a given shows the sum of its beams (w 1, e 2, nw 4, ne 8, sw 16, se 32), "
                            "as two digits 00-63; 0 = no beam")
-
-
-def test_doctests():
-    result = doctest.testmod(patterns)
-    assert result.attempted > 0 and result.failed == 0

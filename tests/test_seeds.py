@@ -132,11 +132,3 @@ def test_splitmix64_against_its_published_constants():
         z ^= z >> 31
         assert rng.next64() == z
     assert splitmix64(0) == (0x9E3779B97F4A7C15, 16294208416658607535)
-
-
-def test_seeds_doctests():
-    import doctest
-
-    from szsolver.rules import seeds
-    result = doctest.testmod(seeds)
-    assert result.attempted > 0 and result.failed == 0

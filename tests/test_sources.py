@@ -1,10 +1,8 @@
 """read_source: a file's text, or the source itself, with one-line errors."""
-import doctest
 
 import pytest
 
 from szsolver.errors import InputError
-from szsolver.formats import sources
 from szsolver.formats.sources import read_source
 
 
@@ -27,8 +25,3 @@ def test_errors(tmp_path):
     bad.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(InputError, match=r"^cannot read .*bad.bin: not a text file$"):
         read_source(str(bad))
-
-
-def test_doctests():
-    result = doctest.testmod(sources)
-    assert result.attempted > 0 and result.failed == 0

@@ -5,12 +5,10 @@ givens (checked by the independent pure-Python checker) and compares the count
 with the solver's verdict (unique / multiple / none) and with its exhaustive
 enumeration.
 """
-import doctest
 import itertools
 
 import pytest
 
-from szsolver.starmaps import sat as starmap_sat
 from szsolver.rules.geometry import STARS_ZONE, Geometry, square
 from szsolver.rules.base import ADVANCED, BASIC
 from szsolver.starmaps.model import Puzzle, is_solution, solution_problems, star_patterns
@@ -158,8 +156,3 @@ def test_solutions_reproducible():
     a = solve(p, max_solutions=1)
     b = solve(p, max_solutions=1)
     assert a.solutions == b.solutions and a.status == "found"
-
-
-def test_doctests():
-    res = doctest.testmod(starmap_sat)
-    assert res.attempted > 0 and res.failed == 0
