@@ -1,4 +1,4 @@
-"""Seconds per graded puzzle on the Stars' Zone board (issue #5 target: median < 5 s).
+"""Seconds per graded puzzle on the Stars' Zone board (target: median < 5 s).
 
 For each grade, generate N puzzles (seeds bench-1..bench-N): complete starmap, givens
 and blocked points, CP-SAT uniqueness proof, grading. Prints median and worst per
