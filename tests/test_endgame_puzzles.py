@@ -106,7 +106,8 @@ def test_uniqueness_agrees_with_every_turns_exact_value(p):
 
 def test_ids_rebuild_the_published_puzzles():
     index = P.collection_index()
-    for pid in ("eg-basic-easy-1", "eg-basic-medium-2", "eg-basic-hard-4", "eg-advanced-easy-3"):
+    for pid in ("eg-basic-easy-1", "eg-basic-medium-2", "eg-basic-hard-4", "eg-advanced-easy-3",
+                "eg-advanced-hard-2"):
         kind, rule, grade, seed = P.parse_id(pid)
         fresh = P.generate(rule, grade, seed).to_json()
         stored = index[pid].to_json()

@@ -61,6 +61,9 @@ TURNS_LEFT = {BASIC: {"easy": (3, 2), "medium": (5, 4), "hard": (6,)},
               ADVANCED: {"easy": (3, 2), "medium": (4,), "hard": (5,)}}
 PUNISHED = 3            # wrong turns punished besides the greedy turn: the next best by value
 MAX_ATTEMPTS = 400      # games per seed before the generator gives up
+# candidates whose value takes more nodes to prove are skipped: bounds the generation time
+# (about 10 s here); every published puzzle needs at most 2.2 M
+SCREEN_NODES = 4_000_000
 # weekday -> grade of the daily puzzle (Monday first)
 WEEKDAY_GRADES = ("easy", "easy", "medium", "medium", "hard", "medium", "hard")
 COLLECTION_FILES = {BASIC: "endgame-basic.json", ADVANCED: "endgame-advanced.json"}
@@ -148,11 +151,14 @@ def _loss(v_best: int, v: int, red_moves: bool) -> int:
     return v_best - v if red_moves else v - v_best
 
 
-def prove(pos, *, require_non_greedy: bool = False, require_tactic: bool = False):
+def prove(pos, *, require_non_greedy: bool = False, require_tactic: bool = False,
+          node_limit: int | None = SCREEN_NODES):
     """The puzzle in ``pos`` proved, as a dict of EndgamePuzzle fields (no id/grade/seed),
     or None when ``pos`` is no puzzle: the game is over, more than one turn group is
     optimal, or (``require_non_greedy``) the solution is a greedy turn, or
-    (``require_tactic``) it is neither a non-greedy stone nor places a neutral.
+    (``require_tactic``) it is neither a non-greedy stone nor places a neutral, or the
+    solver cannot prove the value within ``node_limit`` nodes (a node limit is
+    deterministic, so the same positions are skipped on every machine; None: no limit).
 
     The proof is the exact solver's: the position's value is exact and every turn group
     other than the solution's is proved worse by a null-window probe of its child
@@ -163,8 +169,9 @@ def prove(pos, *, require_non_greedy: bool = False, require_tactic: bool = False
         return None
     red_moves = pos.side == 0
     greedy = set(greedy_turns(pos))
-    res = solve(pos)
-    assert res.exact, "an unlimited solve is exact"
+    res = solve(pos, node_limit=node_limit)
+    if not res.exact:
+        return None
     orbits = turn_orbits(pos)
     best = set(res.best)
     best_orbits = [o for o in orbits if best.intersection(o)]
