@@ -286,3 +286,15 @@ def test_core_on_a_small_hex_board():
             core.play(t)
         same(ref, core)
         assert ref.canonical()[0].key == core.canonical()[0].key
+
+
+@pytest.mark.parametrize("bad", [2, -1, 7, "green", None, 1.5, True])
+def test_a_bad_side_is_refused_not_read_out_of_bounds(Position, bad):
+    from szsolver.errors import ParseError
+    from szsolver.rules.text import START
+    pos = Position(START)
+    pos.play("44n66")
+    for method in (pos.stones, pos.neutrals_left, pos.patterns, pos.pattern_set, pos.score):
+        with pytest.raises(ParseError, match="unknown side"):
+            method(bad)
+    assert pos.score("red") == pos.score(0) and pos.stones("blue") == pos.stones(1) == 0

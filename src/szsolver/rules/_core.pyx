@@ -14,7 +14,7 @@ from libc.stdlib cimport calloc, free
 from libc.stdint cimport uint64_t
 
 from . import zobrist
-from .base import position_svg_or_none, rule_code, turn_error as _turn_error
+from .base import position_svg_or_none, rule_code, side_code, turn_error as _turn_error
 from .text import (checked_turn, parse_turn, position_fields, position_repr, position_string,
                    turn_code, turn_table)
 
@@ -135,6 +135,14 @@ def tables_for(geometry):
     return t
 
 
+cdef inline int _side(side) except -1:
+    """The side's index into the two-side tables; a bad side is a ParseError, never an
+    out-of-bounds read."""
+    if type(side) is int and (side == 0 or side == 1):  # the common case, no Python call
+        return <int>side
+    return side_code(side)
+
+
 cdef class Position:
     """A Stars' Zone position (Cython core). Same API as reference.Position."""
 
@@ -230,11 +238,11 @@ cdef class Position:
     def turns_left(self):
         return 2 * self.st.stones_per_side - self.ply
 
-    def stones(self, int side):
-        return self.st.stones[side]
+    def stones(self, side):
+        return self.st.stones[_side(side)]
 
-    def neutrals_left(self, int side):
-        return self.st.left[side]
+    def neutrals_left(self, side):
+        return self.st.left[_side(side)]
 
     def is_over(self):
         return bool(is_over_c(&self.st))
@@ -309,10 +317,10 @@ cdef class Position:
                 pat |= 1 << d
         return pat
 
-    def patterns(self, int side):
+    def patterns(self, side):
         """{point: pattern} for each of the side's stones."""
         cdef bb_t beam[CORE_MAX_DIRS]
-        cdef bb_t own = self.st.stones[side], m
+        cdef bb_t own = self.st.stones[_side(side)], m
         cdef int p, d, pat
         beam_masks(self.board, own, self._blockers(), beam)
         out = {}
@@ -327,11 +335,11 @@ cdef class Position:
             out[p] = pat
         return out
 
-    def pattern_set(self, int side):
-        return pattern_set_c(self.board, self.st.stones[side], self._blockers())
+    def pattern_set(self, side):
+        return pattern_set_c(self.board, self.st.stones[_side(side)], self._blockers())
 
-    def score(self, int side):
-        return score_c(self.board, &self.st, side)
+    def score(self, side):
+        return score_c(self.board, &self.st, _side(side))
 
     def scores(self):
         return score_c(self.board, &self.st, 0), score_c(self.board, &self.st, 1)

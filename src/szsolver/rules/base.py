@@ -62,6 +62,20 @@ def rule_code(rule) -> int:
 
 # --- checks -------------------------------------------------------------------------------
 
+def side_code(side) -> int:
+    """A side as its code: RED (0) or BLUE (1); also 'red' / 'blue'. Anything else is a
+    ParseError, so a bad side never indexes past a two-element table.
+
+    >>> side_code(1), side_code("red")
+    (1, 0)
+    """
+    if isinstance(side, str) and side.strip().lower() in SIDE_NAMES:
+        return SIDE_NAMES.index(side.strip().lower())
+    if not isinstance(side, bool) and side in (RED, BLUE):
+        return int(side)
+    raise ParseError(f"unknown side {side!r}: use red or blue (0 or 1)")
+
+
 def check_position(geometry, red, blue, neutral, red_neutrals, blue_neutrals, side,
                    stones_per_side=STONES_PER_SIDE) -> None:
     """Raise InvalidPositionError (one line naming the problem) unless the position

@@ -16,7 +16,7 @@ Position('../....../......./...R..../....N..../....N.../......./....../.. B 4 5 
 from __future__ import annotations
 
 from .base import (ADVANCED, BLUE, NO_NEUTRAL, RED, encode_turn, position_svg_or_none,
-                   rule_code, turn_error, turn_neutral, turn_stone)
+                   rule_code, side_code, turn_error, turn_neutral, turn_stone)
 from . import beams
 from .bits import popcount
 from .text import (checked_turn, parse_turn, position_fields, position_repr, position_string,
@@ -58,10 +58,10 @@ class Position:
         return p
 
     def stones(self, side: int) -> int:
-        return self.red if side == RED else self.blue
+        return self.red if side_code(side) == RED else self.blue
 
     def neutrals_left(self, side: int) -> int:
-        return self.red_neutrals if side == RED else self.blue_neutrals
+        return self.red_neutrals if side_code(side) == RED else self.blue_neutrals
 
     @property
     def empty(self) -> int:
