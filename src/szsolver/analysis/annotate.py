@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from ..formats.notation import position_string
 from ..rules.base import SIDE_NAMES
-from .check import EXACT_TURNS, Facts, bound_facts, judge, over_facts, solver_facts
+from .check import EXACT_TURNS, Facts, bound_facts, judge, over_facts, refine, solver_facts
 
 TIME_PER_TURN = 2.0          # default engine budget per estimated turn (CPU seconds)
 SOLVER_TIME = 60.0           # default limit per exact solve (seconds)
@@ -125,6 +125,8 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
             after = bound_facts(cores[i + 1], after, CPSAT_TIME, cpsat)
             facts[i], facts[i + 1] = before, after
             estimate = eng.judge(cores[i], turn, time_per_turn)
+            if estimate["best"] != turn and not before.exact:
+                estimate = refine(cores[i], estimate, exact_turns, solver_time)
             done += 1
         results.append(judge(cores[i], turn, before, after, estimate))
     if progress:

@@ -16,7 +16,10 @@ Contracts
   (each side's best and worst reachable final score) and the trivial bounds; they
   equal the values when exact. An estimate is always clamped into them.
 * The solver is used with at most ``exact_turns`` turns left (8: seconds to a
-  minute or two; docs/solver.md). Without a time limit it runs to the end there;
+  minute or two; docs/solver.md), also after the turn and after the engine's own
+  choice one turn earlier (proved values there make a proved bound on the best
+  value, and ``verdict_proved`` says when the bounds decide the verdict). Without a
+  time limit it runs to the end there;
   with one, the budget is shared: the solver up to 60 %, the CP-SAT bounds up to
   10 %, the engine the rest as a fixed number of iterations derived from the
   limit (so the estimate does not depend on the clock).
@@ -57,6 +60,7 @@ class CheckResult:
     scores: dict = field(default_factory=dict)     # final scores of the proved lines
     score_bounds: dict | None = None
     played_exact: bool = False                     # played_value proved (even if not all is)
+    verdict_proved: bool = False                   # the verdict follows from proved bounds
     notes: list[str] = field(default_factory=list)
     geometry: object = None
 
@@ -74,6 +78,7 @@ class CheckResult:
             "verdict": self.verdict,
             "exact": self.exact,
             "played_exact": self.played_exact,
+            "verdict_proved": self.verdict_proved,
             "method": self.method,
             "lower": self.lower,
             "upper": self.upper,
@@ -194,10 +199,15 @@ def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = 
         res.value_before = res.best_value = vb
         res.played_value = vp
         res.loss, res.verdict = classify(vb, vp, mover)
-        res.exact, res.method = True, "solver"
+        res.exact, res.method, res.verdict_proved = True, "solver", True
         res.lower = {"value_before": vb, "played_value": vp, "loss": res.loss}
         res.upper = dict(res.lower)
         return res
+    if estimate is not None and estimate.get("best_exact") and estimate["best"] != turn:
+        # the engine's turn, valued exactly: the mover can do at least that well
+        v = estimate["best_value"]
+        b = (max(b[0], v), b[1]) if mover == RED else (b[0], min(b[1], v))
+        b, p = _tighten(b, p, mover)
     if estimate is not None:
         vb, vp = estimate["best_value"], estimate["played_value"]
         best = [estimate["best"]]
@@ -216,11 +226,20 @@ def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = 
         res.value_before = res.best_value = vb
         res.played_value = vp
         res.best = sorted(best)
-        res.loss, res.verdict = classify(vb, vp, mover, ESTIMATE_MARGIN)
+        res.lower, res.upper = _bounds_dict(b, p, mover)
+        # a loss proved above 0 is no longer within the estimate's precision
+        margin = 0 if res.lower["loss"] > 0 else ESTIMATE_MARGIN
+        res.loss, res.verdict = classify(vb, vp, mover, margin)
         res.method = "engine"
         res.notes.append(f"engine estimate ({estimate['iterations']:,} iterations)")
+        proved = classify_bounds(b, p, mover)
+        if proved is not None:         # the bounds decide: that verdict, not the estimate's
+            res.verdict, res.verdict_proved = proved, True
+            if proved == "optimal":
+                res.loss = 0
     else:
         res.verdict = classify_bounds(b, p, mover)
+        res.verdict_proved = res.verdict is not None
         res.notes.append("no search within the time limit: proved bounds only")
         if exact_b:
             res.value_before = res.best_value = b[0]
@@ -228,6 +247,20 @@ def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = 
             res.played_value = p[0]
     res.lower, res.upper = _bounds_dict(b, p, mover)
     return res
+
+
+def refine(pos, estimate: dict, exact_turns: int = EXACT_TURNS, time_limit=None) -> dict:
+    """The engine's ``estimate`` at ``pos`` with its own turn valued exactly when that
+    leaves at most ``exact_turns`` turns (``best_exact``: then ``best_value`` is a
+    proved value of that turn, so a proved bound on the best value)."""
+    child = pos.copy()
+    child.make(estimate["best"])
+    if child.turns_left > exact_turns:
+        return estimate
+    f = solver_facts(child, time_limit)
+    if not f.exact:
+        return estimate
+    return {**estimate, "best_value": f.value, "best_exact": True}
 
 
 def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float = ENGINE_SECONDS,
@@ -255,6 +288,8 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     before, played = Facts(), Facts()
     if child.is_over():
         played = over_facts(child)
+    if core.turns_left - 1 == exact_turns and not played.exact:
+        played = solver_facts(child, share(SOLVER_SHARE / 2))  # the value after, at least
     if core.turns_left <= exact_turns:
         before = solver_facts(core, share(SOLVER_SHARE))
         if before.stopped:
@@ -280,6 +315,10 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     estimate = None
     if time_limit is None or eng.iterations_for(core, seconds) > MIN_ITERATIONS:
         estimate = eng.judge(core, turn, seconds)
+        if estimate["best"] != turn and not before.exact:
+            left = None if time_limit is None else \
+                max(time_limit - (time.perf_counter() - start), 0.001)
+            estimate = refine(core, estimate, exact_turns, left)
     res = judge(core, turn, before, played, estimate, notes)
     res.seconds = time.perf_counter() - start
     return res

@@ -70,7 +70,9 @@ def check_text(res) -> str:
     if sbt:
         proved += f"; {sbt}"
     if res.method == "engine":
-        head = f"{t} was {_article(res.verdict)} (estimated by the engine, not proved)"
+        head = f"{t} was {_article(res.verdict)} " + (
+            "(the verdict is proved, the values are engine estimates)" if res.verdict_proved
+            else "(estimated by the engine, not proved)")
         if res.verdict == "optimal" and res.best != [res.turn]:
             body = (f"the engine's choice {best} is not clearly better (value about "
                     f"{_signed(res.best_value)} against {_signed(res.played_value)}, Red's side)")
