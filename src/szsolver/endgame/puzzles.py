@@ -27,7 +27,7 @@ IDs (``puzzle_id``) reproduce a puzzle on any machine:
   from games played by a seeded mix of greedy and random turns
   (:class:`szsolver.rules.seeds.SplitMix64` over ``puzzle_seed_v1("endgame", rule,
   grade, seed, attempt)``); the first qualifying position wins. The published
-  collection stores seeds 1..count (``szsolver/data/endgame-<rule>.json``).
+  collection stores seeds 1..count (``puzzles/endgame-<rule>.json``, installed as ``szsolver.puzzles``).
 * ``eg-basic-ex4``: the rulebook example game (replayed under the rule) 4 turns before
   its end, when that position qualifies.
 * ``eg-basic-d20261122``: the daily puzzle, picked from the collection by the date.
@@ -344,7 +344,7 @@ def _date(text):
 
 
 def collection_files(directory=None) -> list:
-    root = files("szsolver") / "data" if directory is None else __import__("pathlib").Path(directory)
+    root = files("szsolver.puzzles") if directory is None else __import__("pathlib").Path(directory)
     return [root / name for name in COLLECTION_FILES.values() if (root / name).is_file()]
 
 

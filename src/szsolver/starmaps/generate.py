@@ -293,7 +293,10 @@ def collection_files(directory: str | None = None) -> list:
     root = files("szsolver.puzzles") if directory is None else pathlib.Path(directory)
     if not root.is_dir():
         return []
-    return sorted((f for f in root.iterdir() if f.name.endswith(".json")), key=lambda f: f.name)
+    # puzzles/ also holds the endgame puzzles (endgame-*.json), which are not starmaps
+    return sorted((f for f in root.iterdir()
+                   if f.name.endswith(".json") and not f.name.startswith("endgame-")),
+                  key=lambda f: f.name)
 
 
 def load_collection(directory: str | None = None) -> list[Generated]:
