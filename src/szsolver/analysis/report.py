@@ -95,22 +95,38 @@ def _info(ann, k: int) -> str:
     num = ann.numbers[k - 1]
     side = "Red" if r.mover == 0 else "Blue"
     kind = "proved" if r.exact else "estimated"
+    tag = f"<span class='tag {kind}'>{kind}</span>"
+    if not r.exact and r.verdict_proved:
+        tag = "<span class='tag proved'>verdict proved</span> <span class='tag estimated'>" \
+              "values estimated</span>"
     played = format_turn(r.turn, geo)
     best = " ".join(format_turn(b, geo) for b in r.best[:8])
     verdict = r.verdict or "no verdict"
     s = (f"<b>Turn {num}</b> (round {g.round_of(k - 1)}, {side}): <b>{escape(played)}</b> "
-         f"<span class='v-{r.verdict}'>{verdict}</span> <span class='tag {kind}'>{kind}</span><br>"
+         f"<span class='v-{r.verdict}'>{verdict}</span> {tag}<br>"
          f"Value before {_signed(r.value_before)}, after {_signed(r.played_value)} "
          f"(Red's side; loss {r.loss if r.loss is not None else '?'} for {side}).<br>")
     if r.verdict != "optimal" or len(r.best) > 1:
         s += f"Best: {escape(best)}{' ...' if len(r.best) > 8 else ''} (shaded green).<br>"
     if not r.exact:
-        lo, hi = r.lower, r.upper
-        s += (f"Proved: value after between {_signed(lo['played_value'])} and "
-              f"{_signed(hi['played_value'])}.")
+        s += "Proved: " + "; ".join(_proved_parts(r)) + "."
     else:
         s += f"After it: {describe_value(r.played_value)} with best play."
     return s
+
+
+def _range(name, lo, hi) -> str:
+    return f"{name} {_signed(lo)}" if lo == hi else f"{name} between {_signed(lo)} and {_signed(hi)}"
+
+
+def _proved_parts(r) -> list[str]:
+    """What is proved about a turn that is not all proved, in words."""
+    lo, hi = r.lower, r.upper
+    parts = [_range("value before", lo["value_before"], hi["value_before"]),
+             _range("value after", lo["played_value"], hi["played_value"])]
+    if lo["loss"] > 0:
+        parts.append(f"loss at least {lo['loss']}")
+    return parts
 
 
 def _boards(ann) -> list[str]:
@@ -161,11 +177,10 @@ def value_chart(ann, width: int = 640, height: int = 260) -> tuple[str, list[flo
                    f'stroke="{"#777" if v == 0 else "#ddd"}" stroke-width="1"/>')
         out.append(f'<text x="{ml - 4}" y="{y(v) + 4:.1f}" font-size="10" text-anchor="end">'
                    f'{v:+d}</text>')
-    for i in range(0, n + 1, 4):
-        out.append(f'<text x="{x(i):.1f}" y="{height - 10}" font-size="10" '
-                   f'text-anchor="middle">{i}</text>')
-    out.append(f'<text x="{ml + w}" y="{height - 10}" font-size="10" text-anchor="end">'
-               f'turns played</text>')
+    for i in range(n + 1):
+        if vals[i]["ply"] % 4 == 0:
+            out.append(f'<text x="{x(i):.1f}" y="{height - 10}" font-size="10" '
+                       f'text-anchor="middle">{vals[i]["ply"]}</text>')
     # proved part shaded
     if ann.proved_from is not None:
         k0 = ann.numbers.index(ann.proved_from)
@@ -234,7 +249,9 @@ def _turn_table(ann) -> str:
             f"<td class='num'>{g.round_of(k)}</td><td>{side}</td><td>{played}</td>"
             f"<td class='num'>{_signed(r.value_before)}</td><td class='num'>{_signed(r.played_value)}</td>"
             f"<td class='num'>{r.loss if r.loss is not None else '?'}</td>"
-            f"<td class='v-{r.verdict}'>{r.verdict or 'open'}</td><td>{escape(best)}</td></tr>")
+            f"<td class='v-{r.verdict}'>{r.verdict or 'open'}"
+            f"{' (proved)' if r.verdict_proved and not r.exact else ''}</td>"
+            f"<td>{escape(best)}</td></tr>")
     rows.append("</table>")
     return "\n".join(rows)
 
@@ -283,7 +300,7 @@ def annotation_html(ann, title: str | None = None) -> str:
         "<button id='next' title='forward (right arrow)'>&rsaquo;</button>"
         "<button id='last' title='end'>&raquo;</button></div>",
         "<div class='info' id='info'></div></div>",
-        "<div><h3>Value over the game (Red's side)</h3>", chart,
+        "<div><h3>Value over the game (Red's side, by turns played)</h3>", chart,
         "<p class='note'>100 = one point of score difference, 1 = one neutral stone "
         "left. Filled dots and solid lines: proved; hollow dots and dashed lines: engine "
         "estimates; grey bars: what is proved there (CP-SAT bounds). Dot colour: the "

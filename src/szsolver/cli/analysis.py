@@ -265,8 +265,10 @@ def annotation_text(ann) -> str:
     geo = g.geometry
     lines = []
     tags = g.tags
-    head = f"{tags.get('Red', 'Red')} (Red) - {tags.get('Blue', 'Blue')} (Blue), " \
-           f"{['basic', 'advanced'][g.rule]} rule, neutrals {g.neutrals[0]}+{g.neutrals[1]}"
+    red = f"{tags['Red']} (Red)" if "Red" in tags else "Red"
+    blue = f"{tags['Blue']} (Blue)" if "Blue" in tags else "Blue"
+    head = f"{red} - {blue}, {['basic', 'advanced'][g.rule]} rule, " \
+           f"neutrals {g.neutrals[0]}+{g.neutrals[1]}"
     lines.append(head + ".")
     marks = {"optimal": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??", None: ""}
 
@@ -274,9 +276,10 @@ def annotation_text(ann) -> str:
         best = " ".join(format_turn(b, geo) for b in r.best[:4]) + (" ..." if len(r.best) > 4 else "")
         side = "red" if r.mover == 0 else "blue"
         played = format_turn(r.turn, geo) + marks[r.verdict]
+        note = "  (verdict proved)" if r.verdict_proved and not r.exact else ""
         return (f"  {num:>4} {g.round_of(k):>5} {side:<4} {played:<9} {_signed(r.value_before):>6} "
                 f"{_signed(r.played_value):>6} {r.loss if r.loss is not None else '?':>4}  "
-                f"{r.verdict or 'open':<10} {best}")
+                f"{r.verdict or 'open':<10} {best}{note}")
 
     header = "  turn round side played     before  after loss  verdict    best"
     split = None
