@@ -1,5 +1,6 @@
 """szsolver show / score / replay through click's CliRunner."""
 import json
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -220,3 +221,117 @@ def test_cli_loads_with_the_back_end_under_test(run, Position):
     from szsolver.cli.common import load_position
     pos, game = load_position(example_path())
     assert isinstance(pos, Position) and isinstance(game.start, Position)
+
+
+# --- SOURCE: standard input, byte-order marks, JSON read back, quoting --------------------
+
+def test_dash_reads_standard_input(run):
+    for text in (START, EXAMPLE, run("show", "--example", "--json").stdout):
+        r = CliRunner().invoke(main, ["score", "-", "--json"], input=text.encode("utf-8"))
+        assert r.exit_code == 0, r.output
+        from_file = json.loads(CliRunner().invoke(main, ["score", "--json", "-"],
+                                                  input=text).stdout)
+        assert json.loads(r.stdout) == from_file
+    data = as_json(CliRunner().invoke(main, ["replay", "-", "--json"], input=EXAMPLE))
+    assert data["scores"] == {"red": 16, "blue": 14} and len(data["turns"]) == 32
+
+
+def test_a_byte_order_mark_is_accepted(run, tmp_path):
+    for name, text in (("g.szg", EXAMPLE), ("p.txt", START + "\n"),
+                       ("p.json", json.dumps({"position": START}))):
+        f = tmp_path / name
+        f.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+        plain = tmp_path / ("plain-" + name)
+        plain.write_text(text, encoding="utf-8")
+        r = run("show", str(f), "--json")
+        assert r.exit_code == 0, r.output
+        assert r.stdout == run("show", str(plain), "--json").stdout
+    r = CliRunner().invoke(main, ["show", "-"], input=b"\xef\xbb\xbf" + START.encode())
+    assert r.exit_code == 0 and "Red to move, round 1" in r.stdout
+
+
+def test_a_json_list_is_not_a_game_record(run):
+    for text in ("[1, 2]", "[]", '[{"type": "game"}]', ' [ "44" ]'):
+        r = run("show", text)
+        assert r.exit_code == 2
+        assert r.stderr.strip() in ("Error: JSON input must be an object (a position or a "
+                                    "game), not a list",)
+    assert run("show", '[Rule "basic"] 1. 44').exit_code == 0      # a record's tag still is
+
+
+def test_deeply_nested_json_is_one_line(run, tmp_path):
+    for text in ("[" * 100000, '{"a": ' * 50000 + "1" + "}" * 50000,
+                 '{"type": "game", "tags": ' + "[" * 100000):
+        f = tmp_path / "deep.json"
+        f.write_text(text)
+        for source in (str(f), text[:200000]):
+            r = run("show", source)
+            assert r.exit_code == 2, r.output
+            assert r.stderr.count("\n") == 1 and "nested too deeply" in r.stderr or \
+                "malformed JSON" in r.stderr, r.stderr
+
+
+def test_an_unquoted_position_string_gets_a_hint(run):
+    r = run("show", *START.split())
+    assert r.exit_code == 2
+    line = r.stderr.strip()
+    assert "\n" not in line and "unexpected extra arguments (R 5 5 basic)" in line
+    assert f'quote it: main show "{START}"' in line
+    r = run("score", "a", "b")                      # not a position: no hint
+    assert r.exit_code == 2 and "quote" not in r.stderr
+
+
+@pytest.mark.parametrize("source", [START, "--example", SETUP_GAME := (
+    '[Position "R./.NN..B/N.R.R../RB.RRR../BR.BN..R./B.BBN.../RBRNB../B.BNRB/BR R 1 3 basic"]'
+    "\n\n14. 35 57")])
+def test_the_json_show_and_replay_print_reads_back(run, source):
+    """Round trip: the output of show --json and replay --json, given back as SOURCE,
+    is the same position (and the same game)."""
+    args = ["--example"] if source == "--example" else [source]
+    show = run("show", *args, "--json").stdout
+    replay = run("replay", *args, "--json").stdout
+    for printed in (show, replay):
+        again = run("show", printed, "--json")
+        assert again.exit_code == 0, again.output
+        assert json.loads(again.stdout)["position"] == json.loads(show)["position"]
+    replay_again = as_json(run("replay", replay, "--json"))
+    assert replay_again == json.loads(replay)     # the game itself came back, tags and all
+
+
+def test_example_of_solve_and_potential_is_the_game_with_6_turns_left(Position):
+    """Replayed here turn by turn on the back end under test, independently of the CLI."""
+    text = open(example_path(), encoding="utf-8").read()
+    turns = [t for line in text.splitlines() if re.match(r"\d+\. ", line)
+             for t in line.split()[1:]]
+    assert len(turns) == 32
+    pos = Position(START)
+    for t in turns[:26]:
+        pos.play(t)
+    r = CliRunner().invoke(main, ["solve", "--example", "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["position"] == position_string(pos)
+    assert json.loads(r.stdout)["value"] == 198       # Red wins by 2 points (rules.md game)
+    r = CliRunner().invoke(main, ["potential", "--example", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["red"]["potential"] >= pos.score(0) and data["blue"]["potential"] >= pos.score(1)
+    adv = CliRunner().invoke(main, ["solve", "--example", "--rule", "advanced", "--json"])
+    assert json.loads(adv.stdout)["position"] == position_string(pos.with_rule(1))
+
+
+LATE = "R./.NN..B/N.R.R../RB.RRR../BR.BN..R./B.BBN.../RBRNB../B.BNRB/BR R 1 3 basic"
+
+
+@pytest.mark.parametrize("args,stdin", [
+    (["show"], START), (["score"], START), (["replay"], EXAMPLE), (["solve"], LATE),
+    (["potential"], LATE), (["check", "-", "35"], LATE), (["annotate"], SETUP_GAME)],
+    ids=lambda a: a[0] if isinstance(a, list) else "")
+def test_every_source_command_takes_example_and_dash(args, stdin):
+    command = args[0]
+    text = " ".join(CliRunner().invoke(main, [command, "--help"]).stdout.split())
+    assert "--example" in text
+    full = args if len(args) > 1 else args + ["-"]
+    r = CliRunner().invoke(main, full + ["--json"], input=stdin)
+    assert r.exit_code == 0, r.output
+    if command != "check":
+        r = CliRunner().invoke(main, [command, "-", "--example"], input=stdin)
+        assert r.exit_code == 2 and "give SOURCE or --example, not both" in r.stderr

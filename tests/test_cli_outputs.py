@@ -1,5 +1,10 @@
 """Output files across commands: a path that cannot be written is bad input
 (one line, exit code 2), and a good path gets the whole file."""
+import json
+import os
+import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -54,3 +59,182 @@ def test_usage_errors_are_one_line(args, problem):
     assert r.exit_code == 2
     lines = r.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and problem in lines[0], r.output
+
+
+# --- --svg '' ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [
+    ["show", "--example"], ["replay", "--example"], ["solve", "--example"],
+    ["potential", "--example", "--side", "red"], ["starmap"], ["puzzle", "solve", "sz-easy-1"],
+    ["puzzle", "generate", "--grade", "easy"], ["puzzle", "show", "sz-easy-1"],
+    ["puzzle", "daily", "--date", "2026-11-23"]], ids=lambda a: " ".join(a[:2]))
+def test_empty_svg_name_is_bad_input(args, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, args + ["--svg", ""])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.strip().splitlines() in (["Error: --svg needs a file name"],
+                                             ["Error: --svg needs a directory name"])
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- solve: exit codes, --all-turns, --top -------------------------------------------------
+
+THREE_LEFT_BLUE = "R./.NN.RB/N.RNR.R/RB.RRR.B/BR.BN..RR/B.BBN.../RBRNB.B/B.BNRB/BR B 1 2 basic"
+
+
+def test_solve_exit_codes_are_documented_and_kept():
+    assert CliRunner().invoke(main, ["solve", LATE]).exit_code == 0
+    r = CliRunner().invoke(main, ["solve", LATE, "--node-limit", "100", "--json"])
+    assert r.exit_code == 3 and json.loads(r.stdout)["stopped"] == "node limit"
+    help_text = " ".join(CliRunner().invoke(main, ["solve", "--help"]).stdout.split())
+    assert "0 exact value, 3 not proved" in help_text and "130 stopped by Ctrl-C" in help_text
+    readme = open(os.path.join(REPO, "README.md"), encoding="utf-8").read()
+    section = readme.split("## Command line", 1)[1].split("\n## ", 1)[0]
+    for code in ("`0`", "`2`", "`3`", "`130`", "`1`"):
+        assert code in section, code
+
+
+def test_all_turns_best_first_for_the_side_to_move_with_a_header():
+    """Blue to move: values (Red's side) ascending; each turn's value is the solver's
+    value of the position after it, solved on its own."""
+    from szsolver.endgame.solver import solve
+    from szsolver.formats.notation import parse_position, parse_turn
+    r = CliRunner().invoke(main, ["solve", THREE_LEFT_BLUE, "--all-turns", "--json"])
+    assert r.exit_code == 0, r.output
+    turns = json.loads(r.stdout)["turns"]
+    values = [t["value"] for t in turns]
+    assert values == sorted(values) and len(values) > 3
+    pos = parse_position(THREE_LEFT_BLUE)
+    for t in turns[:3] + turns[-2:]:
+        child = pos.copy()
+        child.play(parse_turn(t["turn"]))
+        assert solve(child).value == t["value"], t
+    text = CliRunner().invoke(main, ["solve", THREE_LEFT_BLUE, "--all-turns"]).stdout
+    assert ("Turn values (Red's side, best first for Blue to move; turns on one line are "
+            "equal by a symmetry):") in text
+    red = CliRunner().invoke(main, ["solve", LATE, "--all-turns", "--json"]).stdout
+    red_values = [t["value"] for t in json.loads(red)["turns"]]
+    assert red_values == sorted(red_values, reverse=True)
+
+
+def test_top_n_keeps_the_best_lines():
+    full = json.loads(CliRunner().invoke(main, ["solve", THREE_LEFT_BLUE, "--all-turns",
+                                                "--json"]).stdout)["turns"]
+    r = CliRunner().invoke(main, ["solve", THREE_LEFT_BLUE, "--top", "2", "--json"])
+    assert r.exit_code == 0
+    top = json.loads(r.stdout)["turns"]
+    groups = list(dict.fromkeys(t["group"] for t in full))[:2]
+    assert top == [t for t in full if t["group"] in groups]
+    text = CliRunner().invoke(main, ["solve", THREE_LEFT_BLUE, "--top", "2"]).stdout
+    body = text.split("symmetry):\n", 1)[1].splitlines()
+    assert len(body) == 3 and body[2].startswith(f"  ... and {len(full) - len(top)} more turns")
+
+
+# --- what is bad input, and what is a bug ---------------------------------------------------
+
+@pytest.mark.parametrize("error", [ValueError("not a user's fault"), RuntimeError("boom"),
+                                   KeyError("k"), ZeroDivisionError("division by zero")])
+def test_an_internal_error_is_never_dressed_up_as_bad_input(monkeypatch, error):
+    from szsolver.formats import notation
+
+    def broken(*a, **k):
+        raise error
+    monkeypatch.setattr(notation, "diagram", broken)
+    monkeypatch.setattr("szsolver.cli.game.diagram", broken)
+    monkeypatch.delenv("SZSOLVER_DEBUG", raising=False)
+    r = CliRunner().invoke(main, ["show", "--example"])
+    assert r.exit_code == 1
+    assert r.stderr == (f"Internal error: {type(error).__name__}: {str(error)} (a bug in "
+                        "szsolver; set SZSOLVER_DEBUG=1 for the traceback)\n")
+    monkeypatch.setenv("SZSOLVER_DEBUG", "1")
+    r = CliRunner().invoke(main, ["show", "--example"])
+    assert r.exit_code == 1 and r.exception is error         # the traceback, for a bug report
+
+
+def test_input_errors_are_bad_input_whatever_raises_them(monkeypatch):
+    from szsolver.errors import IllegalTurnError
+    from szsolver.formats import record
+
+    def bad(*a, **k):
+        raise IllegalTurnError("illegal turn: point 44 is occupied\nsecond line")
+    monkeypatch.setattr(record, "load_source", bad)
+    r = CliRunner().invoke(main, ["show", "--example"])
+    assert r.exit_code == 2 and r.stderr == "Error: illegal turn: point 44 is occupied\n"
+
+
+def test_no_bare_value_error_for_bad_input_in_the_command_line():
+    """Bad input is raised as szsolver.errors classes (the group maps only those)."""
+    cli = os.path.join(REPO, "src", "szsolver", "cli")
+    for name in sorted(os.listdir(cli)):
+        if name.endswith(".py"):
+            src = open(os.path.join(cli, name), encoding="utf-8").read()
+            assert "raise ValueError" not in src, name
+
+
+def test_a_full_disk_is_one_line(tmp_path):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "szsolver", "replay", "--example"],
+                           stdout=full, stderr=subprocess.PIPE, text=True)
+    assert p.returncode == 1 and p.stderr == "Error: No space left on device\n"
+
+
+# --- the installed package, and the README's commands ---------------------------------------
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_the_source_tree_does_not_shadow_the_installed_package():
+    """From the repository root, ``python3 -m szsolver`` runs the installed package with
+    its compiled core (an editable install points into src/, never a top-level szsolver/)."""
+    code = ("import sys, runpy, szsolver; print(szsolver.__file__); print(szsolver.HAVE_CORE)")
+    p = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    path, have_core = p.stdout.split()
+    assert have_core == "True"
+    assert not os.path.realpath(path).startswith(os.path.join(REPO, "szsolver") + os.sep)
+    assert not os.path.exists(os.path.join(REPO, "szsolver", "__init__.py"))
+    v = subprocess.run([sys.executable, "-m", "szsolver", "--version"], cwd=REPO,
+                       capture_output=True, text=True)
+    assert v.returncode == 0 and v.stdout.startswith("szsolver, version ") and v.stderr == ""
+
+
+def test_the_console_script_is_the_light_entry():
+    from importlib.metadata import entry_points
+    (ep,) = entry_points(group="console_scripts", name="szsolver")
+    assert ep.value == "szsolver._entry:run"
+    main_py = open(os.path.join(REPO, "src", "szsolver", "__main__.py"), encoding="utf-8").read()
+    assert "from ._entry import run" in main_py
+
+
+def _readme_commands():
+    """The ``szsolver ...`` lines of the README's Command line section (its code blocks)."""
+    readme = open(os.path.join(REPO, "README.md"), encoding="utf-8").read()
+    section = readme.split("## Command line", 1)[1].split("\n## ", 1)[0]
+    out = []
+    for block in re.findall(r"```sh\n(.*?)```", section, re.S):
+        for line in block.splitlines():
+            line = line.split(" # ")[0].strip()
+            if line.startswith("szsolver "):
+                out.append(line)
+    return out
+
+
+def test_the_readme_lists_commands():
+    assert len(_readme_commands()) >= 10
+
+
+@pytest.mark.parametrize("line", _readme_commands())
+def test_every_readme_command_works_as_written(line, tmp_path):
+    """Each line runs through the shell, with the installed console script, in a
+    directory holding the files it names (game.szg: the rulebook game; position.txt: a
+    late position from it)."""
+    from szsolver.formats.record import example_path
+    (tmp_path / "game.szg").write_text(open(example_path(), encoding="utf-8").read())
+    (tmp_path / "position.txt").write_text(LATE + "\n")
+    env = {**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
+    p = subprocess.run(["bash", "-c", line], cwd=tmp_path, capture_output=True, text=True,
+                       timeout=300, env=env, stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, (line, p.stderr)
+    assert p.stdout.strip() and p.stderr == ""

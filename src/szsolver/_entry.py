@@ -43,4 +43,4 @@ def run():
             sys.stderr.write("Interrupted.\n")
             raise SystemExit(130) from None
         raise
-    sys.exit(main())
+    sys.exit(main(prog_name="szsolver"))   # also under python3 -m szsolver

@@ -19,6 +19,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import sys
 
 import click
 
@@ -71,6 +72,18 @@ def _usage_message(e: click.UsageError) -> str:
     return msg
 
 
+def _flush_output() -> None:
+    """Flush stdout inside the command, so that a full disk is one line, exit 1 (at
+    exit Python would print a traceback-like report); a closed pipe (``| head``) is
+    left to click, which ends quietly."""
+    try:
+        sys.stdout.flush()
+    except OSError as e:
+        if e.errno == errno.EPIPE:
+            raise
+        raise _Failure(e.strerror or _one_line(e)) from None
+
+
 class _Group(click.Group):
     """Ctrl-C, bad input and internal errors, the same for every command (see the
     module doc). Bad input is :class:`~szsolver.errors.InputError` only: any other
@@ -98,6 +111,7 @@ class _Group(click.Group):
             with interrupt.armed():
                 rv = super().invoke(ctx)
                 interrupt.check()            # a Ctrl-C the C search absorbed
+            _flush_output()
             return rv
         except KeyboardInterrupt:
             interrupt.exit_interrupted()
@@ -108,6 +122,7 @@ class _Group(click.Group):
         except SystemExit:
             if interrupt.requested():        # e.g. solve printed its bounds, then exit 130
                 interrupt.exit_interrupted()
+            _flush_output()
             raise
         except InputError as e:
             if interrupt.requested():

@@ -1,0 +1,202 @@
+"""Every input path is safe: a few hundred malformed inputs, generated from a seed,
+through the commands that read positions, games and puzzles (in-process, CliRunner).
+
+Each run must either succeed (exit 0; ``solve`` 3 when its node limit stops it;
+``puzzle solve`` its verdict codes) or be bad input: exit code 2, nothing on stdout and
+exactly one line on stderr starting with ``Error:``. Never a traceback, never exit 1
+(an internal error), whatever the bytes.
+"""
+import json
+import os
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from szsolver.cli import main
+from szsolver.formats.record import example_path
+
+START = "../....../......./......../....N..../......../......./....../.. R 5 5 basic"
+LATE = "R./.NN..B/N.R.R../RB.RRR../BR.BN..R./B.BBN.../RBRNB../B.BNRB/BR R 1 3 basic"
+with open(example_path(), encoding="utf-8") as _f:
+    RECORD = _f.read()
+POSITION_JSON = json.dumps({"type": "position", "position": LATE})
+GAME_JSON = json.dumps({"type": "game", "tags": {"Rule": "basic"}, "turns": ["44n66", "64", "41"]})
+GAME_BASES = [START, LATE, RECORD, POSITION_JSON, GAME_JSON, '[Rule "advanced"] 1. 44n66 64',
+              "1. 44 54 2. 41", '[Board "square-8"] 1. 44', '[Neutrals "4 3"]']
+PUZZLE = "stars-zone;basic;x=;g=23:4.33:f.43:5.54:a.56:e.57:8.66:d.73:3.86:1.95:0"
+SOLUTION = "23 32 33 38 43 51 52 54 56 57 63 66 73 78 86 95"
+PUZZLE_BASES = [PUZZLE, json.dumps({"format": "szsolver-starmap-puzzle", "version": 1,
+                                    "board": "stars-zone", "rule": "basic", "blocked": [],
+                                    "givens": [{"point": "23", "pattern": 4}]}),
+                "square-8;basic;x=;g=", "hex;basic;x=;g=11:0"]
+
+JUNK = list("RBN./ 0123456789[]{}\":,;=n\n\t-x") + [
+    "\u00a0", "\u2003", "\ufeff", "\u00e9", "\u0663", "\x00", "\U0001f600", "\\", "'", "\x7f"]
+WHOLE = ["", " ", "\n", "{", "[", "[" * 5000, '{"a":' * 3000, "1" * 5000, "-", "--",
+         "null", "[]", "{}", "[1,2]", "true", '"text"', "9" * 30, "\ufeff", "\ufeff" + START]
+EXTRA = [" junk", "\n3. 99", " 17. 44", '\n[Tag "x"]', "}", "]", " 44n44", " 1. 99", " 1.",
+         " 2. 44 45 3..."]
+
+
+def mutate(rng: random.Random, s: str) -> str:
+    """One random change: cut, insert, delete, replace, wrong counts or rule, junk
+    after, a whole odd input, a byte-order mark."""
+    k = rng.randrange(9)
+    if k == 0:
+        return s[:rng.randrange(len(s) + 1)]
+    if k == 1:
+        i = rng.randrange(len(s) + 1)
+        return s[:i] + rng.choice(JUNK) + s[i:]
+    if k == 2 and s:
+        i = rng.randrange(len(s))
+        return s[:i] + s[i + 1:]
+    if k == 3 and s:
+        i = rng.randrange(len(s))
+        return s[:i] + rng.choice(JUNK) + s[i + 1:]
+    if k == 4:
+        return s.replace(" 5 5 ", rng.choice([" 9 9 ", " -1 5 ", " 99999999999999999999999 5 ",
+                                             " 5 ", " x y ", " 5 5 5 "]))
+    if k == 5:
+        return s.replace("basic", rng.choice(["expert", "", "BASIC", "basic basic", "advanced"]))
+    if k == 6:
+        return s + rng.choice(EXTRA)
+    if k == 7:
+        return rng.choice(WHOLE)
+    return "\ufeff" + s
+
+
+def cases(seed: str, bases: list[str], n: int):
+    """``n`` (text, how) pairs: the text mutated 1-3 times; how it is passed: inline,
+    as a UTF-8 file, on standard input, or as a file of random bytes."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        s = rng.choice(bases)
+        for _ in range(rng.randrange(1, 4)):
+            s = mutate(rng, s)
+        how = rng.choice(["inline", "file", "stdin", "bytes"])
+        if how == "bytes":
+            s = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 80)))
+        out.append((s, how))
+    return out
+
+
+def run_case(tmp_path, args, text, how, k):
+    runner = CliRunner()
+    data = None
+    if how == "inline":
+        arg = text.replace("\x00", "")          # an argument cannot hold a NUL byte
+    elif how == "stdin":
+        arg, data = "-", text.encode("utf-8")
+    else:
+        path = tmp_path / f"input-{k}"
+        path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+        arg = str(path)
+    args = [a if a != "SOURCE" else arg for a in args]
+    return runner.invoke(main, args, input=data)
+
+
+def assert_clean(r, ok_codes=(0,)):
+    """Success, or exit 2 with one 'Error:' line on stderr and nothing on stdout."""
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    if r.exit_code in ok_codes:
+        return
+    lines = r.stderr.strip().splitlines()
+    assert r.exit_code == 2, (r.exit_code, r.stderr[-500:])
+    assert len(lines) == 1 and lines[0].startswith("Error: "), r.stderr[-500:]
+    assert r.stdout == "" and "Traceback" not in r.stderr
+
+
+GAME_COMMANDS = [
+    (["show", "SOURCE"], (0,)),
+    (["score", "SOURCE", "--json"], (0,)),
+    (["replay", "SOURCE"], (0,)),
+    (["solve", "SOURCE", "--node-limit", "2000"], (0, 3)),
+]
+
+
+@pytest.mark.parametrize("args,ok", GAME_COMMANDS, ids=lambda a: a[0] if isinstance(a, list) else "")
+def test_malformed_positions_and_games(tmp_path, args, ok):
+    for k, (text, how) in enumerate(cases(f"bad input {args[0]}", GAME_BASES, 150)):
+        r = run_case(tmp_path, args, text, how, k)
+        assert_clean(r, ok), (args, how, text if isinstance(text, bytes) else text[:200])
+
+
+def test_malformed_positions_for_potential(tmp_path):
+    """Fewer: a position that happens to be valid costs a CP-SAT solve."""
+    args = ["potential", "SOURCE", "--side", "red", "--time-limit", "0.2"]
+    for k, (text, how) in enumerate(cases("bad input potential", GAME_BASES, 40)):
+        assert_clean(run_case(tmp_path, args, text, how, k)), (how, text[:200])
+
+
+def test_malformed_puzzles(tmp_path):
+    args = ["puzzle", "solve", "SOURCE", "--time-limit", "0.5"]
+    for k, (text, how) in enumerate(cases("bad input puzzle", PUZZLE_BASES, 80)):
+        r = run_case(tmp_path, args, text, how, k)
+        assert_clean(r, (0, 10, 11, 12)), (how, text[:200])
+
+
+def test_malformed_solutions(tmp_path):
+    args = ["puzzle", "check", PUZZLE, "SOURCE"]
+    for k, (text, how) in enumerate(cases("bad input solution", [SOLUTION, json.dumps(
+            SOLUTION.split())], 80)):
+        r = run_case(tmp_path, args, text, how, k)
+        assert_clean(r, (0, 1)), (how, text[:200])      # 1: a wrong solution, explained
+
+
+@pytest.mark.parametrize("command", ["show", "score", "replay", "solve", "potential"])
+def test_sources_that_are_not_text(tmp_path, command):
+    """Empty files, directories, binary files, NUL bytes, unreadable files."""
+    empty = tmp_path / "empty.szg"
+    empty.write_bytes(b"")
+    binary = tmp_path / "x.bin"
+    binary.write_bytes(bytes(range(256)))
+    latin = tmp_path / "latin1.szg"
+    latin.write_bytes('[Red "Jos\xe9"]'.encode("latin-1"))
+    cases_ = {str(empty): "empty input", str(tmp_path): "is a directory",
+              str(binary): "not a text file", str(latin): "not a text file",
+              str(tmp_path / "missing.szg"): "no such file"}
+    if os.geteuid() != 0:                   # root reads anything
+        locked = tmp_path / "locked.szg"
+        locked.write_text(START)
+        locked.chmod(0)
+        cases_[str(locked)] = "Permission denied"
+    for source, message in cases_.items():
+        r = CliRunner().invoke(main, [command, source])
+        assert_clean(r, ())
+        assert message in r.stderr, (source, r.stderr)
+    r = CliRunner().invoke(main, [command, "-"], input=b"\x00\x01\x02")
+    assert_clean(r, ())
+    assert "cannot read standard input: not a text file" in r.stderr
+
+
+@pytest.mark.parametrize("option,values", [
+    ("--time-limit", ["nan", "inf", "-inf", "-1", "0", "0.0", "1e999", "soon", "", "NaN"]),
+    ("--node-limit", ["0", "-5", str(2 ** 63), str(10 ** 30), "1.5", "x", "1" * 5000, ""]),
+    ("--tt-size", ["1", "0", str(2 ** 63), "-3"]),
+    ("--top", ["0", "-1", str(2 ** 64)]),
+])
+def test_limits_are_checked_before_any_work(option, values):
+    for v in values:
+        r = CliRunner().invoke(main, ["solve", "--example", option, v])
+        assert_clean(r, ())
+        assert f"Invalid value for '{option}'" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["potential", "--example", "--time-limit"],
+    ["puzzle", "solve", PUZZLE, "--time-limit"],
+    ["starmap", "--time-limit"],
+    ["check", "--example", "--turn", "30", "--time-limit"],
+    ["best", LATE, "--time"],
+    ["annotate", "--example", "--time-per-turn"],
+    ["annotate", "--example", "--solver-time"],
+    ["selfplay", "--out", "never-made", "--time"],
+], ids=lambda a: " ".join(a[:1] + a[-1:]))
+def test_non_finite_seconds_are_bad_input_everywhere(args):
+    for v in ("nan", "inf", "-1", "0"):
+        r = CliRunner().invoke(main, args + [v])
+        assert_clean(r, ())
+        assert "must be positive" in r.stderr, r.stderr
+    assert not os.path.exists("never-made")
