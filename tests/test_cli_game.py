@@ -323,7 +323,8 @@ LATE = "R./.NN..B/N.R.R../RB.RRR../BR.BN..R./B.BBN.../RBRNB../B.BNRB/BR R 1 3 ba
 
 @pytest.mark.parametrize("args,stdin", [
     (["show"], START), (["score"], START), (["replay"], EXAMPLE), (["solve"], LATE),
-    (["potential"], LATE), (["check", "-", "35"], LATE), (["annotate"], SETUP_GAME)],
+    (["potential"], LATE), (["check", "-", "35"], LATE), (["annotate"], SETUP_GAME),
+    (["best"], LATE)],
     ids=lambda a: a[0] if isinstance(a, list) else "")
 def test_every_source_command_takes_example_and_dash(args, stdin):
     command = args[0]

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .common import SECONDS, BadInput, emit, load_position, load_source_arg, write_file
+from .common import EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, load_source_arg, write_file
 
 
 def _load(source, example, rule):
@@ -162,7 +162,10 @@ def best_text(res, geometry) -> str:
 
 
 @click.command("best")
-@click.argument("source")
+@click.argument("source", required=False)
+@click.option("--example", is_flag=True,
+              help=f"Use the bundled rulebook game's position with {EXAMPLE_TURNS_LEFT} turns "
+                   "left.")
 @click.option("--time", "seconds", type=SECONDS, default=None, metavar="S",
               help="Budget in seconds (default 1), as a fixed number of iterations and "
                    "solver nodes: the same answer on every run.")
@@ -171,13 +174,13 @@ def best_text(res, geometry) -> str:
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
               help="Override the rule (a game record is replayed under it).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def best_cmd(source, seconds, wall_clock, rule, as_json):
+def best_cmd(source, example, seconds, wall_clock, rule, as_json):
     """The engine's best turn in POSITION, with its value: proved near the end,
     estimated earlier (beside the CP-SAT bounds that are proved)."""
     from ..engine.search import DEFAULT_SECONDS, Engine
     from ..errors import InputError
     _positive("--time", seconds)
-    pos, _game = load_position(source, rule)
+    pos, _game = load_source_arg(source, example, rule, turns_left=EXAMPLE_TURNS_LEFT)
     if pos.is_over():
         raise InputError("the game is over: there is no turn to play")
     eng = Engine(seconds or DEFAULT_SECONDS, wall_clock=wall_clock, bounds=True)
