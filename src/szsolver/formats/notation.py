@@ -22,6 +22,7 @@ from __future__ import annotations
 from ..errors import ParseError
 from ..rules.base import BLUE, RED, RULE_NAMES, SIDE_NAMES, rule_code
 from ..rules.geometry import STARS_ZONE, Geometry
+from .patterns import pattern_list, pattern_name  # re-exported: one home in formats.patterns
 from ..rules.text import (SIDE_LETTERS, START, board_of, format_turn, parse_position_fields,
                           parse_turn, position_string)
 
@@ -47,32 +48,6 @@ def parse_position(text: str, geometry: Geometry = STARS_ZONE, backend=None):
 
 
 # --- patterns -----------------------------------------------------------------------------
-
-PATTERN_LETTERS = "URDL"  # up, right, down, left: pattern bits 0..3 on square-cell boards
-
-
-def pattern_name(pattern: int, geometry: Geometry = STARS_ZONE) -> str:
-    """A pattern for people: one letter per beam in bit order, ``.`` where there is none.
-
-    On square-cell boards the letters are U R D L (bits 0..3), so ``U.D.`` (5) is a
-    stone that sees own stones up and down only; ``....`` (0) sees none, ``URDL``
-    (15) all four. Other boards join their direction names with ``+`` (``-`` for none).
-
-    >>> pattern_name(5), pattern_name(0), pattern_name(15), pattern_name(10)
-    ('U.D.', '....', 'URDL', '.R.L')
-    """
-    if not 0 <= pattern < geometry.n_patterns:
-        raise ValueError(f"pattern {pattern} is out of range 0..{geometry.n_patterns - 1}")
-    if len(geometry.directions) == 4 and geometry.cell == "square":
-        return "".join(PATTERN_LETTERS[d] if pattern >> d & 1 else "." for d in range(4))
-    names = [geometry.direction_names[d] for d in range(geometry.n_directions) if pattern >> d & 1]
-    return "+".join(names) or "-"
-
-
-def pattern_list(pattern_set: int) -> list[int]:
-    """The patterns in a pattern set (bit k = pattern k present), ascending."""
-    return [k for k in range(pattern_set.bit_length()) if pattern_set >> k & 1]
-
 
 # --- JSON ---------------------------------------------------------------------------------
 
