@@ -5,7 +5,8 @@ import sys
 
 import click
 
-from .common import EXAMPLE_TURNS_LEFT, SECONDS, emit, load_source_arg, whole_number, write_file
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, emit, end_progress, load_source_arg,
+                     progress_printer, whole_number, write_file)
 from ..formats.notation import format_turn
 
 
@@ -73,6 +74,20 @@ def _groups(turns) -> list[list]:
     return list(groups.values())
 
 
+# A table this full keeps replacing proved entries: a larger one would save work.
+FULL_TABLE = 0.9
+
+
+def _note_full_table(res) -> None:
+    """Say so on stderr when the transposition table filled up, with the size to try."""
+    tt = res.tt or {}
+    entries = tt.get("tt_entries") or 0
+    if entries and tt.get("tt_fill", 0.0) >= FULL_TABLE:
+        click.echo(f"Note: the transposition table filled up ({entries:,} entries, "
+                   f"{entries * 16 / 2**20:.1f} MiB); a larger --tt-size (e.g. {4 * entries}) "
+                   "may solve faster, memory permitting.", err=True)
+
+
 @click.command("solve", epilog="Exit codes: 0 exact value, 3 not proved (a limit stopped "
                "the search: the answer gives proved bounds), 2 bad input, 130 stopped by Ctrl-C "
                "(the bounds proved so far are printed first).")
@@ -111,14 +126,10 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
     pos, _game = load_source_arg(position, example, rule, turns_left=EXAMPLE_TURNS_LEFT)
     if top is not None:
         all_turns = True
-    progress = None
-    if sys.stderr.isatty() and not as_json:
-        def progress(msg):
-            click.echo(f"\r{msg}   ", err=True, nl=False)
+    progress = progress_printer(not as_json)
     res = solve(pos, time_limit=time_limit, node_limit=node_limit, tt_size=tt_size,
                 all_turns=all_turns, progress=progress)
-    if progress is not None:
-        click.echo("", err=True)
+    end_progress(progress)
     if svg_file:
         from .pictures import line_picture
         write_file(svg_file, line_picture(pos, res))
@@ -127,5 +138,6 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
         shown = {t.group for members in _groups(res.turns)[:top] for t in members}
         data["turns"] = [t for t in data["turns"] if t["group"] in shown]
     emit(data, _text(res, pos.geometry, pos.side, top), as_json)
+    _note_full_table(res)
     if not res.exact:  # scripts tell "not proved" from exact; Ctrl-C from a limit
         sys.exit(130 if (res.stopped or "").startswith("interrupted") else 3)
