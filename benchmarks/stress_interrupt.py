@@ -78,8 +78,9 @@ def trial(args: list[str], delay: float, second: float | None = None, limit: flo
           ready: str | None = None, wait_ready: bool = False, hang: float = 15.0) -> dict:
     """Run ``szsolver ARGS``; SIGINT ``delay`` seconds after it started (with
     ``wait_ready``: after the library ``ready`` - or the workload's - is loaded), a second
-    SIGINT ``second`` seconds after the first. Returns status ("ok", "finished-early" or
-    the problems joined by commas), rc, latency, out, err."""
+    SIGINT ``second`` seconds after the first. Returns status ("ok", "finished-early",
+    "finished-late" - it ended before the signal mattered - or the problems joined by
+    commas), rc, latency, out, err."""
     if wait_ready and ready is None:
         ready = next((w["ready"] for w in WORKLOADS.values() if w["args"] == args[:len(w["args"])]),
                      None)
@@ -116,6 +117,10 @@ def trial(args: list[str], delay: float, second: float | None = None, limit: flo
         out.seek(0)
         outtext = out.read().decode(errors="replace")
     rc = p.returncode
+    if rc == 0 and errtext == "" and latency <= limit:
+        # the command had ended: SIGINT came during the interpreter's teardown, which
+        # ignores it (the output is complete, the exit code is the command's)
+        return dict(status="finished-late", rc=rc, latency=None, out=outtext, err=errtext)
     problems = []
     if latency > hang:
         problems.append("HUNG")
@@ -168,10 +173,10 @@ def main(argv=None) -> int:
         lat = "-" if r["latency"] is None else f"{r['latency']:.3f}"
         print(f"{i:3d} {kind:8} {name:16} {delay:6.3f} {lat:>8} {r['rc']!s:>4}  {r['status']}",
               flush=True)
-        if r["status"] not in ("ok", "finished-early"):
+        if r["status"] not in ("ok", "finished-early", "finished-late"):
             print("    " + r["err"].strip().replace("\n", "\n    ")[-1200:])
     counted = [r for r in results if r["kind"] != "startup" or "HUNG" in r["status"]]
-    bad = [r for r in counted if r["status"] not in ("ok", "finished-early")]
+    bad = [r for r in counted if r["status"] not in ("ok", "finished-early", "finished-late")]
     print()
     print(f"load average {os.getloadavg()[0]:.1f}; trials {len(results)}, "
           f"failures {len(bad)} (start-up trials apart)")

@@ -25,7 +25,8 @@ import sys  # noqa: E402
 
 
 def run():
-    """Run the ``szsolver`` command line on ``sys.argv``; never returns."""
+    """Run the ``szsolver`` command line on ``sys.argv``; never returns (SystemExit with
+    the command's exit code)."""
     interrupt = None
     try:
         from . import interrupt
@@ -43,4 +44,18 @@ def run():
             sys.stderr.write("Interrupted.\n")
             raise SystemExit(130) from None
         raise
-    sys.exit(main(prog_name="szsolver"))   # also under python3 -m szsolver
+    try:
+        main(prog_name="szsolver")   # the name also under python3 -m szsolver; exits
+    finally:
+        _quiet_teardown()
+
+
+def _quiet_teardown() -> None:
+    """The command has ended and its output is complete: a Ctrl-C during the
+    interpreter's teardown (a fraction of a second with OR-Tools loaded) no longer kills
+    it with SIGINT, so the exit code is the command's. (At finalisation Python puts
+    SIG_DFL back in place of a Python handler, but leaves SIG_IGN.)"""
+    import signal
+    from . import interrupt
+    if interrupt.installed():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
