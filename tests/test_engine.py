@@ -185,7 +185,7 @@ def test_cli_best_estimated_earlier():
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--example"], "No such option"),
+    (["--example", "x"], "give SOURCE or --example, not both"),
     (["x"], "no such file"),
     (["../....../......./......../....N..../......../......./....../.. R 5 5 basic",
       "--time", "0"], "must be positive"),
