@@ -138,6 +138,8 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
         shown = {t.group for members in _groups(res.turns)[:top] for t in members}
         data["turns"] = [t for t in data["turns"] if t["group"] in shown]
     emit(data, _text(res, pos.geometry, pos.side, top), as_json)
-    _note_full_table(res)
+    interrupted = (res.stopped or "").startswith("interrupted")
+    if not interrupted:             # after Ctrl-C the one line on stderr says so
+        _note_full_table(res)
     if not res.exact:  # scripts tell "not proved" from exact; Ctrl-C from a limit
-        sys.exit(130 if (res.stopped or "").startswith("interrupted") else 3)
+        sys.exit(130 if interrupted else 3)
