@@ -29,8 +29,8 @@ Contracts
 from __future__ import annotations
 
 from ..rules.base import ADVANCED
-from ..rules.bits import bit_list
-from .model import Model, check_time_limit, position_facts, score_of
+from ..rules.bits import bit_list, popcount
+from .model import Model, check_time_limit, maximise, position_facts, score_of
 from .potential import potential_map
 
 
@@ -73,11 +73,10 @@ def score_bound(position, side, time_limit=None) -> int:
     advanced = position.rule == ADVANCED
     if k == 0 and (not advanced or opp_allow == 0):
         return score_of(g, own, position.neutral, advanced)
-    model = Model(g, own, position.neutral, empty, k,
-                   own_allow + opp_allow if advanced else 0, advanced)
-    r = model.solve(time_limit)
-    if r["bound"] is None:  # infeasible: not enough room (never in a real game)
+    if popcount(empty) < k:  # infeasible: not enough room (never in a real game)
         return quick_bound(position, side)
+    r, _model = maximise((g, own, position.neutral, empty, k,
+                          own_allow + opp_allow if advanced else 0, advanced), time_limit)
     bound = r["value"] if r["proven"] else r["bound"]
     return min(bound, quick_bound(position, side))
 

@@ -21,21 +21,36 @@ along the ray (``q`` = next point from ``p`` in direction ``d``)::
     b[p][d] = own(q) or (not neutral(q) and b[q][d])      (Basic: neutral(q) = False)
 
 which is exactly the rules' walk (enemy stones are transparent). Constants are
-folded, so stones already on the board cost nothing. ``z[p][t]`` implies "a
-stone on p shows pattern t"; ``y[t]`` implies some ``z[.][t]``; maximise
-``sum y``. ``sum_t z[p][t] <= own(p)`` tightens the LP relaxation.
+folded, so stones already on the board cost nothing. ``z[p][t]`` is exactly "a
+stone on p shows pattern t" (both directions; ``sum_t z[p][t] = own(p)``); ``y[t]``
+implies some ``z[.][t]`` (also as the linear ``y[t] <= sum_p z[p][t]``, which the LP
+relaxation sees); maximise ``sum y``.
 
-Two additions make the proofs fast (without them some Advanced proofs took
-tens of seconds):
+What makes the proofs fast (without it some proofs took seconds or minutes):
 
 * redundant counts: along a line beams run inside segments (between neutrals);
   each segment with own stones has exactly one stone without a beam each way,
   so per segment "stones without beam d" <= 1 + new neutrals inside it, and
   the patterns shown per class of (bit d, bit opposite d) are at most the stones
   in that class (lone, first, last, middle stones of their segments);
+* balance: for the same reason, along every line the stones without beam d are
+  exactly as many as those without the opposite beam, so over the board the
+  *first* stones (beam d, not its opposite) are as many as the *last* ones. With
+  the exact ``z`` this ties the pattern counts together: two stones that must
+  both show (first, last), say, leave at most 14 patterns, and the LP relaxation
+  proves it at once (the search needed up to minutes on such positions);
 * dominance: a new neutral must separate two own stones along its row or its
   column (one that separates nothing changes no beam; dropping it keeps the
   score and the allowance), which removes useless neutral placements.
+
+CP-SAT's presolve is off for this model: it rewrote the balance so that its LP
+relaxation lost the bound (measured: proofs of 0.02 s took 2-3 s with it).
+
+Before CP-SAT, :func:`local_search` (a greedy start and one-stone moves, scored by
+:class:`FastScore`) looks for a good placement. When it shows every pattern there
+is nothing to prove; otherwise it is CP-SAT's *complete* hint (every variable
+set, :meth:`Model._full_hint`), a solution CP-SAT takes at once, so the solve only
+has to improve on it or prove it (:func:`maximise`).
 """
 from __future__ import annotations
 
@@ -48,7 +63,8 @@ from .. import interrupt
 from ..errors import InvalidPositionError, ParseError, UnsupportedError
 from ..rules.base import ADVANCED, BLUE, RED, SIDE_NAMES, STONES_PER_SIDE
 from ..rules.beams import beam_target, pattern_set
-from ..rules.bits import popcount
+from ..rules.bits import bit_list, popcount
+from ..rules.seeds import playout_rng_v1
 
 
 #: CP-SAT parameters fixed for reproducibility: one worker (a sequential, deterministic
@@ -59,6 +75,12 @@ NUM_WORKERS = 1
 RANDOM_SEED = 20231717
 #: Extra CP-SAT parameters (name -> value), for experiments only.
 EXTRA_PARAMETERS: dict = {}
+#: The model's optional parts (name -> on), the defaults of :class:`Model`'s keyword
+#: arguments of the same names; benchmarks switch them to compare. ``balance``: exact
+#: pattern indicators tied by the first/last balance of every line; ``presolve``:
+#: CP-SAT's presolve (off: it weakened the balance's linear relaxation); ``search``: a
+#: local search before CP-SAT, whose placement is CP-SAT's hint.
+OPTIONS: dict = {"balance": True, "presolve": False, "search": True}
 
 
 def score_of(geometry, own: int, neutral: int, advanced: bool) -> int:
@@ -66,6 +88,154 @@ def score_of(geometry, own: int, neutral: int, advanced: bool) -> int:
     with the neutrals ``neutral`` cutting beams when ``advanced``. Walks each beam
     (:mod:`szsolver.rules.beams`), independently of the CP-SAT model."""
     return popcount(pattern_set(geometry, own, neutral if advanced else 0))
+
+
+class FastScore:
+    """The rules' score by bit masks, for the local search: about ten times faster than
+    the walk of :func:`score_of` and equal to it (tested). A beam from p in direction d
+    reaches an own stone when the nearest occupied point (own stone or, Advanced,
+    neutral) along the ray is an own stone; rays run monotonically through the point
+    numbering, so the nearest point is the ray's lowest or highest set bit.
+
+    ``FastScore(geometry, own, neutral, advanced)(stones, neutrals)`` scores the own
+    stones ``own | stones`` with the neutrals ``neutral | neutrals`` (neutrals count
+    only when ``advanced``)."""
+
+    def __init__(self, geometry, own: int, neutral: int, advanced: bool):
+        self.own, self.advanced = own, advanced
+        self.neutral = neutral if advanced else 0
+        self.rays = []
+        for per_dir in geometry.rays:
+            per = []
+            for ray in per_dir:
+                if any(a >= b for a, b in zip(ray, ray[1:])) and \
+                        any(a <= b for a, b in zip(ray, ray[1:])):
+                    raise ValueError("rays must run monotonically through the point numbers")
+                per.append((sum(1 << q for q in ray), len(ray) < 2 or ray[0] < ray[1]))
+            self.rays.append(per)
+
+    def __call__(self, stones: int, neutrals: int = 0) -> int:
+        own = self.own | stones
+        occupied = own | self.neutral | (neutrals if self.advanced else 0)
+        rays = self.rays
+        shown = 0
+        rest = own
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            pat = 0
+            bit = 1
+            for mask, ascending in rays[low.bit_length() - 1]:
+                seen = mask & occupied
+                if seen:
+                    near = seen & -seen if ascending else 1 << (seen.bit_length() - 1)
+                    if near & own:
+                        pat |= bit
+                bit <<= 1
+            shown |= 1 << pat
+        return shown.bit_count()
+
+
+def may_cut(geometry, own: int, neutral: int, avail: int, stones: int, q: int) -> bool:
+    """Can a new neutral on q ever separate two own stones (along a row or a column),
+    own stones being ``own`` and possibly any point of ``avail`` when ``stones`` > 0?"""
+    ownable = own | (avail if stones > 0 else 0)
+
+    def reach(d):
+        return beam_target(geometry.rays[q][d], ownable, neutral) >= 0
+    return any(reach(d) and reach(e) for d, e in enumerate(geometry.opposite) if d < e)
+
+
+def useful_neutrals(geometry, own: int, neutral: int, new: int) -> int:
+    """``new`` without the new neutrals that separate no two own stones along a row or a
+    column (removed one at a time until none is left). Each removed neutral changed no
+    beam, so the score is the same; the model requires every new neutral to be useful."""
+    while True:
+        blockers = neutral | new
+        for q in bit_list(new):
+            if not any(beam_target(geometry.rays[q][d], own, blockers) >= 0 and
+                       beam_target(geometry.rays[q][e], own, blockers) >= 0
+                       for d, e in enumerate(geometry.opposite) if d < e):
+                new &= ~(1 << q)
+                break
+        else:
+            return new
+
+
+#: Work of :func:`local_search`, in passes: one pass scores as many placements as there
+#: are (stone, point) pairs, about 10 microseconds each.
+SEARCH_PASSES = 4
+
+
+def local_search(geometry, own: int, neutral: int, avail: int, stones: int, allowance: int,
+                 advanced: bool, target: int, evaluations: int | None = None,
+                 collect: list | None = None):
+    """A good placement, fast: ``(score, new stones, new neutrals)`` with exactly
+    ``stones`` new own stones and at most ``allowance`` new neutrals (Advanced only,
+    each separating two own stones) on distinct points of ``avail``; ``score`` is the
+    rules' score of it. Greedy start (each stone where it scores most), then
+    first-improvement moves of one stone or one neutral in a seeded random order,
+    with a random move when stuck; stops at ``target`` or after ``evaluations``
+    placements scored (default: :data:`SEARCH_PASSES` passes over every move of a
+    stone, greedy start included). Deterministic: the same input gives the same
+    placement. ``collect``: a list that receives (stones, neutrals) of every placement
+    better than all before it (lower bounds for a map)."""
+    score = FastScore(geometry, own, neutral, advanced)
+    cand = bit_list(avail)
+    if stones > len(cand):
+        raise InvalidPositionError(f"{stones} stones to place but only {len(cand)} empty points")
+    cuts = [q for q in cand if may_cut(geometry, own, neutral, avail, stones, q)] \
+        if advanced and allowance > 0 else []
+    if evaluations is None:
+        evaluations = SEARCH_PASSES * stones * len(cand)
+    rng = playout_rng_v1("bounds local search", own, neutral, avail, stones, allowance,
+                         advanced)
+    st = nt = 0
+    for _ in range(stones):
+        best = max((q for q in cand if not st >> q & 1), key=lambda q: score(st | 1 << q))
+        st |= 1 << best
+    spent = stones * len(cand)
+    v = score(st)
+    best = (v, st, nt)
+    if collect is not None:
+        collect.append((st, 0))
+    while v < target and spent < evaluations:
+        moves = []
+        free = [q for q in cand if not (st | nt) >> q & 1]
+        for s in bit_list(st):
+            moves += [(st & ~(1 << s) | 1 << q, nt) for q in free]
+        if cuts:
+            free_cuts = [q for q in cuts if not (st | nt) >> q & 1]
+            if nt.bit_count() < allowance:
+                moves += [(st, nt | 1 << q) for q in free_cuts]
+            for n in bit_list(nt):
+                moves.append((st, nt & ~(1 << n)))
+                moves += [(st, nt & ~(1 << n) | 1 << q) for q in free_cuts]
+        rng.shuffle(moves)
+        for st2, nt2 in moves:
+            spent += 1
+            v2 = score(st2, nt2)
+            if v2 > v:
+                st, nt, v = st2, nt2, v2
+                break
+            if spent >= evaluations:
+                break
+        else:
+            # a local maximum: move one stone at random and go on from there
+            if not free or not st:
+                break
+            s = rng.choice(bit_list(st))
+            q = rng.choice(free)
+            st = st & ~(1 << s) | 1 << q
+            v = score(st, nt)
+            spent += 1
+        if v > best[0]:
+            best = (v, st, nt)
+            if collect is not None:
+                collect.append((st, useful_neutrals(geometry, own | st, neutral, nt)
+                                if nt else 0))
+    v, st, nt = best
+    return v, st, useful_neutrals(geometry, own | st, neutral, nt) if nt else 0
 
 
 # --- the model -----------------------------------------------------------------------------
@@ -80,14 +250,21 @@ class Model:
 
     def __init__(self, geometry, own: int, neutral: int, avail: int, stones: int,
                  allowance: int, advanced: bool,
-                 use_counts: bool = True, use_classes: bool = True, minimise: bool = False):
+                 use_counts: bool = True, use_classes: bool = True, minimise: bool = False,
+                 balance: bool | None = None, presolve: bool | None = None):
         self.minimise = minimise
+        self.use_balance = OPTIONS["balance"] if balance is None else balance
+        self.presolve = OPTIONS["presolve"] if presolve is None else presolve
         self.use_counts, self.use_classes = use_counts, use_classes
         self.geometry = g = geometry
         self.own, self.neutral, self.avail = own, neutral, avail
         self.stones, self.advanced = stones, advanced
         self.allowance = allowance if advanced else 0
         self._scores: dict[tuple[int, int], int] = {}
+        self._fast = None
+        # (variable, "and" | "or", literals) for every variable defined from others, in
+        # the order made: a placement determines them all (:meth:`_full_hint`)
+        self._defs: list = []
         m = self.m = cp_model.CpModel()
         n_pts = g.size
         self.feasible = popcount(avail) >= stones
@@ -109,7 +286,8 @@ class Model:
                 N.append(False)
             elif neutral >> p & 1:
                 N.append(True)
-            elif avail >> p & 1 and self.allowance > 0 and self._may_cut(p):
+            elif avail >> p & 1 and self.allowance > 0 and \
+                    may_cut(g, own, neutral, avail, stones, p):
                 v = m.new_bool_var(f"n{p}")
                 self.nv[p] = v
                 N.append(v)
@@ -157,6 +335,7 @@ class Model:
             self._minimise_patterns(n_pat)
             return
         zs: list[list] = [[] for _ in range(n_pat)]
+        W: list = []      # (point, pattern, exact indicator) with use_balance
         for p in range(n_pts):
             if S[p] is False:
                 continue
@@ -167,18 +346,28 @@ class Model:
                     continue
                 if not lits:
                     zs[t].append(True)
+                    W.append((p, t, True))
                     continue
                 z = m.new_bool_var(f"z{p}_{t}")
+                self._defs.append((z, "and", lits))
                 m.add_bool_and(lits).only_enforce_if(z)
+                if self.use_balance:
+                    # exact: z[p][t] <=> (stone on p and its beams read t)
+                    m.add_bool_or([l.Not() for l in lits] + [z])
                 zs[t].append(z)
                 per_point.append(z)
+                W.append((p, t, z))
             if per_point:
-                if S[p] is True:
+                if self.use_balance:
+                    m.add(sum(per_point) == (1 if S[p] is True else S[p]))
+                elif S[p] is True:
                     m.add_at_most_one(per_point)
                 else:
                     m.add(sum(per_point) <= S[p])
         if self.use_counts:
             self._add_segment_counts(zs)
+        if self.use_balance:
+            self._add_balance(W)
         const = 0
         ys = []
         Y: dict = {}
@@ -189,7 +378,12 @@ class Model:
             if not zs[t]:
                 continue
             y = m.new_bool_var(f"y{t}")
+            self._defs.append((y, "or", zs[t]))
             m.add_bool_or(zs[t]).only_enforce_if(y)
+            if self.use_balance:
+                # the same as a linear inequality, so the LP relaxation sees it (CP-SAT
+                # linearises plain clauses only at linearization_level 2)
+                m.add(y <= sum(zs[t]))
             ys.append(y)
             Y[t] = y
         for t in range(n_pat):
@@ -297,6 +491,38 @@ class Model:
                     else:
                         seg.append(q)
 
+    def _add_balance(self, W):
+        """Along every line, each segment holding own stones has exactly one stone
+        without beam d and exactly one without beam opposite d, so per line the two
+        counts are equal; summed over the board, the stones with beam d but not its
+        opposite (first stones) are as many as those with the opposite beam only (last
+        stones). With exact pattern indicators this ties the pattern counts of the
+        classes together (valid for every placement)."""
+        g, m, E = self.geometry, self.m, self.E if self.use_counts else None
+        nd = g.n_directions
+        opp = g.opposite
+
+        def lin(items):
+            return sum(1 if l is True else l for l in items if l is not False)
+        for d in range(nd):
+            e = opp[d]
+            if e < d:
+                continue
+            first = [z for p, t, z in W if t >> d & 1 and not t >> e & 1]
+            last = [z for p, t, z in W if t >> e & 1 and not t >> d & 1]
+            if first or last:
+                m.add(lin(first) == lin(last))
+            if E is None:
+                continue
+            for p in range(g.size):
+                if g.rays[p][e]:
+                    continue      # p starts a line in direction d
+                line = (p,) + g.rays[p][d]
+                a = [E[q, d] for q in line if (q, d) in E]
+                b = [E[q, e] for q in line if (q, e) in E]
+                if any(x is not False for x in a + b):
+                    m.add(lin(a) == lin(b))
+
     def _add_class_counts(self, Y):
         """Patterns without bit d that show <= own stones without beam d; and for an
         opposite pair the four classes of (bit d, bit d') likewise."""
@@ -340,25 +566,47 @@ class Model:
                     m.add(ysum(lambda t, a=want_d, b=want_e, bd=bd, be=be:
                                bool(t & bd) == a and bool(t & be) == b) <= count)
 
-    def _may_cut(self, q: int) -> bool:
-        """Can a neutral on q ever separate two own stones (on a row or column)?"""
-        g = self.geometry
-        ownable = self.own | (self.avail if self.stones > 0 else 0)
-
-        def reach(d):
-            return beam_target(g.rays[q][d], ownable, self.neutral) >= 0
-        return any(reach(d) and reach(e) for d, e in enumerate(g.opposite) if d < e)
-
     def score(self, stones: int, neutrals: int = 0) -> int:
-        """The true score (rules' walk, :func:`score_of`) with the new stones ``stones``
-        and new neutrals ``neutrals`` on top of the model's stones and neutrals.
-        Memoised: a map scores the same placements many times."""
+        """The true score with the new stones ``stones`` and new neutrals ``neutrals``
+        on top of the model's stones and neutrals (:class:`FastScore`, equal to the
+        rules' walk). Memoised: a map scores the same placements many times."""
         key = (stones, neutrals)
         v = self._scores.get(key)
         if v is None:
-            v = self._scores[key] = score_of(self.geometry, self.own | stones,
-                                             self.neutral | neutrals, self.advanced)
+            if self._fast is None:
+                self._fast = FastScore(self.geometry, self.own, self.neutral, self.advanced)
+            v = self._scores[key] = self._fast(stones, neutrals)
         return v
+
+    def walk_score(self, stones: int, neutrals: int = 0) -> int:
+        """The same score by the rules' walk (:func:`score_of`), independent of
+        :class:`FastScore`: what :meth:`solve` reports."""
+        return score_of(self.geometry, self.own | stones, self.neutral | neutrals,
+                        self.advanced)
+
+    def _full_hint(self, stones: int, neutrals: int):
+        """``[(variable, value)]`` for every variable of the placement (new stones
+        ``stones``, new neutrals ``neutrals``): the choices and every variable defined
+        from them. A complete hint of a feasible placement is a solution CP-SAT takes
+        at once; a partial one it must complete by search first."""
+        value: dict[int, bool] = {}
+        out = []
+        for p, v in self.x.items():
+            value[v.index] = bool(stones >> p & 1)
+        for p, v in self.nv.items():
+            value[v.index] = bool(neutrals >> p & 1)
+
+        def lit(a):
+            if isinstance(a, bool):
+                return a
+            i = a.index
+            return value[i] if i >= 0 else not value[-i - 1]
+        for v, kind, lits in self._defs:
+            value[v.index] = all(map(lit, lits)) if kind == "and" else any(map(lit, lits))
+        for p, v in list(self.x.items()) + list(self.nv.items()):
+            out.append((v, value[v.index]))
+        out += [(v, value[v.index]) for v, _kind, _lits in self._defs]
+        return out
 
     # literal helpers with constant folding --------------------------------------------
     @staticmethod
@@ -373,6 +621,7 @@ class Model:
         if b is False:
             return a
         v = self.m.new_bool_var("")
+        self._defs.append((v, "or", [a, b]))
         self.m.add_bool_or([a, b]).only_enforce_if(v)
         self.m.add_implication(a, v)
         self.m.add_implication(b, v)
@@ -386,6 +635,7 @@ class Model:
         if b is True:
             return a
         v = self.m.new_bool_var("")
+        self._defs.append((v, "and", [a, b]))
         self.m.add_bool_and([a, b]).only_enforce_if(v)
         self.m.add_bool_or([a.Not(), b.Not(), v])
         return v
@@ -406,11 +656,8 @@ class Model:
         if assume:
             m.add_assumptions(list(assume))
         if hint is not None:
-            stones, neutrals = hint
-            for p, v in self.x.items():
-                m.add_hint(v, bool(stones >> p & 1))
-            for p, v in self.nv.items():
-                m.add_hint(v, bool(neutrals >> p & 1))
+            for v, value in self._full_hint(*hint):
+                m.add_hint(v, value)
         # Ctrl-C stops the solve within a moment and raises KeyboardInterrupt (never an
         # unproven result that looks like a time limit); OR-Tools' own SIGINT handler is
         # never installed (it was seen deadlocking).
@@ -419,6 +666,8 @@ class Model:
         prm.num_workers = NUM_WORKERS
         prm.random_seed = RANDOM_SEED
         prm.catch_sigint_signal = False
+        if not self.presolve:
+            prm.cp_model_presolve = False
         for key, val in EXTRA_PARAMETERS.items():
             setattr(prm, key, val)
         if time_limit is not None:
@@ -431,7 +680,7 @@ class Model:
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             stones = sum(1 << p for p, v in self.x.items() if solver.boolean_value(v))
             neutrals = sum(1 << p for p, v in self.nv.items() if solver.boolean_value(v))
-            value = self.score(stones, neutrals)
+            value = self.walk_score(stones, neutrals)
             obj = int(round(solver.objective_value))
             proven = status == cp_model.OPTIMAL
             raw = solver.best_objective_bound
@@ -451,7 +700,7 @@ class Model:
                         seconds=secs)
         # no solution within the limit: any legal placement is a lower bound
         stones = sum(1 << p for p in sorted(self.x)[:self.stones])
-        value = self.score(stones)
+        value = self.walk_score(stones)
         # CP-SAT reports no usable objective bound without a solution (0.0): use the
         # trivial ones (at most one pattern per stone; at least nothing)
         if self.minimise:
@@ -518,12 +767,45 @@ def model_for(position, side, allowance_kind: str):
     (``allowance_kind="own"``, the potential) or of both sides (``"both"``, bounds
     against any play); the allowance counts only under the Advanced rule.
     InvalidPositionError when the side has fewer empty points than stones to place."""
+    side, k, allowance, args = model_args(position, side, allowance_kind)
+    return side, k, allowance, Model(*args)
+
+
+def maximise(args, time_limit=None, collect=None, need_model: bool = False,
+             search: bool | None = None):
+    """The best placement over ``Model(*args)``'s placements: ``(result, model)`` with
+    ``result`` as :meth:`Model.solve` returns it. A quick :func:`local_search` first:
+    when its placement shows every pattern no bound is left to prove and CP-SAT does
+    not run (``model`` is then None unless ``need_model``); otherwise its placement is
+    CP-SAT's complete hint, a solution CP-SAT starts from. ``collect`` as in
+    :meth:`Model.solve`; it receives the search's improving placements too.
+    ``search``: run the local search (default ``OPTIONS["search"]``)."""
+    t0 = time.perf_counter()
+    hint = None
+    if OPTIONS["search"] if search is None else search:
+        n_pat = args[0].n_patterns
+        v, st, nt = local_search(*args, target=n_pat, collect=collect)
+        hint = (st, nt)
+        if v == n_pat:
+            r = dict(value=v, bound=v, stones=st, neutrals=nt, proven=True,
+                     seconds=time.perf_counter() - t0, dtime=0.0)
+            return r, (Model(*args) if need_model else None)
+    model = Model(*args)
+    r = model.solve(time_limit, hint=hint, collect=collect)
+    r["seconds"] = time.perf_counter() - t0
+    return r, model
+
+
+def model_args(position, side, allowance_kind: str):
+    """``(side code, k, allowance, args)`` where ``Model(*args)`` is the model of
+    :func:`model_for` and ``local_search(*args, target)`` searches the same placements.
+    InvalidPositionError when the side has fewer empty points than stones to place."""
     side, g, own, empty, k, own_allow, opp_allow = position_facts(position, side)
     if popcount(empty) < k:
         raise InvalidPositionError(f"{SIDE_NAMES[side]} has {k} stones to place but only "
                                    f"{popcount(empty)} empty points")
     advanced = position.rule == ADVANCED
     allowance = own_allow if allowance_kind == "own" else own_allow + opp_allow
-    return side, k, allowance, Model(g, own, position.neutral, empty, k,
-                                     allowance if advanced else 0, advanced)
+    return side, k, allowance, (g, own, position.neutral, empty, k,
+                                allowance if advanced else 0, advanced)
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 from ..rules.bits import bit_list, popcount
 from ..errors import UnsupportedError
-from .model import Model, check_time_limit, model_for
+from .model import Model, check_time_limit, maximise, model_args
 
 
 @dataclass(frozen=True)
@@ -80,11 +80,11 @@ def potential(position, side, time_limit=None) -> PotentialResult:
     upper bound. Without a limit the answer is always proven.
     """
     check_time_limit(time_limit)
-    side, k, _allowance, model = model_for(position, side, "own")
-    r = model.solve(time_limit)   # feasible (model_for checked the room): a value
+    side, k, _allowance, args = model_args(position, side, "own")
+    r, _model = maximise(args, time_limit)   # feasible (room checked): a value
     return PotentialResult(side, r["value"], max(r["bound"], r["value"]),
                            tuple(bit_list(r["stones"])), tuple(bit_list(r["neutrals"])),
-                           r["proven"], r["seconds"], k, model.allowance)
+                           r["proven"], r["seconds"], k, args[5])
 
 
 @dataclass(frozen=True)
@@ -225,17 +225,17 @@ def potential_map(position, side, time_limit=None, *, kind: str = "potential") -
     if kind not in ("potential", "bound"):
         raise UnsupportedError(f"unknown map kind {kind!r}: use potential or bound")
     check_time_limit(time_limit)
-    side, k, _allowance, model = model_for(position, side,
-                                            "own" if kind == "potential" else "both")
-    m = model.m
+    side, k, _allowance, args = model_args(position, side,
+                                           "own" if kind == "potential" else "both")
     values: dict[int, int] = {}
     bounds: dict[int, int] = {}
     proven = set()
     found: list = []
-    r = model.solve(time_limit, collect=found)
+    r, model = maximise(args, time_limit, collect=found, need_model=True)
+    m = model.m
     best = PotentialResult(side, r["value"], max(r["bound"], r["value"]),
                            tuple(bit_list(r["stones"])), tuple(bit_list(r["neutrals"])),
-                           r["proven"], r["seconds"], k, model.allowance)
+                           r["proven"], r["seconds"], k, args[5])
     solves = 1
     if k == 0:
         return PotentialMap(side, best, values, bounds, frozenset(), time.perf_counter() - t0,
