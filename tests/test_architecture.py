@@ -27,6 +27,10 @@ ALLOWED = {
     "analysis": GROUND | {"rules", "formats", "endgame", "bounds", "engine"},
     "batch": GROUND | {"rules", "formats", "endgame", "bounds", "starmaps", "engine", "analysis"},
     "web": GROUND | {"rules", "formats", "endgame", "bounds", "starmaps", "engine", "analysis"},
+    # The other games of the family: their own rules, solver and engine, on the shared
+    # bit helpers, seeds, record and picture formats and the verdict scale.
+    "stargazers": GROUND | {"rules", "formats", "analysis"},
+    "star": GROUND | {"rules", "formats", "analysis"},
     "puzzles": set(),
 }
 
