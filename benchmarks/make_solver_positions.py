@@ -7,7 +7,16 @@ Sources, for each rule (Basic with 5+5 neutrals, Advanced with 4+4):
   Advanced rule the same turns are replayed with 4+4 neutrals: the game uses only
   4 (Red) and 3 (Blue) neutrals, so nothing has to be dropped (a neutral a side
   could no longer afford would be dropped; none is);
-* four games played by the greedy policy below (seeds 1-4), cut at the same points.
+* four games played by the greedy policy below (seeds 1-4), cut at the same points;
+* the example game and the greedy games also at 9 and 10 turns left (the horizon
+  the solver is pushed towards; these need a limit).
+
+A second file, benchmarks/solver_positions_random.txt, holds random-play positions:
+per rule, ``RANDOM_GAMES`` games whose stones go on uniformly random empty points
+(seeded per rule and game through rules.seeds), with no neutral spent, so both
+sides still hold their whole supply (Basic 5+5, Advanced 4+4) at the cut: the
+position a new user who pastes a random game meets. Each game is cut at 6 and at 8
+turns left.
 
 Greedy policy (deliberately simple, deterministic per seed): for each empty point
 p, gain(p) = 2 * (own score with a stone on p - own score now)
@@ -29,9 +38,12 @@ from szsolver.rules.seeds import playout_rng_v1
 
 EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
                  "36 62 45n25 73n32 58 42n75 59 78n35 38 48 27 69").split()
-DEPTHS = (2, 4, 6, 8)
+DEPTHS = (2, 4, 6, 8, 9, 10)
+RANDOM_DEPTHS = (6, 8)
+RANDOM_GAMES = 10
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "solver_positions.txt")
+OUT_RANDOM = os.path.join(HERE, "solver_positions_random.txt")
 
 
 rng_for = playout_rng_v1  # the values written to solver_positions.txt depend on this recipe
@@ -76,6 +88,18 @@ def greedy_game(rule, neutrals, seed):
     return out
 
 
+def random_game(rule, neutrals, index):
+    """Stones on uniformly random empty points, no neutral spent (both supplies stay in hand)."""
+    rng = rng_for("solver_positions_random", rule, neutrals, index)
+    p = _core.Position(red_neutrals=neutrals, blue_neutrals=neutrals, rule=rule)
+    out = [p.copy()]
+    while not p.is_over():
+        empties = [q for q in range(p.geometry.size) if p.empty >> q & 1]
+        p.play(encode_turn(rng.choice(empties), -1))
+        out.append(p.copy())
+    return out
+
+
 def score_with(p, side, q):
     """The side's score with one more own stone on q (everything else unchanged)."""
     r = Ref.__new__(Ref)                 # unchecked: stone counts need not fit
@@ -106,6 +130,19 @@ def main():
     with open(OUT, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
     print(f"wrote {OUT}")
+    lines = ["# Random-play endgame positions for benchmarks/bench_solver.py --set random",
+             "# (written by make_solver_positions.py: stones on uniformly random empty points,",
+             "# no neutral spent, so both sides hold their whole supply at the cut).",
+             "# name | turns left | position string"]
+    for rule, neutrals in ((BASIC, 5), (ADVANCED, 4)):
+        rname = ("basic", "advanced")[rule]
+        for i in range(RANDOM_GAMES):
+            states = random_game(rule, neutrals, i)
+            for d in RANDOM_DEPTHS:
+                lines.append(f"{rname}-random{i}-{d} | {d} | {position_string(states[32 - d])}")
+    with open(OUT_RANDOM, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"wrote {OUT_RANDOM}")
 
 
 if __name__ == "__main__":
