@@ -4,7 +4,8 @@ Each takes SOURCE (a position string, a position or JSON file, or a game record,
 inline or as a file; ``-`` for standard input) or ``--example`` (the rulebook's
 example game, bundled),
 ``--rule basic|advanced`` to override the rule (a game is replayed under it) and
-``--json`` for programs.
+``--json`` for programs. A Stargazers or Star record or position (a ``Game`` tag or a
+game prefix) goes to that game's module (:mod:`szsolver.cli.games`).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import os
 import click
 
 from .common import BadInput, emit, load_source_arg, write_file
+from .games import dispatch
 from ..formats.notation import (diagram, format_turn, position_json, position_string,
                                 result_json, score_json)
 from ..rules.base import RULE_NAMES, SIDE_NAMES
@@ -42,6 +44,9 @@ def _last_turn(game):
 @click.option("--beams", is_flag=True, help="Draw beams in the SVG picture.")
 def show(source, example, rule, as_json, svg_file, beams):
     """Show a position (a game's last one) as a labelled diagram."""
+    if dispatch("show", source, example=example, rule=rule, as_json=as_json,
+                svg_file=svg_file, beams=beams):
+        return
     from .pictures import out_path
     out_path(svg_file)
     pos, game = _load(source, example, rule)
@@ -63,6 +68,8 @@ def show(source, example, rule, as_json, svg_file, beams):
 def score(source, example, rule, as_json):
     """Score a position (a game's last one): per side the score, the patterns
     present and each stone's pattern (U R D L = beams up, right, down, left)."""
+    if dispatch("score", source, example=example, rule=rule, as_json=as_json):
+        return
     pos, _game = _load(source, example, rule)
     data = score_json(pos)
     lines = [f"Rule: {data['rule']}."]
@@ -85,6 +92,9 @@ def score(source, example, rule, as_json):
                    "... (DIR is made if missing).")
 def replay(source, example, rule, as_json, final_only, diagrams, svg_dir):
     """Replay a game turn by turn with the scores, then its final position."""
+    if dispatch("replay", source, example=example, rule=rule, as_json=as_json,
+                final_only=final_only, diagrams=diagrams, svg_dir=svg_dir):
+        return
     from ..formats.record import game_json
     from .pictures import out_path, replay_pictures, write_all
     out_path(svg_dir, "--svg", "a directory name")
