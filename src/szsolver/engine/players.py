@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..formats.notation import position_string
 from ..rules.playout import random_turn, seeded_rng
-from ..rules.base import ADVANCED, NO_NEUTRAL, SIDE_NAMES, encode_turn
+from ..rules.base import ADVANCED, NO_NEUTRAL, encode_turn
 
 
 def _empties(pos) -> list[int]:
@@ -132,6 +132,3 @@ def play_game(red, blue, start, tags: dict | None = None):
     game.tags["Result"] = f"{r}-{b}"
     return game
 
-
-def side_name(side: int) -> str:
-    return SIDE_NAMES[side]

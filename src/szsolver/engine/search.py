@@ -13,20 +13,23 @@ Contracts
   (``engine._mcts``) gives the turn and an estimate (``method`` ``"engine"``,
   never exact), clamped into the proved bounds.
 * Deterministic by default: the search budget is a number of iterations (a time
-  budget is converted at the fixed rate :data:`ITERATIONS_PER_SECOND`), the solver's
-  budget a number of nodes, and the random seed comes from SHA-256 of the
+  budget is converted by the fixed cost model :data:`ITERATION_COST`), the
+  solver's budget a number of nodes, and the random seed comes from SHA-256 of the
   position string and the engine's seed. The same input gives the same output on
   every machine. ``wall_clock=True`` runs the search until the time is up instead
   (stronger on a fast machine, no longer reproducible).
+* The turn: the most visited one, or with at most :data:`BACKED_TURNS` turns left
+  the best minimax backup of the means (:func:`choose`); the value: that turn's
+  mean (or backed) final value. Measurements behind these choices: docs/engine.md.
 """
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import dataclass, field
 
 from ..formats.notation import format_turn, position_string
 from ..rules.base import ADVANCED, BASIC, RED
+from ..rules.seeds import playout_seed_v1
 
 #: CPU seconds per iteration: a * (turns left)**2 + b, since a playout's cost grows
 #: with the turns left times the points looked at per turn. Measured on the 2-core
@@ -112,9 +115,8 @@ def choose(stats, side: int, how: str = "backed") -> tuple[int, float]:
     return t, b
 
 
-def seed_for(*parts) -> int:
-    """A 64-bit seed from SHA-256 of ``repr(parts)`` (never ``hash()``)."""
-    return int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:8], "big")
+#: A 64-bit seed from SHA-256 of ``repr(parts)``: the playout recipe of rules.seeds.
+seed_for = playout_seed_v1
 
 
 def trivial_bounds(pos) -> tuple[int, int]:
@@ -275,15 +277,8 @@ class Engine:
         from ._mcts import Tree
         return Tree(core, seed_for("mcts", self.seed, pstr), **self.tree_options)
 
-    def value_of(self, pos, *, solver: bool = True) -> EngineResult:
-        """Same as :meth:`analyse` (the value is what a caller of this name wants)."""
-        return self.analyse(pos, solver=solver)
-
 
 def _first_in_pv(res) -> int:
     """The solver's pick: the PV's first turn (an optimal turn)."""
     return res.pv[0] if res.pv else res.best[0]
 
-
-def side_to_move_is_red(pos) -> bool:
-    return pos.side == RED
