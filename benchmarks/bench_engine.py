@@ -1,32 +1,39 @@
 """Engine validation: matches against the baselines, agreement with the exact solver,
-and scaling with time. Prints markdown tables (docs/engine.md holds the figures).
+and scaling with the budget. Prints markdown tables (docs/engine.md holds the figures).
 
 Run: python3 benchmarks/bench_engine.py [--parts baselines,solver,scaling]
-         [--rules basic,advanced] [--games 200] [--time 0.1] [--random-time 0.02]
-         [--opponents random,greedy,potential-greedy] [--pg-games N]
-         [--solver-positions 20] [--solver-depths 4,6,8] [--solver-nodes 40000000]
-         [--scaling-games 100] [--scaling-time 0.05] [--jobs 2] [--quick]
+         [--rules basic,advanced] [--games 200] [--time 0.05] [--random-time 0.02]
+         [--opponents random,greedy,potential-greedy]
+         [--solver-positions 15] [--solver-depths 4,6,8] [--solver-sources random,greedy]
+         [--solver-nodes 40000000] [--agree-time 1.0]
+         [--scaling-games 200] [--scaling-time 0.025] [--jobs 2]
+         [--out results.jsonl] [--report results.jsonl] [--quick]
 
-* baselines: per rule and opponent, ``--games`` games (half with the engine as
-  Red, half as Blue; game k uses seed k for both players), the engine at ``--time``
-  CPU seconds per turn (``--random-time`` against the random player,
-  ``--pg-games`` games against potential-greedy, default ``--games``). Reported:
-  wins, draws, losses, the win rate with its 95 % Wilson interval, and the score
-  rate (a draw counts half).
-* solver: positions with 4, 6 and 8 turns left from games between two engines at a
-  tiny budget (seeded), solved exactly (every optimal turn); how often the
-  engine's turn (solver switched off, ``--time`` per turn) is optimal, and its mean
-  loss. Positions the solver does not finish within ``--solver-nodes`` are skipped
-  and counted.
+* baselines: per rule and opponent, ``--games`` games (even k: the engine is Red,
+  odd k: Blue; game k uses seed k for both players), the engine at ``--time``
+  seconds of budget per turn (``--random-time`` against the random player).
+  Reported per colour and both together: wins, draws, losses, the win rate with
+  its 95 % Wilson interval, the score rate (a draw counts half).
+* solver: positions with 4, 6 and 8 turns left from seeded games between two
+  random players and between two greedy players, solved exactly (every optimal
+  turn); how often the engine's turn (solver switched off, ``--agree-time`` per
+  turn) is optimal, and its mean loss. Positions the solver does not finish
+  within ``--solver-nodes`` are skipped and counted.
 * scaling: the engine at 4 x ``--scaling-time`` against itself at
-  ``--scaling-time``, both colours, Basic rule (and Advanced when listed).
+  ``--scaling-time``, both colours, per rule.
 
-The engine's budgets are fixed iteration counts (reproducible); ``--jobs`` runs
-games in parallel processes. ``--quick``: a few games per cell, to try the script.
+Budgets are seconds converted to fixed iteration counts (``Engine``'s cost model):
+the games do not depend on the machine's load, only their duration does. Tasks
+are interleaved across the cells, every result is appended to ``--out`` (JSON
+lines) as it arrives and the tables are printed every ``--every`` results, so a
+run cut short still gives balanced figures. ``--report FILE``: only print the
+tables of a results file. ``--quick``: a few games per cell, to try the script.
 """
 import argparse
+import json
 import math
 import multiprocessing as mp
+import os
 import statistics
 import sys
 import time
@@ -36,6 +43,7 @@ from szsolver.engine.players import PLAYERS, EnginePlayer, play_game
 from szsolver.engine.search import Engine
 
 RULES = {"basic": 0, "advanced": 1}
+RULE_NAMES = ["basic", "advanced"]
 
 
 def wilson(k, n, z=1.96):
@@ -55,116 +63,167 @@ def start_position(rule):
 
 
 def _baseline_game(task):
-    rule, opponent, k, engine_red, seconds = task
+    _part, rule, opponent, k, engine_red, seconds = task
     t = time.process_time()
     eng = EnginePlayer(Engine(seconds, seed=("bench", k)))
     opp = PLAYERS[opponent](seed=("bench", k))
     red, blue = (eng, opp) if engine_red else (opp, eng)
     g = play_game(red, blue, start_position(rule))
     v = g.final.value()
-    return rule, opponent, v if engine_red else -v, time.process_time() - t
+    return {"part": "baselines", "rule": RULE_NAMES[rule], "who": opponent, "k": k,
+            "seconds": seconds, "red": engine_red, "value": v if engine_red else -v,
+            "cpu": time.process_time() - t}
 
 
 def _scaling_game(task):
-    rule, k, strong_red, seconds = task
+    _part, rule, k, strong_red, seconds = task
     t = time.process_time()
     strong = EnginePlayer(Engine(4 * seconds, seed=("strong", k)), "engine-4x")
     weak = EnginePlayer(Engine(seconds, seed=("weak", k)), "engine-1x")
     red, blue = (strong, weak) if strong_red else (weak, strong)
     g = play_game(red, blue, start_position(rule))
     v = g.final.value()
-    return rule, v if strong_red else -v, time.process_time() - t
+    return {"part": "scaling", "rule": RULE_NAMES[rule], "who": "4x vs 1x", "k": k,
+            "seconds": seconds, "red": strong_red, "value": v if strong_red else -v,
+            "cpu": time.process_time() - t}
 
 
-def _table(results, label):
-    print(f"| rule | {label} | games | W-D-L | win rate (95 % CI) | score rate | CPU s/game |")
-    print("|---|---|---:|---|---|---:|---:|")
-    for (rule, who), rows in sorted(results.items()):
-        n = len(rows)
-        w = sum(1 for v, _ in rows if v > 0)
-        d = sum(1 for v, _ in rows if v == 0)
-        lo, hi = wilson(w, n)
-        cpu = statistics.mean(c for _, c in rows)
-        print(f"| {rule} | {who} | {n} | {w}-{d}-{n - w - d} | {w / n:.1%} "
-              f"({lo:.1%}-{hi:.1%}) | {(w + d / 2) / n:.1%} | {cpu:.1f} |")
-    sys.stdout.flush()
-
-
-def baselines(a, pool):
-    tasks = []
-    for rule in a.rules:
-        for opp in a.opponents:
-            n = a.pg_games if opp == "potential-greedy" else a.games
-            secs = a.random_time if opp == "random" else a.time
-            tasks += [(RULES[rule], opp, k, k % 2 == 0, secs) for k in range(n)]
-    results = {}
-    for rule, opp, v, cpu in pool.imap_unordered(_baseline_game, tasks):
-        results.setdefault((["basic", "advanced"][rule], opp), []).append((v, cpu))
-    print(f"\n### Engine ({a.time:g} s/turn; {a.random_time:g} s against random) "
-          "against the baselines\n")
-    _table(results, "opponent")
-
-
-def sample_position(rule, depth, k):
-    """Position ``k`` with ``depth`` turns left: a seeded game between two engines at a
-    tiny budget (the seeds vary the games)."""
+def sample_position(rule, depth, k, source="engine"):
+    """Position ``k`` with ``depth`` turns left from a seeded game: two engines at a
+    tiny budget (``source`` "engine"), two random players or two greedy players."""
     pos = start_position(rule)
-    players = [Engine(0.003, solver_turns=0, seed=("pos", rule, depth, k, s)) for s in (0, 1)]
+    if source == "engine":
+        players = [Engine(0.003, solver_turns=0, seed=("pos", rule, depth, k, s))
+                   for s in (0, 1)]
+        pick = [p.analyse for p in players]
+        while pos.turns_left > depth:
+            pos.play(pick[pos.side](pos).turn)
+        return pos
+    players = [PLAYERS[source](seed=("pos", rule, depth, k, s)) for s in (0, 1)]
     while pos.turns_left > depth:
-        pos.play(players[pos.side].analyse(pos).turn)
+        pos.play(players[pos.side].choose(pos.copy()))
     return pos
 
 
 def _solver_task(task):
     from szsolver.endgame.solver import solve
-    rule, depth, k, seconds, nodes = task
-    pos = sample_position(rule, depth, k)
+    _part, rule, depth, source, k, seconds, nodes = task
+    pos = sample_position(rule, depth, k, source)
+    row = {"part": "solver", "rule": RULE_NAMES[rule], "depth": depth, "source": source,
+           "k": k, "seconds": seconds}
     t = time.process_time()
     r = solve(pos, node_limit=nodes)
-    solve_cpu = time.process_time() - t
+    row["solve_cpu"] = time.process_time() - t
     if not r.exact:
-        return rule, depth, None, None, solve_cpu
+        return {**row, "ok": None}
+    t = time.process_time()
     e = Engine(seconds, solver_turns=0).analyse(pos)
+    row["engine_cpu"] = time.process_time() - t
     if e.turn in r.best:
-        return rule, depth, True, 0, solve_cpu
+        return {**row, "ok": True, "loss": 0, "optimal_turns": len(r.best)}
     child = pos.copy()
     child.play(e.turn)
     c = solve(child)
-    loss = abs(r.value - c.value)
-    return rule, depth, False, loss, solve_cpu
+    return {**row, "ok": False, "loss": abs(r.value - c.value), "optimal_turns": len(r.best)}
 
 
-def solver_agreement(a, pool):
-    tasks = [(RULES[rule], d, k, a.time, a.solver_nodes)
-             for rule in a.rules for d in a.solver_depths for k in range(a.solver_positions)]
-    res = {}
-    for rule, d, ok, loss, cpu in pool.imap_unordered(_solver_task, tasks):
-        res.setdefault((["basic", "advanced"][rule], d), []).append((ok, loss, cpu))
-    print(f"\n### Engine ({a.time:g} s/turn, solver off) against the exact solver\n")
-    print("| rule | turns left | positions solved | engine turn optimal (95 % CI) | "
-          "mean loss | worst loss | solver CPU s (median) |")
-    print("|---|---:|---:|---|---:|---:|---:|")
-    for (rule, d), rows in sorted(res.items()):
-        solved = [(ok, loss) for ok, loss, _ in rows if ok is not None]
+def _match_table(rows, label):
+    out = [f"| rule | {label} | engine plays | games | W-D-L | win rate (95 % CI) | "
+           "score rate | CPU s/game |", "|---|---|---|---:|---|---|---:|---:|"]
+    cells = {}
+    for r in rows:
+        cells.setdefault((r["rule"], r["who"]), []).append(r)
+    for (rule, who), rs in sorted(cells.items(), key=lambda kv: (RULES[kv[0][0]], kv[0][1])):
+        for colour, sel in (("Red", [r for r in rs if r["red"]]),
+                            ("Blue", [r for r in rs if not r["red"]]), ("both", rs)):
+            n = len(sel)
+            if not n:
+                continue
+            w = sum(1 for r in sel if r["value"] > 0)
+            d = sum(1 for r in sel if r["value"] == 0)
+            lo, hi = wilson(w, n)
+            cpu = statistics.mean(r["cpu"] for r in sel)
+            b = "**" if colour == "both" else ""
+            out.append(f"| {rule} | {who} | {colour} | {n} | {w}-{d}-{n - w - d} | "
+                       f"{b}{w / n:.1%} ({lo:.1%}-{hi:.1%}){b} | {(w + d / 2) / n:.1%} | "
+                       f"{cpu:.1f} |")
+    return out
+
+
+def _solver_table(rows):
+    out = ["| rule | turns left | positions from | solved | engine turn optimal (95 % CI) | "
+           "mean loss | worst loss | solver CPU s (median) |",
+           "|---|---:|---|---:|---|---:|---:|---:|"]
+    cells = {}
+    for r in rows:
+        cells.setdefault((r["rule"], r["depth"], r["source"]), []).append(r)
+    for (rule, d, src), rs in sorted(cells.items(), key=lambda kv: (RULES[kv[0][0]], kv[0][1],
+                                                                      kv[0][2])):
+        solved = [r for r in rs if r["ok"] is not None]
         n = len(solved)
-        k = sum(1 for ok, _ in solved if ok)
+        k = sum(1 for r in solved if r["ok"])
         lo, hi = wilson(k, n)
-        losses = [loss for _, loss in solved]
-        med = statistics.median(c for _, _, c in rows)
-        print(f"| {rule} | {d} | {n} of {len(rows)} | {k / max(n, 1):.0%} ({lo:.0%}-{hi:.0%}) | "
-              f"{statistics.mean(losses) if losses else 0:.1f} | {max(losses, default=0)} | "
-              f"{med:.2f} |")
-    sys.stdout.flush()
+        losses = [r["loss"] for r in solved]
+        med = statistics.median(r["solve_cpu"] for r in rs)
+        out.append(f"| {rule} | {d} | {src} play | {n} of {len(rs)} | {k / max(n, 1):.0%} "
+                   f"({lo:.0%}-{hi:.0%}) | {statistics.mean(losses) if losses else 0:.1f} | "
+                   f"{max(losses, default=0)} | {med:.2f} |")
+    return out
 
 
-def scaling(a, pool):
-    tasks = [(RULES[rule], k, k % 2 == 0, a.scaling_time)
-             for rule in a.rules for k in range(a.scaling_games)]
-    results = {}
-    for rule, v, cpu in pool.imap_unordered(_scaling_game, tasks):
-        results.setdefault((["basic", "advanced"][rule], "4x vs 1x"), []).append((v, cpu))
-    print(f"\n### Scaling: {4 * a.scaling_time:g} s/turn against {a.scaling_time:g} s/turn\n")
-    _table(results, "match")
+def report(rows):
+    """The markdown tables of a list of result rows."""
+    lines = []
+    for part, title in (("baselines", "Engine against the baselines"),
+                        ("scaling", "Scaling: 4x budget against 1x")):
+        rs = [r for r in rows if r["part"] == part]
+        if rs:
+            budgets = sorted({(r["who"], r["seconds"]) for r in rs})
+            lines += [f"\n### {title}\n", "Budget per turn: " + ", ".join(
+                f"{s:g} s{' (4x: ' + format(4 * s, 'g') + ' s)' if part == 'scaling' else ''}"
+                f" against {w}" if part == "baselines" else f"{4 * s:g} s against {s:g} s"
+                for w, s in budgets) + ".\n"]
+            lines += _match_table(rs, "opponent" if part == "baselines" else "match")
+    rs = [r for r in rows if r["part"] == "solver"]
+    if rs:
+        lines += [f"\n### Engine (solver off, {rs[0]['seconds']:g} s/turn) against the exact "
+                  "solver\n"]
+        lines += _solver_table(rs)
+    return "\n".join(lines)
+
+
+def _interleave(groups):
+    """Round-robin over lists of tasks, so a run cut short has every cell filled."""
+    out = []
+    for i in range(max((len(g) for g in groups), default=0)):
+        out += [g[i] for g in groups if i < len(g)]
+    return out
+
+
+def tasks_for(a):
+    groups = []
+    if "baselines" in a.parts:
+        for rule in a.rules:
+            for opp in a.opponents:
+                secs = a.random_time if opp == "random" else a.time
+                groups.append([("baselines", RULES[rule], opp, k, k % 2 == 0, secs)
+                               for k in range(a.games)])
+    if "scaling" in a.parts:
+        for rule in a.rules:
+            groups.append([("scaling", RULES[rule], k, k % 2 == 0, a.scaling_time)
+                           for k in range(a.scaling_games)])
+    if "solver" in a.parts:
+        for rule in a.rules:
+            for d in a.solver_depths:
+                for src in a.solver_sources:
+                    groups.append([("solver", RULES[rule], d, src, k, a.agree_time,
+                                    a.solver_nodes) for k in range(a.solver_positions)])
+    return _interleave(groups)
+
+
+def _run(task):
+    return {"baselines": _baseline_game, "scaling": _scaling_game,
+            "solver": _solver_task}[task[0]](task)
 
 
 def main():
@@ -173,34 +232,50 @@ def main():
     ap.add_argument("--rules", default="basic,advanced")
     ap.add_argument("--opponents", default="random,greedy,potential-greedy")
     ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--pg-games", type=int, default=None)
-    ap.add_argument("--time", type=float, default=0.1)
+    ap.add_argument("--time", type=float, default=0.05)
     ap.add_argument("--random-time", type=float, default=0.02)
-    ap.add_argument("--solver-positions", type=int, default=20)
+    ap.add_argument("--solver-positions", type=int, default=15)
     ap.add_argument("--solver-depths", default="4,6,8")
+    ap.add_argument("--solver-sources", default="random,greedy")
     ap.add_argument("--solver-nodes", type=int, default=40_000_000)
-    ap.add_argument("--scaling-games", type=int, default=100)
-    ap.add_argument("--scaling-time", type=float, default=0.05)
+    ap.add_argument("--agree-time", type=float, default=1.0)
+    ap.add_argument("--scaling-games", type=int, default=200)
+    ap.add_argument("--scaling-time", type=float, default=0.025)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--every", type=int, default=50)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--report", default=None)
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
+    if a.report:
+        with open(a.report) as f:
+            print(report([json.loads(line) for line in f if line.strip()]))
+        return
+    a.parts = a.parts.split(",")
     a.rules = a.rules.split(",")
     a.opponents = a.opponents.split(",")
+    a.solver_sources = a.solver_sources.split(",")
     a.solver_depths = [int(d) for d in a.solver_depths.split(",")]
     if a.quick:
-        a.games, a.pg_games, a.solver_positions, a.scaling_games = 4, 2, 2, 4
-    if a.pg_games is None:
-        a.pg_games = a.games
-    parts = a.parts.split(",")
-    t0 = time.time()
+        a.games, a.solver_positions, a.scaling_games = 4, 2, 4
+    tasks = tasks_for(a)
+    t0, c0 = time.time(), time.process_time()
+    rows = []
+    out = open(a.out, "a") if a.out else None
     with mp.get_context("fork").Pool(a.jobs) as pool:
-        if "baselines" in parts:
-            baselines(a, pool)
-        if "solver" in parts:
-            solver_agreement(a, pool)
-        if "scaling" in parts:
-            scaling(a, pool)
-    print(f"\n(wall {time.time() - t0:.0f} s, {a.jobs} processes)")
+        for row in pool.imap_unordered(_run, tasks):
+            rows.append(row)
+            if out:
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+            if len(rows) % a.every == 0:
+                print(f"\n## {len(rows)} of {len(tasks)} results, wall "
+                      f"{time.time() - t0:.0f} s, load {os.getloadavg()[0]:.1f}")
+                print(report(rows))
+                sys.stdout.flush()
+    print(f"\n## all {len(rows)} results\n" + report(rows))
+    print(f"\n(wall {time.time() - t0:.0f} s, {a.jobs} processes, load average "
+          f"{os.getloadavg()[0]:.1f}; main process CPU {time.process_time() - c0:.0f} s)")
 
 
 if __name__ == "__main__":
