@@ -86,6 +86,8 @@ def main():
         if depth not in depths or rule not in rules or a.names not in name:
             continue
         for full in modes:
+            if full and a.both and not res.exact:
+                continue            # the value alone was not proved: the full answer won't be
             res, dt, dc = measure(pos, a, options, full)
             val = f"{res.value:+d}" if res.exact else f"[{res.lower:+d},{res.upper:+d}]"
             mode = "full" if full else "value"
