@@ -287,12 +287,13 @@ def test_position_strings_round_trip_and_bad_ones_are_parse_errors():
             black, white = _random_colouring(b, rng, fill=rng.random())
             p = Position(b, black, white, rng.randrange(2), rng.randrange(3))
             text = str(p)
-            assert text.startswith(f"star {b.name} ")
+            assert text.startswith(f"star:{b.name}:") and " " not in text
             assert parse_position(text) == p
     start = str(Position())
-    for bad in ("", "5x6 ..", start.replace("star", "stars"), start + " extra x",
-                start.replace(" B", " X"), start.replace("...../", "..../", 1),
-                start.replace(".", "R", 1), start.replace("...../", "", 1), start + " passed"):
+    for bad in ("", "5x6:..", start.replace("star", "stars"), start + ":pass:x",
+                start.replace(":B", ":X"), start.replace("...../", "..../", 1),
+                start.replace(".", "R", 1), start.replace("...../", "", 1), start + ":passed",
+                start.replace("5x6", "5x7"), start + ":", start.replace(":", " ")):
         with pytest.raises(ParseError):
             parse_position(bad)
     with pytest.raises(InvalidPositionError):

@@ -12,16 +12,18 @@ are always named by colour.
 Moves are ints: a cell number, :data:`PASS` or :data:`SWAP`; as text a cell name
 (``D3``), ``pass`` or ``swap``.
 
-Position string: the game's word ``star``, the board (``5x6``, ``5x6-corners``...),
-the rows from row 1 (top) to the last, each left to right with ``.`` empty, ``B``
-black, ``W`` white, separated by ``/``; the side to move (``B``/``W``); then
-``pass`` when the last turn was a pass, or ``end`` when two passes ended the game.
+Position string, one word: the game's prefix ``star``, the board (``5x6``,
+``5x6-corners``...), the rows from row 1 (top) to the last, each left to right with
+``.`` empty, ``B`` black, ``W`` white, separated by ``/``; the side to move (``B`` or
+``W``); then ``pass`` when the last turn was a pass, or ``end`` when two passes ended
+the game; the fields separated by ``:``. The prefix tells it from a Stars' Zone
+position, which has none.
 
 >>> p = Position()
 >>> for m in ("E5", "swap", "D3"):
 ...     p.play(parse_move(m, p.board))
 >>> print(p)
-star 5x6 ...../....../B....../......../...W...../........../........./......../......./...... W
+star:5x6:...../....../B....../......../...W...../........../........./......../......./......:W
 >>> p.scores(), p.legal(SWAP), len(p.legal_moves())
 ((0, 0), False, 74)
 >>> Position.from_string(str(p)) == p
@@ -211,21 +213,21 @@ def position_string(pos: Position) -> str:
     for row in b.rows_top_down:
         rows.append("".join("B" if pos.black >> c & 1 else "W" if pos.white >> c & 1 else "."
                             for c in row))
-    tail = {0: "", 1: " pass", 2: " end"}[pos.passes]
-    return f"{GAME_WORD} {b.name} {'/'.join(rows)} {_LETTERS[pos.side]}{tail}"
+    tail = {0: "", 1: ":pass", 2: ":end"}[pos.passes]
+    return f"{GAME_WORD}:{b.name}:{'/'.join(rows)}:{_LETTERS[pos.side]}{tail}"
 
 
 def parse_position(text: str) -> Position:
     """A Position from its string; ParseError for text that does not parse."""
     if not isinstance(text, str):
         raise ParseError("a Star position string is text")
-    parts = text.split()
-    if not parts or parts[0].lower() != GAME_WORD:
-        raise ParseError(f"a Star position string starts with '{GAME_WORD}', like "
-                         f"'{GAME_WORD} 5x6 <rows> B'")
-    if not 4 <= len(parts) <= 5:
-        raise ParseError("a Star position string is: star BOARD ROWS SIDE [pass|end], "
-                         f"got {len(parts)} fields")
+    parts = text.strip().split(":")
+    if not parts or parts[0].strip().lower() != GAME_WORD:
+        raise ParseError(f"a Star position string starts with '{GAME_WORD}:', like "
+                         f"'{GAME_WORD}:5x6:ROWS:B'")
+    if not 4 <= len(parts) <= 5 or any(not p or p != p.strip() for p in parts):
+        raise ParseError("a Star position string is star:BOARD:ROWS:SIDE with :pass or "
+                         f":end after a pass, got {text.strip()[:40]!r}")
     board = by_name(parts[1])
     rows = parts[2].split("/")
     want = board.rows_top_down

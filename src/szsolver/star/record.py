@@ -1,0 +1,325 @@
+"""Star game records (the tag-pair style of the project's records), JSON, and
+reading any Star SOURCE text.
+
+    [Game "star"]
+    [Black "Ann"]
+    [White "Bob"]
+    [Result "17-14"]
+
+    1. E5 swap
+    2. D3 F6
+
+Tags (each at most once, any order; values ``"..."`` with ``\\"`` and ``\\\\``
+escaped):
+
+- ``Game``: ``star`` (written first by :func:`game_string`; a record of another game
+  is refused).
+- ``Board``: ``5x6`` (default), ``6x7``, ``4x5``..., with ``-corners`` for the corner
+  variant.
+- ``Position``: a set-up start as a position string (its board must agree with a
+  Board tag).
+- ``Result``: the final scores ``"black-white"``, or ``*``. One the replay contradicts
+  is kept as written and reported in :attr:`Game.warnings`.
+- Anything else (``Black``, ``White``, ``Date``, ``Event``...) is kept as is.
+
+Moves follow as ``N.`` then Black's move and White's move (a cell name, ``pass`` or
+``swap``); a set-up with White to move starts ``N...``. Canonical text
+(:func:`game_string`) round-trips exactly.
+
+>>> g = parse_game('[Game "star"] 1. E5 swap 2. D3 pass 3. pass')
+>>> g.final.is_over(), g.final.scores(), g.where(1)
+(True, (0, 0), 'round 1, white')
+>>> print(game_string(g), end="")
+[Game "star"]
+<BLANKLINE>
+1. E5 swap
+2. D3 pass
+3. pass
+"""
+from __future__ import annotations
+
+import re
+
+from ..errors import InputError, ParseError
+from ..formats.notation import json_loads, json_object
+from ..formats.record import _TAG_RE, _TOKEN_RE, _escape, _unescape
+from .board import STANDARD, by_name
+from .groups import BLACK
+from .position import (COLOUR_NAMES, GAME_WORD, Position, format_move, parse_move,
+                       parse_position, position_string)
+
+__all__ = ["Game", "parse_game", "game_string", "game_json", "parse_game_json",
+           "position_json", "parse_source_text", "score_json", "result_words"]
+
+_RESULT_RE = re.compile(r"^(\d+)-(\d+)$")
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+class Game:
+    """A Star game: ``tags`` (an ordered dict), the ``start`` position, the ``moves``
+    (ints) and ``positions`` after each, replayed and checked on construction
+    (IllegalTurnError / ParseError naming the round and colour of the first bad move).
+    Attributes: ``board``, ``final``, ``warnings``."""
+
+    def __init__(self, tags: dict | None = None, moves=()):
+        self.tags = dict(tags or {})
+        for k, v in self.tags.items():
+            if not isinstance(k, str) or not _TAG_NAME.fullmatch(k):
+                raise ParseError(f"bad tag name {k!r}: letters, digits and _ only")
+            if not isinstance(v, str) or "\n" in v:
+                raise ParseError(f"tag {k}: value must be one line of text")
+        game = self.tags.get("Game", GAME_WORD).strip().lower()
+        if game != GAME_WORD:
+            raise ParseError(f"Game tag {self.tags['Game']!r}: this is a Star record reader")
+        # the Game tag always comes first, so a record says what it is
+        self.tags = {"Game": GAME_WORD, **{k: v for k, v in self.tags.items() if k != "Game"}}
+        self.start = _start_position(self.tags)
+        self.board = self.start.board
+        self.moves: list[int] = []
+        self.positions: list[Position] = []
+        self.warnings: list[str] = []
+        for m in moves:
+            self.play(m)
+        self._check_result()
+
+    @property
+    def final(self) -> Position:
+        return self.positions[-1] if self.positions else self.start
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Game) and list(self.tags.items()) == list(other.tags.items())
+                and self.moves == other.moves and self.start == other.start)
+
+    def __repr__(self) -> str:
+        return f"star.Game({len(self.moves)} moves, {position_string(self.final)!r})"
+
+    def colour_of(self, i: int) -> int:
+        """The colour that made move ``i`` (0-based)."""
+        return (self.start.side + i) % 2
+
+    def round_of(self, i: int) -> int:
+        return (self.start.side + i) // 2 + 1
+
+    def where(self, i: int) -> str:
+        """'round 3, white': how errors and people name move ``i``."""
+        return f"round {self.round_of(i)}, {COLOUR_NAMES[self.colour_of(i)]}"
+
+    def position_before(self, i: int) -> Position:
+        return self.positions[i - 1] if i else self.start
+
+    def play(self, move) -> None:
+        """Append a move (an int or text like ``D3``) after checking it."""
+        i = len(self.moves)
+        try:
+            code = parse_move(move, self.board) if isinstance(move, str) else move
+            pos = self.final.after(code)
+        except InputError as e:
+            raise type(e)(f"{self.where(i)}: {e}") from None
+        self.moves.append(code)
+        self.positions.append(pos)
+
+    def _check_result(self) -> None:
+        text = self.tags.get("Result")
+        if text is None or text.strip() == "*":
+            return
+        m = _RESULT_RE.match(text.strip())
+        if not m:
+            raise ParseError(f"Result tag {text!r}: use the final scores black-white like "
+                             f"\"17-14\", or \"*\"")
+        got = self.final.scores()
+        if not self.final.is_over():
+            self.warnings.append(f"Result tag says {text} but the game is unfinished after "
+                                 f"{len(self.moves)} moves (scores now {got[0]}-{got[1]})")
+        elif (int(m.group(1)), int(m.group(2))) != got:
+            self.warnings.append(f"Result tag says {text} but the replay scores "
+                                 f"{got[0]}-{got[1]}")
+
+
+def _start_position(tags: dict) -> Position:
+    board = by_name(tags["Board"]) if "Board" in tags else None
+    if "Position" in tags:
+        pos = parse_position(tags["Position"])
+        if board is not None and pos.board is not board:
+            raise ParseError(f"Board tag says {tags['Board']} but the Position tag is on "
+                             f"{pos.board.name}")
+        return pos
+    return Position(board or STANDARD)
+
+
+def parse_game(text: str) -> Game:
+    """Parse a Star game record (see the module doc); ParseError / IllegalTurnError
+    name the problem and where."""
+    tags: dict[str, str] = {}
+    game = None
+    expect_round = side = round_no = None
+    in_round, pos, n = 0, 0, len(text)
+    while True:
+        while pos < n and text[pos].isspace():
+            pos += 1
+        if pos >= n:
+            break
+        m = _TOKEN_RE.match(text, pos)
+        if m is None:
+            raise ParseError(f"unexpected {text[pos]!r} on line {text.count(chr(10), 0, pos) + 1}")
+        if m.group(1):
+            t = _TAG_RE.match(text, pos)
+            line = text.count("\n", 0, pos) + 1
+            if not t:
+                raise ParseError(f"malformed tag on line {line}: use [Name \"value\"]")
+            if game is not None:
+                raise ParseError(f"tag [{t.group(1)}] on line {line} comes after the moves: "
+                                 "tags come first")
+            if t.group(1) in tags:
+                raise ParseError(f"tag [{t.group(1)}] given twice")
+            tags[t.group(1)] = _unescape(t.group(2))
+            pos = t.end()
+            continue
+        pos = m.end()
+        if game is None:
+            game = Game(tags)
+            side = game.start.side
+            expect_round = 1
+        if m.group(2) is not None:
+            if round_no is not None and in_round == 0:
+                raise ParseError(f"round {round_no} has no moves")
+            if round_no is not None and side != BLACK:
+                raise ParseError(f"round {round_no}, white: move missing before "
+                                 f"{m.group(0).strip()!r}")
+            want = f"{expect_round}." if side == BLACK else f"{expect_round}..."
+            if (int(m.group(2)), m.group(3) is not None) != (expect_round, side != BLACK):
+                raise ParseError(f"expected round number {want!r}, got {m.group(0).strip()!r}")
+            round_no, in_round = expect_round, 0
+            continue
+        token = m.group(4)
+        if round_no is None or (in_round and side == BLACK):
+            raise ParseError(f"move {token!r} needs its round number first: "
+                             f"'{expect_round}. {token}'")
+        game.play(token)
+        in_round += 1
+        if side != BLACK:
+            expect_round += 1
+        side ^= 1
+    if round_no is not None and in_round == 0:
+        raise ParseError(f"round {round_no} has no moves")
+    if game is None:
+        game = Game(tags)
+    game.warnings.clear()
+    game._check_result()
+    return game
+
+
+def game_string(game: Game) -> str:
+    """The canonical record: the Game tag first, one tag per line, a blank line, one
+    round per line."""
+    out = [f'[{k} "{_escape(v)}"]' for k, v in game.tags.items()]
+    lines: list[str] = []
+    for i, m in enumerate(game.moves):
+        text = format_move(m, game.board)
+        if game.colour_of(i) == BLACK:
+            lines.append(f"{game.round_of(i)}. {text}")
+        elif i == 0:
+            lines.append(f"{game.round_of(i)}... {text}")
+        else:
+            lines[-1] += f" {text}"
+    if lines:
+        out.append("")
+    return "\n".join(out + lines) + "\n"
+
+
+# --- JSON ---------------------------------------------------------------------------------
+
+def _cells(board, mask: int) -> list[str]:
+    return [board.name_of(c) for c in range(board.size) if mask >> c & 1]
+
+
+def position_json(pos: Position) -> dict:
+    """A position as JSON-ready data; ``position`` is its string, which reads it back."""
+    return {"type": "position", "game": GAME_WORD, "board": pos.board.name,
+            "black": _cells(pos.board, pos.black), "white": _cells(pos.board, pos.white),
+            "side": COLOUR_NAMES[pos.side], "passes": pos.passes,
+            "position": position_string(pos)}
+
+
+def game_json(game: Game) -> dict:
+    """``{"type": "game", "game": "star", "tags": {...}, "moves": ["E5", "swap", ...]}``."""
+    return {"type": "game", "game": GAME_WORD, "tags": dict(game.tags),
+            "moves": [format_move(m, game.board) for m in game.moves]}
+
+
+def parse_game_json(data) -> Game:
+    """Inverse of :func:`game_json` (a dict or JSON text)."""
+    data = json_object(data, "game JSON")
+    unknown = sorted(set(data) - {"type", "game", "tags", "moves"})
+    if unknown:
+        raise ParseError(f"game JSON: unknown key {unknown[0]!r}")
+    tags = data.get("tags", {})
+    if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
+        raise ParseError("game JSON: tags must be an object of strings")
+    moves = data.get("moves", [])
+    if not isinstance(moves, list) or not all(isinstance(t, str) for t in moves):
+        raise ParseError('game JSON: moves must be a list of move strings like "D3"')
+    game = Game(tags)
+    for m in moves:
+        game.play(m)
+    game.warnings.clear()
+    game._check_result()
+    return game
+
+
+def parse_source_text(text: str) -> tuple[Position, Game | None]:
+    """A Star SOURCE's text: a game record, a position string, or JSON (a position or
+    a game as this module writes them). Returns (position, game or None)."""
+    t = text.removeprefix("\ufeff").strip()
+    if not t:
+        raise ParseError("empty input: expected a Star position string or game record")
+    if t.startswith("{"):
+        data = json_loads(t, "JSON input")
+        if not isinstance(data, dict):
+            raise ParseError("JSON input must be an object (a Star position or game)")
+        if "moves" in data or data.get("type") == "game":
+            game = parse_game_json(data)
+            return game.final, game
+        if isinstance(data.get("position"), str):
+            return parse_position(data["position"]), None
+        raise ParseError("JSON input: expected a Star game or a position with its string")
+    if t.startswith("[") or re.match(r"\d+\.", t):
+        game = parse_game(t)
+        return game.final, game
+    if len(t.splitlines()) > 1:
+        raise ParseError("a Star position string is one line (a record starts with [Game \"star\"])")
+    return parse_position(t), None
+
+
+# --- scores -------------------------------------------------------------------------------
+
+def result_words(pos: Position) -> str:
+    """'Black wins 17-14' when over, else 'black 3, white 1 so far'."""
+    b, w = pos.scores()
+    if not pos.is_over():
+        return f"black {b}, white {w} so far"
+    if b == w:
+        return f"a draw {b}-{w}"
+    return f"{'Black' if b > w else 'White'} wins {b}-{w}"
+
+
+def score_json(pos: Position) -> dict:
+    """The scores (``scores`` keyed ``black`` and ``white``), whether the game is over,
+    the winner, and each colour's stars: cells, border cells touched, points."""
+    from .reference import reference_groups
+    b = pos.board
+    stars = {}
+    for colour, mask in ((0, pos.black), (1, pos.white)):
+        cells = [c for c in range(b.size) if mask >> c & 1]
+        stars[COLOUR_NAMES[colour]] = [
+            {"cells": [b.name_of(c) for c in group], "border_cells": k, "points": k - 2}
+            for group, k in reference_groups(b, cells) if k >= 3]
+    s = pos.scores()
+    winner = None
+    if pos.is_over():
+        winner = "black" if s[0] > s[1] else "white" if s[1] > s[0] else "draw"
+    return {"game": GAME_WORD, "board": b.name, "position": position_string(pos),
+            "scores": {"black": s[0], "white": s[1]}, "over": pos.is_over(),
+            "winner": winner, "result": result_words(pos), "stars": stars}
