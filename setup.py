@@ -37,6 +37,7 @@ setup(
     package_dir={"": "src", "szsolver.puzzles": "puzzles"},
     packages=[*PACKAGES, "szsolver.puzzles"],
     package_data={"": ["*.pxd", "*.pyx"], "szsolver": ["data/*"], "szsolver.puzzles": ["*.json"],
+                  "szsolver.stargazers": ["boards/*.json"],
                   "szsolver.web": ["static/*", "templates/*"]},
     include_package_data=False,
     ext_modules=cythonize(
