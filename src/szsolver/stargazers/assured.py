@@ -27,7 +27,7 @@ before the end, and a potential that stays high until the last placements.
 >>> from szsolver.stargazers.fast import Position
 >>> s = status(Position())
 >>> s.assured, s.potential, s.decided
-((0, 0), (0, 0), None)
+((0, 0), (39, 39), None)
 """
 from __future__ import annotations
 
