@@ -66,6 +66,9 @@ MAX_ATTEMPTS = 400      # games per seed before the generator gives up
 SCREEN_NODES = 4_000_000
 # weekday -> grade of the daily puzzle (Monday first)
 WEEKDAY_GRADES = ("easy", "easy", "medium", "medium", "hard", "medium", "hard")
+# the daily picks among seeds 1..DAILY_SEEDS (and the example game's puzzles) of a grade,
+# so that puzzles added to the collection later never change a date's puzzle
+DAILY_SEEDS = 20
 COLLECTION_FILES = {BASIC: "endgame-basic.json", ADVANCED: "endgame-advanced.json"}
 
 _ID = re.compile(r"eg-(basic|advanced)-(?:(easy|medium|hard)-([1-9][0-9]{0,8})|ex([2-8])|d([0-9]{8}))")
@@ -172,6 +175,10 @@ def prove(pos, *, require_non_greedy: bool = False, require_tactic: bool = False
     res = solve(pos, node_limit=node_limit)
     if not res.exact:
         return None
+    if not (getattr(res, "best_complete", True) and getattr(res, "pv_complete", True)):
+        # the limit screens the value search only: when it also stopped the optimal
+        # turns or the line, prove them in full (a partial ``best`` would look unique)
+        res = solve(pos)
     orbits = turn_orbits(pos)
     best = set(res.best)
     best_orbits = [o for o in orbits if best.intersection(o)]
@@ -375,13 +382,15 @@ def daily_id(date=None, rule=BASIC) -> str:
 
 def daily(date=None, rule=BASIC) -> EndgamePuzzle:
     """The endgame puzzle of the day (default today, UTC): the grade by the weekday
-    (:data:`WEEKDAY_GRADES`), the puzzle of that grade and rule picked from the
-    collection by ``puzzle_seed_v1("endgame-daily", rule, date)``."""
+    (:data:`WEEKDAY_GRADES`), the puzzle of that grade and rule picked by
+    ``puzzle_seed_v1("endgame-daily", rule, date)`` from the collection's seeds
+    1..:data:`DAILY_SEEDS` and example-game puzzles of that grade, sorted by ID."""
     d = _date(date)
     rule = rule_code(rule)
     grade = WEEKDAY_GRADES[d.weekday()]
     pool = sorted((p for p in collection_index().values()
-                   if p.rule == RULE_NAMES[rule] and p.grade == grade), key=lambda p: p.id)
+                   if p.rule == RULE_NAMES[rule] and p.grade == grade and _in_daily_pool(p)),
+                  key=lambda p: p.id)
     if not pool:
         raise UnknownPuzzleError(f"the collection holds no {RULE_NAMES[rule]} {grade} "
                                  "endgame puzzle for the daily")
@@ -389,6 +398,11 @@ def daily(date=None, rule=BASIC) -> EndgamePuzzle:
     out = EndgamePuzzle.from_json(pick.to_json())
     out.id, out.source = daily_id(d, rule), pick.id
     return out
+
+
+def _in_daily_pool(p: EndgamePuzzle) -> bool:
+    kind, *rest = parse_id(p.id)
+    return kind == "example" or (kind == "seed" and rest[-1] <= DAILY_SEEDS)
 
 
 def puzzle_from_id(pid: str, progress=None) -> EndgamePuzzle:
