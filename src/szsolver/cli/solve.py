@@ -35,11 +35,19 @@ def _text(res, g, side: int, top: int | None = None) -> str:
     else:
         lines.append(f"Value: not proved ({res.stopped}); {res.lower:+d} <= value <= {res.upper:+d}")
     lines.append(f"Winner: {res.winner or 'not proved'}")
+    if res.exact and res.stopped:
+        lines.append(f"Stopped: {res.stopped}")
     if res.scores:
         lines.append(f"Final scores (end of PV): red {res.scores['red']}, blue {res.scores['blue']}")
-    if res.best:
+    if res.exact and not res.best_complete:
+        lines.append("Best turns (proved so far, others not checked): "
+                     + (" ".join(format_turn(t, g) for t in res.best) or "none yet"))
+    elif res.best:
         lines.append("Best turns: " + " ".join(format_turn(t, g) for t in res.best))
-    if res.pv:
+    if res.exact and not res.pv_complete:
+        lines.append(f"Principal variation (the first {len(res.pv)} turns, proved; not to "
+                     "the end): " + (" ".join(format_turn(t, g) for t in res.pv) or "none yet"))
+    elif res.pv:
         lines.append("Principal variation: " + " ".join(format_turn(t, g) for t in res.pv))
     tt = res.tt
     lines.append(f"Nodes: {res.nodes:,} in {res.seconds:.3f} s ({res.nodes_per_second:,.0f}/s); "
@@ -90,7 +98,10 @@ def _note_full_table(res) -> None:
 
 @click.command("solve", epilog="Exit codes: 0 exact value, 3 not proved (a limit stopped "
                "the search: the answer gives proved bounds), 2 bad input, 130 stopped by Ctrl-C "
-               "(the bounds proved so far are printed first).")
+               "(what was proved so far is printed first). The limits bound the whole answer: "
+               "the value, every turn's value, the best turns and the PV; a limit that strikes "
+               "after the value was proved leaves the best turns or the PV incomplete, and the "
+               "answer says so (exit code 0, JSON complete false).")
 @click.argument("position", required=False)
 @click.option("--example", is_flag=True,
               help=f"Solve the bundled rulebook game's position with {EXAMPLE_TURNS_LEFT} turns "
@@ -100,9 +111,11 @@ def _note_full_table(res) -> None:
 @click.option("--top", type=whole_number(1), default=None, metavar="N",
               help="With --all-turns: only the N best lines of turns (implies --all-turns).")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="S",
-              help="Stop after S seconds (the answer then gives proved bounds).")
+              help="Stop after S seconds, the whole answer included (what is not proved "
+                   "by then is reported as such: bounds on the value, or the best turns "
+                   "and PV proved so far).")
 @click.option("--node-limit", type=whole_number(1), default=None, metavar="N",
-              help="Stop after N nodes (deterministic).")
+              help="Stop after N nodes in all, the whole answer included (deterministic).")
 @click.option("--tt-size", type=whole_number(2), default=None,
               help="Transposition-table entries (16 bytes each; default by depth, at most 2**23).")
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,

@@ -10,11 +10,19 @@ Contracts
 * ``SolveResult.exact`` is True only when the value was proved: then
   ``value == lower == upper``, ``best`` holds every optimal turn and ``pv`` an
   optimal line to the end of the game whose final scores are ``scores``.
-* When a limit (``time_limit``, ``node_limit``) or Ctrl-C stops the search,
-  ``exact`` is False, ``value`` is None and ``lower <= true value <= upper`` is
-  what was proved (each bound comes from a finished null-window probe or a
-  static score bound). With ``all_turns`` the turns already proved keep their
-  exact values, the others get bounds. ``stopped`` names the reason.
+* The limits (``time_limit``, ``node_limit``) bound the whole answer: the value,
+  every turn's value (``all_turns``), the optimal turns and the PV. ``complete``
+  is True when everything asked for was proved.
+* When a limit or Ctrl-C stops the search before the value is proved, ``exact``
+  is False, ``value`` is None and ``lower <= true value <= upper`` is what was
+  proved (each bound comes from a finished null-window probe or a static score
+  bound). With ``all_turns`` the turns already proved keep their exact values,
+  the others get bounds. ``stopped`` names the reason.
+* When it stops after the value was proved, ``exact`` stays True but
+  ``complete`` is False: ``pv`` is the proved start of an optimal line
+  (``pv_complete`` False, ``scores`` None) and ``best`` the turns proved optimal
+  so far (``best_complete`` False: others may be optimal too; it holds the PV's
+  first turn whenever ``pv`` is not empty). ``stopped`` names the reason.
 * Node limits are deterministic; the answer never depends on the clock unless
   a time limit is given.
 
@@ -35,6 +43,7 @@ except ImportError:  # the C extensions are not built
     from ..errors import UnsupportedError
     raise UnsupportedError("the endgame solver needs the compiled extension: pip install . "
                            "(needs a C compiler)") from None
+from .. import interrupt
 from ..errors import UnsupportedError
 from ..formats.notation import format_turn, position_string
 from ..rules.base import turn_neutral, turn_stone
@@ -74,6 +83,14 @@ class SolveResult:
     seconds: float = 0.0
     stopped: str | None = None      # why the search stopped early, None if it finished
     tt: dict = field(default_factory=dict)
+    best_complete: bool = False     # ``best`` holds every optimal turn
+    pv_complete: bool = False       # ``pv`` reaches the end of the game
+
+    @property
+    def complete(self) -> bool:
+        """Everything asked for was proved: the value, and unless skipped the best
+        turns and the PV (and with ``all_turns`` every turn's value)."""
+        return self.exact and self.best_complete and self.pv_complete
 
     @property
     def nodes_per_second(self) -> float:
@@ -101,6 +118,9 @@ class SolveResult:
             "nodes_per_second": round(self.nodes_per_second),
             "tt": self.tt,
             "stopped": self.stopped,
+            "complete": self.complete,
+            "best_complete": self.best_complete,
+            "pv_complete": self.pv_complete,
         }
         if self.turns is not None:
             out["turns"] = [{"turn": format_turn(t.turn, g), "value": t.value, "exact": t.exact,
@@ -295,7 +315,10 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     directions, too few empty points for the turns left: see
     ``_search.check_searchable``), one too deep to solve without a limit, or an
     argument it cannot use; MemoryError when the tables cannot be allocated.
+    A Ctrl-C pressed before the call raises :class:`~szsolver.interrupt.Interrupted`
+    at once; one pressed during the search stops it with the bounds proved so far.
     """
+    interrupt.check()
     _check_arguments(time_limit, node_limit, tt_size, options, score_caps, driver)
     g = position.geometry
     if g.size > 64:          # before building a core position on it
@@ -314,7 +337,8 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
         r, b = core.scores()
         return SolveResult(pstr, v, True, v, v, winner_of(v, v), {"red": r, "blue": b},
                            nodes=0, seconds=clock.elapsed(), tt=s.stats(),
-                           turns=[] if all_turns else None)
+                           turns=[] if all_turns else None, best_complete=True,
+                           pv_complete=True)
     orbits = turn_orbits(core)
     red_moves = core.side == 0
     turns = None
@@ -335,23 +359,40 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     result = SolveResult(pstr, lo if done else None, done, lo, hi, winner_of(lo, hi), None,
                          turns=turns, stopped=stopped)
     if done and pv:
-        # Post-processing proves which turns are optimal and walks a PV; it runs
-        # without the node/time limit (Ctrl-C still stops it).
-        s.set_limits(0, 0.0)
+        # The PV first (its first turn is an optimal one, usually proved from the
+        # warm table at once), then the other optimal turns; both under the same
+        # limits as the value.
+        if turns is not None:
+            result.best = sorted(t.turn for t in turns if t.value == lo)
+            result.best_complete = True
         try:
-            if turns is not None:
-                result.best = [t.turn for t in turns if t.value == lo]
-            else:
-                result.best = _best_turns(s, orbits, lo, red_moves)
-            result.pv = _walk_pv(s, lo)
+            _walk_pv(s, lo, result.pv)
+            result.pv_complete = True
             end = core.copy()
             for t in result.pv:
                 end.make(t)
             r, b = end.scores()
             result.scores = {"red": r, "blue": b}
-        except KeyboardInterrupt:
-            result.stopped = "interrupted after the value was proved (best/pv incomplete)"
+            if turns is None:
+                known = next((o for o in orbits if result.pv[0] in o), [])
+                result.best = sorted(known)
+                _best_turns(s, [o for o in orbits if o is not known], lo, red_moves,
+                            result.best)
+                result.best_complete = True
+        except _Stopped:
+            pass
+        except KeyboardInterrupt:          # Ctrl-C in Python code between probes
+            pass
+        if not (result.pv_complete and result.best_complete):
+            if turns is None and not result.best and result.pv:
+                result.best = sorted(next(o for o in orbits if result.pv[0] in o))
+            reason = ABORT_REASONS.get(s.aborted, "interrupted")
+            left = " and ".join(x for x, ok in (("best turns", result.best_complete),
+                                              ("PV", result.pv_complete)) if not ok)
+            result.stopped = f"{reason} after the value was proved ({left} incomplete)"
         s.reset()
+    elif done:
+        result.best_complete = result.pv_complete = True   # not asked for
     result.nodes = s.stats()["nodes"]
     result.seconds = clock.elapsed()
     result.tt = s.stats()
@@ -394,33 +435,41 @@ def _all_turns(s: Searcher, core, orbits, progress):
     return lo, hi, done, turns
 
 
+class _Stopped(Exception):
+    """A limit or Ctrl-C stopped a probe of the best turns or the PV."""
+
+
 def _is_optimal(s: Searcher, value: int, red_moves: bool) -> bool:
-    """At a child position: does it keep the parent's exact value ``value``?"""
+    """At a child position: does it keep the parent's exact value ``value``?
+    Raises _Stopped when a limit stops the probe."""
     if red_moves:          # child <= value always; optimal iff child >= value
         r = s.red_probe(value)
         if r is None:
-            raise KeyboardInterrupt
+            raise _Stopped
         return r[1]
     r = s.red_probe(value + 1)   # optimal iff child <= value, i.e. not >= value + 1
     if r is None:
-        raise KeyboardInterrupt
+        raise _Stopped
     return not r[1]
 
 
-def _best_turns(s: Searcher, orbits, value: int, red_moves: bool) -> list[int]:
-    best = []
+def _best_turns(s: Searcher, orbits, value: int, red_moves: bool, best: list) -> None:
+    """Add to ``best`` (kept sorted) every turn of the orbits that keeps ``value``, one
+    orbit at a time, so that a stop leaves the orbits proved so far. The searcher
+    is back at its position afterwards, or after a stop once reset."""
     for orb in orbits:
         s.make(orb[0])
         ok = _is_optimal(s, value, red_moves)
         s.unmake(orb[0])
         if ok:
             best.extend(orb)
-    return sorted(best)
+            best.sort()
 
 
-def _walk_pv(s: Searcher, value: int) -> list[int]:
-    """An optimal line from the searcher's current position to the end of the game."""
-    pv = []
+def _walk_pv(s: Searcher, value: int, pv: list) -> None:
+    """Append to ``pv`` an optimal line from the searcher's current position to the
+    end of the game, one proved turn at a time (a stop leaves the proved start; the
+    searcher then needs a reset)."""
     pos = s.position()
     while not pos.is_over():
         red_moves = pos.side == 0
@@ -440,7 +489,6 @@ def _walk_pv(s: Searcher, value: int) -> list[int]:
         pos = s.position()
     for t in reversed(pv):
         s.unmake(t)
-    return pv
 
 
 def turn_values(position, **kwargs) -> list[tuple[int, int | None]]:
