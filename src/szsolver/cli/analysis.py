@@ -7,7 +7,12 @@ import sys
 
 import click
 
-from .common import EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, load_source_arg, write_file
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, load_source_arg, whole_number,
+                     write_file)
+from .pictures import out_path
+
+#: the most games one selfplay run plays (more is a typo, or a job for batch)
+MAX_GAMES = 100_000
 
 
 def _load(source, example, rule):
@@ -197,14 +202,15 @@ def _player(name: str, seconds: float, seed):
 
 
 @click.command("selfplay")
-@click.option("--games", type=int, default=1, show_default=True, help="Number of games.")
+@click.option("--games", type=whole_number(1), default=1, show_default=True,
+              help=f"Number of games (at most {MAX_GAMES:,}).")
 @click.option("--time", "seconds", type=SECONDS, default=0.5, show_default=True, metavar="S",
               help="Engine budget per turn (fixed iterations: reproducible).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True,
               help="Directory for the game records (.szg), created if missing.")
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default="basic",
               show_default=True)
-@click.option("--neutrals", type=int, default=None,
+@click.option("--neutrals", type=whole_number(0), default=None,
               help="Neutral stones each (default: 5 under Basic, 4 under Advanced).")
 @click.option("--red", "red_name", default="engine", show_default=True,
               type=click.Choice(["engine", "greedy", "random", "potential-greedy"]))
@@ -219,9 +225,10 @@ def selfplay_cmd(games, seconds, out_dir, rule, neutrals, red_name, blue_name, s
     from ..engine.players import play_game
     from ..formats.record import game_string
     from ..rules.base import rule_code
-    if games < 1:
-        raise BadInput(f"--games must be at least 1, got {games}")
+    if not 1 <= games <= MAX_GAMES:
+        raise BadInput(f"--games must be 1 to {MAX_GAMES:,}, got {games}")
     _positive("--time", seconds)
+    out_path(out_dir, "--out", "a directory name")
     code = rule_code(rule)
     n = neutrals if neutrals is not None else (5 if code == 0 else 4)
     if not 0 <= n <= 7:
@@ -343,6 +350,7 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, html_
     from .common import end_progress, progress_printer
     _positive("--time-per-turn", time_per_turn)
     _positive("--solver-time", solver_time)
+    out_path(html_file, "--html")
     _pos, game = _load(source, example, rule)
     if game is None:
         raise BadInput("annotate needs a game record, not a position")
