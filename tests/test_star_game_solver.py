@@ -1,0 +1,124 @@
+"""The Star solver against a plain minimax of the full rules (passes, the end after
+two passes, swap) scored by the reference, on small boards."""
+import functools
+import random
+
+import pytest
+
+from szsolver.errors import UnsupportedError
+from szsolver.star.board import by_name
+from szsolver.star.groups import Groups
+from szsolver.star.position import PASS, SWAP, Position
+from szsolver.star.reference import reference_scores
+from szsolver.star.solver import MAX_EMPTY_WITHOUT_LIMIT, dead_cells, solve
+
+
+def _cells(mask):
+    return [c for c in range(mask.bit_length()) if mask >> c & 1]
+
+
+def brute_value(pos: Position) -> int:
+    """Minimax over every legal move, passes and swap included; Black's side."""
+    return _brute(pos.board)(pos.black, pos.white, pos.side, pos.passes)
+
+
+@functools.lru_cache(maxsize=None)
+def _brute(board):
+    """The memoised minimax of one board (shared by every position of a test)."""
+
+    @functools.lru_cache(maxsize=None)
+    def value(black, white, side, passes):
+        empty = board.full & ~(black | white)
+        if passes >= 2 or not empty:
+            b, w = reference_scores(board, _cells(black), _cells(white))
+            return b - w
+        vals = [value(black, white, side ^ 1, passes + 1)]
+        for c in _cells(empty):
+            if side == 0:
+                vals.append(value(black | 1 << c, white, 1, 0))
+            else:
+                vals.append(value(black, white | 1 << c, 0, 0))
+        if side == 1 and passes == 0 and not white and black.bit_count() == 1:
+            vals.append(value(0, black, 0, 0))          # swap
+        return max(vals) if side == 0 else min(vals)
+
+    return value
+
+
+def _random_position(board, rng, empties, passes=0):
+    cells = list(range(board.size))
+    rng.shuffle(cells)
+    black = white = 0
+    for k, c in enumerate(cells[empties:]):
+        if rng.random() < 0.5:
+            black |= 1 << c
+        else:
+            white |= 1 << c
+    return Position(board, black, white, rng.randrange(2), passes)
+
+
+@pytest.mark.parametrize("name", ["4x5", "4x5-corners", "5x6"])
+def test_values_best_moves_and_every_move_match_brute_force(name):
+    board = by_name(name)
+    rng = random.Random(f"star-solver-{name}")
+    for trial in range(10):
+        pos = _random_position(board, rng, rng.randrange(1, 8), passes=rng.choice((0, 0, 1)))
+        res = solve(pos, all_moves=True)
+        want = brute_value(pos)
+        assert res.exact and res.value == want, (str(pos), res.value, want)
+        for mv in res.moves:
+            assert mv.value == brute_value(pos.after(mv.move)), (str(pos), mv)
+        assert sorted(res.best) == sorted(m.move for m in res.moves if m.value == want)
+        quick = solve(pos)
+        assert quick.value == want and sorted(quick.best) == sorted(res.best)
+        # the line of best play keeps the value to its end
+        p = pos
+        for m in res.pv:
+            p = p.after(m)
+        if p.is_over() or not (p.empty & ~dead_cells(board, Groups(board, p.black, p.white),
+                                                     p.empty)):
+            assert p.value() == want
+
+
+def test_the_swap_is_valued_at_the_root():
+    # one stone on a small board, White to move: swap is open, and brute force is quick
+    tiny = by_name("2x2")
+    for c in range(tiny.size):
+        pos = Position(tiny, 1 << c, 0, 1)
+        res = solve(pos, all_moves=True)
+        assert res.value == brute_value(pos)
+        swap = [m for m in res.moves if m.move == SWAP][0]
+        assert swap.value == brute_value(pos.after(SWAP))
+
+
+def test_dead_cells_change_no_score():
+    board = by_name("4x5")
+    rng = random.Random("star-dead")
+    found = 0
+    for trial in range(300):
+        pos = _random_position(board, rng, rng.randrange(1, 12))
+        g = Groups(board, pos.black, pos.white)
+        dead = dead_cells(board, g, pos.empty)
+        for c in _cells(dead):
+            found += 1
+            base = reference_scores(board, _cells(pos.black), _cells(pos.white))
+            assert reference_scores(board, _cells(pos.black | 1 << c), _cells(pos.white)) == base
+            assert reference_scores(board, _cells(pos.black), _cells(pos.white | 1 << c)) == base
+    assert found > 20
+
+
+def test_limits_stop_with_proved_bounds_and_deep_positions_need_one():
+    board = by_name("5x6")
+    rng = random.Random("star-limits")
+    pos = _random_position(board, rng, 40)
+    with pytest.raises(UnsupportedError, match="too deep"):
+        solve(pos)
+    res = solve(pos, node_limit=200)
+    assert not res.exact and res.value is None and res.stopped.startswith("node limit")
+    assert -board.total <= res.lower <= res.upper <= board.total
+    for bad in (0, -1, float("nan")):
+        with pytest.raises(UnsupportedError):
+            solve(pos, time_limit=bad)
+    with pytest.raises(UnsupportedError):
+        solve(pos, node_limit=0)
+    assert MAX_EMPTY_WITHOUT_LIMIT >= 12
