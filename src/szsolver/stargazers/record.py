@@ -1,0 +1,326 @@
+"""Stargazers game records (tag pairs, then numbered rounds) and text diagrams.
+
+    [Game "stargazers"]
+    [Board "12-star"]
+    [Protocol "1-2"]
+    [Red "A"]
+    [Result "3-1"]
+
+    1. 9 16,23
+    2. 30,31 25
+
+A placement is its cell index; a turn of two placements is ``16,23``. A round is
+Red's turn then Blue's; a set-up start with Blue to move starts ``N...``. Tags:
+
+- ``Game`` must be ``stargazers`` (it is what tells a Stargazers record from a Stars'
+  Zone one);
+- ``Board``: ``12-star`` (default), ``18-star`` or ``27-star``;
+- ``Protocol``: ``1-2`` (default: Red places one stone, then two a turn) or ``1``;
+- ``Position``: a set-up start (a position string at the start of a turn; it carries
+  board and protocol, so those tags, if given, must agree);
+- ``Result``: the final scores ``red-blue`` (``3-1``), or ``*``; one the replay
+  contradicts is kept but reported in :attr:`Game.warnings`;
+- any other tag (``Red``, ``Blue``, ``Date``...) is kept as is.
+
+A turn has two placements except Red's first under ``1-2``, every turn under ``1``, a
+last turn cut short because its side could not place again (the game then ends), and
+the record's last turn while the game goes on (a turn in progress).
+
+>>> g = parse_game('[Game "stargazers"] 1. 9 16,23 2. 30')
+>>> [str(t) for t in g.turns], g.final.side_name, g.final.placements_left
+(['9', '16,23', '30'], 'red', 1)
+>>> print(game_string(g), end="")
+[Game "stargazers"]
+<BLANKLINE>
+1. 9 16,23
+2. 30
+"""
+from __future__ import annotations
+
+import re
+
+from ..errors import IllegalTurnError, InputError, ParseError
+from .base import BLUE, PREFIX, RED, SIDE_NAMES, protocol_name, side_of_placement
+from .fast import Position
+from .geometry import board as board_named
+
+__all__ = ["Turn", "Game", "parse_game", "game_string", "parse_turn", "load_text",
+           "diagram", "GAME_NAME"]
+
+GAME_NAME = "stargazers"
+_TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
+_TOKEN_RE = re.compile(r'\s*(?:(\[)|(\d+)\.(\.\.)?(?=\s|$)|([^\s\[\]]+))')
+_RESULT_RE = re.compile(r"^(\d+)-(\d+)$")
+
+
+class Turn(tuple):
+    """A turn: a tuple of one or two cell indices, printed ``17`` or ``17,23``."""
+
+    def __str__(self) -> str:
+        return ",".join(map(str, self))
+
+
+def parse_turn(text: str) -> Turn:
+    """The Turn ``text`` names (``17`` or ``17,23``); ParseError otherwise."""
+    parts = str(text).strip().split(",")
+    if not 1 <= len(parts) <= 2 or not all(p.strip().isdigit() for p in parts):
+        raise ParseError(f"bad Stargazers turn {str(text)[:30]!r}: a cell index like 17, "
+                         "or two like 17,23")
+    cells = [int(p) for p in parts]
+    if len(cells) == 2 and cells[0] == cells[1]:
+        raise ParseError(f"turn {text}: the same cell twice")
+    return Turn(cells)
+
+
+def _turns_before(pos) -> int:
+    """Turns played before ``pos`` (a position at the start of a turn)."""
+    n = pos.ply
+    if pos.protocol == "1":
+        return n
+    return 0 if n == 0 else 1 + (n - 1) // 2
+
+
+class Game:
+    """A Stargazers game: tags, start, turns, replayed and checked.
+
+    Attributes: ``tags``, ``board``, ``protocol``, ``start``, ``turns`` (Turns),
+    ``positions`` (after each turn), ``final``, ``warnings``. Construction replays every
+    turn and raises IllegalTurnError (ParseError for bad text) naming the round and side
+    of the first bad one.
+    """
+
+    def __init__(self, tags: dict | None = None, turns=()):
+        self.tags = dict(tags or {})
+        game = self.tags.get("Game", GAME_NAME).strip().lower()
+        if game != GAME_NAME:
+            raise ParseError(f"Game tag {game!r}: a Stargazers record has [Game \"stargazers\"]")
+        self.start = _start_position(self.tags)
+        self.board = self.start.board
+        self.protocol = self.start.protocol
+        self.first_turn = _turns_before(self.start)
+        self.turns: list[Turn] = []
+        self.positions: list[Position] = []
+        self.warnings: list[str] = []
+        for t in turns:
+            self.play(t)
+        self._check_result()
+
+    @property
+    def final(self) -> Position:
+        return self.positions[-1] if self.positions else self.start
+
+    def __len__(self) -> int:
+        return len(self.turns)
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Game) and list(self.tags.items()) == list(other.tags.items())
+                and self.turns == other.turns and self.start == other.start)
+
+    def round_of(self, i: int) -> int:
+        return (self.first_turn + i) // 2 + 1
+
+    def side_of(self, i: int) -> int:
+        return (self.first_turn + i) % 2
+
+    def where(self, i: int) -> str:
+        return f"round {self.round_of(i)}, {SIDE_NAMES[self.side_of(i)]}"
+
+    def position_before(self, i: int) -> Position:
+        return self.positions[i - 1] if i else self.start
+
+    def play(self, turn) -> None:
+        """Append a turn (text ``17,23``, a cell or a tuple of cells) after checking it;
+        IllegalTurnError naming the round, side and reason."""
+        i = len(self.turns)
+        if isinstance(turn, int):
+            turn = Turn([turn])
+        elif isinstance(turn, str):
+            turn = parse_turn(turn)
+        else:
+            turn = Turn(turn)
+        if not 1 <= len(turn) <= 2:
+            raise ParseError(f"{self.where(i)}: a turn is one or two placements")
+        pos = self.final.copy()
+        if self.turns and len(self.turns[-1]) < self._full(self.position_before(i - 1)) \
+                and not self.final.is_over():
+            raise IllegalTurnError(f"{self.where(i - 1)}: a one-placement turn where the "
+                                   "side still had a placement to make")
+        if pos.is_over():
+            raise IllegalTurnError(f"{self.where(i)}: a turn after the game ended "
+                                   f"({pos.side_name} could not place)")
+        full = self._full(pos)
+        if len(turn) > full:
+            raise IllegalTurnError(f"{self.where(i)}: {len(turn)} placements where the turn "
+                                   f"has {full}")
+        for c in turn:
+            try:
+                pos.play(c)
+            except InputError as e:
+                raise type(e)(f"{self.where(i)}: {e}") from None
+        self.turns.append(turn)
+        self.positions.append(pos)
+
+    @staticmethod
+    def _full(pos) -> int:
+        """Placements in the turn that starts at ``pos``."""
+        return pos.placements_left
+
+    def _check_result(self) -> None:
+        text = self.tags.get("Result")
+        if text is None or text.strip() == "*":
+            return
+        m = _RESULT_RE.match(text.strip())
+        if not m:
+            raise ParseError(f"Result tag {text!r}: use the final scores red-blue like "
+                             "\"3-1\", or \"*\"")
+        claimed = (int(m.group(1)), int(m.group(2)))
+        got = self.final.scores()
+        if not self.final.is_over():
+            self.warnings.append(f"Result tag says {text} but the game is unfinished after "
+                                 f"{len(self.turns)} turns (scores now {got[0]}-{got[1]})")
+        elif claimed != got:
+            self.warnings.append(f"Result tag says {text} but the replay scores "
+                                 f"{got[0]}-{got[1]}")
+
+
+def _start_position(tags: dict) -> Position:
+    protocol = protocol_name(tags["Protocol"]) if "Protocol" in tags else None
+    b = board_named(tags["Board"]) if "Board" in tags else None
+    if "Position" in tags:
+        pos = Position(tags["Position"])
+        if b is not None and b.name != pos.board.name:
+            raise ParseError(f"Board tag {b.name} disagrees with the Position tag's "
+                             f"{pos.board.name}")
+        if protocol is not None and protocol != pos.protocol:
+            raise ParseError(f"Protocol tag {protocol} disagrees with the Position tag's "
+                             f"{pos.protocol}")
+        full = 1 if pos.protocol == "1" or pos.ply == 0 else 2
+        if pos.placements_left != full:
+            raise ParseError("the Position tag's position is in the middle of a turn: a "
+                             "record starts at the start of a turn")
+        return pos
+    return Position(board=b, protocol=protocol or "1-2")
+
+
+def parse_game(text: str) -> Game:
+    """The Game a record describes; ParseError / IllegalTurnError naming the problem.
+    Each of Red's turns follows its round number ``N.``; a record may start with
+    Blue's turn as ``N...``."""
+    tags: dict = {}
+    items: list = []     # ("round", number, dots) or ("turn", Turn)
+    pos = 0
+    text = text.lstrip("\ufeff")
+    while pos < len(text):
+        m = _TOKEN_RE.match(text, pos)
+        if m is None or m.end() == pos:
+            if text[pos:].strip():
+                raise ParseError(f"cannot read the record at {text[pos:pos + 20]!r}")
+            break
+        if m.group(1):
+            t = _TAG_RE.match(text, m.start(1))
+            if t is None:
+                raise ParseError(f"bad tag at {text[m.start(1):m.start(1) + 30]!r}: "
+                                 'write [Name "value"]')
+            if items:
+                raise ParseError("tags come before the turns")
+            name, value = t.group(1), re.sub(r"\\(.)", r"\1", t.group(2))
+            if name in tags:
+                raise ParseError(f"tag {name} given twice")
+            tags[name] = value
+            pos = t.end()
+        elif m.group(2):
+            items.append(("round", int(m.group(2)), bool(m.group(3))))
+            pos = m.end()
+        else:
+            items.append(("turn", parse_turn(m.group(4))))
+            pos = m.end()
+    game = Game(tags, ())
+    marked = False
+    for item in items:
+        i = len(game.turns)
+        if item[0] == "round":
+            want, side = game.round_of(i), game.side_of(i)
+            if item[1] != want:
+                raise ParseError(f"round {item[1]} where round {want} was expected")
+            if item[2] != (side == BLUE) or (side == BLUE and i):
+                raise ParseError(f"round {item[1]}: write '{want}.' before Red's turn "
+                                 f"('{want}...' only to start a record with Blue's turn)")
+            marked = True
+            continue
+        if game.side_of(i) == RED and not marked:
+            raise ParseError(f"turn {item[1]}: Red's turn follows its round number "
+                             f"'{game.round_of(i)}.'")
+        if i == 0 and not marked:
+            raise ParseError(f"turn {item[1]} before a round number: start with "
+                             f"'{game.round_of(0)}...'")
+        marked = False
+        game.play(item[1])
+    game.warnings = []          # the tags were checked against an empty game first
+    game._check_result()
+    return game
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def game_string(game: Game) -> str:
+    """The canonical record: one tag per line, a blank line, one round per line."""
+    lines = [f'[{k} "{_escape(v)}"]' for k, v in game.tags.items()]
+    rounds = []
+    for i, t in enumerate(game.turns):
+        if game.side_of(i) == RED or i == 0:
+            mark = f"{game.round_of(i)}." if game.side_of(i) == RED else f"{game.round_of(i)}..."
+            rounds.append([mark])
+        rounds[-1].append(str(t))
+    body = [" ".join(r) for r in rounds]
+    return "\n".join(lines + ([""] if lines else []) + body) + "\n"
+
+
+def load_text(text: str):
+    """(position, game or None) from a Stargazers record or position string."""
+    s = text.strip().lstrip("\ufeff")
+    if s.lower().startswith(PREFIX + ":"):
+        return Position(s), None
+    game = parse_game(text)
+    return game.final, game
+
+
+# --- diagrams -----------------------------------------------------------------------------
+
+def diagram(pos, marks: dict | None = None) -> str:
+    """The board as text, top row first: an empty cell shows its index, ``*`` a star,
+    ``R``/``B`` an inspired stone, ``r``/``b`` an uninspired one; ``marks`` ({cell: text})
+    overrides cells. Then the side to move (or the result) and the scores."""
+    b = pos.board
+    ins_r, ins_b = pos.inspired()
+    cols = [2 * q + r for q, r in b.coords]
+    left = min(cols)
+    rows: dict = {}
+    for c, (q, r) in enumerate(b.coords):
+        if marks and c in marks:
+            s = str(marks[c])
+        elif b.stars >> c & 1:
+            s = "*"
+        elif pos.red >> c & 1:
+            s = "R" if ins_r >> c & 1 else "r"
+        elif pos.blue >> c & 1:
+            s = "B" if ins_b >> c & 1 else "b"
+        else:
+            s = str(c)
+        rows.setdefault(r, []).append((2 * (cols[c] - left), s))
+    lines = []
+    for r in sorted(rows, reverse=True):
+        line = ""
+        for x, s in sorted(rows[r]):
+            line = line.ljust(x) + s.rjust(3)
+        lines.append(line.rstrip())
+    red, blue = pos.scores()
+    if pos.is_over():
+        state = f"Game over: {pos.result_text()}."
+    else:
+        state = (f"{pos.side_name.capitalize()} to place ({pos.placements_left} "
+                 f"placement{'s' if pos.placements_left > 1 else ''} left in the turn).")
+    lines.append(f"Stargazers {b.name}, protocol {pos.protocol}. {state} "
+                 f"Score red {red}, blue {blue}.")
+    return "\n".join(lines)

@@ -1,0 +1,165 @@
+"""Stargazers records, position strings, pictures and the shared commands
+(show / score / replay) on Stargazers sources."""
+import json
+import random
+import xml.etree.ElementTree as ET
+
+import pytest
+from click.testing import CliRunner
+
+from szsolver.cli.app import main
+from szsolver.cli.games import game_of_text
+from szsolver.errors import IllegalTurnError, ParseError
+from szsolver.rules.bits import bit_list
+from szsolver.stargazers import fast, reference
+from szsolver.stargazers.record import Game, game_string, parse_game
+from szsolver.stargazers.svg import position_svg
+
+
+def random_game(name, protocol, seed):
+    """A full random game as a record (whole turns, played on the reference)."""
+    rng = random.Random(seed)
+    p = reference.Position(board=name, protocol=protocol)
+    rounds, turns = [], []
+    while not p.is_over():
+        side, turn = p.side, []
+        for _ in range(p.placements_left):
+            if p.is_over():
+                break
+            c = rng.choice(p.legal_placements())
+            turn.append(c)
+            p.play(c)
+        turns.append((side, ",".join(map(str, turn))))
+    k = 1
+    for side, t in turns:
+        if side == 0:
+            rounds.append(f"{k}. {t}")
+            k += 1
+        else:
+            rounds[-1] += f" {t}"
+    text = (f'[Game "stargazers"]\n[Board "{name}"]\n[Protocol "{protocol}"]\n\n'
+            + "\n".join(rounds) + "\n")
+    return text, p
+
+
+def invoke(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+@pytest.mark.parametrize("name", ["12-star", "18-star", "27-star"])
+def test_a_full_random_game_is_replayed_and_scored(name, tmp_path):
+    text, final = random_game(name, "1-2", f"full-{name}")
+    path = tmp_path / "game.sgr"
+    path.write_text(text)
+    r = invoke("score", str(path), "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    red_un, blue_un = final.uninspired()
+    assert data["scores"] == {"red": final.scores()[0], "blue": final.scores()[1]}
+    assert data["uninspired"] == {"red": bit_list(red_un), "blue": bit_list(blue_un)}
+    assert data["over"] and data["winner"] == ("red", "blue")[final.winner()]
+    r = invoke("replay", str(path), "--json")
+    assert r.exit_code == 0, r.output
+    replayed = json.loads(r.output)
+    assert replayed["final"]["position"] == str(final)
+    assert replayed["turns"][-1]["scores"] == data["scores"]
+    # the replay's positions, turn by turn, are the reference's
+    g = parse_game(text)
+    assert [t["position"] for t in replayed["turns"]] == [str(p) for p in g.positions]
+    r = invoke("show", str(path), "--svg", str(tmp_path / "end.svg"))
+    assert r.exit_code == 0 and "Game over" in r.output
+    ET.parse(tmp_path / "end.svg")
+
+
+@pytest.mark.parametrize("protocol", ["1-2", "1"])
+def test_records_round_trip(protocol):
+    for name in ("12-star", "18-star"):
+        text, final = random_game(name, protocol, f"trip-{name}-{protocol}")
+        g = parse_game(text)
+        assert g.final == final
+        assert game_string(g) == text
+        assert parse_game(game_string(g)) == g
+
+
+def test_a_turn_of_two_and_the_first_single_placement():
+    g = parse_game('[Game "stargazers"]\n1. 9 16,23\n2. 30,31 24')
+    assert [list(t) for t in g.turns] == [[9], [16, 23], [30, 31], [24]]
+    assert g.final.side_name == "blue" and g.final.placements_left == 1  # turn in progress
+    assert g.where(3) == "round 2, blue"
+
+
+@pytest.mark.parametrize("text,error,words", [
+    ('[Game "stargazers"] 1. 9,10', IllegalTurnError, "2 placements where the turn has 1"),
+    ('[Game "stargazers"] 1. 9 16 2. 30', IllegalTurnError, "one-placement turn"),
+    ('[Game "stargazers"] 1. 0', IllegalTurnError, "star"),
+    ('[Game "stargazers"] 1. 9 9,10', IllegalTurnError, "taken"),
+    ('[Game "stargazers"] 2. 9', ParseError, "round 2 where round 1"),
+    ('[Game "stargazers"] 1. 9 16,23 30,31', ParseError, "round number"),
+    ('[Game "stargazers"] 1. 9x', ParseError, "bad Stargazers turn"),
+    ('[Game "stargazers"] [Board "7-star"] 1. 9', ParseError, "unknown Stargazers board"),
+    ('[Game "stargazers"] [Protocol "3"]', ParseError, "protocol"),
+])
+def test_bad_records(text, error, words):
+    with pytest.raises(error, match=words):
+        parse_game(text)
+
+
+def test_a_suicide_in_a_record_names_its_round():
+    # red 21, blue 25 26: red's 18 sees nothing that inspires (see the rules tests)
+    with pytest.raises(IllegalTurnError, match="round 2, red: a red stone on cell 18 would not"):
+        parse_game('[Game "stargazers"] 1. 21 25,26 2. 18')
+
+
+def test_result_tag_is_checked():
+    text, final = random_game("12-star", "1", "result")
+    r, b = final.scores()
+    g = parse_game(text.replace('[Protocol "1"]', f'[Protocol "1"]\n[Result "{r + 1}-{b}"]'))
+    assert g.warnings and "replay scores" in g.warnings[0]
+    g = parse_game(text.replace('[Protocol "1"]', f'[Protocol "1"]\n[Result "{r}-{b}"]'))
+    assert g.warnings == []
+
+
+def test_sources_are_routed_by_game():
+    assert game_of_text('[Game "stargazers"]\n1. 9') == "stargazers"
+    assert game_of_text("stargazers:12-star:1-2:r=:b=") == "stargazers"
+    assert game_of_text('[Rule "basic"] 1. 44n66') is None
+    assert game_of_text("stars-zone;basic;x=;g=44:5") is None
+
+
+def test_position_strings_through_the_commands():
+    p = fast.Position()
+    for c in (9, 16, 23):
+        p.play(c)
+    r = invoke("score", str(p), "--json")
+    assert r.exit_code == 0
+    d = json.loads(r.output)
+    assert d["position"] == str(p) and d["side_to_move"] == "red"
+    r = invoke("show", "-", "--json", input=str(p) + "\n")   # standard input, read once
+    assert r.exit_code == 0 and json.loads(r.output)["position"] == str(p)
+    r = invoke("score", "-", input="44n66")                  # Stars' Zone keeps stdin
+    assert r.exit_code == 2 and "Error:" in r.output and "stargazers" not in r.output.lower()
+
+
+@pytest.mark.parametrize("args,words", [
+    (["show", "stargazers:12-star:1-2:r=0:b="], "holds a star"),
+    (["show", "stargazers:12-star:1-2:r=9:b=", "--rule", "basic"], "--rule is a Stars' Zone"),
+    (["show", "stargazers:12-star:1-2:r=9:b=", "--beams"], "--beams is a Stars' Zone"),
+    (["score", '[Game "stargazers"] 1. 0'], "round 1, red: cell 0 holds a star"),
+])
+def test_bad_input_is_one_line(args, words):
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2
+    assert words in r.output and len(r.output.strip().splitlines()) == 1
+
+
+def test_svg_marks_inspired_uninspired_and_last_turn():
+    p = fast.Position(board="12-star", protocol="1")
+    for c in (3, 9, 46, 10, 47, 2):    # blue 2 cuts red 3 off (see the rules tests)
+        p.play(c)
+    svg = position_svg(p, last_turn=(2,))
+    root = ET.fromstring(svg)
+    circles = root.findall("{http://www.w3.org/2000/svg}circle")
+    rings = [c for c in circles if c.get("fill") == "none"]
+    assert len(rings) == bin(p.uninspired()[0] | p.uninspired()[1]).count("1") >= 1
+    texts = [t.text for t in root.findall("{http://www.w3.org/2000/svg}text")]
+    assert "17" not in texts and "18" in texts     # a star has no number; an empty cell has
