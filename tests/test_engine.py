@@ -220,3 +220,51 @@ def test_cli_selfplay_writes_records(tmp_path):
     assert g.rule == 1 and g.final.is_over() and g.tags["Red"] == "engine"
     r = run("selfplay", "--games", "0", "--out", str(out))
     assert r.exit_code == 2 and "at least 1" in r.output
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"seconds": float("nan")}, {"seconds": float("inf")}, {"seconds": 0}, {"seconds": -1},
+    {"seconds": "1"}, {"iterations": 0}, {"iterations": -5}, {"iterations": 2.5},
+    {"iterations": float("inf")}, {"solver_nodes": 0}, {"solver_nodes": float("nan")},
+    {"choice": "most"},
+])
+def test_engine_refuses_bad_budgets(kwargs):
+    from szsolver.errors import InputError
+    with pytest.raises(InputError):
+        Engine(**kwargs)
+
+
+@pytest.mark.parametrize("seconds", [float("nan"), float("inf"), 0.0, -0.5])
+def test_engine_judge_refuses_bad_budgets(seconds):
+    from szsolver.errors import InputError
+    pos = sample(0, 10)
+    with pytest.raises(InputError):
+        Engine(0.01).judge(pos, pos.legal_turns()[0], seconds)
+
+
+def test_cpsat_bounds_run_within_the_budget_and_still_hold(monkeypatch):
+    """Every CP-SAT solve of the score bounds gets a time limit inside the engine's
+    budget (an early square-8 position took minutes without one), and the bounds
+    it returns still hold for a real continuation."""
+    import szsolver.bounds as bounds
+    from szsolver.engine.search import BOUNDS_SHARE, MIN_BOUNDS_SECONDS
+    seen = []
+    for name in ("score_bound", "score_floor"):
+        real = getattr(bounds, name)
+
+        def spy(pos, side, time_limit=None, _real=real):
+            seen.append(time_limit)
+            return _real(pos, side, time_limit)
+        monkeypatch.setattr(bounds, name, spy)
+    game = parse_game('[Board "square-8"] 1. 44 45 2. 54')
+    pos = game.final
+    res = Engine(0.1, bounds=True, solver_turns=0).analyse(pos)
+    assert len(seen) == 4
+    assert all(t is not None and 0 < t <= max(0.1 * BOUNDS_SHARE / 4, MIN_BOUNDS_SECONDS)
+               for t in seen)
+    end = pos.copy()
+    random_play(end, end.turns_left, seeded_rng("bounds", "square-8"))
+    r, b = end.scores()
+    sb = res.score_bounds
+    assert sb["red"][0] <= r <= sb["red"][1] and sb["blue"][0] <= b <= sb["blue"][1]
+    assert res.lower <= end.value() <= res.upper

@@ -24,9 +24,11 @@ Contracts
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
+from ..errors import InputError
 from ..formats.notation import format_turn, position_string
 from ..rules.base import ADVANCED, BASIC, RED
 from ..rules.seeds import playout_seed_v1
@@ -53,6 +55,19 @@ SOLVER_NODES_PER_SECOND = 1_000_000
 #: take seconds, some Advanced 6-turn positions a minute).
 SOLVER_TURNS = 8
 DEFAULT_SECONDS = 1.0
+#: The share of the budget the CP-SAT score bounds may take (``bounds=True``), and
+#: the least time each of their four solves gets.
+BOUNDS_SHARE = 0.2
+MIN_BOUNDS_SECONDS = 0.005
+
+
+def _check_budget(what: str, value, whole: bool = False) -> None:
+    """A budget is a finite number > 0 (a whole number for counts): else InputError."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and math.isfinite(value) and value > 0 and (not whole or value == int(value))
+    if not ok:
+        kind = "a whole number > 0" if whole else "a finite number of seconds > 0"
+        raise InputError(f"the engine's {what} must be {kind}, got {value!r}")
 
 
 @dataclass
@@ -160,16 +175,19 @@ class Engine:
     ``solver_nodes`` at fixed rates unless those are given. ``wall_clock``: spend
     real time instead (not reproducible). ``solver_turns``: try the exact solver
     with at most this many turns left (0: never). ``bounds``: also compute the
-    CP-SAT score bounds (0.1-1 s; off for fast play). ``seed``: mixes into every
-    search's seed. Other keywords go to the tree search (``_mcts.Tree``).
+    CP-SAT score bounds (within :data:`BOUNDS_SHARE` of the budget; off for fast
+    play). ``seed``: mixes into every search's seed. Other keywords go to the tree search (``_mcts.Tree``).
     """
 
     def __init__(self, seconds: float = DEFAULT_SECONDS, *, iterations: int | None = None,
                  solver_nodes: int | None = None, solver_turns: int = SOLVER_TURNS,
                  wall_clock: bool = False, bounds: bool = False, seed=0,
                  choice: str = "auto", **tree_options):
-        if not seconds > 0:
-            raise ValueError(f"the engine's time budget must be positive, got {seconds}")
+        _check_budget("time budget", seconds)
+        if iterations is not None:
+            _check_budget("iteration budget", iterations, whole=True)
+        if solver_nodes is not None:
+            _check_budget("solver node budget", solver_nodes, whole=True)
         self.seconds = seconds
         self.fixed_iterations = iterations
         self.solver_nodes = solver_nodes if solver_nodes is not None else \
@@ -179,7 +197,7 @@ class Engine:
         self.bounds = bounds
         self.seed = seed
         if choice not in ("auto", "backed", "visits"):
-            raise ValueError(f"unknown choice {choice!r}: use auto, backed or visits")
+            raise InputError(f"unknown choice {choice!r}: use auto, backed or visits")
         self.choice = choice
         self.tree_options = tree_options
 
@@ -196,7 +214,9 @@ class Engine:
         lo, hi = trivial_bounds(core)
         sb = None
         if self.bounds:
-            sb = score_bounds(core)
+            # Four CP-SAT solves share BOUNDS_SHARE of the budget; stopped early they
+            # still return proved (if looser) bounds.
+            sb = score_bounds(core, max(self.seconds * BOUNDS_SHARE / 4, MIN_BOUNDS_SECONDS))
             blo, bhi = bounds_from_scores(core, sb)
             lo, hi = max(lo, blo), min(hi, bhi)
         stopped = None
@@ -238,7 +258,9 @@ class Engine:
         """The search's iterations at ``pos`` for a budget of ``seconds`` (default the
         engine's): fixed by the position and the budget alone (deterministic)."""
         if self.fixed_iterations is not None and seconds is None:
-            return self.fixed_iterations
+            return int(self.fixed_iterations)
+        if seconds is not None:
+            _check_budget("time budget", seconds)
         return iterations_for(pos, self.seconds if seconds is None else seconds)
 
     def judge(self, pos, turn: int, seconds: float | None = None) -> dict:
