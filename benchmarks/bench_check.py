@@ -1,14 +1,17 @@
 """Timing of ``check`` at 4, 6 and 8 turns left, and of ``annotate`` on a whole game.
 
 Run: python3 benchmarks/bench_check.py [--depths 4,6,8] [--rules basic,advanced]
-         [--positions 10] [--time-limit S] [--annotate] [--annotate-only]
+         [--sources random,greedy] [--positions 4] [--time-limit S]
+         [--advanced-time-limit S] [--annotate] [--annotate-only]
 
 Positions: the rulebook game's turn at that many turns left (as played; under the
-Advanced rule the same turns replayed) and ``--positions`` - 1 more from seeded
-games between two engines at a tiny budget, each with the turn such an engine plays
-next. Each ``check`` runs with no time limit (``--time-limit`` sets one, e.g. for
-Advanced 8-turn positions, which can take minutes). Prints per position the
-verdict, whether it was proved, wall and CPU seconds, then medians per cell.
+Advanced rule the same turns replayed), and ``--positions`` more per source from
+seeded games between two random players and between two greedy players (the
+engine benchmark's positions), each with the turn such a player plays next.
+Each ``check`` runs with no time limit (``--time-limit`` sets one;
+``--advanced-time-limit`` one for the Advanced rule only, whose 8-turn positions
+can take minutes). Prints per position the verdict, whether it was proved, wall
+and CPU seconds and the load average, then median and worst per cell.
 ``--annotate``: also the rulebook game annotated with the default budget (the
 whole game, as ``szsolver annotate --example``), wall and CPU time.
 """
@@ -24,54 +27,63 @@ sys.path.insert(0, HERE)
 from bench_engine import sample_position  # noqa: E402
 
 from szsolver.analysis.check import check  # noqa: E402
-from szsolver.engine.search import Engine  # noqa: E402
 from szsolver.formats.notation import format_turn  # noqa: E402
 from szsolver.formats.record import example_game  # noqa: E402
 
 RULES = {"basic": 0, "advanced": 1}
 
 
-def cases(rule, depth, count):
+def cases(rule, depth, count, sources):
+    from szsolver.engine.players import PLAYERS
     game = example_game()
     if rule == 1:
         game = game.with_rule("advanced")
     i = len(game.turns) - depth
     out = [("example", game.position_before(i), game.turns[i])]
-    for k in range(1, count):
-        pos = sample_position(rule, depth, k)
-        turn = Engine(0.003, solver_turns=0, seed=("check", k)).analyse(pos).turn
-        out.append((f"engine-game-{k}", pos, turn))
+    for src in sources:
+        for k in range(count):
+            pos = sample_position(rule, depth, k, src)
+            turn = PLAYERS[src](seed=("check", k)).choose(pos.copy())
+            out.append((f"{src}-play-{k}", pos, turn))
     return out
 
 
 def bench_checks(a):
-    print("| rule | turns left | position | turn | verdict | proved | wall s | CPU s |")
-    print("|---|---:|---|---|---|---|---:|---:|")
+    print("| rule | turns left | position | turn | verdict | proved | wall s | CPU s | load |")
+    print("|---|---:|---|---|---|---|---:|---:|---:|")
     cells = {}
     for rule in a.rules:
+        limit = a.advanced_time_limit if rule == "advanced" and a.advanced_time_limit \
+            else a.time_limit
         for depth in a.depths:
-            for name, pos, turn in cases(RULES[rule], depth, a.positions):
+            for name, pos, turn in cases(RULES[rule], depth, a.positions, a.sources):
                 w, c = time.perf_counter(), time.process_time()
-                r = check(pos, turn, time_limit=a.time_limit)
+                r = check(pos, turn, time_limit=limit)
                 w, c = time.perf_counter() - w, time.process_time() - c
-                cells.setdefault((rule, depth), []).append((w, c, r.exact))
+                load = os.getloadavg()[0]
+                cells.setdefault((rule, depth), []).append((w, c, r.exact, load))
                 print(f"| {rule} | {depth} | {name} | {format_turn(turn)} | {r.verdict} | "
-                      f"{'yes' if r.exact else 'no'} | {w:.2f} | {c:.2f} |")
+                      f"{'yes' if r.exact else 'no'} | {w:.2f} | {c:.2f} | {load:.1f} |")
                 sys.stdout.flush()
-    print("\n| rule | turns left | checks | proved | median wall s | max wall s | median CPU s |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("\n| rule | turns left | checks | proved | median CPU s | worst CPU s | "
+          "median wall s | worst wall s | load (mean) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for (rule, depth), rows in cells.items():
-        print(f"| {rule} | {depth} | {len(rows)} | {sum(e for _, _, e in rows)} | "
-              f"{statistics.median(w for w, _, _ in rows):.2f} | {max(w for w, _, _ in rows):.2f} | "
-              f"{statistics.median(c for _, c, _ in rows):.2f} |")
+        cpu = [c for _, c, _, _ in rows]
+        wall = [w for w, _, _, _ in rows]
+        print(f"| {rule} | {depth} | {len(rows)} | {sum(e for _, _, e, _ in rows)} | "
+              f"{statistics.median(cpu):.2f} | {max(cpu):.2f} | {statistics.median(wall):.2f} | "
+              f"{max(wall):.2f} | {statistics.mean(x for *_, x in rows):.1f} |")
 
 
 def bench_annotate():
     from szsolver.analysis.annotate import annotate
     w, c = time.perf_counter(), time.process_time()
+    load0 = os.getloadavg()[0]
     ann = annotate(example_game())
     w, c = time.perf_counter() - w, time.process_time() - c
-    print(f"\nannotate, rulebook game, default budget: wall {w:.0f} s, CPU {c:.0f} s; "
+    print(f"\nannotate, rulebook game, default budget: wall {w:.0f} s, CPU {c:.0f} s "
+          f"(load {load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the end); "
           f"proved from turn {ann.proved_from}; "
           + "; ".join(f"{k}: accuracy {v['accuracy']}, {v['inaccuracies']}/{v['mistakes']}/"
                       f"{v['blunders']} inaccuracies/mistakes/blunders"
@@ -82,13 +94,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--depths", default="4,6,8")
     ap.add_argument("--rules", default="basic,advanced")
-    ap.add_argument("--positions", type=int, default=10)
+    ap.add_argument("--sources", default="random,greedy")
+    ap.add_argument("--positions", type=int, default=4)
     ap.add_argument("--time-limit", type=float, default=None)
+    ap.add_argument("--advanced-time-limit", type=float, default=None)
     ap.add_argument("--annotate", action="store_true")
     ap.add_argument("--annotate-only", action="store_true")
     a = ap.parse_args()
     a.depths = [int(d) for d in a.depths.split(",")]
     a.rules = a.rules.split(",")
+    a.sources = a.sources.split(",")
     if not a.annotate_only:
         bench_checks(a)
     if a.annotate or a.annotate_only:
