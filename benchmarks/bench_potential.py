@@ -20,6 +20,21 @@ seconds and CP-SAT solves; then medians and worst per rule. ``--solver`` also
 measures the endgame solver's nodes with and without ``score_caps`` from
 :func:`szsolver.bounds.bounds.score_bound` on benchmarks/solver_positions.txt.
 CP-SAT runs with fixed parameters (szsolver.bounds.model.NUM_WORKERS, RANDOM_SEED).
+
+Random positions (``--random``): benchmarks/potential_positions_random.txt, made by
+``--make-random`` (``--check-random`` regenerates it and compares): per rule and per
+round 2..16, ``RANDOM_PER_CELL`` games of uniformly random legal play (every legal
+turn of ``Position.legal_turns()`` equally likely, neutral turns included; neutral
+supplies 0..7 per side drawn at the start; seeds from rules/seeds), stopped after
+that round. Measured as ``szsolver potential --side both`` does it: both sides'
+potentials per position, CPU seconds (process time: every CP-SAT thread of this
+process) and wall seconds; a cap ``--cap`` of CPU seconds per position (default 300 s:
+Red's solve may use it all, Blue's the rest) marks the positions it stops. ``--random --set greedy`` measures the
+greedy-game positions above the same way. ``--variants old,new`` runs several model variants (see
+``VARIANTS``) on each position, alternating their order, and checks that they agree
+on every proven value. Subsets: ``--subset b-r02,a-r1`` (name substrings),
+``--every K``, ``--limit N``; ``--games-range 10:40`` measures more games of the
+same recipe than the file holds (generated, not read).
 """
 import argparse
 import os
@@ -86,10 +101,221 @@ def greedy_positions(rule, rounds, seed):
     return out
 
 
+RANDOM_FILE = os.path.join(HERE, "potential_positions_random.txt")
+RANDOM_PER_CELL = 10
+RANDOM_ROUNDS = range(2, 17)
+
+#: Model variants for ``--variants``: options of szsolver.bounds.model.OPTIONS.
+#: ``old`` is the model as it was before the balance constraints (presolve on).
+VARIANTS = {
+    "old": {"balance": False, "presolve": True, "search": False},
+    "new": {},
+    # single levers, for experiments
+    "no-search": {"search": False},
+    "no-balance": {"balance": False},
+    "presolve": {"presolve": True},
+}
+
+
+def random_position(rule, rnd, index):
+    """Uniformly random legal play: neutral supplies 0..7 per side, then ``rnd`` rounds
+    of turns drawn uniformly from all legal turns (stone alone or with a neutral)."""
+    rng = rng_for("potential_positions_random", rule, rnd, index)
+    p = Position(red_neutrals=rng.randint(0, 7), blue_neutrals=rng.randint(0, 7), rule=rule)
+    for _ in range(2 * rnd):
+        p.play(rng.choice(sorted(p.legal_turns())))
+    return p
+
+
+def random_set_lines():
+    from szsolver.formats.notation import position_string
+    lines = ["# Positions for benchmarks/bench_potential.py --random (written by its",
+             "# --make-random): uniformly random legal play, every legal turn equally likely,",
+             "# neutral supplies 0..7 per side, stopped after rounds 2..16, both rules.",
+             "# name (rule initial - round - game) | position string"]
+    for rule in (BASIC, ADVANCED):
+        for rnd in RANDOM_ROUNDS:
+            for i in range(RANDOM_PER_CELL):
+                pos = random_position(rule, rnd, i)
+                lines.append(f"{'ba'[rule]}-r{rnd:02d}-{i:02d} | {position_string(pos)}")
+    return lines
+
+
+def read_random_set(path=RANDOM_FILE):
+    from szsolver.formats.notation import parse_position
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                name, text = (x.strip() for x in line.split("|"))
+                out.append((name, parse_position(text, backend=Position)))
+    return out
+
+
+def _pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def _set_options(options):
+    """Apply model options (a VARIANTS entry); returns the saved ones. Models from
+    before ``OPTIONS`` existed run only the empty variant."""
+    from szsolver.bounds import model as M
+    current = getattr(M, "OPTIONS", None)
+    if current is None:
+        if options:
+            sys.exit("this model has no OPTIONS: only the variant 'new' ({}) runs")
+        return None
+    saved = dict(current)
+    current.update(options)
+    return saved
+
+
+def _restore_options(saved):
+    from szsolver.bounds import model as M
+    if saved is not None:
+        M.OPTIONS.clear()
+        M.OPTIONS.update(saved)
+
+
+_CPU_DEADLINE = [None]   # process-time deadline of the solve running now (both_sides)
+
+
+def _cpu_capped_solver():
+    """Make every CP-SAT solve stop (as a time limit does) once this process's CPU time
+    passes ``_CPU_DEADLINE``: on a shared machine a wall-clock cap would stop
+    positions by the load, not by their work."""
+    import threading
+    from szsolver import interrupt
+    base = interrupt.CpSolver
+    if getattr(base, "cpu_capped", False):
+        return
+
+    class CpuCapped(base):
+        cpu_capped = True
+
+        def solve(self, model, solution_callback=None):
+            done = threading.Event()
+
+            def watch():
+                while not done.wait(0.02):
+                    if _CPU_DEADLINE[0] is not None and time.process_time() > _CPU_DEADLINE[0]:
+                        self.stop_search()
+                        return
+            w = threading.Thread(target=watch, daemon=True)
+            w.start()
+            try:
+                return super().solve(model, solution_callback)
+            finally:
+                done.set()
+                w.join()
+        Solve = solve
+    interrupt.CpSolver = CpuCapped
+
+
+def both_sides(pos, cap, options):
+    """Both sides' potentials under the model options ``options``, as
+    ``potential --side both`` computes them, within ``cap`` CPU seconds for the
+    position (Red's solve may use them all, Blue's what is left; a wall-clock limit of
+    20 times that guards against a stalled machine). Returns (results, CPU s, wall s)."""
+    _cpu_capped_solver()
+    saved = _set_options(options)
+    try:
+        c, w = time.process_time(), time.perf_counter()
+        _CPU_DEADLINE[0] = c + cap
+        res = [P.potential(pos, side, time_limit=20 * cap) for side in (0, 1)]
+        return res, time.process_time() - c, time.perf_counter() - w
+    finally:
+        _CPU_DEADLINE[0] = None
+        _restore_options(saved)
+
+
+def greedy_set(rounds=(6, 9, 12, 14), games=3):
+    """The positions of the greedy-game section, named like the random set:
+    ``b-example-r06``, ``a-greedy2-r14``, ..."""
+    out = []
+    for rule in (BASIC, ADVANCED):
+        sets = [("example", example_positions(rule, rounds))]
+        sets += [(f"greedy{s}", greedy_positions(rule, rounds, s)) for s in range(1, games + 1)]
+        for gname, by_round in sets:
+            out += [(f"{'ba'[rule]}-{gname}-r{rnd:02d}", by_round[rnd]) for rnd in rounds]
+    return out
+
+
+def random_section(a):
+    if a.set == "greedy":
+        todo = greedy_set(games=a.games)
+    elif a.games_range:
+        # more games of the same recipe than the file holds (a search for outliers)
+        lo, hi = (int(x) for x in a.games_range.split(":"))
+        todo = [(f"{'ba'[rule]}-r{rnd:02d}-{i:02d}", random_position(rule, rnd, i))
+                for rule in (BASIC, ADVANCED) for rnd in RANDOM_ROUNDS for i in range(lo, hi)]
+    elif not os.path.exists(RANDOM_FILE):
+        sys.exit(f"{RANDOM_FILE} is missing: run with --make-random")
+    else:
+        todo = read_random_set()
+    if a.subset:
+        keys = a.subset.split(",")
+        todo = [(n, p) for n, p in todo if any(k in n for k in keys)]
+    todo = todo[::a.every][:a.limit]
+    names = a.variants.split(",")
+    print(f"{len(todo)} positions, cap {a.cap} s per position, variants {names}; "
+          f"per variant: value red/blue ('!' not proven), CPU s, wall s")
+    rec = {v: [] for v in names}   # (name, cpu, wall, capped)
+    for i, (name, pos) in enumerate(todo):
+        order = names if i % 2 == 0 else names[::-1]
+        got = {}
+        for v in order:
+            res, cpu, wall = both_sides(pos, a.cap, VARIANTS[v])
+            got[v] = res
+            rec[v].append((name, cpu, wall, not all(r.proven for r in res)))
+        cols = []
+        for v in names:
+            _, cpu, wall, capped = rec[v][-1]
+            vals = "/".join(f"{r.potential}{'' if r.proven else '!'}" for r in got[v])
+            cols.append(f"{v} {vals:>7} {cpu:7.3f} {wall:7.3f}")
+        print(f"{name:10} " + "   ".join(cols), flush=True)
+        for side in (0, 1):
+            proven = [got[v][side].potential for v in names if got[v][side].proven]
+            assert len(set(proven)) <= 1, (name, side, proven)
+    for v in names:
+        print(f"\nVariant {v}: seconds per position (both sides), CPU / wall")
+        print(f"{'rule':9} {'n':>4} {'median':>15} {'p90':>15} {'worst':>15} {'>1 s':>5} "
+              f"{'>5 s':>5} {'capped':>6}")
+        for rule in "ba":
+            rows = [r for r in rec[v] if r[0].startswith(rule)]
+            if not rows:
+                continue
+            cpu = [r[1] for r in rows]
+            wall = [r[2] for r in rows]
+            worst = max(rows, key=lambda r: r[1])
+            print(f"{('basic', 'advanced')['ba'.index(rule)]:9} {len(rows):>4} "
+                  f"{statistics.median(cpu):7.3f}/{statistics.median(wall):7.3f} "
+                  f"{_pct(cpu, 0.9):7.3f}/{_pct(wall, 0.9):7.3f} "
+                  f"{max(cpu):7.3f}/{max(wall):7.3f} {sum(c > 1 for c in cpu):>5} "
+                  f"{sum(c > 5 for c in cpu):>5} {sum(r[3] for r in rows):>6}"
+                  f"  worst {worst[0]}")
+        if a.set != "random":
+            continue
+        print("per round: median / worst CPU s (basic | advanced)")
+        for rnd in RANDOM_ROUNDS:
+            cells = []
+            for rule in "ba":
+                cpu = [r[1] for r in rec[v] if r[0].startswith(f"{rule}-r{rnd:02d}")]
+                cells.append(f"{statistics.median(cpu):6.3f} / {max(cpu):6.3f}" if cpu
+                             else f"{'-':>15}")
+            print(f"  r{rnd:02d}  " + "  |  ".join(cells))
+
+
+CLOCK = [time.perf_counter]   # --cpu: time.process_time
+
+
 def timed(f, *a, **k):
-    t = time.perf_counter()
+    clock = CLOCK[0]
+    t = clock()
     r = f(*a, **k)
-    return r, time.perf_counter() - t
+    return r, clock() - t
 
 
 def solver_section(depths):
@@ -131,7 +357,44 @@ def main():
     ap.add_argument("--solver", action="store_true")
     ap.add_argument("--solver-depths", default="4,6")
     ap.add_argument("--solver-only", action="store_true")
+    ap.add_argument("--random", action="store_true",
+                    help="measure potential_positions_random.txt (both sides per position)")
+    ap.add_argument("--make-random", action="store_true", help="(re)write that file")
+    ap.add_argument("--check-random", action="store_true",
+                    help="regenerate the file in memory and compare")
+    ap.add_argument("--cap", type=float, default=300.0,
+                    help="CPU seconds per position, both sides")
+    ap.add_argument("--games-range", default="",
+                    help="--random on games LO:HI of the recipe instead of the file's 0:10")
+    ap.add_argument("--set", choices=("random", "greedy"), default="random",
+                    help="--random on the random set or the greedy-game positions")
+    ap.add_argument("--variants", default="new", help=f"of {', '.join(VARIANTS)}")
+    ap.add_argument("--subset", default="", help="name substrings, comma-separated")
+    ap.add_argument("--every", type=int, default=1)
+    ap.add_argument("--variant", default="new",
+                    help="model variant for the greedy-game section (see VARIANTS)")
+    ap.add_argument("--cpu", action="store_true",
+                    help="greedy-game section: CPU seconds instead of wall seconds")
+    ap.add_argument("--limit", type=int, default=None)
     a = ap.parse_args()
+    if a.make_random or a.check_random:
+        lines = random_set_lines()
+        if a.make_random:
+            with open(RANDOM_FILE, "w", encoding="utf-8") as f:
+                f.write("\n".join(lines) + "\n")
+            print(f"wrote {len(lines) - 4} positions to {RANDOM_FILE}")
+        else:
+            with open(RANDOM_FILE, encoding="utf-8") as f:
+                same = f.read() == "\n".join(lines) + "\n"
+            print("identical" if same else "DIFFERENT")
+            sys.exit(0 if same else 1)
+        return
+    if a.random:
+        random_section(a)
+        return
+    _set_options(VARIANTS[a.variant])
+    if a.cpu:
+        CLOCK[0] = time.process_time
     rounds = [int(x) for x in a.rounds.split(",")]
     rules = [{"basic": BASIC, "advanced": ADVANCED}[r] for r in a.rules.split(",")]
     stats = {}
