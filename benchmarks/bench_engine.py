@@ -7,7 +7,7 @@ Run: python3 benchmarks/bench_engine.py [--parts baselines,solver,scaling]
          [--solver-positions 15] [--solver-depths 4,6,8] [--solver-sources random,greedy]
          [--solver-nodes 40000000] [--agree-time 1.0]
          [--scaling-games 200] [--scaling-time 0.025] [--jobs 2]
-         [--out results.jsonl] [--report results.jsonl] [--quick]
+         [--first K] [--out results.jsonl] [--report results.jsonl] [--quick]
 
 * baselines: per rule and opponent, ``--games`` games (even k: the engine is Red,
   odd k: Blue; game k uses seed k for both players), the engine at ``--time``
@@ -27,7 +27,8 @@ the games do not depend on the machine's load, only their duration does. Tasks
 are interleaved across the cells, every result is appended to ``--out`` (JSON
 lines) as it arrives and the tables are printed every ``--every`` results, so a
 run cut short still gives balanced figures. ``--report FILE``: only print the
-tables of a results file. ``--quick``: a few games per cell, to try the script.
+tables of a results file (several files: comma-separated). ``--first K``: start at
+game (position) K instead of 0, so several processes can share a run. ``--quick``: a few games per cell, to try the script.
 """
 import argparse
 import json
@@ -207,17 +208,18 @@ def tasks_for(a):
             for opp in a.opponents:
                 secs = a.random_time if opp == "random" else a.time
                 groups.append([("baselines", RULES[rule], opp, k, k % 2 == 0, secs)
-                               for k in range(a.games)])
+                               for k in range(a.first, a.first + a.games)])
     if "scaling" in a.parts:
         for rule in a.rules:
             groups.append([("scaling", RULES[rule], k, k % 2 == 0, a.scaling_time)
-                           for k in range(a.scaling_games)])
+                           for k in range(a.first, a.first + a.scaling_games)])
     if "solver" in a.parts:
         for rule in a.rules:
             for d in a.solver_depths:
                 for src in a.solver_sources:
                     groups.append([("solver", RULES[rule], d, src, k, a.agree_time,
-                                    a.solver_nodes) for k in range(a.solver_positions)])
+                                    a.solver_nodes)
+                                   for k in range(a.first, a.first + a.solver_positions)])
     return _interleave(groups)
 
 
@@ -243,13 +245,17 @@ def main():
     ap.add_argument("--scaling-time", type=float, default=0.025)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--every", type=int, default=50)
+    ap.add_argument("--first", type=int, default=0)
     ap.add_argument("--out", default=None)
     ap.add_argument("--report", default=None)
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
     if a.report:
-        with open(a.report) as f:
-            print(report([json.loads(line) for line in f if line.strip()]))
+        rows = []
+        for name in a.report.split(","):
+            with open(name) as f:
+                rows += [json.loads(line) for line in f if line.strip()]
+        print(report(rows))
         return
     a.parts = a.parts.split(",")
     a.rules = a.rules.split(",")
