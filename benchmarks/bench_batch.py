@@ -8,8 +8,9 @@
 solve: the fixed positions of solver_positions.txt with at most --max-turns turns left;
 puzzles: --days daily puzzles from 2026-11-23 (a Monday); annotate: the rulebook game
 cut at each of its positions with 6 turns left or fewer (exact part only, so
-deterministic and CP-SAT free); deep: one position of solver_positions.txt split over
-its root turns, against the serial solver. The cluster's start-up is not timed (it is
+deterministic and CP-SAT free); deep: positions of solver_positions.txt (or cut at
+another depth from the same games) split over their root turns, against the serial
+solver, alternately. The cluster's start-up is not timed (it is
 paid once per command). Prints units per second per worker count, and for deep the
 per-task costs (median, max, sum of task seconds), the wall time and the serial time.
 """
@@ -71,30 +72,70 @@ def bench_units(kind: str, workers: list[int], args) -> None:
               f"{rep.units_per_second:.2f} units/s", flush=True)
 
 
+def _named_position(name: str) -> tuple[str, int, str]:
+    """A position of solver_positions.txt, or one cut from the same games at another
+    depth (e.g. basic-greedy1-9: greedy game 1 under the Basic rule with 9 turns left),
+    made by make_solver_positions.py's deterministic games."""
+    for p in _positions(0):
+        if p[0] == name:
+            return p
+    sys.path.insert(0, HERE)
+    import make_solver_positions as m
+    from szsolver.formats.notation import position_string
+    from szsolver.rules.base import ADVANCED, BASIC
+    rname, game, depth = name.split("-")
+    rule, neutrals = (BASIC, 5) if rname == "basic" else (ADVANCED, 4)
+    states = (m.example_game(rule, neutrals) if game == "example"
+              else m.greedy_game(rule, neutrals, int(game[len("greedy"):])))
+    return name, int(depth), position_string(states[32 - int(depth)])
+
+
+def _cpu(client) -> float:
+    """CPU seconds used so far by the client's workers (user + system)."""
+    return sum(client.run(time.process_time).values())
+
+
 def bench_deep(workers: list[int], args) -> None:
     from szsolver.batch.cluster import open_client
     from szsolver.batch.deep import deep_solve
     from szsolver.endgame.solver import solve
     from szsolver.formats.record import parse_source_text
-    name, turns, text = [p for p in _positions(0) if p[0] == args.position][0]
-    pos, _ = parse_source_text(text)
-    limit = dict(node_limit=args.node_limit) if args.node_limit else {}
-    if not args.no_serial:
-        t = time.perf_counter()
-        s = solve(pos, **limit)
-        print(f"serial {name} ({turns} turns): value {s.value} [{s.lower}, {s.upper}], "
-              f"{s.nodes:,} nodes, {time.perf_counter() - t:.1f} s", flush=True)
-    for n in workers:
-        with open_client(n) as client:
-            t = time.perf_counter()
-            r = deep_solve(client, pos, **limit)
-            wall = time.perf_counter() - t
-        secs = [x["seconds"] for x in r["tasks"]]
-        cut = sum(x["cut"] for x in r["tasks"])
-        print(f"deep {name}, {n} worker(s): value {r['value']} [{r['lower']}, {r['upper']}], "
-              f"{wall:.1f} s wall, {len(secs)} tasks ({cut} refuted), task s median "
-              f"{statistics.median(secs):.3f} max {max(secs):.2f} sum {sum(secs):.1f}, "
-              f"{r['nodes']:,} nodes", flush=True)
+    for name in args.position.split(","):
+        name, turns, text = _named_position(name)
+        pos, _ = parse_source_text(text)
+        limit = dict(node_limit=args.node_limit) if args.node_limit else {}
+        for rep in range(args.repeat):
+            if not args.no_serial:
+                t, c = time.perf_counter(), time.process_time()
+                s = solve(pos, **(limit or {"node_limit": 10**15}))   # 9 turns need a limit
+                print(f"serial {name} ({turns} turns): value {s.value} [{s.lower}, {s.upper}], "
+                      f"{s.nodes:,} nodes, {time.perf_counter() - t:.1f} s wall, "
+                      f"{time.process_time() - c:.1f} s CPU, load {os.getloadavg()[0]:.1f}",
+                      flush=True)
+            for n in workers:
+                with open_client(n) as client:
+                    client.run(lambda: __import__("szsolver.batch.deep"))   # warm imports
+                    c0, cc = _cpu(client), time.process_time()
+                    t = time.perf_counter()
+                    r = deep_solve(client, pos, **limit)
+                    wall = time.perf_counter() - t
+                    cpu = _cpu(client) - c0 + time.process_time() - cc
+                secs = [x["seconds"] for x in r["tasks"]]
+                ts = r["task_cpu"]
+                cut = sum(x["cut"] for x in r["tasks"])
+                print(f"deep {name}, {n} worker(s): value {r['value']} [{r['lower']}, {r['upper']}], "
+                      f"{wall:.1f} s wall, {cpu:.1f} s CPU, load {os.getloadavg()[0]:.1f}; "
+                      f"{len(secs)} root orbits ({cut} refuted) in {r['task_count']} tasks; "
+                      f"task CPU s: eldest {ts[0] if ts else 0:.2f}, median {statistics.median(ts):.2f}, "
+                      f"max {max(ts):.2f}, sum {sum(ts):.1f}; root turn s: median "
+                      f"{statistics.median(secs):.3f}, max {max(secs):.2f}; "
+                      f"{r['nodes']:,} nodes", flush=True)
+                if args.tasks_out:
+                    import json
+                    with open(args.tasks_out, "a", encoding="utf-8") as f:
+                        f.write(json.dumps({"position": name, "workers": n, "wall": wall,
+                                            "cpu": cpu, "task_cpu": ts, "task_seconds": r["task_seconds"],
+                                            "tasks": r["tasks"]}) + "\n")
 
 
 def main(argv=None) -> int:
@@ -103,7 +144,11 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", default="1,2", help="comma-separated worker counts")
     ap.add_argument("--max-turns", type=int, default=6, help="solve: positions up to this depth")
     ap.add_argument("--days", type=int, default=6, help="puzzles: how many days")
-    ap.add_argument("--position", default="basic-greedy4-8", help="deep: a name in solver_positions.txt")
+    ap.add_argument("--position", default="basic-greedy1-9,basic-greedy3-9",
+                    help="deep: names in solver_positions.txt or RULE-GAME-TURNS cut from "
+                         "make_solver_positions.py's games (comma-separated)")
+    ap.add_argument("--repeat", type=int, default=1, help="deep: runs of each (alternating)")
+    ap.add_argument("--tasks-out", default=None, help="deep: append per-task costs (JSON lines)")
     ap.add_argument("--node-limit", type=int, default=None, help="deep: per task and serial")
     ap.add_argument("--no-serial", action="store_true", help="deep: skip the serial solve")
     args = ap.parse_args(argv)

@@ -258,3 +258,167 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path, args, words):
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 2, r.output
     assert "Error:" in r.output and words in r.output
+
+
+# --- deep solve: the shared window --------------------------------------------------------
+
+def _children(text):
+    """(position string, [(root turn, the child's value by the serial solver)])."""
+    from szsolver.endgame.solver import turn_orbits
+    from szsolver.formats.record import parse_source_text
+    core = to_core(parse_source_text(text)[0])
+    out = []
+    for orb in turn_orbits(core):
+        child = core.copy()
+        child.make(orb[0])
+        out.append((orb[0], solve(child).value))
+    return position_string(core), core.side == 0, out
+
+
+@pytest.mark.parametrize("text", [_no_neutrals_for_the_mover(t) for t in _late_positions(4, 4)])
+def test_child_task_window_refutes_only_what_it_may(text):
+    from szsolver.batch.deep import child_task
+    pstr, red, kids = _children(text)
+    turns = [t for t, _ in kids]
+    value = (max if red else min)(v for _, v in kids)
+    best = [t for t, v in kids if v == value][0]
+    # no window to start with: the task's own exact children narrow it; every bound
+    # holds, the root's bounds meet at its value, and a best child's line keeps it
+    alone = {r["turn"]: r for r in child_task(pstr, turns, None, None, None)}
+    for t, v in kids:
+        r = alone[t]
+        assert r["lower"] <= v <= r["upper"] and (not r["exact"] or r["lower"] == v)
+    pick = max if red else min
+    assert pick(r["lower"] for r in alone.values()) == pick(r["upper"] for r in alone.values())
+    assert alone[turns[0]]["exact"]
+    walked = [r for r in alone.values() if r["exact"] and r["lower"] == value]
+    assert walked and all(r["pv"] for r in walked)
+    line = to_core(parse(pstr))
+    for t in walked[0]["pv"]:
+        line.make(t)
+    assert line.is_over() and line.value() == value
+    # the root's value as the window, proved by another turn: no child beats it, so
+    # none is solved; each is refuted with a bound its true value keeps
+    cut = {r["turn"]: r for r in child_task(pstr, turns, None, None, None, start=(value, -1))}
+    for t, v in kids:
+        r = cut[t]
+        assert r["lower"] <= v <= r["upper"]
+        assert r["cut"] and not r["exact"]
+        assert (r["upper"] <= value) if red else (r["lower"] >= value)
+    assert sum(r["nodes"] for r in cut.values()) < sum(r["nodes"] for r in alone.values())
+    # the same window proved by the best child itself (a retried task): that child is
+    # proved again, not cut by its own bound
+    again = {r["turn"]: r for r in child_task(pstr, turns, None, None, None, start=(value, best))}
+    assert again[best]["exact"] and again[best]["lower"] == value
+
+
+def parse(text):
+    from szsolver.formats.record import parse_source_text
+    return parse_source_text(text)[0]
+
+
+def test_the_window_is_shared_through_the_cluster(client):
+    from szsolver.batch.deep import child_task
+    text = _no_neutrals_for_the_mover(_late_positions(4, 4)[0])
+    pstr, red, kids = _children(text)
+    turns = [t for t, _ in kids]
+    value = (max if red else min)(v for _, v in kids)
+    name = "szsolver-test-window"
+    var = distributed.Variable(name, client=client)
+    try:
+        var.set(None)            # a task offers every bound it proves: the root's value
+        client.submit(child_task, pstr, turns, name, None, None, pure=False).result()
+        w, src = var.get()
+        assert w == value and dict(kids)[src] == value
+        var.set([value, -1])     # set before a task starts: it refutes every child
+        rs = client.submit(child_task, pstr, turns, name, None, None, pure=False).result()
+        assert all(r["cut"] and r["window"] == value for r in rs)
+    finally:
+        var.delete()
+
+
+def test_deep_solve_in_small_slices_equals_the_serial_solver(client):
+    """Probes stopped every 64 nodes to read the window, and resumed: same answers."""
+    from szsolver.batch import deep
+    client.run(setattr, deep, "SLICE_NODES", 64)
+    try:
+        for text in _late_positions(6, 6):
+            pos = parse(_no_neutrals_for_the_mover(text))
+            got, want = deep_solve(client, pos), solve(pos)
+            assert got["exact"] and got["value"] == want.value
+            assert got["best"] == [format_turn(t, pos.geometry) for t in want.best]
+    finally:
+        client.run(setattr, deep, "SLICE_NODES", deep.SLICE_NODES)
+
+
+def test_deep_solve_node_limit_gives_proved_bounds(client):
+    text = _no_neutrals_for_the_mover(_late_positions(6, 6)[0])
+    pos = parse(text)
+    got = deep_solve(client, pos, node_limit=200)
+    want = solve(pos).value
+    assert got["lower"] <= want <= got["upper"]
+    assert got["exact"] is False or got["value"] == want
+
+
+# --- the commands: standard input, --example, bad input -----------------------------------
+
+def test_cli_deep_solve_reads_standard_input_and_example(client):
+    from szsolver.cli import main
+    from szsolver.cli.common import example_position
+    addr = ["--scheduler", client.scheduler.address, "--json"]
+    r = CliRunner().invoke(main, ["batch", "deep-solve", "--example", *addr])
+    assert r.exit_code == 0, r.output
+    want = solve(example_position(6))
+    got = json.loads(r.output)
+    assert got["value"] == want.value and got["exact"]
+    assert got["best"] == [format_turn(t, example_position(6).geometry) for t in want.best]
+    text = position_string(to_core(example_position(4)))
+    r = CliRunner().invoke(main, ["batch", "deep-solve", "-", *addr], input=text + "\n")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["value"] == solve(example_position(4)).value
+
+
+def test_cli_batch_solve_reads_standard_input_and_example(client, tmp_path):
+    from szsolver.cli import main
+    addr = ["--scheduler", client.scheduler.address]
+    out = tmp_path / "stdin.jsonl"
+    r = CliRunner().invoke(main, ["batch", "solve", "-", str(out), *addr],
+                           input="\n".join(POSITIONS[:2]) + "\n")
+    assert r.exit_code == 0, r.output
+    assert [_strip(x) for x in _read_jsonl(out)] == [_strip(solve_unit(i, p))
+                                                    for i, p in enumerate(POSITIONS[:2])]
+    out = tmp_path / "example.jsonl"
+    r = CliRunner().invoke(main, ["batch", "solve", "--example", str(out), *addr])
+    assert r.exit_code == 0, r.output
+    from szsolver.cli.common import example_position
+    got = _read_jsonl(out)
+    assert [x["value"] for x in got] == [solve(example_position(k)).value for k in range(6, 0, -1)]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["batch", "solve", "{src}", "out.jsonl", "--workers", "-3"], "--workers"),
+    (["batch", "solve", "{src}", "out.jsonl", "--workers", "100000"], "local worker processes"),
+    (["batch", "solve", "{src}", "out.jsonl", "--scheduler", "not an address"],
+     "not a scheduler address"),
+    (["batch", "solve", "{src}", "/proc/no/such/out.jsonl", "--workers", "1"], "cannot write"),
+    (["batch", "solve", "{src}", "/proc/version", "--workers", "1"], "cannot write"),
+    (["batch", "solve", "{src}", "-", "--workers", "1"], "file name"),
+    (["batch", "solve", "{src}", "--workers", "1"], "missing OUT.jsonl"),
+    (["batch", "solve", "--example", "{src}", "out.jsonl", "--workers", "1"], "not POSITIONS_FILE"),
+    (["batch", "annotate", "{src}", "/proc/no/such/dir", "--workers", "1"], "cannot"),
+    (["batch", "annotate", "{tmp}", "--workers", "1"], "missing GAMES"),
+    (["batch", "deep-solve", "--workers", "1"], "missing SOURCE"),
+    (["batch", "deep-solve", "--example", "{src}", "--workers", "1"], "not both"),
+    (["batch", "deep-solve", "--example", "--workers", "0"], "--workers"),
+    (["batch", "deep-solve", "--example", "--scheduler", "tcp://127.0.0.1:1"],
+     "cannot reach the Dask scheduler"),
+])
+def test_cli_more_bad_input_is_one_line_exit_2(tmp_path, args, words):
+    from szsolver.cli import main
+    src = tmp_path / "positions.txt"
+    src.write_text(POSITIONS[0] + "\n", encoding="utf-8")
+    args = [a.format(src=src, tmp=tmp_path) for a in args]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error:") and words in lines[0], r.output

@@ -36,6 +36,10 @@ from ..errors import UnsupportedError
 #: built and less sharing between siblings; measured in docs/batch.md)
 CHUNKS_PER_THREAD = 2
 
+#: nodes a task searches between two looks at the shared window (about a second of
+#: search): a probe stopped there resumes from its table, so a look costs little
+SLICE_NODES = 1 << 20
+
 
 def _root(position: str):
     from ..endgame.solver import to_core
@@ -51,70 +55,259 @@ def _child_searcher(core, turn: int):
     return s
 
 
-def child_task(position: str, turns: list[int], window: int | None,
-               time_limit: float | None, node_limit: int | None) -> list[dict]:
+#: seconds a task goes on with the window it read last before reading it again (a read
+#: is a round trip to the scheduler; a root turn often takes milliseconds)
+WINDOW_READ_EVERY = 0.2
+
+
+class Window:
+    """The best proved bound on the root's value (Red's side), shared by the tasks of one
+    deep solve: a lower bound when Red moves (the root is the max of its children), an
+    upper bound when Blue moves, with the root turn whose child proved it. ``name``
+    None: a window of this task alone (no cluster). On a cluster it is a Dask
+    ``Variable``, read at most every :data:`WINDOW_READ_EVERY` seconds (a stale copy is
+    only a weaker bound, never a wrong one); offers go under a Dask ``Lock`` so it only
+    ever narrows."""
+
+    def __init__(self, name: str | None, red: bool, bound: int | None = None, turn: int = -1):
+        self.name, self.red = name, red
+        self._local = (bound, turn)
+        self._var = self._lock = None
+        self._read_at = -1e9
+        if name is not None:
+            from distributed import Lock, Variable
+            self._var, self._lock = Variable(name), Lock(name + "-lock")
+
+    def better(self, v: int, than: int | None) -> bool:
+        return than is None or (v > than if self.red else v < than)
+
+    def get(self, fresh: bool = False) -> tuple[int | None, int]:
+        """(bound or None, the root turn that proved it or -1); ``fresh``: read the
+        shared copy now."""
+        now = time.perf_counter()
+        if self._var is not None and (fresh or now - self._read_at >= WINDOW_READ_EVERY):
+            got = self._var.get()
+            self._read_at = now
+            if got and self.better(got[0], self._local[0]):
+                self._local = tuple(got)
+        return self._local
+
+    def offer(self, v: int, turn: int) -> None:
+        """``v`` is proved for the child after ``turn`` (a lower bound when Red moves,
+        an upper bound when Blue moves), hence for the root: keep it if it narrows."""
+        if not self.better(v, self._local[0]):
+            return                       # not better than a bound already shared
+        self._local = (v, turn)
+        if self._var is None:
+            return
+        with self._lock:
+            cur = self._var.get()
+            if not cur or self.better(v, cur[0]):
+                self._var.set([v, turn])
+            else:
+                self._local = tuple(cur)
+        self._read_at = time.perf_counter()
+
+
+def _for_child(window: Window, turn: int, fresh: bool = False) -> int | None:
+    """The window that the child after ``turn`` must beat. A bound this child proved
+    itself (in an earlier run of a retried task, or earlier in this one) counts one
+    weaker, so the child proves it again rather than being cut by its own bound."""
+    w, src = window.get(fresh)
+    if w is None or src != turn:
+        return w
+    return w - 1 if window.red else w + 1
+
+
+def _keeps(s, value: int, red_moves: bool) -> bool:
+    """At a child (on ``s``, no limits set): does it keep its parent's exact ``value``?
+    (the serial solver's test: one null-window probe)"""
+    r = s.red_probe(value if red_moves else value + 1)
+    if r is None:
+        raise RuntimeError("a probe without limits stopped")
+    return r[1] if red_moves else not r[1]
+
+
+def _line(s, value: int) -> list[int]:
+    """An optimal line from ``s``'s current position to the end of the game, one proved
+    turn at a time, the table's turn tried first (as the serial solver walks its PV)."""
+    line = []
+    pos = s.position()
+    while not pos.is_over():
+        red_moves = pos.side == 0
+        cands = pos.legal_turns()
+        first = s.tt_move()
+        if first in cands:
+            cands.remove(first)
+            cands.insert(0, first)
+        for t in cands:
+            s.make(t)
+            if _keeps(s, value, red_moves):
+                line.append(t)
+                break
+            s.unmake(t)
+        else:
+            raise RuntimeError("no turn keeps the proved value")
+        pos = s.position()
+    for t in reversed(line):
+        s.unmake(t)
+    return line
+
+
+def _node_abort() -> int:
+    from ..endgame._search import ABORT_REASONS
+    return next(k for k, v in ABORT_REASONS.items() if v == "node limit")
+
+
+def _sliced_probe(s, gamma: int, window: Window, turn: int, stop_at: int,
+                  deadline: float | None, want):
+    """``s.red_probe(gamma)`` in slices of :data:`SLICE_NODES` nodes (a shared window
+    only). Between slices the window is read again; when ``want(window)`` (the probe it
+    asks for now) is no longer ``gamma``, returns ``("again", None)``. Else
+    ``("done", (v, is_lower))``, or ``("stopped", None)`` when the task's own limit
+    (``stop_at`` nodes, 0: none; ``deadline``, perf_counter time) stopped it."""
+    nodes_abort = _node_abort()
+    while True:
+        n = s.stats()["nodes"]
+        cap = n + SLICE_NODES if window.name is not None else 0
+        if stop_at and (not cap or stop_at < cap):
+            cap = stop_at
+        seconds = 0.0
+        if deadline is not None:
+            seconds = deadline - time.perf_counter()
+            if seconds <= 0:
+                return "stopped", None
+        s.set_limits(cap, seconds)
+        r = s.red_probe(gamma)
+        if r is not None:
+            return "done", r
+        if s.aborted != nodes_abort or (stop_at and s.stats()["nodes"] >= stop_at):
+            return "stopped", None
+        if want(_for_child(window, turn, fresh=True)) != gamma:
+            return "again", None
+
+
+def _prove_child(s, turn: int, window: Window, red: bool, stop_at: int,
+                 deadline: float | None) -> dict:
+    """Bounds (Red's side) on the child after ``turn`` (made on ``s``): proved exactly
+    unless the shared window refutes it (``cut``: proved no better for the mover than
+    the window) or the task's limit stops it (``finished`` False). Every bound that
+    helps the mover is offered to the window as soon as it is proved."""
+    from ..endgame.solver import _guess
+    lo, hi = s.bounds()
+    g = _guess(s)
+    cut, finished = False, True
+
+    def want(w):
+        """The next null-window test: can the child beat the window? else MTD(f)."""
+        if w is not None:
+            if red and lo <= w:
+                return w + 1
+            if not red and hi >= w:
+                return w
+        gamma = g + 1 if g <= lo else g
+        return min(max(gamma, lo + 1), hi)
+
+    while lo < hi:
+        w = _for_child(window, turn)
+        if w is not None and (hi <= w if red else lo >= w):
+            cut = True
+            break
+        gamma = want(w)
+        how, r = _sliced_probe(s, gamma, window, turn, stop_at, deadline, want)
+        if how == "stopped":
+            finished = False
+            break
+        if how == "again":
+            continue
+        v, is_lower = r
+        if is_lower:
+            lo = max(lo, v)
+        else:
+            hi = min(hi, v)
+        g = v
+        if red and is_lower:
+            window.offer(lo, turn)
+        elif not red and not is_lower:
+            window.offer(hi, turn)
+    if lo == hi:
+        cut = False
+        window.offer(lo, turn)
+    else:
+        w = _for_child(window, turn)             # a stopped child may still be refuted
+        cut = cut or (w is not None and (hi <= w if red else lo >= w))
+    return {"lower": lo, "upper": hi, "exact": lo == hi, "cut": cut, "finished": finished}
+
+
+def child_task(position: str, turns: list[int], window: str | None,
+               time_limit: float | None, node_limit: int | None,
+               start: tuple[int | None, int] = (None, -1)) -> list[dict]:
     """Prove the values (Red's side) of ``position`` after each of ``turns``, in order,
     with one transposition table for them all (siblings share much of their trees).
-    ``window``: the best exact value of a sibling so far (None: none yet); a child that
-    cannot beat the window (nor the best exact child of this task before it) is only
-    refuted (``cut``: proved no better for the mover) by one null-window probe. The limits
-    apply to the whole task. A pure function of its arguments under a node limit (a
-    time limit only stops it sooner)."""
-    from ..endgame.solver import _guess, _mtdf, _searcher, tt_entries_for
+
+    ``window``: the name of the deep solve's shared :class:`Window` (None: this task's
+    own, starting at ``start``). A child that cannot beat the window is only refuted
+    (``cut``); the window is read again between slices of search, so a bound another
+    task proves meanwhile narrows the probes running here. A child proved exact and at
+    least as good as the window also gets its principal variation (``pv``: turns from
+    the child on), walked with this task's warm table. The limits apply to the whole
+    task. The bounds are proved whatever the window's history; which children are cut
+    depends on it."""
+    from ..endgame.solver import _searcher, tt_entries_for
     core = _root(position)
-    red_moves = core.side == 0
+    red = core.side == 0
+    win = Window(window, red, *start)
     s = _searcher(core, tt_entries_for(max(core.turns_left - 1, 0)), None, None)
-    s.set_limits(node_limit or 0, time_limit or 0.0)
+    deadline = time.perf_counter() + time_limit if time_limit else None
+    stop_at = node_limit or 0
     out = []
     stopped = False
     for turn in turns:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         n0 = s.stats()["nodes"]
         s.make(turn)
-        lo, hi = s.bounds()
-        cut, done = False, not stopped
-        if window is not None and lo < hi and done:
-            gamma = window + 1 if red_moves else window      # can the child beat it?
-            if lo < gamma <= hi:
-                r = s.red_probe(gamma)
-                if r is None:
-                    done = False
-                else:
-                    v, is_lower = r
-                    if is_lower:
-                        lo = max(lo, v)
-                    else:
-                        hi = min(hi, v)
-        if window is not None:
-            cut = (hi <= window) if red_moves else (lo >= window)
-        if done and not cut and lo < hi:
-            lo, hi, done = _mtdf(s, lo, hi, _guess(s))
+        if stopped:
+            lo, hi = s.bounds()
+            w = _for_child(win, turn)
+            rec = {"lower": lo, "upper": hi, "exact": lo == hi, "finished": False,
+                   "cut": lo < hi and w is not None and (hi <= w if red else lo >= w)}
+        else:
+            rec = _prove_child(s, turn, win, red, stop_at, deadline)
+        stopped = stopped or not rec["finished"]
+        rec["window"] = win.get()[0] if rec["cut"] else None
+        rec["pv"] = None
+        if rec["exact"] and rec["finished"]:
+            w = _for_child(win, turn)
+            if w is None or (rec["lower"] >= w if red else rec["lower"] <= w):
+                s.set_limits(0, 0.0)              # as the serial solver's post-processing
+                rec["pv"] = [turn] + _line(s, rec["lower"])
         s.unmake(turn)
-        stopped = stopped or not done
-        exact = done and lo == hi and not cut
-        if exact and (window is None or (lo > window if red_moves else lo < window)):
-            window = lo
-        out.append({"turn": turn, "lower": lo, "upper": hi, "exact": exact, "cut": cut,
-                    "finished": done, "window": window if cut else None,
-                    "nodes": s.stats()["nodes"] - n0, "seconds": time.perf_counter() - t0})
+        rec.update(turn=turn, nodes=s.stats()["nodes"] - n0, seconds=time.perf_counter() - t0,
+                   cpu=time.process_time() - c0)
+        out.append(rec)
     return out
 
 
-def optimal_task(position: str, turn: int, value: int) -> bool:
-    """Does ``turn`` keep the root's proved ``value``? (one null-window probe)"""
-    from ..endgame.solver import _is_optimal
+def optimal_task(position: str, turns: list[int], value: int) -> list[bool]:
+    """Which of ``turns`` keep the root's proved ``value``? (one null-window probe each,
+    one table for them all)"""
+    from ..endgame.solver import _searcher, tt_entries_for
     core = _root(position)
-    s = _child_searcher(core, turn)
-    return _is_optimal(s, value, core.side == 0)
+    s = _searcher(core, tt_entries_for(max(core.turns_left - 1, 0)), None, None)
+    out = []
+    for turn in turns:
+        s.make(turn)
+        out.append(_keeps(s, value, core.side == 0))
+        s.unmake(turn)
+    return out
 
 
 def pv_task(position: str, turn: int, value: int) -> list[int]:
     """An optimal line after the optimal root ``turn``, proved step by step."""
-    from ..endgame.solver import _walk_pv
     core = _root(position)
     s = _child_searcher(core, turn)
     s.red_probe(value)           # warms the table for the walk
-    return [turn] + _walk_pv(s, value)
+    return [turn] + _line(s, value)
 
 
 def _order(core, orbits) -> list[list[int]]:
@@ -131,13 +324,28 @@ def _order(core, orbits) -> list[list[int]]:
     return [orb for _, _, orb in sorted(keyed)]
 
 
+def _chunks(items: list, n: int) -> list[list]:
+    """``items`` dealt round-robin into at most ``n`` non-empty chunks."""
+    n = max(1, min(n, len(items)))
+    return [items[k::n] for k in range(n)] if items else []
+
+
 def deep_solve(client, position, *, time_limit: float | None = None,
-               node_limit: int | None = None, progress=None, retries: int = 3) -> dict:
+               node_limit: int | None = None, progress=None, retries: int = 3,
+               chunks_per_thread: int = CHUNKS_PER_THREAD) -> dict:
     """Solve ``position`` (a position object or string) with its root turns as tasks on
     ``client``. Returns ``solve --json``'s keys (``tt`` empty: the tables are per task)
-    plus ``tasks`` (per root turn: bounds, whether refuted, nodes, seconds) and
-    ``workers``. ``progress(done, total)`` after each task."""
-    from distributed import as_completed
+    plus ``tasks`` (per root turn: bounds, whether refuted, nodes, seconds, CPU seconds),
+    ``task_count``, ``task_seconds`` and ``task_cpu`` (each task's wall and CPU time on
+    its worker, in order of arrival, the eldest first) and ``workers``. ``progress(done, total)`` as root turns are done.
+
+    The eldest root turn (the static guess's favourite) starts alone; the others start,
+    dealt round-robin into ``chunks_per_thread`` tasks per worker thread, as soon as the
+    shared window holds a bound (or the eldest is done). Every task reads the window
+    between slices of search and offers the bounds it proves."""
+    import uuid
+
+    from distributed import Variable, as_completed
     from ..endgame.solver import (MAX_TURNS_WITHOUT_LIMIT, check_searchable, to_core,
                                   turn_orbits, winner_of)
     from ..formats.notation import format_turn, position_string
@@ -160,31 +368,33 @@ def deep_solve(client, position, *, time_limit: float | None = None,
     orbits = _order(core, turn_orbits(core))
     rep_orbit = {orb[0]: orb for orb in orbits}
     nthreads = max(1, sum(client.nthreads().values()))
+    name = f"szsolver-deep-{uuid.uuid4().hex}"
+    var = Variable(name, client=client)
+    var.set(None)
     results: dict[int, dict] = {}
-    best = None                       # best exact child value so far (Red's side)
+    task_seconds, task_cpu = [], []
 
     def submit(chunk):
-        return client.submit(child_task, pstr, [orb[0] for orb in chunk], best, time_limit,
-                             node_limit, pure=True, retries=retries)
+        return client.submit(child_task, pstr, [orb[0] for orb in chunk], name, time_limit,
+                             node_limit, pure=False, retries=retries)
 
-    # the eldest alone, then the rest dealt round-robin into chunks (a few per worker
-    # thread, so later chunks start with a narrower window), each chunk one task
-    n_chunks = min(len(orbits) - 1, CHUNKS_PER_THREAD * nthreads)
-    chunks = [orbits[1 + k::n_chunks] for k in range(n_chunks)] if n_chunks > 0 else []
-    stream = as_completed([submit(orbits[:1])])
-    started_rest = False
-    for fut in stream:
-        for r in fut.result():
-            results[r["turn"]] = r
-            if r["exact"] and (best is None or (r["lower"] > best if red else r["lower"] < best)):
-                best = r["lower"]
-        if progress:
-            progress(len(results), len(orbits))
-        want = nthreads if not started_rest else 1
-        started_rest = True
-        for _ in range(want):
-            if chunks:
-                stream.add(submit(chunks.pop(0)))
+    try:
+        eldest = submit(orbits[:1])
+        rest = _chunks(orbits[1:], chunks_per_thread * nthreads)
+        while rest and not eldest.done() and not var.get():
+            time.sleep(0.05)                     # young brothers wait for a bound
+        stream = as_completed([eldest] + [submit(c) for c in rest])
+        for fut in stream:
+            rs = fut.result()
+            fut.release()
+            for r in rs:
+                results[r["turn"]] = r
+            task_seconds.append(sum(r["seconds"] for r in rs))
+            task_cpu.append(sum(r["cpu"] for r in rs))
+            if progress:
+                progress(len(results), len(orbits))
+    finally:
+        var.delete()
     rs = list(results.values())
     if red:
         lo, hi = max(r["lower"] for r in rs), max(r["upper"] for r in rs)
@@ -196,11 +406,15 @@ def deep_solve(client, position, *, time_limit: float | None = None,
     if exact:
         sure = [t for t, r in results.items() if r["exact"] and r["lower"] == lo]
         maybe = [t for t, r in results.items() if not r["exact"] and r["lower"] <= lo <= r["upper"]]
-        checks = client.map(optimal_task, [pstr] * len(maybe), maybe, [lo] * len(maybe),
-                            pure=True, retries=retries)
-        sure += [t for t, ok in zip(maybe, client.gather(checks)) if ok]
+        parts = _chunks(maybe, nthreads)
+        checks = [client.submit(optimal_task, pstr, part, lo, pure=False, retries=retries)
+                  for part in parts]
+        for part, oks in zip(parts, client.gather(checks)):
+            sure += [t for t, ok in zip(part, oks) if ok]
         best_turns = sorted(t for rep in sure for t in rep_orbit[rep])
-        pv = client.submit(pv_task, pstr, best_turns[0], lo, pure=True, retries=retries).result()
+        walked = [results[t]["pv"] for t in sorted(sure) if results[t].get("pv")]
+        pv = walked[0] if walked else client.submit(pv_task, pstr, sorted(sure)[0], lo,
+                                                    pure=False, retries=retries).result()
         end = core.copy()
         for t in pv:
             end.make(t)
@@ -212,9 +426,12 @@ def deep_solve(client, position, *, time_limit: float | None = None,
     stopped = None if exact else "a task's limit (per task)"
     out.update(nodes=nodes, seconds=round(seconds, 6),
                nodes_per_second=round(nodes / seconds) if seconds > 0 else 0, tt={},
-               stopped=stopped, workers=nthreads, task_count=1 + max(n_chunks, 0),
+               stopped=stopped, workers=nthreads, task_count=1 + len(rest),
+               task_seconds=[round(x, 6) for x in task_seconds],
+               task_cpu=[round(x, 6) for x in task_cpu],
                tasks=[{"turn": format_turn(r["turn"], g), "lower": r["lower"], "upper": r["upper"],
                        "exact": r["exact"], "cut": r["cut"], "window": r["window"],
-                       "nodes": r["nodes"], "seconds": round(r["seconds"], 6)}
+                       "nodes": r["nodes"], "seconds": round(r["seconds"], 6),
+                       "cpu": round(r["cpu"], 6)}
                       for r in (results[orb[0]] for orb in orbits)])
     return out

@@ -5,19 +5,49 @@ running scheduler (``--scheduler tcp://HOST:PORT``)."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 
 import click
 
-from .common import SECONDS, BadInput, emit, end_progress, progress_printer, whole_number
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, end_progress,
+                     progress_printer, whole_number)
 
-_WHERE = [
+
+def max_local_workers() -> int:
+    """The most local worker processes a command starts: 4 per core, at least 8 (more
+    only queue for the same cores; a larger cluster is a running scheduler's)."""
+    return max(8, 4 * (os.cpu_count() or 1))
+
+
+def _check_workers(ctx, param, value):
+    if value is not None and value > max_local_workers():
+        raise click.BadParameter(f"{value} is more than {max_local_workers()} local worker "
+                                 "processes (4 per core); for a larger cluster start one and "
+                                 "give --scheduler", ctx=ctx, param=param)
+    return value
+
+
+_SCHEME = re.compile(r"^(tcp|tls|ws|wss|inproc|ucx)://[^\s/]+:\d+/?$")
+
+
+def _check_scheduler(ctx, param, value):
+    if value is not None and not _SCHEME.match(value.strip()):
+        raise click.BadParameter(f"{value!r} is not a scheduler address like "
+                                 "tcp://HOST:PORT", ctx=ctx, param=param)
+    return value.strip() if value is not None else None
+
+
+WORKERS_OPTIONS = [
     click.option("--workers", type=whole_number(1), default=None, metavar="N",
+                 callback=_check_workers,
                  help="Local worker processes (default: all cores)."),
     click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                 callback=_check_scheduler,
                  help="Run on this running Dask scheduler instead of a local cluster."),
 ]
+_WHERE = WORKERS_OPTIONS
 
 
 def _where(f):
@@ -62,25 +92,62 @@ def _summary(report, path: str) -> str:
 
 
 def _output_file(path: str) -> None:
+    """OUT.jsonl can be appended to (checked before any work starts: one line, exit 2)."""
+    if not path.strip() or path == "-":
+        raise BadInput(f"give a file name for the JSON lines, got {path!r}")
     if os.path.isdir(path):
         raise BadInput(f"{path} is a directory: give a file for the JSON lines")
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise BadInput(f"cannot write {path}: no such directory {parent}")
+    existed = os.path.exists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as e:
+        raise BadInput(f"cannot write {path}: {e.strerror or e}") from None
+    if not existed:
+        os.remove(path)
 
 
 def _output_dir(path: str) -> None:
+    """OUT/ exists or can be made, and files can be written in it."""
+    if not path.strip():
+        raise BadInput("give a directory name for the output, got ''")
     if os.path.exists(path) and not os.path.isdir(path):
         raise BadInput(f"{path} is a file, not a directory")
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise BadInput(f"cannot make {path}: no such directory {parent}")
+    try:
+        os.makedirs(path, exist_ok=True)
+        probe = os.path.join(path, f".szsolver-write-test{os.getpid()}")
+        with open(probe, "w", encoding="utf-8"):
+            pass
+        os.remove(probe)
+    except OSError as e:
+        raise BadInput(f"cannot write in {path}: {e.strerror or e}") from None
+
+
+def _lines_of(source: str) -> str:
+    """The text of a positions file, or of standard input for ``-``."""
+    from ..formats.sources import read_stdin, read_text_file
+    return read_stdin() if source == "-" else read_text_file(source)
 
 
 @click.group("batch")
 def batch():
     """Many puzzles, solves or annotations at once on a Dask cluster (pip install
     'szsolver[batch]'). Results are written as they arrive; a re-run skips what is done."""
+
+
+def _example_positions() -> str:
+    """The rulebook game's positions with 1 to EXAMPLE_TURNS_LEFT turns left, one a line."""
+    from ..endgame.solver import to_core
+    from ..formats.notation import position_string
+    from .common import example_position
+    return "".join(position_string(to_core(example_position(k))) + "\n"
+                   for k in range(EXAMPLE_TURNS_LEFT, 0, -1))
 
 
 @batch.command("puzzles")
@@ -102,22 +169,34 @@ def puzzles_cmd(start, days, out_dir, workers, scheduler):
 
 @batch.command("solve")
 @click.argument("positions_file", metavar="POSITIONS_FILE")
-@click.argument("out_file", metavar="OUT.jsonl")
+@click.argument("out_file", metavar="OUT.jsonl", required=False)
+@click.option("--example", is_flag=True,
+              help=f"Solve the bundled rulebook game's positions with 1 to {EXAMPLE_TURNS_LEFT} "
+                   "turns left instead of a file (give only OUT.jsonl).")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="S",
               help="Stop each solve after S seconds (its record then gives proved bounds).")
 @click.option("--node-limit", type=whole_number(1), default=None, metavar="N",
               help="Stop each solve after N nodes (deterministic).")
 @_where
-def solve_cmd(positions_file, out_file, time_limit, node_limit, workers, scheduler):
+def solve_cmd(positions_file, out_file, example, time_limit, node_limit, workers, scheduler):
     """Solve every position of POSITIONS_FILE (one position string a line; blank lines
-    and lines starting with # are skipped). OUT.jsonl gets one JSON object a line: the
-    keys of 'solve --json' plus line (1-based) and input; a line that is not a solvable
-    position gets line, input and error. The finished file is in input order."""
+    and lines starting with # are skipped; - reads standard input). OUT.jsonl gets one
+    JSON object a line: the keys of 'solve --json' plus line (1-based) and input; a line
+    that is not a solvable position gets line, input and error. The finished file is in
+    input order."""
     from ..batch.run import JsonLines, Unit
     from ..batch.units import solve_unit
-    from ..formats.sources import read_text_file
+    if example:
+        if out_file is not None:
+            raise BadInput("with --example give only OUT.jsonl, not POSITIONS_FILE too")
+        out_file, text = positions_file, _example_positions()
+    elif out_file is None:
+        raise BadInput("missing OUT.jsonl: give POSITIONS_FILE OUT.jsonl (or --example OUT.jsonl)")
+    else:
+        text = None
     _output_file(out_file)
-    text = read_text_file(positions_file)
+    if text is None:
+        text = _lines_of(positions_file)
     units = [Unit(i + 1, solve_unit, (i, ln.strip(), time_limit, node_limit))
              for i, ln in enumerate(text.splitlines())
              if ln.strip() and not ln.lstrip().startswith("#")]
@@ -126,8 +205,9 @@ def solve_cmd(positions_file, out_file, time_limit, node_limit, workers, schedul
 
 
 @batch.command("annotate")
-@click.argument("games", nargs=-1, required=True, metavar="GAMES...")
-@click.argument("out_dir", metavar="OUT/")
+@click.argument("paths", nargs=-1, required=True, metavar="GAMES... OUT/")
+@click.option("--example", is_flag=True,
+              help="Also annotate the bundled rulebook example game (as example.json).")
 @click.option("--time-per-turn", type=SECONDS, default=None, metavar="S",
               help="Engine budget per estimated turn (default 2; fixed iterations).")
 @click.option("--exact-turns", type=click.IntRange(0, 8), default=8, show_default=True,
@@ -135,44 +215,45 @@ def solve_cmd(positions_file, out_file, time_limit, node_limit, workers, schedul
 @click.option("--solver-time", type=SECONDS, default=None, metavar="S",
               help="Limit per exact solve (default 60); a solve that stops is estimated.")
 @_where
-def annotate_cmd(games, out_dir, time_per_turn, exact_turns, solver_time, workers, scheduler):
-    """Annotate every game record in GAMES: OUT/NAME.json per game (NAME: the file name
-    without its extension) holding 'annotate --json' plus source."""
+def annotate_cmd(paths, example, time_per_turn, exact_turns, solver_time, workers, scheduler):
+    """Annotate every game record in GAMES (- reads one from standard input, as
+    stdin.json): OUT/NAME.json per game (NAME: the file name without its extension)
+    holding 'annotate --json' plus source."""
     from ..analysis.annotate import SOLVER_TIME, TIME_PER_TURN
     from ..batch.run import Directory, Unit
     from ..batch.units import annotate_unit
-    from ..formats.sources import read_text_file
+    *games, out_dir = paths
+    if not games and not example:
+        raise BadInput("missing GAMES: give GAMES... OUT/ (or --example OUT/)")
     _output_dir(out_dir)
-    names = {}
+    names, labels = {}, {"-": "standard input"}
+    if example:
+        from ..formats.record import example_path
+        names["example"] = example_path()
+        labels[names["example"]] = "rulebook example game"
     for path in games:
-        name = os.path.splitext(os.path.basename(path))[0]
+        name = "stdin" if path == "-" else os.path.splitext(os.path.basename(path))[0]
         if name in names:
             raise BadInput(f"{path} and {names[name]} would both be {name}.json: rename one")
         names[name] = path
-    units = [Unit(name, annotate_unit, (path, read_text_file(path), time_per_turn or TIME_PER_TURN,
-                                        exact_turns, solver_time or SOLVER_TIME))
+    texts = {name: _lines_of(path) for name, path in names.items()}
+    units = [Unit(name, annotate_unit, (labels.get(path, path), texts[name],
+                                        time_per_turn or TIME_PER_TURN, exact_turns,
+                                        solver_time or SOLVER_TIME))
              for name, path in names.items()]
     report = _run(units, Directory(out_dir), workers, scheduler, "games")
     click.echo(_summary(report, out_dir))
 
 
-@batch.command("deep-solve", epilog="Exit codes: 0 exact value, 3 not proved (a task's limit "
-               "stopped it: the answer gives proved bounds), 2 bad input, 130 Ctrl-C.")
-@click.argument("position")
-@click.option("--time-limit", type=SECONDS, default=None, metavar="S",
-              help="Stop each task (a chunk of root turns) after S seconds.")
-@click.option("--node-limit", type=whole_number(1), default=None, metavar="N",
-              help="Stop each task (a chunk of root turns) after N nodes.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@_where
-def deep_solve_cmd(position, time_limit, node_limit, as_json, workers, scheduler):
-    """Solve POSITION (a position string or file) with its root turns as tasks on the
-    cluster, sharing proved bounds as tasks finish: the serial solver's value, best
-    turns and a proved principal variation, plus each task's cost."""
+DEEP_EPILOG = ("Exit codes: 0 exact value, 3 not proved (a task's limit stopped it: the "
+               "answer gives proved bounds), 2 bad input, 130 Ctrl-C.")
+
+
+def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json) -> None:
+    """Solve ``pos`` with its root turns as tasks on the cluster and print the answer
+    (text or JSON); exit 3 when a task's limit left it unproved."""
     from ..batch.cluster import open_client
     from ..batch.deep import deep_solve
-    from .common import load_position
-    pos, _game = load_position(position)
     progress, show = _bar("root turns")
     with open_client(workers, scheduler) as client:
         res = deep_solve(client, pos, time_limit=time_limit, node_limit=node_limit,
@@ -197,3 +278,24 @@ def deep_solve_cmd(position, time_limit, node_limit, as_json, workers, scheduler
     emit(res, "\n".join(lines), as_json)
     if not res["exact"]:
         sys.exit(3)
+
+
+@batch.command("deep-solve", epilog=DEEP_EPILOG)
+@click.argument("position", required=False)
+@click.option("--example", is_flag=True,
+              help=f"Solve the bundled rulebook game's position with {EXAMPLE_TURNS_LEFT} turns "
+                   "left.")
+@click.option("--time-limit", type=SECONDS, default=None, metavar="S",
+              help="Stop each task (a chunk of root turns) after S seconds.")
+@click.option("--node-limit", type=whole_number(1), default=None, metavar="N",
+              help="Stop each task (a chunk of root turns) after N nodes.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@_where
+def deep_solve_cmd(position, example, time_limit, node_limit, as_json, workers, scheduler):
+    """Solve POSITION (a position string or file, a game record, or - for standard
+    input) with its root turns as tasks on the cluster, sharing proved bounds as tasks
+    run: the serial solver's value, best turns and a proved principal variation, plus
+    each task's cost."""
+    from .common import load_source_arg
+    pos, _game = load_source_arg(position, example, None, turns_left=EXAMPLE_TURNS_LEFT)
+    run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json)
