@@ -7,7 +7,8 @@ Contracts
   same contracts as :func:`szsolver.analysis.check.check`.
 * Each position of the game is valued once and shared: the value after turn k is
   the value before turn k+1. Positions with at most ``exact_turns`` turns left are
-  solved exactly (each under ``solver_time`` seconds; a solve that does not finish
+  solved exactly (never fewer than the last ``MIN_EXACT_TURNS``, which take a moment;
+  each under ``solver_time`` seconds; a solve that does not finish
   leaves its turn to the engine), the others get the engine's estimate
   (``time_per_turn`` seconds of budget, converted to iterations: deterministic)
   and CP-SAT bounds. The proved part of the game (``proved_from`` on) is kept
@@ -20,9 +21,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from .. import interrupt
 from ..formats.notation import position_string
 from ..rules.base import SIDE_NAMES
-from .check import EXACT_TURNS, Facts, bound_facts, judge, over_facts, refine, solver_facts
+from .check import (EXACT_TURNS, MIN_EXACT_TURNS, Facts, bound_facts, judge, over_facts,
+                    positive_seconds, refine, solver_facts)
 
 TIME_PER_TURN = 2.0          # default engine budget per estimated turn (CPU seconds)
 SOLVER_TIME = 60.0           # default limit per exact solve (seconds)
@@ -87,8 +90,11 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     from ..endgame.solver import to_core
     from ..engine.search import Engine
     from ..errors import InputError
-    if not time_per_turn > 0:
-        raise InputError(f"the time per turn must be positive, got {time_per_turn}")
+    positive_seconds(time_per_turn, "the time per turn")
+    positive_seconds(solver_time, "the solver's time", none_ok=True)
+    if isinstance(exact_turns, bool) or not isinstance(exact_turns, int) or exact_turns < 0:
+        raise InputError(f"the exact turns must be a whole number from 0, got {exact_turns!r}")
+    exact_turns = max(exact_turns, MIN_EXACT_TURNS)
     if not game.turns:
         raise InputError("the game has no turns to judge")
     start = time.perf_counter()
@@ -104,6 +110,7 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     for i in range(n - 1, -1, -1):
         if cores[i].turns_left > exact_turns:
             break
+        interrupt.check()
         if progress:
             progress(n - 1 - i, n, f"solving turn {turn_number(game, i)}")
         f = solver_facts(cores[i], solver_time)
@@ -113,6 +120,7 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     results = []
     done = sum(1 for f in facts[:n] if f is not None)
     for i in range(n):
+        interrupt.check()               # once per judged turn
         turn = game.turns[i]
         before = facts[i] or Facts()
         after = facts[i + 1] or Facts()
@@ -124,9 +132,10 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
             before = bound_facts(cores[i], before, CPSAT_TIME, cpsat)
             after = bound_facts(cores[i + 1], after, CPSAT_TIME, cpsat)
             facts[i], facts[i + 1] = before, after
-            estimate = eng.judge(cores[i], turn, time_per_turn)
-            if estimate["best"] != turn and not before.exact:
-                estimate = refine(cores[i], estimate, exact_turns, solver_time)
+            if cores[i].turns_left > MIN_EXACT_TURNS:     # else a stopped solve: bounds only
+                estimate = eng.judge(cores[i], turn, time_per_turn)
+                if estimate["best"] != turn and not before.exact:
+                    estimate = refine(cores[i], estimate, exact_turns, solver_time)
             done += 1
         results.append(judge(cores[i], turn, before, after, estimate))
     if progress:

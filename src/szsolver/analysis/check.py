@@ -26,15 +26,20 @@ Contracts
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
+from .. import interrupt
 from ..errors import IllegalTurnError, InputError
 from ..formats.notation import format_turn, position_string
 from ..rules.base import RED, SIDE_NAMES
 from .verdict import ESTIMATE_MARGIN, classify, classify_bounds, loss_of
 
 EXACT_TURNS = 8                 # the solver is tried with at most this many turns left
+#: at least this many: the solver proves them in a moment, and the engine's tree has no
+#: turns to weigh there (its playouts value them exactly)
+MIN_EXACT_TURNS = 2
 ENGINE_SECONDS = 3.0            # the engine's budget without a time limit
 SOLVER_SHARE, BOUNDS_SHARE, ENGINE_SHARE = 0.6, 0.1, 0.3
 _FAR = 10 ** 6
@@ -124,6 +129,8 @@ def solver_facts(pos, time_limit=None) -> Facts:
     if pos.is_over():
         return over_facts(pos)
     r = solve(pos, time_limit=time_limit)
+    if r.stopped and r.stopped.startswith("interrupted"):
+        raise interrupt.Interrupted()   # the search absorbed Ctrl-C: the judging stops
     if r.exact:
         return Facts(r.value, r.value, True, sorted(r.best), r.scores)
     return Facts(r.lower, r.upper, stopped=r.stopped)
@@ -146,6 +153,25 @@ def bound_facts(pos, facts: Facts | None = None, time_limit=None, cpsat: bool = 
         blo, bhi = bounds_from_scores(pos, sb)
         lo, hi = max(lo, blo), min(hi, bhi)
     return Facts(max(f.lower, lo), min(f.upper, hi), False, f.best, f.scores, sb, f.stopped)
+
+
+#: the longest time limit taken (about 30 years): beyond it a number is a typo
+MAX_SECONDS = 1e9
+
+
+def positive_seconds(value, what: str, none_ok: bool = False) -> None:
+    """``value`` is a time in seconds above 0 and at most :data:`MAX_SECONDS` (None
+    too with ``none_ok``), else InputError naming ``what``: NaN, infinite, zero and
+    negative limits are bad input."""
+    if value is None and none_ok:
+        return
+    try:
+        x = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(f"{what} must be a number of seconds, got {value!r}") from None
+    if not (math.isfinite(x) and 0 < x <= MAX_SECONDS):
+        raise InputError(f"{what} must be positive and at most {MAX_SECONDS:.0e} seconds, "
+                         f"got {value}")
 
 
 def checked_turn(pos, turn) -> int:
@@ -274,8 +300,9 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     """
     from ..endgame.solver import to_core
     from ..engine.search import MIN_ITERATIONS, Engine
-    if time_limit is not None and not time_limit > 0:
-        raise InputError(f"the time limit must be positive, got {time_limit}")
+    positive_seconds(time_limit, "the time limit", none_ok=True)
+    positive_seconds(engine_seconds, "the engine's time")
+    exact_turns = max(exact_turns, MIN_EXACT_TURNS)
     start = time.perf_counter()
     share = (lambda f: None) if time_limit is None else (lambda f: time_limit * f)
     core = to_core(pos)
@@ -304,16 +331,19 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
         return res
 
     # 2. Proved bounds from CP-SAT (each side's best and worst reachable score).
+    interrupt.check()
     t = None if time_limit is None else max(share(BOUNDS_SHARE) / 8, 0.01)
     before = bound_facts(core, before, t, cpsat)
     played = bound_facts(child, played, t, cpsat)
 
     # 3. The engine's estimates, on a budget fixed by the limit (not by the clock).
+    interrupt.check()
     eng = engine or Engine(engine_seconds)
     seconds = (eng.seconds if engine is not None else engine_seconds) if time_limit is None \
         else time_limit * ENGINE_SHARE
     estimate = None
-    if time_limit is None or eng.iterations_for(core, seconds) > MIN_ITERATIONS:
+    if core.turns_left > MIN_EXACT_TURNS and (
+            time_limit is None or eng.iterations_for(core, seconds) > MIN_ITERATIONS):
         estimate = eng.judge(core, turn, seconds)
         if estimate["best"] != turn and not before.exact:
             left = None if time_limit is None else \
