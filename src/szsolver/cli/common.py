@@ -26,12 +26,14 @@ class BadInput(click.ClickException):
 # --- option types -------------------------------------------------------------------------
 
 class Seconds(click.ParamType):
-    """A time in seconds: a finite number above 0 (``nan``, ``inf``, ``0`` and negative
-    numbers are bad input)."""
+    """A time in seconds: a finite number above 0 and at most
+    :data:`szsolver.analysis.check.MAX_SECONDS` (``nan``, ``inf``, ``0``, negative and
+    huge numbers are bad input)."""
     name = "seconds"
 
     def convert(self, value, param, ctx):
-        if isinstance(value, float) and math.isfinite(value) and value > 0:
+        from ..analysis.check import MAX_SECONDS
+        if isinstance(value, float) and math.isfinite(value) and 0 < value <= MAX_SECONDS:
             return value
         try:
             x = float(value.strip() if isinstance(value, str) else value)
@@ -39,6 +41,9 @@ class Seconds(click.ParamType):
             self.fail(f"{_short(value, quote=True)} is not a number of seconds", param, ctx)
         if not (math.isfinite(x) and x > 0):
             self.fail(f"must be positive (a finite number of seconds), got {_short(value)}",
+                      param, ctx)
+        if x > MAX_SECONDS:
+            self.fail(f"too large: at most {MAX_SECONDS:.0e} seconds, got {_short(value)}",
                       param, ctx)
         return x
 

@@ -83,7 +83,8 @@ def position_json(pos) -> dict:
 def json_loads(text, what: str = "JSON"):
     """``json.loads`` for input: ParseError with one line for malformed JSON, for JSON
     nested too deeply to read (``json.loads`` raises RecursionError), for numbers too
-    long to convert and for bytes that are not UTF-8.
+    long to convert and for bytes that are not UTF-8. A leading UTF-8 byte-order mark
+    is skipped.
 
     >>> json_loads("[" * 100000)
     Traceback (most recent call last):
@@ -91,6 +92,10 @@ def json_loads(text, what: str = "JSON"):
     szsolver.errors.ParseError: JSON: nested too deeply
     """
     import json
+    if isinstance(text, str) and text.startswith("\ufeff"):
+        text = text[1:]
+    elif isinstance(text, (bytes, bytearray)) and text.startswith(b"\xef\xbb\xbf"):
+        text = text[3:]
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:

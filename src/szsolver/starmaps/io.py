@@ -31,12 +31,11 @@ True
 """
 from __future__ import annotations
 
-import json
 import re
 from html import escape
 
 from ..errors import InputError, InvalidPuzzleError, ParseError
-from ..formats.notation import json_object
+from ..formats.notation import json_loads, json_object
 from ..formats.palette import BACKGROUND, BLOCKED, GIVEN_STAR, GRID, PLACED_STAR
 from ..formats.patterns import beam_names, format_pattern, legend, parse_pattern, pattern_digits
 from ..formats.sources import read_source
@@ -184,20 +183,6 @@ def puzzle_from_json(d, geometry: Geometry | None = None) -> Puzzle:
     """A Puzzle from :func:`puzzle_to_json`'s dict (or its JSON text). Unknown extra keys
     (ids, grades, ...) are ignored; everything read is validated."""
     return puzzle_and_solution_from_json(d, geometry)[0]
-
-
-def json_loads(text: str, what: str = "JSON"):
-    """``json.loads`` for input: ParseError with one line for malformed JSON, for JSON
-    nested too deeply to read (json.loads raises RecursionError) and for numbers too
-    long to convert."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ParseError(f"malformed JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
-    except RecursionError:
-        raise ParseError(f"{what}: JSON nested too deeply") from None
-    except ValueError as e:  # e.g. an integer of more than 4300 digits
-        raise ParseError(f"malformed JSON: {str(e).splitlines()[0]}") from None
 
 
 def puzzle_and_solution_from_json(d, geometry: Geometry | None = None) -> tuple[Puzzle, int | None]:

@@ -27,6 +27,7 @@ reproducible too.
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -203,14 +204,16 @@ class StarmapModel:
 
     def solve_once(self, time_limit: float | None = None, workers: int = 1,
                    seed: int = DEFAULT_SEED, hint: int | None = None):
-        """(cp status, stars or None, solver)."""
+        """(cp status, stars or None, solver); InputError for a bad limit (see
+        :func:`check_limits`)."""
+        check_limits(time_limit, workers)
         if self.impossible:
             return cp_model.INFEASIBLE, None, None
         # Ctrl-C stops the solve within a moment and raises KeyboardInterrupt; OR-Tools'
         # own SIGINT handler (never installed) would turn it into an "unknown" verdict
         # that looks like a time limit
         s = interrupt.CpSolver()
-        s.parameters.num_workers = max(1, int(workers))
+        s.parameters.num_workers = workers
         s.parameters.random_seed = int(seed)
         s.parameters.catch_sigint_signal = False
         if time_limit is not None:
@@ -230,15 +233,38 @@ class StarmapModel:
         return st, stars, s
 
 
+#: the most CP-SAT workers a solve takes (more only costs memory)
+MAX_WORKERS = 64
+
+
+def check_limits(time_limit=None, workers: int = 1, max_solutions: int = 1) -> None:
+    """InputError (one line) unless ``time_limit`` is None or a finite number of seconds
+    above 0, ``workers`` a whole number from 1 to :data:`MAX_WORKERS` and
+    ``max_solutions`` a whole number from 1: a NaN, infinite, zero or negative limit
+    would run without one."""
+    if time_limit is not None and (isinstance(time_limit, bool)
+                                   or not isinstance(time_limit, (int, float))
+                                   or not (math.isfinite(time_limit) and time_limit > 0)):
+        raise InputError(f"time_limit must be a positive, finite number of seconds, "
+                         f"got {time_limit!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) \
+            or not 1 <= workers <= MAX_WORKERS:
+        raise InputError(f"workers must be a whole number from 1 to {MAX_WORKERS}, "
+                         f"got {workers!r}")
+    if isinstance(max_solutions, bool) or not isinstance(max_solutions, int) \
+            or max_solutions < 1:
+        raise InputError(f"max_solutions must be a whole number from 1, got {max_solutions!r}")
+
+
 def solve(puzzle: Puzzle, max_solutions: int = 2, time_limit: float | None = None,
           workers: int = 1, seed: int = DEFAULT_SEED, progress=None) -> SolveResult:
     """Solve ``puzzle``: find up to ``max_solutions`` solutions and, when fewer
     exist, prove there are no more. ``time_limit`` (seconds, whole call) makes the
-    result ``unknown`` if it runs out before a proof. ``progress(msg)`` is called
+    result ``unknown`` if it runs out before a proof; InputError for a NaN, infinite,
+    zero or negative limit and bad ``workers``/``max_solutions`` (:func:`check_limits`). ``progress(msg)`` is called
     with short progress messages. Every solution is checked by the independent
     pure-Python checker before it is returned."""
-    if max_solutions < 1:
-        raise InputError("max_solutions must be at least 1")
+    check_limits(time_limit, workers, max_solutions)
     t0 = time.perf_counter()
     model = StarmapModel(puzzle)
     stats = {"variables": len(model.model.proto.variables),
@@ -286,6 +312,7 @@ def other_solution(puzzle: Puzzle, solution: int, time_limit: float | None = Non
     """Is ``solution`` the only solution? One solve with the solution forbidden.
     Returns ``(True, None)`` when uniqueness is proved, ``(False, other)`` with a
     second solution, ``(None, None)`` when the time limit stopped it."""
+    check_limits(time_limit, workers)
     problems = solution_problems(puzzle, solution)
     if problems:
         raise InvalidPuzzleError(f"not a solution: {problems[0]}")
