@@ -30,7 +30,39 @@ def serve_cmd(host, port, workers):
         from ..web.app import create_app
     except ImportError as e:
         raise BadInput(f"the web app needs {e.name}: pip install \"szsolver[web]\"") from None
+    app = create_app(workers=workers)
+    jobs = app.state.web.jobs
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):
+            jobs.stop()             # running analyses end now: the shutdown waits for none
+            super().handle_exit(sig, frame)
+
+    server = Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                   timeout_graceful_shutdown=5))
+    _check_address(host, port)
+    jobs.start()                    # the job processes never see Ctrl-C
     click.echo(f"szsolver web app on http://{host if ':' not in host else f'[{host}]'}:{port}/ "
                "(Ctrl-C stops it)", err=True)
-    uvicorn.run(create_app(workers=workers), host=host, port=port, log_level="warning",
-                timeout_graceful_shutdown=5)
+    server.run()
+    if not server.started:          # uvicorn has logged why (e.g. the port is taken)
+        raise BadInput(f"cannot serve on {host}:{port}")
+
+
+def _check_address(host: str, port: int) -> None:
+    """BadInput (one line) when ``host``:``port`` cannot be listened on (no such
+    address, the port taken or not allowed), before anything starts."""
+    import socket
+    if not host.strip():
+        raise BadInput("--host needs an address (127.0.0.1, 0.0.0.0, a name)")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as e:
+        raise BadInput(f"cannot serve on {host}: {getattr(e, 'strerror', None) or e}") from None
+    family, kind, proto, _name, address = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(address)
+    except OSError as e:
+        raise BadInput(f"cannot serve on {host}:{port}: {e.strerror or e}") from None

@@ -528,4 +528,5 @@ async def _warm(web: Web) -> None:
             from ..starmaps.daily import daily_id
             await web.puzzle(daily_id())
     except (JobError, errors.InputError) as e:
-        log.warning("warming up: %s", e)
+        if not web.jobs.closed:               # else the server is stopping: nothing to say
+            log.warning("warming up: %s", e)

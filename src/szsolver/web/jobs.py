@@ -13,13 +13,19 @@ the heavy modules already imported (about 20 ms a job), with
   (:class:`TimedOut`, a 504) - the function is also given its time limit, so it
   normally answers well before;
 - bad input found by the job (an :class:`szsolver.errors.InputError`) re-raised here
-  as the same class with the same message; anything else (a bug) is :class:`JobFailed`.
+  as the same class with the same message; anything else (a bug) is :class:`JobFailed`;
+- Ctrl-C is for the server alone: a terminal sends it to the whole process group, so
+  the job processes (and the forkserver) ignore it, and :meth:`Jobs.stop` (called when
+  the server is told to stop) kills the running jobs, whose requests then end at once
+  with :class:`Busy` ("shutting down") instead of holding up the shutdown.
 
 Jobs take and return plain data (str, numbers, dicts, lists): nothing else crosses.
 """
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.forkserver
+import signal
 import threading
 import time
 import traceback
@@ -31,6 +37,9 @@ from .. import errors
 
 # Imported once in the forkserver, so each job starts with them loaded.
 PRELOAD = ["szsolver.web.tasks"]
+
+
+SHUTTING_DOWN = "the server is shutting down"
 
 
 class JobError(Exception):
@@ -52,6 +61,7 @@ class JobFailed(JobError):
 
 def _child(conn, fn, args):
     """In the job's process: run ``fn(*args)`` and send back what happened."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C stops the server, not a job
     try:
         result = fn(*args)
         conn.send(("ok", result))
@@ -77,7 +87,9 @@ class Jobs:
         self._threads = None
         self._waiting = 0
         self._live: set = set()
-        self._lock = threading.Lock()
+        # reentrant: stop() may run in a signal handler while the main thread holds it
+        self._lock = threading.RLock()
+        self.closed = False
         self.stats = {"started": 0, "done": 0, "timed_out": 0, "failed": 0, "busy": 0}
 
     def _limiters(self):
@@ -90,6 +102,8 @@ class Jobs:
         """``fn(*args)`` in a new process; its result, or an InputError it raised, or
         Busy / TimedOut (killed after ``deadline`` seconds of running) / JobFailed."""
         limiter = self._limiters()
+        if self.closed:
+            raise Busy(SHUTTING_DOWN)
         if self._waiting >= self.max_waiting:
             self.stats["busy"] += 1
             raise Busy("the server is busy with other analyses: try again in a moment")
@@ -106,6 +120,8 @@ class Jobs:
             limiter.release()
 
     def _run_blocking(self, fn, args, deadline):
+        if self.closed:
+            raise Busy(SHUTTING_DOWN)
         parent, child = self._ctx.Pipe(duplex=False)
         proc = self._ctx.Process(target=_child, args=(child, fn, args), daemon=True)
         proc.start()
@@ -120,6 +136,8 @@ class Jobs:
             try:
                 msg = parent.recv()
             except EOFError:
+                if self.closed:                   # killed by stop()
+                    raise Busy(SHUTTING_DOWN) from None
                 self.stats["failed"] += 1
                 raise JobFailed("the analysis process ended without an answer") from None
         finally:
@@ -149,6 +167,28 @@ class Jobs:
         proc.join(5)
         parent.close()
         return time.perf_counter() - t
+
+    def start(self) -> None:
+        """Start the forkserver now, from the main thread, with SIGINT blocked: it and
+        every job process forked from it inherit the blocked signal, so a Ctrl-C sent to
+        the process group never reaches them, also while the forkserver imports the
+        heavy modules (before any Python code of ours could ignore it). A Ctrl-C that
+        arrives meanwhile is delivered to this process once unblocked. Elsewhere (a
+        thread, a platform without the forkserver) the forkserver starts on first use."""
+        if threading.current_thread() is not threading.main_thread() \
+                or not hasattr(signal, "pthread_sigmask"):
+            return
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            multiprocessing.forkserver.ensure_running()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+    def stop(self) -> None:
+        """The server is stopping: no new jobs (:class:`Busy`), running ones killed.
+        Safe in a signal handler."""
+        self.closed = True
+        self.shutdown()
 
     def shutdown(self) -> None:
         """Kill every running job."""
