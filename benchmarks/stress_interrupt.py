@@ -16,8 +16,8 @@ Kinds of trials:
   act (Python's own handler), so these are reported apart and not counted as failures
   unless they hang.
 
-Each child gets SIGINT reset to the default before exec, like a foreground job in a
-terminal (``cmd &`` in a script starts it with SIGINT ignored, which szsolver keeps).
+Each child gets SIGINT reset to the default before exec and its own process group, and
+SIGINT goes to that group, like a foreground job in a terminal (``cmd &`` in a script starts it with SIGINT ignored, which szsolver keeps).
 The command runs as ``python3 -m szsolver`` (the console script runs the same entry).
 ``tests/test_interrupt.py`` runs a few trials per command from here.
 """
@@ -33,6 +33,8 @@ import sys
 import tempfile
 import time
 
+#: where the commands that write files write them (a re-run overwrites)
+SCRATCH = os.path.join(tempfile.gettempdir(), "szsolver-stress-interrupt")
 DEEP = "R./.N...B/..R..../R..R.R../...BN..../..BBN.../......./..BN../BR R 2 5 basic"
 START = "../....../......./......../....N..../......../......./....../.. R 5 5 basic"
 
@@ -52,14 +54,32 @@ WORKLOADS = {
     # a complete starmap on the hex board, good form: the C local search for seconds
     "starmap": {"args": ["starmap", "--board", "hex", "--good-form", "--seed", "2"],
                 "ready": "_complete"},
-    # the engine (C tree search), the solver and CP-SAT bounds
+    # the engine (C tree search, polls every 64 iterations), the solver and CP-SAT bounds
     "check": {"args": ["check", "--example", "--turn", "8"], "ready": "_search"},
     "annotate": {"args": ["annotate", "--example"], "ready": "_search"},
+    # the engine alone from the start of a game: CP-SAT bounds, then seconds of tree search
+    "best": {"args": ["best", START, "--time", "60"], "ready": "_search"},
+    # game after game of the engine against itself, each record written when it ends
+    "selfplay": {"args": ["selfplay", "--games", "50", "--time", "0.3", "--out",
+                          os.path.join(SCRATCH, "selfplay")], "ready": "_search"},
+    # a local Dask cluster (one worker process) annotating the rulebook game
+    "batch": {"args": ["batch", "annotate", "--example", os.path.join(SCRATCH, "batch"),
+                       "--workers", "1", "--time-per-turn", "1"], "ready": "_multiprocessing"},
 }
 
 
 def _child_setup():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.setpgid(0, 0)        # its own process group, as a terminal's foreground job
+
+
+def _interrupt(p) -> None:
+    """Ctrl-C as a terminal sends it: SIGINT to the command's whole process group (its
+    helper processes too: Dask workers, forkservers)."""
+    try:
+        os.killpg(p.pid, signal.SIGINT)
+    except ProcessLookupError:
+        pass
 
 
 def _mapped(pid: int, name: str) -> bool:
@@ -68,6 +88,21 @@ def _mapped(pid: int, name: str) -> bool:
             return name in f.read()
     except OSError:
         return False
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def command(args: list[str]) -> list[str]:
@@ -99,19 +134,24 @@ def trial(args: list[str], delay: float, second: float | None = None, limit: flo
             return dict(status="finished-early", rc=p.returncode, latency=None, out=out.read().decode(),
                         err="")
         t_sig = time.monotonic()
-        p.send_signal(signal.SIGINT)
+        _interrupt(p)
         sent2 = second is None
         while p.poll() is None:
             now = time.monotonic()
             if not sent2 and now - t_sig >= second:
-                p.send_signal(signal.SIGINT)
+                _interrupt(p)
                 sent2 = True
             if now - t_sig > hang:
-                p.kill()
+                _kill_group(p.pid)
                 p.wait()
                 break
             time.sleep(0.001)
         latency = time.monotonic() - t_sig
+        left = _group_alive(p.pid)
+        if left:                # helper processes that outlived the command
+            time.sleep(0.5)
+            left = _group_alive(p.pid)
+            _kill_group(p.pid)
         err.seek(0)
         errtext = err.read().decode(errors="replace")
         out.seek(0)
@@ -122,6 +162,8 @@ def trial(args: list[str], delay: float, second: float | None = None, limit: flo
         # ignores it (the output is complete, the exit code is the command's)
         return dict(status="finished-late", rc=rc, latency=None, out=outtext, err=errtext)
     problems = []
+    if left:
+        problems.append("left processes behind")
     if latency > hang:
         problems.append("HUNG")
     if rc != 130:
