@@ -173,7 +173,16 @@ def _solver_table(rows):
 
 
 def report(rows):
-    """The markdown tables of a list of result rows."""
+    """The markdown tables of a list of result rows (a game or position that several
+    processes played counts once)."""
+    seen, unique = set(), []
+    for r in rows:
+        key = (r["part"], r["rule"], r.get("who"), r.get("depth"), r.get("source"), r["k"],
+               r["seconds"])
+        if key not in seen:
+            seen.add(key)
+            unique.append(r)
+    rows = unique
     lines = []
     for part, title in (("baselines", "Engine against the baselines"),
                         ("scaling", "Scaling: 4x budget against 1x")):
