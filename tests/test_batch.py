@@ -342,13 +342,38 @@ def test_deep_solve_in_small_slices_equals_the_serial_solver(client):
     from szsolver.batch import deep
     client.run(setattr, deep, "SLICE_NODES", 64)
     try:
-        for text in _late_positions(6, 6):
+        for text in _late_positions(6, 6)[1:]:         # the advanced rule: most work
             pos = parse(_no_neutrals_for_the_mover(text))
             got, want = deep_solve(client, pos), solve(pos)
             assert got["exact"] and got["value"] == want.value
             assert got["best"] == [format_turn(t, pos.geometry) for t in want.best]
     finally:
         client.run(setattr, deep, "SLICE_NODES", deep.SLICE_NODES)
+
+
+def test_deep_solve_survives_a_killed_worker(client):
+    """A worker killed while it runs a chunk of root turns: Dask runs the chunk again,
+    the bounds its first run offered do not cut its own turns, the value is right."""
+    pos = parse(_no_neutrals_for_the_mover(_late_positions(6, 6)[1]))
+    killed = []
+
+    def kill_a_busy_worker(done, total):
+        if killed:
+            return
+        busy = [w for w, keys in client.processing().items() if keys]
+        if busy:
+            pid = client.run(os.getpid)[busy[0]]
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+    got = deep_solve(client, pos, progress=kill_a_busy_worker)
+    want = solve(pos)
+    assert killed, "no worker was busy to kill"
+    assert got["exact"] and got["value"] == want.value
+    assert got["best"] == [format_turn(t, pos.geometry) for t in want.best]
+    assert len(got["tasks"]) == len(_orbits(pos))
+    deadline = time.time() + 30                      # the nanny brings a worker back
+    while len(client.run(os.getpid)) < 2 and time.time() < deadline:
+        time.sleep(0.2)
 
 
 def test_deep_solve_node_limit_gives_proved_bounds(client):
