@@ -159,3 +159,33 @@ def test_every_pattern_found_by_the_search_needs_no_solve(monkeypatch):
         own = pos.red | sum(1 << q for q in r.placement)
         assert M.score_of(pos.geometry, own, pos.neutral, False) == 16
     assert shortcuts >= 3
+
+
+def test_a_time_limit_keeps_the_best_placement_found():
+    """A limit that strikes before CP-SAT has a solution of its own still answers with
+    the local search's placement (at its true score, never a worse arbitrary one) and a
+    proved bound: found <= the exact value (no limit) <= bound."""
+    from szsolver.formats.notation import parse_position
+    hard = parse_position("N./....../....RN./..N...../..N.N...R/B..R.NR./BB....B/RB...B/RR "
+                          "B 6 1 basic", backend=Position)
+    cases = [(hard, BLUE)] + [(uniform_play(rule, rounds, 5), side)
+                              for rule in (BASIC, ADVANCED) for rounds in (5, 9)
+                              for side in (RED, BLUE)]
+    for pos, side in cases:
+        _side, k, _allowance, args = M.model_args(pos, side, "own")
+        g, own, neutral, avail, stones, allowance, advanced = args
+        searched = M.local_search(*args, target=16)
+        exact = P.potential(pos, side).potential
+        for limit in (1e-9, 1e-3):
+            r = P.potential(pos, side, time_limit=limit)
+            assert len(r.placement) == k and len(r.neutrals) <= allowance
+            assert r.potential == M.score_of(g, own | sum(1 << q for q in r.placement),
+                                             neutral | sum(1 << q for q in r.neutrals),
+                                             advanced)
+            assert searched[0] <= r.potential <= exact <= r.upper_bound
+        # the model alone, its limit striking at once: the hint comes back
+        st, nt = searched[1:]
+        r = M.Model(*args).solve(time_limit=1e-9, hint=(st, nt))
+        assert r["value"] >= searched[0] and r["bound"] >= exact
+        assert r["value"] == M.score_of(g, own | r["stones"], neutral | r["neutrals"],
+                                        advanced)

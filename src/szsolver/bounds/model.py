@@ -643,10 +643,14 @@ class Model:
     # solving ---------------------------------------------------------------------------
     def solve(self, time_limit=None, force: int | None = None, hint=None, collect=None,
               assume=()):
-        """Solve; ``force``: a point where an own stone must go; ``collect``: a list
+        """Solve; ``force``: a point where an own stone must go; ``hint``: (stones,
+        neutrals) of a legal placement, CP-SAT's complete hint; ``collect``: a list
         that receives (stones, neutrals) of every improving solution found. Returns a
         dict: value (true score of the placement found, None if none), bound (proven
-        bound), stones / neutrals (bitmasks), proven, seconds."""
+        bound), stones / neutrals (bitmasks), proven, seconds. When a time limit
+        strikes before CP-SAT has any solution, the placement is the hint (else any
+        legal one; neither need meet ``force`` or ``assume``) at its true score, with
+        the trivial bound."""
         t0 = time.perf_counter()
         m = self.m
         m.clear_assumptions()
@@ -698,16 +702,20 @@ class Model:
         if status == cp_model.INFEASIBLE:
             return dict(value=None, bound=None, stones=0, neutrals=0, proven=True,
                         seconds=secs)
-        # no solution within the limit: any legal placement is a lower bound
-        stones = sum(1 << p for p in sorted(self.x)[:self.stones])
-        value = self.walk_score(stones)
+        # no solution within the limit (the limit struck before CP-SAT took the hint):
+        # the hint, a legal placement, else any legal placement, is a lower bound
+        if hint is not None:
+            stones, neutrals = hint
+        else:
+            stones, neutrals = sum(1 << p for p in sorted(self.x)[:self.stones]), 0
+        value = self.walk_score(stones, neutrals)
         # CP-SAT reports no usable objective bound without a solution (0.0): use the
         # trivial ones (at most one pattern per stone; at least nothing)
         if self.minimise:
-            return dict(value=value, bound=0, stones=stones, neutrals=0,
+            return dict(value=value, bound=0, stones=stones, neutrals=neutrals,
                         proven=False, seconds=secs)
         bound = min(self.geometry.n_patterns, popcount(self.own) + self.stones)
-        return dict(value=value, bound=max(bound, value), stones=stones, neutrals=0,
+        return dict(value=value, bound=max(bound, value), stones=stones, neutrals=neutrals,
                     proven=False, seconds=secs)
 
 
@@ -791,6 +799,10 @@ def maximise(args, time_limit=None, collect=None, need_model: bool = False,
                      seconds=time.perf_counter() - t0, dtime=0.0)
             return r, (Model(*args) if need_model else None)
     model = Model(*args)
+    if time_limit is not None:
+        # the limit covers the whole answer: CP-SAT gets what the search and the model
+        # left of it (a sliver at least: with the hint it returns the search's placement)
+        time_limit = max(time_limit - (time.perf_counter() - t0), 1e-3)
     r = model.solve(time_limit, hint=hint, collect=collect)
     r["seconds"] = time.perf_counter() - t0
     return r, model
