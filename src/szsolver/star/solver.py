@@ -55,7 +55,7 @@ __all__ = ["solve", "SolveResult", "MoveValue", "dead_cells", "describe", "MAX_E
 
 #: positions with more live empty cells need a node or time limit (the search grows
 #: about tenfold every two cells; docs/star.md has the figures)
-MAX_EMPTY_WITHOUT_LIMIT = 16
+MAX_EMPTY_WITHOUT_LIMIT = 14
 _CHECK_EVERY = 1024
 _INF = 10 ** 6
 
@@ -160,7 +160,10 @@ class _Search:
         wmax = grid_score(b, grid_mask(b, white | empty))
         return max(2 * bn - t, t - 2 * wmax), min(t - 2 * wn, 2 * bmax - t)
 
-    def search(self, black: int, white: int, side: int, alpha: int, beta: int) -> int:
+    def search(self, black: int, white: int, gb: int, gw: int, side: int, alpha: int,
+               beta: int) -> int:
+        """The value of the stones ``black``, ``white`` (``gb``, ``gw``: the same on the
+        padded grid) with ``side`` to move, fail-soft inside (alpha, beta)."""
         self.nodes += 1
         if self.nodes % _CHECK_EVERY == 0:
             self._check()
@@ -184,8 +187,9 @@ class _Search:
             return hi
         if hit is None and empty.bit_count() > 3:
             b = self.board
-            wmax = grid_score(b, grid_mask(b, white | empty))
-            bmax = grid_score(b, grid_mask(b, black | empty))
+            ge = b.grid_board & ~(gb | gw)
+            wmax = grid_score(b, gw | ge)
+            bmax = grid_score(b, gb | ge)
             lo, hi = max(lo, t - 2 * wmax), min(hi, 2 * bmax - t)
             if lo >= beta or lo == hi:
                 self.tt[key] = (lo, hi, -1)
@@ -200,12 +204,13 @@ class _Search:
         a0, b0 = alpha, beta
         alpha, beta = max(alpha, lo), min(beta, hi)
         best = -_INF if side == BLACK else _INF
+        grid_bit = self.board.grid_bit
         for c in moves:
             g.add(c, side)
             if side == BLACK:
-                v = self.search(black | 1 << c, white, 1, alpha, beta)
+                v = self.search(black | 1 << c, white, gb | 1 << grid_bit[c], gw, 1, alpha, beta)
             else:
-                v = self.search(black, white | 1 << c, 0, alpha, beta)
+                v = self.search(black, white | 1 << c, gb, gw | 1 << grid_bit[c], 0, alpha, beta)
             g.undo()
             if side == BLACK:
                 if v > best:
@@ -256,10 +261,12 @@ class _Search:
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise _Stop("time limit reached")
 
-    def value(self, pos: Position) -> int:
+    def value(self, pos: Position, alpha: int = -_INF, beta: int = _INF) -> int:
         """The fill-the-board value of ``pos``'s stones with ``pos.side`` to move (the
-        groups must hold those stones)."""
-        return self.search(pos.black, pos.white, pos.side, -_INF, _INF)
+        groups must hold those stones); fail-soft: exact when inside (alpha, beta)."""
+        b = self.board
+        return self.search(pos.black, pos.white, grid_mask(b, pos.black),
+                           grid_mask(b, pos.white), pos.side, alpha, beta)
 
 
 def _checked_limits(node_limit, time_limit):
@@ -321,8 +328,9 @@ def solve(pos: Position, *, all_moves: bool = False, node_limit: int | None = No
             if pos.swap_open():
                 swap = _move_value(search, pos, SWAP)
                 res.value = max(res.value, swap) if pos.side == BLACK else min(res.value, swap)
+            # a move is optimal when its value is the position's: a narrow window says so
             res.best = [m for m in pos.legal_moves()
-                        if _move_value(search, pos, m) == res.value]
+                        if _move_value(search, pos, m, res.value) == res.value]
         res.exact, res.lower, res.upper = True, res.value, res.value
         res.pv = _line(search, pos, res.value)
     except _Stop as stop:
@@ -334,8 +342,9 @@ def solve(pos: Position, *, all_moves: bool = False, node_limit: int | None = No
     return res
 
 
-def _move_value(search: _Search, pos: Position, move: int) -> int:
-    """The exact value of playing ``move`` in ``pos``."""
+def _move_value(search: _Search, pos: Position, move: int, target: int | None = None) -> int:
+    """The exact value of playing ``move`` in ``pos``; with ``target``, only whether it
+    is ``target`` (the value returned equals ``target`` exactly when it is)."""
     after = pos.after(move)
     now = after.value()
     if after.is_over():
@@ -350,9 +359,10 @@ def _move_value(search: _Search, pos: Position, move: int) -> int:
     if move == PASS:        # the opponent may end the game at once, or play on
         v = search.value(after)
         return max(v, now) if after.side == BLACK else min(v, now)
+    window = (-_INF, _INF) if target is None else (target - 1, target + 1)
     search.groups.add(move, pos.side)
     try:
-        return search.value(after)
+        return search.value(after, *window)
     finally:
         search.groups.undo()
 
@@ -377,7 +387,7 @@ def _line(search: _Search, pos: Position, value: int) -> list[int]:
                     break
                 search.groups.add(m, p.side)
                 added += 1
-                v = search.value(p.after(m))
+                v = search.value(p.after(m), value - 1, value + 1)
                 if v == value:
                     pick = m
                     break
