@@ -189,3 +189,43 @@ def test_a_time_limit_keeps_the_best_placement_found():
         assert r["value"] >= searched[0] and r["bound"] >= exact
         assert r["value"] == M.score_of(g, own | r["stones"], neutral | r["neutrals"],
                                         advanced)
+
+
+def _brute_potential(pos, side) -> int:
+    """Max of the reference rules' score over every placement of the side's remaining
+    stones (and, Advanced, up to min(stones, neutrals left) of its neutrals)."""
+    import itertools
+    own = pos.stones(side)
+    k = pos.stones_per_side - own.bit_count()
+    empties = bit_list(pos.empty)
+    allow = min(k, pos.neutrals_left(side)) if pos.rule == ADVANCED else 0
+    best = -1
+    q = pos.copy()
+    for xs in itertools.combinations(empties, k):
+        stones = own | sum(1 << p for p in xs)
+        rest = [p for p in empties if p not in xs]
+        for j in range(allow + 1):
+            for ys in itertools.combinations(rest, j):
+                if side == RED:
+                    q.red = stones
+                else:
+                    q.blue = stones
+                q.neutral = pos.neutral | sum(1 << p for p in ys)
+                best = max(best, q.score(side))
+    return best
+
+
+@pytest.mark.parametrize("rule", [BASIC, ADVANCED])
+def test_potential_matches_brute_force_on_uniform_play(rule):
+    """The benchmark's recipe near the end (random neutral supplies, neutrals placed at
+    random): the potential equals the exhaustive maximum by the reference rules."""
+    checked = 0
+    for rounds in ((13, 14, 15) if rule == BASIC else (14, 15)):
+        for seed in range(3):
+            pos = uniform_play(rule, rounds, 10 + seed)
+            for side in (RED, BLUE):
+                r = P.potential(pos, side)
+                assert r.proven and r.potential == _brute_potential(pos, side), \
+                    (rounds, seed, side)
+                checked += 1
+    assert checked >= 12
