@@ -1,0 +1,239 @@
+"""Exact Stargazers endgames: alpha-beta with a transposition table on the fast rules.
+
+**Move unit: one placement.** The side to move after a placement follows from the
+number of stones (:mod:`.base`), so a turn of two is two plies of the same side in a
+row; the search maximises for Red and minimises for Blue at each ply, and the best
+turn is the first one or two placements of the principal variation.
+
+**Value.** The final margin, own score minus the opponent's, for the side to move in
+the position solved, under best play by both. A margin of 0 is a tie, and a tie is
+lost by the side that could not place: ``winner`` says who wins. Inside the search a
+result is one number for Red, ``2 * margin`` or ``+1`` / ``-1`` for a tie Red wins /
+loses, so that a won tie is worth more than a lost one and less than any win on score.
+
+The transposition table is a dict keyed by the two stone masks (the protocol is fixed
+within a search), holding a value with its bound kind and the best placement found;
+that placement is tried first next time; the others follow by how often each was
+best so far (the history heuristic). Measured on random 12-star endgames, this order
+takes about a third of the CPU time of ordering by the margin each placement leaves
+(which halves the nodes but costs two inspiration passes a placement).
+
+>>> from szsolver.stargazers.fast import Position
+>>> p = Position("stargazers:12-star:1-2:r=2,3,4,6,8,9,10,13,14,16,20,21,24,29,32,35,42:"
+...              "b=7,15,18,19,23,25,26,30,31,33,36,37,39,43,44,45,47,48")
+>>> s = solve(p)          # a finished game: red, to move, cannot place
+>>> s.margin, s.winner, s.best
+(0, 'blue', [])
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..errors import UnsupportedError
+from ..rules.bits import popcount
+from .base import BLUE, RED, SIDE_NAMES, side_of_placement
+from .fast import inspired_mask, legal_mask
+
+__all__ = ["Solution", "solve", "SearchLimit", "result_value"]
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_INF = 10 ** 6
+
+
+class SearchLimit(Exception):
+    """The node or time limit was reached before the search finished."""
+
+
+def result_value(board, red: int, blue: int, stuck: int) -> int:
+    """Red's search value of a finished game (``stuck`` the side that cannot place)."""
+    rs = popcount(blue & ~inspired_mask(board, blue, red))
+    bs = popcount(red & ~inspired_mask(board, red, blue))
+    if rs != bs:
+        return 2 * (rs - bs)
+    return 1 if stuck == BLUE else -1
+
+
+def _margin(v: int) -> int:
+    """Red's margin from a search value."""
+    return v // 2 if v % 2 == 0 else 0
+
+
+@dataclass
+class Solution:
+    """An exact solution. ``margin``: own score minus the opponent's at the end for the
+    side to move; ``winner``: 'red' or 'blue'; ``best``: the best placements (all of
+    them, ascending); ``moves``: {placement: margin for the side to move} (every legal
+    placement when asked for, else the best ones); ``line``: a principal variation;
+    ``nodes``; ``seconds`` (CPU time); ``side``: the side to move; ``wins``: {placement:
+    whether the side to move wins after it} (ties decided as in play)."""
+    margin: int
+    winner: str
+    best: list
+    moves: dict
+    line: list
+    nodes: int
+    seconds: float
+    side: str = field(default="red")
+    wins: dict = field(default_factory=dict)
+
+
+class _Search:
+    def __init__(self, board, protocol, node_limit, time_limit):
+        self.board = board
+        self.protocol = protocol
+        self.tt: dict = {}
+        self.history = ([0] * board.size, [0] * board.size)
+        self.nodes = 0
+        self.node_limit = node_limit
+        self.deadline = None if time_limit is None else time.process_time() + time_limit
+
+    def _ordered(self, red, blue, side, legal, first):
+        """Legal placements: the table's move first, then by the history of best moves
+        (how often each placement was best for that side so far in this search)."""
+        h = self.history[side]
+        order = []
+        m = legal
+        while m:
+            low = m & -m
+            m ^= low
+            order.append(low.bit_length() - 1)
+        order.sort(key=h.__getitem__, reverse=True)
+        if first is not None:
+            order.remove(first)
+            order.insert(0, first)
+        return order
+
+    def value(self, red: int, blue: int, alpha: int, beta: int) -> int:
+        """Red's exact value if it lies in (alpha, beta), else a bound on the right side."""
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise SearchLimit
+        if self.deadline is not None and self.nodes % 1024 == 0 \
+                and time.process_time() > self.deadline:
+            raise SearchLimit
+        key = (red, blue)
+        entry = self.tt.get(key)
+        first = None
+        if entry is not None:
+            v, kind, first = entry
+            if kind == _EXACT:
+                return v
+            if kind == _LOWER and v > alpha:
+                alpha = v
+            elif kind == _UPPER and v < beta:
+                beta = v
+            if alpha >= beta:
+                return v
+        side = side_of_placement(popcount(red | blue), self.protocol)[0]
+        own, enemy = (red, blue) if side == RED else (blue, red)
+        legal = legal_mask(self.board, own, enemy)
+        if not legal:
+            v = result_value(self.board, red, blue, side)
+            self.tt[key] = (v, _EXACT, None)
+            return v
+        a0, b0 = alpha, beta
+        best_v, best_c = (-_INF if side == RED else _INF), None
+        for c in self._ordered(red, blue, side, legal, first):
+            bit = 1 << c
+            if side == RED:
+                v = self.value(red | bit, blue, alpha, beta)
+                if v > best_v:
+                    best_v, best_c = v, c
+                    if v > alpha:
+                        alpha = v
+            else:
+                v = self.value(red, blue | bit, alpha, beta)
+                if v < best_v:
+                    best_v, best_c = v, c
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                break
+        kind = _EXACT if a0 < best_v < b0 else (_LOWER if best_v >= b0 else _UPPER)
+        self.history[side][best_c] += 1
+        self.tt[key] = (best_v, kind, best_c)
+        return best_v
+
+    def line(self, red: int, blue: int, length: int = 12) -> list:
+        """A principal variation of up to ``length`` placements: at each ply the first
+        placement (in search order) whose exact value is the position's."""
+        out = []
+        target = self.value(red, blue, -_INF, _INF)
+        while len(out) < length:
+            side = side_of_placement(popcount(red | blue), self.protocol)[0]
+            own, enemy = (red, blue) if side == RED else (blue, red)
+            legal = legal_mask(self.board, own, enemy)
+            if not legal:
+                return out
+            first = self.tt.get((red, blue), (0, 0, None))[2]
+            for c in self._ordered(red, blue, side, legal, first):
+                r2, b2 = (red | 1 << c, blue) if side == RED else (red, blue | 1 << c)
+                if self.value(r2, b2, -_INF, _INF) == target:
+                    out.append(c)
+                    red, blue = r2, b2
+                    break
+            else:
+                raise AssertionError("no child has the position's value")
+        return out
+
+
+def solve(position, *, all_moves: bool = True, node_limit: int | None = None,
+          time_limit: float | None = None) -> Solution:
+    """Solve ``position`` exactly (either back end). ``all_moves``: the value of every
+    legal placement (else only the best ones are proved best). Limits: ``node_limit``
+    (search nodes) and ``time_limit`` (CPU seconds); reaching one raises
+    UnsupportedError naming it. A limit that is not a positive finite number is bad
+    input (UnsupportedError)."""
+    if node_limit is not None and (not isinstance(node_limit, int) or node_limit < 1):
+        raise UnsupportedError(f"a node limit is a whole number above 0, got {node_limit!r}")
+    if time_limit is not None and not (isinstance(time_limit, (int, float))
+                                       and 0 < time_limit < float("inf")):
+        raise UnsupportedError(f"a time limit is a positive number of seconds, got "
+                               f"{time_limit!r}")
+    start = time.process_time()
+    s = _Search(position.board, position.protocol, node_limit, time_limit)
+    red, blue = position.red, position.blue
+    side = position.side
+    sign = 1 if side == RED else -1
+    try:
+        root = s.value(red, blue, -_INF, _INF)
+        moves = {}
+        legal = position.legal_placements()
+        if all_moves:
+            for c in legal:
+                r2, b2 = (red | 1 << c, blue) if side == RED else (red, blue | 1 << c)
+                moves[c] = s.value(r2, b2, -_INF, _INF)
+        else:
+            best_c = s.tt[(red, blue)][2]
+            if best_c is not None:
+                moves[best_c] = root
+    except SearchLimit:
+        what = (f"{node_limit} nodes" if node_limit is not None and s.nodes > node_limit
+                else f"{time_limit} seconds")
+        raise UnsupportedError(f"the Stargazers solver reached its limit of {what} before "
+                               "proving the value") from None
+    best = sorted(c for c, v in moves.items() if v == root)
+    root_margin = sign * _margin(root)
+    winner = SIDE_NAMES[RED] if root > 0 else SIDE_NAMES[BLUE]
+    try:
+        line = s.line(red, blue)
+    except SearchLimit:
+        line = []
+    return Solution(margin=root_margin, winner=winner, best=best,
+                    moves={c: sign * _margin(v) for c, v in sorted(moves.items())},
+                    line=line, nodes=s.nodes, seconds=time.process_time() - start,
+                    side=SIDE_NAMES[side],
+                    wins={c: (v > 0) == (side == RED) for c, v in sorted(moves.items())})
+
+
+def move_values(position, **limits) -> dict:
+    """{placement: Red's search value} for every legal placement (for tests and tools
+    that need the tie-breaks too)."""
+    s = _Search(position.board, position.protocol, limits.get("node_limit"),
+                limits.get("time_limit"))
+    out = {}
+    for c in position.legal_placements():
+        q = position.after(c)
+        out[c] = s.value(q.red, q.blue, -_INF, _INF)
+    return out

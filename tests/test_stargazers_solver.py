@@ -1,0 +1,78 @@
+"""The exact Stargazers solver against a brute-force minimax on the reference rules."""
+import random
+
+import pytest
+
+from szsolver.errors import UnsupportedError
+from szsolver.stargazers import fast, reference
+from szsolver.stargazers.base import BLUE, RED
+from szsolver.stargazers.solver import solve
+
+
+def brute(p) -> int:
+    """Red's value by plain minimax over every continuation (reference rules):
+    2 * (red score - blue score) at the end, or +1 / -1 for a tie Red wins / loses."""
+    legal = p.legal_placements()
+    if not legal:
+        r, b = p.scores()
+        if r != b:
+            return 2 * (r - b)
+        return 1 if p.side == BLUE else -1
+    values = [brute(p.after(c)) for c in legal]
+    return max(values) if p.side == RED else min(values)
+
+
+def endgame(seed, empties, name="12-star", protocol="1-2"):
+    rng = random.Random(seed)
+    while True:
+        p = fast.Position(board=name, protocol=protocol)
+        while not p.is_over() and p.empty.bit_count() > empties:
+            p.play(rng.choice(p.legal_placements()))
+        if not p.is_over() and len(p.legal_placements()) >= 2:
+            return p
+
+
+def margin_of(v, side):
+    m = v // 2 if v % 2 == 0 else 0
+    return m if side == RED else -m
+
+
+@pytest.mark.parametrize("protocol", ["1-2", "1"])
+@pytest.mark.parametrize("seed", range(5))
+def test_solver_matches_brute_force(protocol, seed):
+    p = endgame(f"solver-{protocol}-{seed}", 6 + seed % 2, protocol=protocol)
+    q = reference.Position(str(p))
+    s = solve(p)
+    children = {c: brute(q.after(c)) for c in q.legal_placements()}
+    root = max(children.values()) if q.side == RED else min(children.values())
+    assert s.margin == margin_of(root, q.side)
+    assert s.winner == ("red" if root > 0 else "blue")
+    assert s.best == sorted(c for c, v in children.items() if v == root)
+    assert s.moves == {c: margin_of(v, q.side) for c, v in children.items()}
+    assert s.wins == {c: (v > 0) == (q.side == RED) for c, v in children.items()}
+    # the line is legal and ends in the value
+    r = reference.Position(str(p))
+    for c in s.line:
+        r.play(c)
+    assert len(s.line) == 0 or brute(r) == root
+
+
+def test_solver_on_the_18_star_board():
+    p = endgame("solver-18", 6, name="18-star")
+    q = reference.Position(str(p))
+    s = solve(p, all_moves=False)
+    v = brute(q)
+    assert s.margin == margin_of(v, q.side) and s.best and all(
+        brute(q.after(c)) == v for c in s.best)
+
+
+def test_limits():
+    p = endgame("solver-limits", 12)
+    with pytest.raises(UnsupportedError, match="limit of 5 nodes"):
+        solve(p, node_limit=5)
+    for bad in (0, -1, 1.5):
+        with pytest.raises(UnsupportedError):
+            solve(p, node_limit=bad)
+    for bad in (0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(UnsupportedError):
+            solve(p, time_limit=bad)
