@@ -124,3 +124,143 @@ def replay(text: str, *, as_json: bool = False, final_only: bool = False,
           "final": position_json(pos), "scores": {"black": s[0], "white": s[1]},
           "over": pos.is_over(), "result": result_words(pos),
           "warnings": [] if game is None else list(game.warnings)}, "\n".join(lines), as_json)
+
+
+# --- analysis -----------------------------------------------------------------------------
+
+def _position(text: str, command: str):
+    pos, game = _load(text)
+    if pos.is_over():
+        raise BadInput(f"{command}: the game is over: there is no move to play")
+    return pos, game
+
+
+def solve(text: str, *, all_turns: bool = False, top: int | None = None,
+          time_limit: float | None = None, node_limit: int | None = None,
+          as_json: bool = False, svg_file: str | None = None, **other) -> None:
+    """The exact value of a late position, its optimal moves, a line of best play and
+    (``--all-turns``) every move's value; a limit that stops the search gives proved
+    bounds and exit code 3."""
+    import sys
+    from ..star.position import format_move
+    from ..star.solver import describe
+    from ..star.solver import solve as star_solve
+    from .pictures import out_path
+    _no_other_options("solve", other)
+    out_path(svg_file)
+    pos, _game = _load(text)
+    if top is not None:
+        all_turns = True
+    res = star_solve(pos, all_moves=all_turns, node_limit=node_limit, time_limit=time_limit)
+    b = pos.board
+    data = res.to_json()
+    if top is not None and res.moves is not None:
+        data["moves"] = data["moves"][:top]
+    lines = [f"Position: {res.position}",
+             f"Empty cells: {res.empty} ({res.dead} dead)."]
+    if res.exact:
+        lines.append(f"Value: {res.value:+d} (Black's side, exact): {describe(res.value)}.")
+        if res.best:
+            lines.append("Best moves: " + " ".join(format_move(m, b) for m in res.best))
+        if res.pv:
+            lines.append("Line of best play: " + " ".join(format_move(m, b) for m in res.pv))
+    else:
+        lines.append(f"Value: not proved ({res.stopped}); {res.lower:+d} <= value <= "
+                     f"{res.upper:+d}.")
+    if res.moves is not None:
+        lines.append("Move values (Black's side, best first for the side to move):")
+        for mv in res.moves[:top]:
+            lines.append(f"  {mv.value:+4d}  {format_move(mv.move, b)}")
+    lines.append(f"Nodes: {res.nodes:,} in {res.seconds:.2f} s.")
+    if svg_file:
+        from ..star.svg import position_svg
+        caption = (f"Value {res.value:+d}: {describe(res.value)}; best "
+                   + " ".join(format_move(m, b) for m in res.best[:6])) if res.exact else \
+            f"Value between {res.lower:+d} and {res.upper:+d} (not proved)"
+        write_file(svg_file, position_svg(pos, caption=caption))
+    emit(data, "\n".join(lines), as_json)
+    if not res.exact:
+        sys.exit(3)
+
+
+def best(text: str, *, seconds: float | None = None, wall_clock: bool = False,
+         as_json: bool = False, **other) -> None:
+    """The engine's move with its value: proved near the end, estimated earlier."""
+    from ..star.engine import Engine
+    from ..star.position import format_move
+    from ..star.solver import describe
+    _no_other_options("best", other)
+    if wall_clock:
+        raise BadInput("best: --wall-clock does not apply to Star (the budget is always a "
+                       "fixed number of iterations)")
+    pos, _game = _position(text, "best")
+    res = Engine(seconds).analyse(pos)
+    b = pos.board
+    m = format_move(res.move, b)
+    if res.exact:
+        lines = [f"Best move: {m} (proved optimal). Value {res.value:+d} (Black's side): "
+                 f"{describe(int(res.value))}.",
+                 "All optimal moves: " + " ".join(format_move(x, b) for x in res.best)]
+    else:
+        lines = [f"Best move: {m} (engine, not proved). Estimated value {res.value:+.1f} "
+                 f"(Black's side).",
+                 "Candidates: " + ", ".join(
+                     f"{format_move(c['move'], b)} ({c['visits']} visits, about {c['value']:+.1f})"
+                     for c in res.candidates[:5]),
+                 f"Proved: value between {res.lower:+d} and {res.upper:+d}."]
+    if res.pv:
+        lines.append(("Line of best play: " if res.exact else "Expected line: ")
+                     + " ".join(format_move(x, b) for x in res.pv))
+    lines.append(f"{res.iterations:,} iterations, {res.nodes:,} solver nodes, "
+                 f"{res.seconds:.1f} s.")
+    emit(res.to_json(), "\n".join(lines), as_json)
+
+
+def check(text: str, *, turn: str | None = None, number: int | None = None,
+          time_limit: float | None = None, as_json: bool = False, **other) -> None:
+    """Was the move optimal? TURN in the position, or the game's move number N."""
+    from ..star.analysis import check as star_check
+    from ..star.position import parse_move
+    _no_other_options("check", other)
+    pos, game = _load(text)
+    if number is not None:
+        if turn is not None:
+            raise BadInput("give TURN or --turn N, not both")
+        if game is None:
+            raise BadInput("--turn N needs a game record, not a position")
+        if not 1 <= number <= len(game.moves):
+            raise BadInput(f"--turn {number}: the game has {len(game.moves)} moves")
+        pos, move = game.position_before(number - 1), game.moves[number - 1]
+    else:
+        if turn is None:
+            raise BadInput("missing TURN: give the move to judge (like D3), or --turn N with "
+                           "a game record")
+        move = parse_move(turn, pos.board)
+    res = star_check(pos, move, seconds=time_limit)
+    data = res.to_json()
+    if number is not None:
+        data = {"turn_number": number, **data}
+    emit(data, res.text(), as_json)
+
+
+def annotate(text: str, *, time_per_turn: float | None = None, exact_turns: int | None = None,
+             as_json: bool = False, **other) -> None:
+    """Judge every move of a game: proved with at most ``exact_turns`` live empty cells
+    (moves left), estimated by the engine before."""
+    from ..star.analysis import EXACT_EMPTY
+    from ..star.analysis import annotate as star_annotate
+    from .common import end_progress, progress_printer
+    _no_other_options("annotate", other)
+    _pos, game = _load(text)
+    if game is None:
+        raise BadInput("annotate needs a game record, not a position")
+    show = progress_printer()
+    progress = None
+    if show is not None:
+        def progress(done, total, where):
+            show(f"{done}/{total} {where}")
+    ann = star_annotate(game, seconds_per_move=time_per_turn,
+                        exact_empty=EXACT_EMPTY if exact_turns is None else exact_turns,
+                        progress=progress)
+    end_progress(show)
+    emit(ann.to_json(), ann.text(), as_json)

@@ -1,0 +1,182 @@
+"""Judging Star moves and games: ``check`` (was this move optimal?) and ``annotate``
+(every move of a game), on the project's verdict scale.
+
+Values are Black's final score minus White's. A move's *loss* is how much worse the
+value after it is than after the best move, from the mover's side. Verdicts are those
+of :mod:`szsolver.analysis.verdict` (optimal, inaccuracy, mistake, blunder) with one
+point of score difference where Stars' Zone has one point: a loss of a point or more
+that keeps the result is a mistake, one that changes the winner a blunder.
+
+Near the end (at most ``exact_empty`` live empty cells) the exact solver values every
+move, so the verdict is proved; earlier the engine estimates the best move's value and
+the played move's, and the verdict is an estimate (half a point of margin, as for
+Stars' Zone estimates).
+
+>>> from szsolver.star.position import Position, parse_move
+>>> p = Position.from_string("star:4x5:BWWB/BBWW./BWWBBW/WB.W.WB/BB.BBBWW/BWBWBWW/BWBB.W/WBWW.:B")
+>>> r = check(p, parse_move("E7", p.board))
+>>> r.method, r.best_value, r.played_value, r.loss, r.verdict
+('solver', 1, -1, 2, 'blunder')
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..analysis.verdict import ESTIMATE_MARGIN, classify
+from ..errors import IllegalTurnError, InputError
+from .engine import DEFAULT_SECONDS, Engine
+from .position import COLOUR_NAMES, Position, format_move, position_string
+from .solver import dead_cells, describe, solve
+
+__all__ = ["check", "annotate", "CheckResult", "Annotation", "EXACT_EMPTY"]
+
+#: moves are valued exactly with at most this many live empty cells
+EXACT_EMPTY = 12
+#: the solver's node budget per exact check (a check that runs out is estimated)
+EXACT_NODES = 3_000_000
+
+
+@dataclass
+class CheckResult:
+    """The verdict on one move (values Black's side; ``loss`` in points of score
+    difference, from the mover's side)."""
+    position: str
+    move: int
+    mover: int
+    method: str                 # "solver" (proved) or "engine" (estimated)
+    best: list[int]
+    best_value: float
+    played_value: float
+    loss: float
+    verdict: str
+    seconds: float
+    board: object = None
+
+    @property
+    def exact(self) -> bool:
+        return self.method == "solver"
+
+    def to_json(self) -> dict:
+        b = self.board
+        return {"game": "star", "position": self.position, "played": format_move(self.move, b),
+                "mover": COLOUR_NAMES[self.mover], "method": self.method, "exact": self.exact,
+                "best": [format_move(m, b) for m in self.best], "best_value": self.best_value,
+                "played_value": self.played_value, "loss": self.loss,
+                "verdict": self.verdict, "seconds": round(self.seconds, 3)}
+
+    def text(self) -> str:
+        b = self.board
+        played = format_move(self.move, b)
+        best = " or ".join(format_move(m, b) for m in self.best[:6])
+        if self.exact:
+            if self.verdict == "optimal":
+                return f"{played} was optimal (proved): {describe(int(self.played_value))}."
+            return (f"{played} was {_article(self.verdict)} (proved): "
+                    f"{COLOUR_NAMES[self.mover].capitalize()} gives away {self.loss:g} "
+                    f"(value {self.best_value:+g} -> {self.played_value:+g}, Black's side); "
+                    f"best {best}: {describe(int(self.best_value))}.")
+        if self.verdict == "optimal":
+            return (f"{played} was optimal (estimated by the engine, not proved): value about "
+                    f"{self.played_value:+.1f} (Black's side); the engine's choice {best}.")
+        return (f"{played} was {_article(self.verdict)} (estimated by the engine, not proved): "
+                f"about {self.loss:.1f} given away (value {self.best_value:+.1f} -> "
+                f"{self.played_value:+.1f}, Black's side); the engine prefers {best}.")
+
+
+def _article(verdict: str) -> str:
+    return {"inaccuracy": "an inaccuracy", "mistake": "a mistake", "blunder": "a blunder"}.get(
+        verdict, verdict)
+
+
+def _live(pos: Position) -> int:
+    return (pos.empty & ~dead_cells(pos.board, pos.groups, pos.empty)).bit_count()
+
+
+def check(pos: Position, move: int, *, seconds: float | None = None,
+          exact_empty: int = EXACT_EMPTY, seed=0) -> CheckResult:
+    """The verdict on ``move`` in ``pos`` (IllegalTurnError when it is not legal)."""
+    if not pos.legal(move):
+        raise IllegalTurnError(pos._why_illegal(move))
+    t0 = time.monotonic()
+    mover = pos.side
+    if _live(pos) <= exact_empty:
+        res = solve(pos, all_moves=True, node_limit=EXACT_NODES)
+        if res.exact:
+            played = next(m.value for m in res.moves if m.move == move)
+            loss, verdict = classify(100 * res.value, 100 * played, mover)
+            return CheckResult(position_string(pos), move, mover, "solver", res.best,
+                               res.value, played, loss // 100, verdict,
+                               time.monotonic() - t0, pos.board)
+    engine = Engine(seconds or DEFAULT_SECONDS, seed=seed, solver_empty=exact_empty)
+    best = engine.analyse(pos)
+    after = pos.after(move)
+    if move == best.move:
+        played = best.value
+    elif after.is_over():
+        played = after.value()
+    else:
+        played = engine.analyse(after).value
+    loss, verdict = classify(round(100 * best.value), round(100 * played), mover, ESTIMATE_MARGIN)
+    return CheckResult(position_string(pos), move, mover, "engine", [best.move], best.value,
+                       played, loss / 100, verdict, time.monotonic() - t0, pos.board)
+
+
+@dataclass
+class Annotation:
+    """Every move of a game judged: ``results`` in order, ``summary`` per colour."""
+    game: object
+    results: list[CheckResult]
+    summary: dict
+    seconds: float
+
+    def to_json(self) -> dict:
+        from .record import game_json
+        return {"game": game_json(self.game), "moves": [
+            {"number": i + 1, "round": self.game.round_of(i), **r.to_json()}
+            for i, r in enumerate(self.results)], "summary": self.summary,
+            "seconds": round(self.seconds, 3)}
+
+    def text(self) -> str:
+        g = self.game
+        b = g.board
+        marks = {"optimal": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+        lines = ["  move round colour played  before  after  loss  verdict     how     best"]
+        for i, r in enumerate(self.results):
+            before = r.best_value
+            lines.append(f"  {i + 1:>4} {g.round_of(i):>5} {COLOUR_NAMES[r.mover]:<6} "
+                         f"{format_move(r.move, b) + marks[r.verdict]:<7} {before:>+6.1f} "
+                         f"{r.played_value:>+6.1f} {r.loss:>5.1f}  {r.verdict:<10}  "
+                         f"{'proved' if r.exact else 'est.':<6}  "
+                         + " ".join(format_move(m, b) for m in r.best[:4]))
+        lines.append("")
+        for colour in COLOUR_NAMES:
+            s = self.summary[colour]
+            lines.append(f"{colour.capitalize()}: {s['optimal']} optimal of {s['moves']} "
+                         f"({s['proved']} proved); {s['inaccuracy']} inaccuracies, "
+                         f"{s['mistake']} mistakes, {s['blunder']} blunders.")
+        bs, ws = g.final.scores()
+        lines.append(f"Final: black {bs}, white {ws}. {self.seconds:.0f} s.")
+        return "\n".join(lines)
+
+
+def annotate(game, *, seconds_per_move: float | None = None, exact_empty: int = EXACT_EMPTY,
+             progress=None) -> Annotation:
+    """Judge every move of ``game`` (a :class:`szsolver.star.record.Game`)."""
+    if not game.moves:
+        raise InputError("the game has no moves to judge")
+    t0 = time.monotonic()
+    results = []
+    for i, m in enumerate(game.moves):
+        if progress is not None:
+            progress(i, len(game.moves), game.where(i))
+        results.append(check(game.position_before(i), m, seconds=seconds_per_move,
+                             exact_empty=exact_empty, seed=i))
+    summary = {}
+    for colour in (0, 1):
+        mine = [r for r in results if r.mover == colour]
+        summary[COLOUR_NAMES[colour]] = {
+            "moves": len(mine), "proved": sum(r.exact for r in mine),
+            **{v: sum(r.verdict == v for r in mine)
+               for v in ("optimal", "inaccuracy", "mistake", "blunder")}}
+    return Annotation(game, results, summary, time.monotonic() - t0)

@@ -1,0 +1,330 @@
+"""The Star engine: Monte Carlo tree search with all-moves-as-first (RAVE) statistics,
+the exact solver near the end, and simple players to measure it against.
+
+Contracts
+---------
+* :meth:`Engine.analyse` returns an :class:`EngineResult`: a legal move, the value
+  (Black's final score minus White's, Black's side), whether it is proved (``exact``)
+  and ``lower <= value <= upper`` (proved: the solver's answer, or what each colour
+  already has and the most it could reach).
+* With at most ``solver_empty`` live empty cells the exact solver runs first under a
+  node limit; when it finishes the answer is exact (``method`` ``"solver"``, ``best``
+  every optimal move). Otherwise the tree search gives the move and an estimate
+  (``method`` ``"engine"``): the mean final score difference of the playouts through
+  the chosen move.
+* Playouts fill the board at random (passing never helps, see
+  :mod:`szsolver.star.solver`) and are scored by the shift flood fill. Selection mixes
+  each move's mean result with its all-moves-as-first mean (moves are worth much the
+  same whenever they are played, in a connection game), weighted toward the latter
+  while a move has few visits.
+* The pie rule: exchanging the colours of every stone and the side to move negates
+  the value, so after Black's first stone swapping is worth minus the value of the
+  position as it stands; the engine swaps when it estimates Black ahead there. With
+  ``pass`` the game can end only after the opponent passed: the engine then ends it
+  when the score now is better for it than its estimate of playing on.
+* Deterministic: the budget is a number of iterations (seconds convert at the fixed
+  rate :data:`ITERATIONS_PER_SECOND`) and the random numbers come from SHA-256 of the
+  position string and the engine's seed (:func:`szsolver.rules.seeds.playout_rng_v1`).
+
+>>> from szsolver.star.position import Position, format_move
+>>> res = Engine(iterations=300).analyse(Position())
+>>> res.method, res.exact, isinstance(res.move, int), -31 <= res.value <= 31
+('engine', False, True, True)
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+from ..errors import InputError, UnsupportedError
+from ..rules.seeds import playout_rng_v1
+from .groups import BLACK, grid_mask, grid_score
+from .position import PASS, SWAP, Position, format_move, position_string
+from .solver import dead_cells, solve
+
+__all__ = ["Engine", "EngineResult", "RandomPlayer", "GreedyPlayer", "EnginePlayer",
+           "play_game", "ITERATIONS_PER_SECOND", "SOLVER_EMPTY", "DEFAULT_SECONDS"]
+
+#: iterations per second of budget (measured on the 2-core development machine,
+#: CPU time, standard board from the start; later positions run faster)
+ITERATIONS_PER_SECOND = 10_000
+#: the exact solver is tried with at most this many live empty cells
+SOLVER_EMPTY = 12
+#: solver nodes per second of budget (the pure-Python search runs about 100,000/s)
+SOLVER_NODES_PER_SECOND = 100_000
+DEFAULT_SECONDS = 1.0
+#: RAVE: the weight of the all-moves-as-first mean is sqrt(K / (3 n + K))
+RAVE_K = 300
+EXPLORATION = 0.4
+MIN_ITERATIONS = 16
+MAX_ITERATIONS = 1_000_000
+
+
+@dataclass
+class EngineResult:
+    """The answer of :meth:`Engine.analyse`; see the module doc for the contracts."""
+    position: str
+    move: int
+    value: float
+    exact: bool
+    method: str
+    lower: int
+    upper: int
+    best: list[int] = field(default_factory=list)
+    candidates: list[dict] = field(default_factory=list)
+    pv: list[int] = field(default_factory=list)
+    iterations: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+    board: object = None
+
+    def to_json(self) -> dict:
+        b = self.board
+        return {"game": "star", "position": self.position, "move": format_move(self.move, b),
+                "value": self.value, "exact": self.exact, "method": self.method,
+                "lower": self.lower, "upper": self.upper,
+                "best": [format_move(m, b) for m in self.best],
+                "pv": [format_move(m, b) for m in self.pv],
+                "candidates": [{**c, "move": format_move(c["move"], b)} for c in self.candidates],
+                "iterations": self.iterations, "nodes": self.nodes,
+                "seconds": round(self.seconds, 3)}
+
+
+class _Node:
+    __slots__ = ("move", "side", "children", "untried", "n", "w", "total", "amaf_n", "amaf_w")
+
+    def __init__(self, move: int, side: int, untried: list[int]):
+        self.move = move            # the move that led here
+        self.side = side            # the colour to move here
+        self.children: list[_Node] = []
+        self.untried = untried
+        self.n = 0
+        self.w = 0.0                # reward sum, from the view of the colour that moved here
+        self.total = 0.0            # sum of final values (Black's side) through here
+        self.amaf_n: dict[int, int] = {}
+        self.amaf_w: dict[int, float] = {}
+
+
+def _reward(value: int, colour: int) -> float:
+    """A playout's reward in [0, 1] for ``colour``: mostly the win, a little the margin."""
+    v = value if colour == BLACK else -value
+    win = 1.0 if v > 0 else 0.0 if v < 0 else 0.5
+    return 0.9 * win + 0.1 * (0.5 + v / 124)
+
+
+class Engine:
+    """MCTS with RAVE and the exact solver near the end (see the module doc).
+
+    ``seconds`` or ``iterations``: the budget (seconds convert to iterations at a fixed
+    rate, so answers are reproducible). ``seed``: any text or number. ``solver_empty``:
+    try the solver with at most this many live empty cells (0: never)."""
+
+    def __init__(self, seconds: float | None = None, *, iterations: int | None = None,
+                 seed=0, solver_empty: int = SOLVER_EMPTY):
+        if seconds is not None and not (isinstance(seconds, (int, float))
+                                        and math.isfinite(seconds) and seconds > 0):
+            raise UnsupportedError(f"an engine budget is a finite number of seconds above 0, "
+                                   f"got {seconds!r}")
+        if iterations is None:
+            iterations = int((seconds or DEFAULT_SECONDS) * ITERATIONS_PER_SECOND)
+        self.iterations = max(MIN_ITERATIONS, min(MAX_ITERATIONS, iterations))
+        self.seconds = seconds or self.iterations / ITERATIONS_PER_SECOND
+        self.seed = seed
+        self.solver_empty = solver_empty
+
+    # --- the answer -------------------------------------------------------------------
+    def analyse(self, pos: Position) -> EngineResult:
+        """A move and a value for ``pos`` (InputError when the game is over)."""
+        if pos.is_over():
+            raise InputError("the game is over: there is no move to play")
+        t0 = time.monotonic()
+        b = pos.board
+        live = pos.empty & ~_dead(pos)
+        if live.bit_count() <= self.solver_empty:
+            res = solve(pos, node_limit=max(1000, int(self.seconds * SOLVER_NODES_PER_SECOND)))
+            if res.exact:
+                return EngineResult(position_string(pos), res.best[0], res.value, True,
+                                    "solver", res.value, res.value, list(res.best),
+                                    pv=list(res.pv), nodes=res.nodes,
+                                    seconds=time.monotonic() - t0, board=b)
+            lower, upper, nodes = res.lower, res.upper, res.nodes
+        else:
+            from .solver import _Search
+            lower, upper = _Search(pos, None, None).bounds(pos.black, pos.white)
+            nodes = 0
+        root = self._search(pos)
+        mover = pos.side
+        ranked = sorted(root.children, key=lambda c: (-c.n, c.move))
+        best = ranked[0]
+        value = best.total / best.n if best.n else 0.0
+        move = best.move
+        if pos.swap_open():
+            # swap is worth minus the value of the position as it stands (White to move)
+            if value > 0:
+                move, value = SWAP, -value
+        if pos.passes == 1:
+            now = pos.value()
+            if (now - value) * (1 if mover == BLACK else -1) > 0:
+                move, value = PASS, float(now)
+        value = min(max(value, lower), upper)
+        cands = [{"move": c.move, "visits": c.n, "value": round(c.total / c.n, 2) if c.n else None}
+                 for c in ranked[:8]]
+        pv, node = [], best
+        while node is not None and node.n >= 8:
+            pv.append(node.move)
+            node = max(node.children, key=lambda c: c.n, default=None)
+        return EngineResult(position_string(pos), move, round(value, 2), False, "engine",
+                            lower, upper, [move], cands, pv if move == best.move else [move],
+                            self.iterations, nodes, time.monotonic() - t0, board=b)
+
+    # --- the tree search --------------------------------------------------------------
+    def _search(self, pos: Position) -> _Node:
+        b = pos.board
+        rng = playout_rng_v1("star-engine", position_string(pos), self.seed)
+        live = pos.empty & ~_dead(pos)
+        cells = [c for c in range(b.size) if live >> c & 1]
+        root = _Node(-1, pos.side, cells[:])
+        rng.shuffle(root.untried)
+        bits = b.grid_bit
+        gb0, gw0 = grid_mask(b, pos.black), grid_mask(b, pos.white)
+        total = b.total
+        for _ in range(self.iterations):
+            node, path = root, [root]
+            taken = set()
+            gb, gw = gb0, gw0
+            # selection
+            while not node.untried and node.children:
+                node = self._select(node)
+                path.append(node)
+                taken.add(node.move)
+                if node.side == 1:       # Black moved here
+                    gb |= 1 << bits[node.move]
+                else:
+                    gw |= 1 << bits[node.move]
+            # expansion
+            if node.untried:
+                move = node.untried.pop()
+                rest = [c for c in cells if c not in taken and c != move]
+                rng.shuffle(rest)
+                child = _Node(move, node.side ^ 1, rest)
+                node.children.append(child)
+                node = child
+                path.append(node)
+                taken.add(move)
+                if node.side == 1:
+                    gb |= 1 << bits[move]
+                else:
+                    gw |= 1 << bits[move]
+            # playout: the remaining cells at random, alternately from the side to move
+            rest = [c for c in cells if c not in taken]
+            rng.shuffle(rest)
+            side = node.side
+            owner = {}
+            for c in rest:
+                if side == BLACK:
+                    gb |= 1 << bits[c]
+                owner[c] = side
+                side ^= 1
+            black_score = grid_score(b, gb)
+            value = 2 * black_score - total
+            for n in path:
+                if n.move >= 0:
+                    owner[n.move] = n.side ^ 1
+            # back-propagation, with the all-moves-as-first statistics
+            for n in path:
+                n.n += 1
+                n.total += value
+                mover_here = n.side ^ 1
+                n.w += _reward(value, mover_here)
+                r = _reward(value, n.side)
+                an, aw = n.amaf_n, n.amaf_w
+                for c, who in owner.items():
+                    if who == n.side:
+                        an[c] = an.get(c, 0) + 1
+                        aw[c] = aw.get(c, 0.0) + r
+        return root
+
+    @staticmethod
+    def _select(node: _Node) -> _Node:
+        log_n = math.log(node.n + 1)
+        beta = math.sqrt(RAVE_K / (3 * node.n + RAVE_K))
+        an, aw = node.amaf_n, node.amaf_w
+        best, best_score = None, -1.0
+        for c in node.children:
+            q = c.w / c.n
+            k = an.get(c.move, 0)
+            aq = aw[c.move] / k if k else q
+            score = (1 - beta) * q + beta * aq + EXPLORATION * math.sqrt(log_n / c.n)
+            if score > best_score:
+                best, best_score = c, score
+        return best
+
+
+def _dead(pos: Position) -> int:
+    return dead_cells(pos.board, pos.groups, pos.empty)
+
+
+# --- players ------------------------------------------------------------------------------
+
+class RandomPlayer:
+    """A uniformly random stone (never passes, never swaps)."""
+    name = "random"
+
+    def __init__(self, seed=0):
+        self.rng = playout_rng_v1("star-random-player", seed)
+
+    def move(self, pos: Position) -> int:
+        return self.rng.choice(pos.legal_moves(passes=False))
+
+
+class GreedyPlayer:
+    """The stone that gains the most now (own score minus the opponent's after it),
+    then the one next to the most stones; ties at random."""
+    name = "greedy"
+
+    def __init__(self, seed=0):
+        self.rng = playout_rng_v1("star-greedy-player", seed)
+
+    def move(self, pos: Position) -> int:
+        sign = 1 if pos.side == BLACK else -1
+        nmask = pos.board.neighbour_mask
+        stones = pos.black | pos.white
+        best, pick = None, []
+        for m in pos.legal_moves(passes=False):
+            if m < 0:
+                continue
+            key = (sign * pos.after(m).value(), (nmask[m] & stones).bit_count(),
+                   len(pos.board.border_of[m]))
+            if best is None or key > best:
+                best, pick = key, [m]
+            elif key == best:
+                pick.append(m)
+        return self.rng.choice(pick)
+
+
+class EnginePlayer:
+    """The engine's move."""
+    name = "engine"
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+
+    def move(self, pos: Position) -> int:
+        return self.engine.analyse(pos).move
+
+
+def play_game(black, white, start: Position | None = None, tags: dict | None = None):
+    """Play a game between two players (objects with ``move(position)``); a Game."""
+    from .record import Game
+    start = start or Position()
+    tags = dict(tags or {})
+    if start != Position(start.board):
+        tags["Position"] = position_string(start)
+    elif start.board.name != "5x6":
+        tags["Board"] = start.board.name
+    game = Game(tags)
+    while not game.final.is_over():
+        p = game.final
+        game.play((black if p.side == BLACK else white).move(p))
+    return game

@@ -1,0 +1,107 @@
+"""The Star engine, players, check and annotate, and the analysis commands' Star
+functions."""
+import json
+
+import pytest
+
+from szsolver.cli import game_star
+from szsolver.star.analysis import annotate, check
+from szsolver.star.board import by_name
+from szsolver.star.engine import Engine, EnginePlayer, GreedyPlayer, RandomPlayer, play_game
+from szsolver.star.position import PASS, SWAP, Position, parse_move
+from szsolver.star.record import game_string
+from szsolver.star.solver import solve
+
+LATE = "star:4x5:BWWB/BBWW./BWWBBW/WB.W.WB/BB.BBBWW/BWBWBWW/BWBB.W/WBWW.:B"
+
+
+def test_near_the_end_the_engine_is_the_solver():
+    pos = Position.from_string(LATE)
+    res = Engine(iterations=100).analyse(pos)
+    exact = solve(pos)
+    assert res.exact and res.method == "solver" and res.value == exact.value
+    assert res.move in exact.best and res.best == exact.best
+
+
+def test_the_tree_search_is_legal_and_reproducible():
+    pos = Position.from_string(LATE)
+    a = Engine(iterations=400, solver_empty=0).analyse(pos)
+    b = Engine(iterations=400, solver_empty=0).analyse(pos)
+    assert a.method == "engine" and not a.exact and pos.legal(a.move)
+    assert a.to_json() | {"seconds": 0} == b.to_json() | {"seconds": 0}
+    assert a.lower <= a.value <= a.upper
+
+
+def test_swapping_is_worth_minus_the_position_without_the_swap():
+    # the colour exchange behind the engine's swap rule, on a board small enough to solve
+    tiny = by_name("2x2")
+    for c in range(tiny.size):
+        pos = Position(tiny, 1 << c, 0, 1)
+        res = solve(pos, all_moves=True)
+        without = min(m.value for m in res.moves if m.move != SWAP)
+        assert solve(pos.after(SWAP)).value == -without
+
+
+def test_the_engine_beats_the_random_player():
+    board = by_name("4x5")
+    wins = 0
+    for k in range(4):
+        eng = EnginePlayer(Engine(iterations=300, seed=k, solver_empty=6))
+        rnd = RandomPlayer(seed=k)
+        black, white = (eng, rnd) if k % 2 == 0 else (rnd, eng)
+        g = play_game(black, white, Position(board))
+        v = g.final.value()
+        wins += (v > 0) if k % 2 == 0 else (v < 0)
+        assert g.final.is_over() and game_string(g).startswith('[Game "star"]')
+    assert wins >= 3
+
+
+def test_greedy_takes_an_immediate_point():
+    # Black to move beside its own two-stone group on the bottom edge: extending it
+    # along the edge gains a border cell at once
+    board = by_name("4x5")
+    pos = Position(board, black=0b11, side=0)
+    m = GreedyPlayer().move(pos)
+    assert pos.after(m).scores()[0] > pos.scores()[0]
+
+
+def test_check_near_the_end_is_proved_and_agrees_with_every_move_value():
+    pos = Position.from_string(LATE)
+    full = solve(pos, all_moves=True)
+    for mv in full.moves:
+        r = check(pos, mv.move)
+        assert r.exact and r.played_value == mv.value and r.best_value == full.value
+        assert (r.verdict == "optimal") == (mv.value == full.value)
+        assert r.loss == full.value - mv.value      # Black to move
+    early = Position(by_name("4x5"))
+    r = check(early, parse_move("D4", early.board), seconds=0.02)
+    assert r.method == "engine" and r.verdict in ("optimal", "inaccuracy", "mistake", "blunder")
+
+
+def test_annotate_proves_the_last_moves():
+    board = by_name("4x5")
+    g = play_game(RandomPlayer(seed=1), GreedyPlayer(seed=2), Position(board))
+    ann = annotate(g, seconds_per_move=0.01, exact_empty=6)
+    assert len(ann.results) == len(g.moves)
+    assert all(r.exact for r in ann.results[-6:])
+    for colour in ("black", "white"):
+        s = ann.summary[colour]
+        assert s["optimal"] + s["inaccuracy"] + s["mistake"] + s["blunder"] == s["moves"]
+    assert json.loads(json.dumps(ann.to_json()))["moves"][-1]["exact"] is True
+
+
+def test_the_command_functions(capsys):
+    game_star.solve(LATE, all_turns=True, as_json=True)
+    data = json.loads(capsys.readouterr().out)
+    assert data["exact"] and data["value"] == solve(Position.from_string(LATE)).value
+    assert len(data["moves"]) == 7
+    with pytest.raises(SystemExit) as e:
+        game_star.solve(str(Position()), node_limit=100)
+    assert e.value.code == 3
+    assert "not proved (node limit" in capsys.readouterr().out
+    game_star.best(LATE, as_json=True)
+    assert json.loads(capsys.readouterr().out)["method"] == "solver"
+    game_star.check(LATE, turn="E7", as_json=True)
+    assert json.loads(capsys.readouterr().out)["verdict"] == "blunder"
+    with pytest.raises(Exception, match="tt-size"):
+        game_star.solve(LATE, tt_size=100)
