@@ -1,29 +1,38 @@
 """One deep solve split over Dask tasks: alpha-beta at the root over tasks.
 
-The legal root turns (one per symmetry orbit, as the serial solver does) are proved
-in tasks on the workers (MTD(f) null-window probes, the serial solver's C search): the
-first turn by the static guess (the likeliest best) alone, then the others dealt
-round-robin into a few chunks per worker thread, one task each, with one
-transposition table per task. Tasks share what they proved through the client: it
-keeps the best exact child value so far (``alpha`` when Red moves, ``beta`` when Blue
-moves) and starts every later task with that window; inside a task the window
-narrows further as its own turns are proved. A child that cannot beat the window is
-refuted by one null-window probe (``cut``) instead of being solved.
+The legal root turns (one per symmetry orbit, as the serial solver has them) are
+proved in tasks on the workers (MTD(f) null-window probes, the serial solver's C
+search): the first turn by the static guess (the likeliest best) alone, then, as soon
+as a bound on the root exists, the others dealt round-robin into a few chunks per
+worker thread, one task each, with one transposition table per task.
+
+Tasks share what they prove while they run: a :class:`Window` (a Dask ``Variable``
+narrowed under a Dask ``Lock``) holds the best proved bound on the root (a lower bound
+when Red moves, an upper bound when Blue moves) and the root turn that proved it.
+Every bound a task proves that helps the mover is offered at once; every task reads
+the window between slices of :data:`SLICE_NODES` nodes of search (a probe stopped at a
+slice resumes from its table) and before each root turn. A child that cannot beat the
+window is refuted by null-window probes (``cut``) instead of being solved; one that
+may equal it gets one more probe, so ties are exact.
 
 Contracts:
 
 * The value is the serial solver's: the root's value is the max (Red moves) or min
-  (Blue moves) over its children; a child is either proved exactly or proved no better
-  than an exact child's value, so the extremum is attained by an exact child.
+  (Blue moves) over its children; every window is a proved bound, a child is either
+  proved exactly or proved no better than the window, and the child that proved the
+  window keeps a bound at least as good, so the bounds over the children meet at the
+  value. A bound a child proved does not cut that child (a task retried after a lost
+  worker proves it again).
 * ``best`` lists every optimal turn, as the serial solver does: exact children equal
-  to the value, and refuted children whose bound reaches the value get one more probe.
-  ``pv`` starts with the first best turn and is proved step by step like the serial
-  one (it may be another optimal line than the serial solver's; ``scores`` are the
-  final scores of this line).
+  to the value, and any refuted child whose bounds still reach the value gets one
+  more probe. ``pv`` starts with an optimal turn and is proved step by step like the
+  serial one (it may be another optimal line; ``scores`` are the final scores of
+  this line).
 * ``node_limit`` and ``time_limit`` apply per task (a chunk of root turns). A stopped
   task keeps the bounds it proved (the static bounds for turns it did not reach); the
   answer is then the bounds over the children (``exact`` False).
-* Which tasks are refuted depends on the order they finish in (the value never does).
+* Which turns are refuted, and the nodes searched, depend on the order the tasks run
+  in (the value and the best turns never do).
 """
 from __future__ import annotations
 
@@ -230,6 +239,20 @@ def _prove_child(s, turn: int, window: Window, red: bool, stop_at: int,
             window.offer(lo, turn)
         elif not red and not is_lower:
             window.offer(hi, turn)
+    w = _for_child(window, turn)
+    if cut and finished and (hi == w if red else lo == w):
+        # refuted, but it may equal the window: settle the tie now, with this table
+        # warm from the refutation (a best turn is one equal to the root's value)
+        gamma = w if red else w + 1
+        how, r = _sliced_probe(s, gamma, window, turn, stop_at, deadline, lambda _w: gamma)
+        if how == "stopped":
+            finished = False
+        elif how == "done":
+            v, is_lower = r
+            if is_lower:
+                lo = max(lo, v)
+            else:
+                hi = min(hi, v)
     if lo == hi:
         cut = False
         window.offer(lo, turn)
@@ -247,10 +270,11 @@ def child_task(position: str, turns: list[int], window: str | None,
 
     ``window``: the name of the deep solve's shared :class:`Window` (None: this task's
     own, starting at ``start``). A child that cannot beat the window is only refuted
-    (``cut``); the window is read again between slices of search, so a bound another
-    task proves meanwhile narrows the probes running here. A child proved exact and at
-    least as good as the window also gets its principal variation (``pv``: turns from
-    the child on), walked with this task's warm table. The limits apply to the whole
+    (``cut``), and one that may equal it gets one more probe (a tie is exact); the
+    window is read again between slices of search, so a bound another task proves
+    meanwhile narrows the probes running here. A child that set the window also gets
+    its principal variation (``pv``: turns from the child on), walked with this task's
+    warm table. The limits apply to the whole
     task. The bounds are proved whatever the window's history; which children are cut
     depends on it."""
     from ..endgame.solver import _searcher, tt_entries_for
@@ -276,11 +300,10 @@ def child_task(position: str, turns: list[int], window: str | None,
         stopped = stopped or not rec["finished"]
         rec["window"] = win.get()[0] if rec["cut"] else None
         rec["pv"] = None
-        if rec["exact"] and rec["finished"]:
-            w = _for_child(win, turn)
-            if w is None or (rec["lower"] >= w if red else rec["lower"] <= w):
-                s.set_limits(0, 0.0)              # as the serial solver's post-processing
-                rec["pv"] = [turn] + _line(s, rec["lower"])
+        if rec["exact"] and rec["finished"] and win.get()[1] == turn:
+            # this child set the window: walk its line now, with this table warm
+            s.set_limits(0, 0.0)                  # as the serial solver's post-processing
+            rec["pv"] = [turn] + _line(s, rec["lower"])
         s.unmake(turn)
         rec.update(turn=turn, nodes=s.stats()["nodes"] - n0, seconds=time.perf_counter() - t0,
                    cpu=time.process_time() - c0)
