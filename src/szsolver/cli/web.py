@@ -44,7 +44,10 @@ def serve_cmd(host, port, workers):
     jobs.start()                    # the job processes never see Ctrl-C
     click.echo(f"szsolver web app on http://{host if ':' not in host else f'[{host}]'}:{port}/ "
                "(Ctrl-C stops it)", err=True)
-    server.run()
+    try:
+        server.run()
+    finally:
+        jobs.close()
     if not server.started:          # uvicorn has logged why (e.g. the port is taken)
         raise BadInput(f"cannot serve on {host}:{port}")
 

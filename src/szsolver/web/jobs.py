@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.forkserver
+import os
 import signal
 import threading
 import time
@@ -129,6 +130,8 @@ class Jobs:
         with self._lock:
             self._live.add(proc)
             self.stats["started"] += 1
+        if self.closed:             # stop() came while the process was being made
+            proc.kill()
         try:
             if not parent.poll(deadline):
                 self.stats["timed_out"] += 1
@@ -169,26 +172,42 @@ class Jobs:
         return time.perf_counter() - t
 
     def start(self) -> None:
-        """Start the forkserver now, from the main thread, with SIGINT blocked: it and
-        every job process forked from it inherit the blocked signal, so a Ctrl-C sent to
-        the process group never reaches them, also while the forkserver imports the
-        heavy modules (before any Python code of ours could ignore it). A Ctrl-C that
-        arrives meanwhile is delivered to this process once unblocked. Elsewhere (a
-        thread, a platform without the forkserver) the forkserver starts on first use."""
+        """Start the forkserver now, from the main thread, with SIGINT ignored: an
+        ignored signal stays ignored across exec, so the forkserver ignores Ctrl-C from
+        its first instruction, also while it imports the heavy modules (before any
+        Python code of ours could act), and so does every job process forked from it.
+        Meanwhile SIGINT is blocked here: a Ctrl-C that arrives then stays pending and
+        reaches this process's own handler once it is back. Elsewhere (a thread, a
+        platform without the forkserver) the forkserver starts on first use."""
         if threading.current_thread() is not threading.main_thread() \
                 or not hasattr(signal, "pthread_sigmask"):
             return
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             multiprocessing.forkserver.ensure_running()
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+            signal.signal(signal.SIGINT, handler)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     def stop(self) -> None:
         """The server is stopping: no new jobs (:class:`Busy`), running ones killed.
         Safe in a signal handler."""
         self.closed = True
         self.shutdown()
+
+    def close(self) -> None:
+        """The server has ended: :meth:`stop`, and the forkserver killed too (it would
+        first finish importing the heavy modules, seconds under load, then notice)."""
+        self.stop()
+        server = getattr(multiprocessing.forkserver, "_forkserver", None)
+        pid = getattr(server, "_forkserver_pid", None)
+        if pid:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except OSError:         # gone already, or reaped elsewhere
+                pass
 
     def shutdown(self) -> None:
         """Kill every running job."""
