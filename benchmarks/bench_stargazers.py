@@ -1,0 +1,93 @@
+"""Stargazers figures: the rules back ends, the exact solver's horizon, and the engine
+against a random and a greedy player.
+
+    python benchmarks/bench_stargazers.py rules     # placements/legal masks per second
+    python benchmarks/bench_stargazers.py solver    # solve time and nodes by empty cells
+    python benchmarks/bench_stargazers.py engine    # engine vs random and greedy
+
+Times are CPU seconds (time.process_time); run it on a quiet machine or say the load.
+"""
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import time
+
+from szsolver.stargazers import fast, reference
+from szsolver.stargazers.engine import engine_player, greedy_player, play_game, random_player
+from szsolver.stargazers.solver import solve
+
+
+def _midgame(cls, name, frac, seed):
+    rng = random.Random(seed)
+    p = cls(board=name)
+    target = int(p.board.playable.bit_count() * frac)
+    while p.ply < target and not p.is_over():
+        p.play(rng.choice(p.legal_placements()))
+    return p
+
+
+def rules():
+    """Legal-placement masks and inspiration per CPU second, both back ends."""
+    for name in ("12-star", "18-star", "27-star"):
+        for cls in (fast.Position, reference.Position):
+            ps = [_midgame(cls, name, 0.4, f"rules-{name}-{k}") for k in range(5)]
+            t = time.process_time()
+            n = 0
+            while time.process_time() - t < 2:
+                for p in ps:
+                    p._legal = None
+                    p.legal_mask()
+                    p.inspired()
+                    n += 1
+            rate = n / (time.process_time() - t)
+            print(f"{name:8} {cls.backend:9} legal mask + inspiration: {rate:9.0f} /s",
+                  flush=True)
+
+
+def solver(max_empties=14, per=5):
+    """Exact solves of random 12-star endgames by the number of empty playable cells."""
+    rng = random.Random("bench-solver")
+    for k in range(8, max_empties + 1):
+        times, nodes = [], []
+        for _ in range(per):
+            while True:
+                p = fast.Position()
+                while not p.is_over() and p.empty.bit_count() > k:
+                    p.play(rng.choice(p.legal_placements()))
+                if not p.is_over():
+                    break
+            s = solve(p, all_moves=False)
+            times.append(s.seconds)
+            nodes.append(s.nodes)
+        print(f"{k:3} empty cells: median {statistics.median(times):7.2f} s, max "
+              f"{max(times):7.2f} s CPU; nodes median {statistics.median(nodes):>9,.0f}, max "
+              f"{max(nodes):>9,}", flush=True)
+
+
+def engine(games=20, seconds=0.3, board="12-star"):
+    """The engine against a random and a greedy player, colours alternating."""
+    start = fast.Position(board=board)
+    for name, make in (("random", random_player), ("greedy", greedy_player)):
+        wins = 0
+        margins = []
+        for g in range(games):
+            eng = engine_player(seconds, seed=f"bench-{g}")
+            other = make(seed=f"bench-{g}")
+            red, blue = (eng, other) if g % 2 == 0 else (other, eng)
+            end = play_game(start, red, blue)
+            me = 0 if g % 2 == 0 else 1
+            wins += end.winner() == me
+            r, b = end.scores()
+            margins.append((r - b) if me == 0 else (b - r))
+        print(f"engine ({seconds} s) vs {name} on {board}: {wins}/{games} wins, mean margin "
+              f"{statistics.mean(margins):+.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    what = sys.argv[1:] or ["rules", "solver", "engine"]
+    print(f"load average {os.getloadavg()[0]:.1f}")
+    for w in what:
+        {"rules": rules, "solver": solver, "engine": engine}[w]()

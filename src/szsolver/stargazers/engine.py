@@ -1,0 +1,258 @@
+"""The Stargazers engine: Monte Carlo tree search over single placements, and the
+exact solver near the end.
+
+Each iteration walks the tree by UCT (mean result for the side that placed, plus an
+exploration term), adds one placement, then finishes the game with random legal
+placements on the fast rules and scores it: 1 for a win (ties decided as in play),
+0 for a loss. The placement played is the most visited one; its estimate is the
+mean final margin of the games through it. Seeds come from :mod:`szsolver.rules.seeds`
+style text (hashlib), so a given budget gives the same answer on every run.
+
+When at most :data:`EXACT_EMPTIES` playable cells are empty the exact solver
+(:mod:`.solver`) answers instead, within :data:`EXACT_NODES` nodes a second of budget
+(beyond that the search goes on as above).
+
+A budget is a number of iterations: ``seconds`` times :data:`ITERATIONS_PER_SECOND`
+(measured on the 12-star board), so that the answer does not depend on the machine's
+load.
+
+>>> from szsolver.stargazers.fast import Position
+>>> a = Engine(0.05, seed="doc").analyse(Position())
+>>> a.method, a.move in Position().legal_placements()
+('engine', True)
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from ..errors import InputError, UnsupportedError
+from ..rules.bits import popcount
+from .base import RED, SIDE_NAMES, side_of_placement
+from .fast import inspired_mask, legal_mask
+
+__all__ = ["Engine", "Analysis", "EXACT_EMPTIES", "EXACT_NODES", "ITERATIONS_PER_SECOND",
+           "random_player", "greedy_player", "engine_player", "play_game"]
+
+#: the exact solver takes over at this many empty playable cells (or fewer)
+EXACT_EMPTIES = 12
+#: ... within this many search nodes per second of budget (the solver visits about
+#: 20 000 - 40 000 nodes a CPU second), at least 2 000
+EXACT_NODES = 20_000
+#: iterations a second of budget buys (measured: 500-900 playouts per CPU second in a
+#: 12-star game, 300 on 18-star, 95 on 27-star, on the project's test machine)
+ITERATIONS_PER_SECOND = 500
+_C = 0.7   # UCT exploration
+
+
+def _rng(seed) -> random.Random:
+    digest = hashlib.sha256(f"stargazers-engine:{seed}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def _bits(m: int) -> list:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+def _finish(board, protocol, red, blue, rng):
+    """Play random legal placements to the end: (winner, red margin)."""
+    n = popcount(red | blue)
+    while True:
+        side = side_of_placement(n, protocol)[0]
+        own, enemy = (red, blue) if side == RED else (blue, red)
+        legal = legal_mask(board, own, enemy)
+        if not legal:
+            break
+        c = rng.choice(_bits(legal))
+        if side == RED:
+            red |= 1 << c
+        else:
+            blue |= 1 << c
+        n += 1
+    rs = popcount(blue & ~inspired_mask(board, blue, red))
+    bs = popcount(red & ~inspired_mask(board, red, blue))
+    winner = (RED if rs > bs else 1 - RED) if rs != bs else 1 - side
+    return winner, rs - bs
+
+
+class _Node:
+    __slots__ = ("side", "untried", "children", "visits", "wins", "margin")
+
+    def __init__(self, side, legal):
+        self.side = side            # the side to place here
+        self.untried = legal        # placements not yet expanded
+        self.children = {}          # placement -> _Node
+        self.visits = 0
+        self.wins = 0.0             # wins of the side that placed into this node
+        self.margin = 0             # sum of final margins for that side
+
+
+@dataclass
+class Analysis:
+    """The engine's answer. ``move``: the placement to play; ``method``: 'solver'
+    (proved) or 'engine' (estimated); ``value``: the final margin for the side to move
+    (proved, or the mean over the playouts through ``move``); ``win_rate`` (engine) or
+    1.0 / 0.0 (solver); ``candidates``: [{placement, visits, win_rate, margin}], most
+    visited first; ``best``: every proved-best placement (solver); ``iterations``,
+    ``nodes``, ``seconds`` (CPU)."""
+    move: int
+    method: str
+    value: float
+    win_rate: float
+    side: str
+    candidates: list = field(default_factory=list)
+    best: list = field(default_factory=list)
+    line: list = field(default_factory=list)
+    iterations: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        return {"game": "stargazers", "move": self.move, "method": self.method,
+                "value": self.value, "win_rate": self.win_rate, "side": self.side,
+                "candidates": self.candidates, "best": self.best, "line": self.line,
+                "iterations": self.iterations, "nodes": self.nodes,
+                "seconds": round(self.seconds, 3)}
+
+
+class Engine:
+    """``Engine(seconds, seed=...)``: ``analyse(position)`` gives an :class:`Analysis`.
+    ``seconds`` is a budget of ``seconds * ITERATIONS_PER_SECOND`` iterations
+    (``wall_clock=True``: real seconds instead). ``exact``: use the solver near the end."""
+
+    def __init__(self, seconds: float = 1.0, *, seed="0", wall_clock: bool = False,
+                 exact: bool = True):
+        if not (isinstance(seconds, (int, float)) and 0 < seconds < float("inf")):
+            raise UnsupportedError(f"an engine budget is a positive number of seconds, "
+                                   f"got {seconds!r}")
+        self.seconds = seconds
+        self.seed = seed
+        self.wall_clock = wall_clock
+        self.exact = exact
+
+    def analyse(self, position) -> Analysis:
+        if position.is_over():
+            raise InputError("the game is over: there is no placement to make")
+        start = time.process_time()
+        side = position.side
+        if self.exact and popcount(position.empty) <= EXACT_EMPTIES:
+            from .solver import solve
+            try:
+                nodes = max(2000, int(self.seconds * EXACT_NODES))
+                s = solve(position, all_moves=False, node_limit=nodes)
+            except UnsupportedError:
+                s = None
+            if s is not None and s.best:
+                return Analysis(move=s.best[0], method="solver", value=s.margin,
+                                win_rate=1.0 if s.winner == SIDE_NAMES[side] else 0.0,
+                                side=SIDE_NAMES[side], best=s.best, line=s.line,
+                                nodes=s.nodes, seconds=time.process_time() - start)
+        return self._search(position, start)
+
+    def _search(self, position, start) -> Analysis:
+        board, protocol = position.board, position.protocol
+        rng = _rng(f"{self.seed}:{position}")
+        root = _Node(position.side, _bits(position.legal_mask()))
+        budget = max(1, int(self.seconds * ITERATIONS_PER_SECOND))
+        deadline = time.monotonic() + self.seconds if self.wall_clock else None
+        it = 0
+        while (it < budget) if deadline is None else (time.monotonic() < deadline or it == 0):
+            it += 1
+            red, blue = position.red, position.blue
+            n = popcount(red | blue)
+            node, path = root, [root]
+            # selection
+            while not node.untried and node.children:
+                log_n = math.log(node.visits)
+                c, node = max(node.children.items(),
+                              key=lambda kv: kv[1].wins / kv[1].visits
+                              + _C * math.sqrt(log_n / kv[1].visits))
+                if path[-1].side == RED:
+                    red |= 1 << c
+                else:
+                    blue |= 1 << c
+                n += 1
+                path.append(node)
+            # expansion
+            if node.untried:
+                c = node.untried.pop(rng.randrange(len(node.untried)))
+                if node.side == RED:
+                    red |= 1 << c
+                else:
+                    blue |= 1 << c
+                n += 1
+                s2 = side_of_placement(n, protocol)[0]
+                own, enemy = (red, blue) if s2 == RED else (blue, red)
+                child = _Node(s2, _bits(legal_mask(board, own, enemy)))
+                node.children[c] = child
+                path.append(child)
+            winner, margin = _finish(board, protocol, red, blue, rng)
+            for parent, child in zip(path, path[1:]):
+                child.visits += 1
+                if winner == parent.side:
+                    child.wins += 1
+                child.margin += margin if parent.side == RED else -margin
+            root.visits += 1
+        ranked = sorted(root.children.items(), key=lambda kv: (-kv[1].visits, kv[0]))
+        cands = [{"placement": c, "visits": ch.visits,
+                  "win_rate": round(ch.wins / ch.visits, 3),
+                  "margin": round(ch.margin / ch.visits, 2)} for c, ch in ranked]
+        best_c, best = ranked[0]
+        line, node = [best_c], best
+        while node.children and len(line) < 8:
+            c, node = max(node.children.items(), key=lambda kv: (kv[1].visits, -kv[0]))
+            line.append(c)
+        return Analysis(move=best_c, method="engine", value=round(best.margin / best.visits, 2),
+                        win_rate=round(best.wins / best.visits, 3),
+                        side=SIDE_NAMES[position.side], candidates=cands, line=line,
+                        iterations=it, seconds=time.process_time() - start)
+
+
+# --- players ------------------------------------------------------------------------------
+
+def random_player(seed="0"):
+    """A player choosing uniformly among the legal placements."""
+    rng = _rng(f"random:{seed}")
+    return lambda pos: rng.choice(pos.legal_placements())
+
+
+def greedy_player(seed="0"):
+    """A player taking the placement that leaves the best margin on the board for
+    itself now (ties broken at random)."""
+    rng = _rng(f"greedy:{seed}")
+
+    def play(pos):
+        side = pos.side
+        best, best_m = [], None
+        for c in pos.legal_placements():
+            q = pos.after(c)
+            r, b = q.scores()
+            m = r - b if side == RED else b - r
+            if best_m is None or m > best_m:
+                best, best_m = [c], m
+            elif m == best_m:
+                best.append(c)
+        return rng.choice(best)
+    return play
+
+
+def engine_player(seconds: float = 0.5, seed="0"):
+    eng = Engine(seconds, seed=seed)
+    return lambda pos: eng.analyse(pos).move
+
+
+def play_game(position, red, blue) -> object:
+    """Play ``red`` and ``blue`` (functions position -> placement) from ``position`` to
+    the end; the final position."""
+    p = position.copy()
+    while not p.is_over():
+        p.play((red if p.side == RED else blue)(p))
+    return p

@@ -1,0 +1,56 @@
+"""The Stargazers engine: the solver's answer near the end, the same answer for the
+same budget, and stronger than a random player."""
+import random
+
+from szsolver.stargazers import fast
+from szsolver.stargazers.engine import (Engine, engine_player, greedy_player, play_game,
+                                        random_player)
+from szsolver.stargazers.solver import solve
+
+
+def _endgame(seed, empties):
+    rng = random.Random(seed)
+    while True:
+        p = fast.Position()
+        while not p.is_over() and p.empty.bit_count() > empties:
+            p.play(rng.choice(p.legal_placements()))
+        if not p.is_over():
+            return p
+
+
+def test_near_the_end_the_engine_plays_a_proved_best_placement():
+    p = _endgame("engine-exact", 9)
+    a = Engine(0.1).analyse(p)
+    s = solve(p)
+    assert a.method == "solver"
+    assert a.move in s.best and a.value == s.margin and a.best == s.best
+
+
+def test_the_same_budget_gives_the_same_answer():
+    p = _endgame("engine-same", 24)
+    a, b = Engine(0.1, seed="x").analyse(p), Engine(0.1, seed="x").analyse(p)
+    assert a.method == "engine" and a.move == b.move and a.candidates == b.candidates
+    assert a.move in p.legal_placements()
+    assert sum(c["visits"] for c in a.candidates) == a.iterations
+
+
+def test_the_engine_beats_a_random_player():
+    start = fast.Position()
+    wins = 0
+    for g in range(2):     # one game with each colour (the benchmark plays more)
+        eng, rnd = engine_player(0.1, seed=g), random_player(seed=g)
+        red, blue = (eng, rnd) if g % 2 == 0 else (rnd, eng)
+        end = play_game(start, red, blue)
+        wins += end.winner() == g % 2
+    assert wins == 2
+
+
+def test_greedy_player_takes_the_best_immediate_margin():
+    p = _endgame("greedy", 20)
+    c = greedy_player()(p)
+    side = p.side
+
+    def margin(q):
+        r, b = q.scores()
+        return r - b if side == 0 else b - r
+    assert margin(p.after(c)) == max(margin(p.after(x)) for x in p.legal_placements())
