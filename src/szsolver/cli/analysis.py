@@ -9,6 +9,7 @@ import click
 
 from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, load_source_arg, whole_number,
                      write_file)
+from .games import dispatch
 from .pictures import out_path
 
 #: the most games one selfplay run plays (more is a typo, or a job for batch)
@@ -109,6 +110,10 @@ def check_cmd(args, number, example, time_limit, rule, as_json):
     Near the end (8 turns left or fewer) the exact solver proves the answer;
     earlier the engine estimates it and CP-SAT bounds say what is proved.
     """
+    if not example and args and dispatch("check", args[0], args=tuple(args[1:]),
+                                         number=number, example=example,
+                                         time_limit=time_limit, rule=rule, as_json=as_json):
+        return
     from ..analysis.annotate import turn_index
     from ..analysis.check import check
     from ..endgame.solver import to_core
@@ -182,6 +187,9 @@ def best_text(res, geometry) -> str:
 def best_cmd(source, example, seconds, wall_clock, rule, as_json):
     """The engine's best turn in POSITION, with its value: proved near the end,
     estimated earlier (beside the CP-SAT bounds that are proved)."""
+    if dispatch("best", source, example=example, seconds=seconds, wall_clock=wall_clock,
+                rule=rule, as_json=as_json):
+        return
     from ..engine.search import DEFAULT_SECONDS, Engine
     from ..errors import InputError
     _positive("--time", seconds)
@@ -346,6 +354,10 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, html_
                  as_json):
     """Judge every turn of a GAME: the value over the game, each turn's verdict and
     best turn, per player accuracy. The last turns are proved, earlier ones estimated."""
+    if dispatch("annotate", source, example=example, time_per_turn=time_per_turn,
+                exact_turns=exact_turns, solver_time=solver_time, html_file=html_file,
+                rule=rule, as_json=as_json):
+        return
     from ..analysis.annotate import SOLVER_TIME, TIME_PER_TURN, annotate
     from .common import end_progress, progress_printer
     _positive("--time-per-turn", time_per_turn)

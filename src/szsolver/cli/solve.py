@@ -8,6 +8,7 @@ import click
 from .common import (EXAMPLE_TURNS_LEFT, SECONDS, emit, end_progress, load_source_arg,
                      progress_printer, whole_number, write_file)
 from ..formats.notation import format_turn
+from .games import dispatch
 
 
 def _fmt_value(v) -> str:
@@ -133,6 +134,10 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
     --node-limit; a stopped search reports the bounds it proved. Ctrl-C stops
     cleanly with the same kind of answer.
     """
+    if dispatch("solve", position, example=example, all_turns=all_turns, top=top,
+                time_limit=time_limit, node_limit=node_limit, tt_size=tt_size, rule=rule,
+                as_json=as_json, svg_file=svg_file):
+        return
     from ..endgame.solver import solve
     from .pictures import out_path
     out_path(svg_file)
