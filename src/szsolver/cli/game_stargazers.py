@@ -145,3 +145,133 @@ def replay(text, *, example=False, rule=None, as_json=False, final_only=False,
             "turns": turns, "final": _position_json(pos),
             "warnings": [] if game is None else list(game.warnings)}
     emit(data, "\n".join(lines), as_json)
+
+
+# --- analysis -----------------------------------------------------------------------------
+
+def _value_words(margin, winner: str, side: str) -> str:
+    """'red wins by 2 points' / 'blue wins the tie (red cannot place)'."""
+    if margin == 0:
+        loser = "blue" if winner == "red" else "red"
+        return f"{winner} wins the tie ({loser} is left unable to place)"
+    return f"{winner} wins by {abs(margin)} point{'s' if abs(margin) != 1 else ''}"
+
+
+def solve(text, *, example=False, rule=None, as_json=False, all_turns=False, top=None,
+          time_limit=None, node_limit=None, tt_size=None, svg_file=None, **_ignored):
+    """Exact value, best placements, every placement's value (``--all-turns``), a line."""
+    from ..stargazers.solver import solve as solve_position
+    _refuse(**{"--rule": rule, "--tt-size": tt_size})
+    if svg_file is not None and not svg_file.strip():
+        raise BadInput("--svg needs a file name")
+    pos, _game = _load(text)
+    s = solve_position(pos, all_moves=bool(all_turns or top), node_limit=node_limit,
+                       time_limit=time_limit)
+    if svg_file:
+        from ..stargazers.svg import position_svg
+        labels = {c: str(k + 1) for k, c in enumerate(s.line[:9])}
+        write_file(svg_file, position_svg(pos, labels=labels))
+    moves = sorted(s.moves.items(), key=lambda kv: (-kv[1], not s.wins[kv[0]], kv[0]))
+    if top:
+        moves = moves[:top]
+    data = {"game": "stargazers", "position": str(pos), "side_to_move": s.side,
+            "margin": s.margin, "winner": s.winner, "best": s.best, "line": s.line,
+            "moves": [{"placement": c, "margin": m, "wins": s.wins[c]} for c, m in moves]
+            if (all_turns or top) else None,
+            "nodes": s.nodes, "seconds": round(s.seconds, 3), "unit": "placement"}
+    lines = [f"Value for {s.side} (to place): margin {s.margin:+d}: "
+             f"{_value_words(s.margin if s.side == 'red' else -s.margin, s.winner, s.side)}.",
+             "Best placements: " + (" ".join(map(str, s.best)) or "none (the game is over)"),
+             "Line: " + (" ".join(map(str, s.line)) or "-")]
+    if all_turns or top:
+        lines.append("Every placement (margin for the side to place):")
+        lines += [f"  {c:>4}  {m:+d}  {'win' if s.wins[c] else 'loss'}" for c, m in moves]
+    lines.append(f"{s.nodes:,} nodes, {s.seconds:.2f} s.")
+    emit(data, "\n".join(lines), as_json)
+
+
+def best(text, *, example=False, rule=None, as_json=False, seconds=None, wall_clock=False,
+         **_ignored):
+    """The engine's placement: proved near the end, estimated earlier."""
+    from ..errors import InputError
+    from ..stargazers.engine import Engine
+    _refuse(**{"--rule": rule})
+    pos, _game = _load(text)
+    if pos.is_over():
+        raise InputError("the game is over: there is no placement to make")
+    a = Engine(seconds or 1.0, wall_clock=wall_clock).analyse(pos)
+    if a.method == "solver":
+        lines = [f"Best placement: {a.move} (proved optimal). Margin {a.value:+d} for "
+                 f"{a.side}: {'a win' if a.win_rate else 'a loss'}.",
+                 "All optimal placements: " + " ".join(map(str, a.best)),
+                 "Line: " + " ".join(map(str, a.line))]
+    else:
+        lines = [f"Best placement: {a.move} (engine, not proved). Estimated margin "
+                 f"{a.value:+.1f} for {a.side}, won in {100 * a.win_rate:.0f}% of playouts.",
+                 "Candidates: " + ", ".join(f"{c['placement']} ({c['visits']} visits, "
+                                           f"{100 * c['win_rate']:.0f}%)"
+                                           for c in a.candidates[:5]),
+                 "Expected line: " + " ".join(map(str, a.line))]
+    from ..stargazers.assured import status
+    st = status(pos)
+    lines.append(f"Assured red {st.assured[0]}, blue {st.assured[1]}; potential red "
+                 f"{st.potential[0]}, blue {st.potential[1]}.")
+    lines.append(f"{a.iterations:,} iterations, {a.nodes:,} solver nodes, {a.seconds:.1f} s.")
+    emit(a.to_json(), "\n".join(lines), as_json)
+
+
+def check(text, *, example=False, rule=None, as_json=False, args=(), number=None,
+          time_limit=None, **_ignored):
+    """Was TURN (``17`` or ``17,23``) optimal, or the game's N-th turn (``--turn N``)?"""
+    from ..stargazers.analysis import check as check_turn
+    _refuse(**{"--rule": rule})
+    args = list(args)
+    if len(args) > 1:
+        raise BadInput(f"too many arguments: {' '.join(args)} (see 'szsolver check --help')")
+    pos, game = _load(text)
+    if number is not None:
+        if args:
+            raise BadInput("give TURN or --turn N, not both")
+        if game is None:
+            raise BadInput("--turn N needs a game record, not a position")
+        if not 1 <= number <= len(game.turns):
+            raise BadInput(f"--turn {number}: the game has turns 1 to {len(game.turns)}")
+        pos, turn = game.position_before(number - 1), game.turns[number - 1]
+    else:
+        if not args:
+            raise BadInput("missing TURN: give the turn to judge (like 17 or 17,23), or "
+                           "--turn N with a game record")
+        turn = args[0]
+    res = check_turn(pos, turn, time_limit=time_limit)
+    data = res.to_json()
+    if number is not None:
+        data = {"turn_number": number, **data}
+    how = "proved" if res.method == "solver" else "estimated"
+    text_out = (f"{res.mover.capitalize()} {res.turn}: {res.verdict} ({how}). Best turn "
+                f"{res.best}; value {res.best_value:+g} best, {res.played_value:+g} played "
+                f"(Red's side, 100 a point; a tie is +1 or -1 for who wins it).")
+    emit(data, text_out, as_json)
+
+
+def annotate(text, *, example=False, rule=None, as_json=False, time_per_turn=None,
+             solver_time=None, html_file=None, **_ignored):
+    """Judge every turn of a game."""
+    from ..stargazers.analysis import annotate as annotate_game
+    _refuse(**{"--rule": rule, "--html": html_file})
+    _pos, game = _load(text)
+    if game is None:
+        raise BadInput("annotate needs a game record, not a position")
+    checks = annotate_game(game, time_limit=solver_time, engine_seconds=time_per_turn or 0.5)
+    lines = ["round  side  turn       verdict      method  best"]
+    for i, c in enumerate(checks):
+        lines.append(f"{game.round_of(i):>5}  {c.mover:<4}  {str(c.turn):<9}  {c.verdict:<11}  "
+                     f"{c.method:<6}  {c.best}")
+    summary = {}
+    for side in ("red", "blue"):
+        mine = [c for c in checks if c.mover == side]
+        counts = {v: sum(c.verdict == v for c in mine)
+                  for v in ("optimal", "inaccuracy", "mistake", "blunder")}
+        summary[side] = counts
+        lines.append(f"{side.capitalize()}: " + ", ".join(f"{n} {v}" for v, n in counts.items()))
+    data = {"game": "stargazers", "turns": [c.to_json() for c in checks], "summary": summary}
+    emit(data, "\n".join(lines), as_json)

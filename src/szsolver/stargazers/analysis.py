@@ -1,0 +1,139 @@
+"""Judging Stargazers turns: ``check`` one turn, ``annotate`` a whole game.
+
+Values go on the family's verdict scale (:mod:`szsolver.analysis.verdict`): Red's
+side, 100 per point of final margin, and a tie counts +1 when Red wins it (Blue could
+not place) and -1 when Blue does. So a turn that gives away a point is a *mistake*,
+one that turns a win into a loss a *blunder*, one that only gives away the tie-break
+an *inaccuracy*.
+
+A turn (one placement, or the two of a turn) is judged exactly when at most
+:data:`EXACT_EMPTIES` playable cells are empty and the solver proves both the best
+value and the value after the turn within its limits: the value after the
+best turn is the position's own value, since the mover makes every placement of its
+turn. Otherwise both are engine estimates (mean final margins, read with the verdict
+scale's estimate margin).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..analysis.verdict import ESTIMATE_MARGIN, classify
+from ..errors import IllegalTurnError, UnsupportedError
+from .base import RED, SIDE_NAMES
+from .record import Turn, parse_turn
+
+__all__ = ["Check", "check", "annotate", "DEFAULT_SOLVER_NODES"]
+
+#: the solver's node limit per proof when no limit is given
+DEFAULT_SOLVER_NODES = 300_000
+#: turns are proved when at most this many playable cells are empty (earlier the
+#: solver would almost always stop at its limit: see docs/stargazers.md)
+EXACT_EMPTIES = 13
+
+
+def scale(margin: float, tie_won_by_red: bool | None = None) -> float:
+    """A Red-side margin on the verdict scale (see the module doc)."""
+    if margin == 0 and tie_won_by_red is not None:
+        return 1 if tie_won_by_red else -1
+    return 100 * margin
+
+
+def _proved(position, node_limit, time_limit):
+    """Red-side scaled value of ``position`` by the solver, or None past its limits."""
+    from .solver import solve
+    if position.is_over():
+        r, b = position.scores()
+        return scale(r - b, position.winner() == RED), None
+    try:
+        s = solve(position, all_moves=False, node_limit=node_limit, time_limit=time_limit)
+    except UnsupportedError:
+        return None
+    red_margin = s.margin if s.side == "red" else -s.margin
+    return scale(red_margin, s.winner == "red"), s
+
+
+@dataclass
+class Check:
+    """A judged turn: ``turn``, ``mover``, ``verdict``, ``loss`` (verdict scale),
+    ``method`` ('solver' or 'engine'), ``best_value`` and ``played_value`` (Red's side,
+    verdict scale), ``best`` (a best turn)."""
+    turn: Turn
+    mover: str
+    verdict: str
+    loss: float
+    method: str
+    best_value: float
+    played_value: float
+    best: Turn
+
+    def to_json(self) -> dict:
+        return {"game": "stargazers", "turn": str(self.turn), "mover": self.mover,
+                "verdict": self.verdict, "loss": self.loss, "method": self.method,
+                "best_value": self.best_value, "played_value": self.played_value,
+                "best": str(self.best)}
+
+
+def _after(position, turn):
+    q = position.copy()
+    for c in turn:
+        try:
+            q.play(c)
+        except IllegalTurnError as e:
+            raise IllegalTurnError(f"turn {turn}: {e}") from None
+    return q
+
+
+def check(position, turn, *, node_limit: int | None = None, time_limit: float | None = None,
+          engine_seconds: float = 1.0) -> Check:
+    """Judge ``turn`` (text ``17`` / ``17,23`` or a Turn) played in ``position``."""
+    if isinstance(turn, str):
+        turn = parse_turn(turn)
+    turn = Turn(turn)
+    if position.is_over():
+        raise IllegalTurnError("the game is over: there is no turn to judge")
+    mover = position.side
+    if len(turn) > position.placements_left:
+        raise IllegalTurnError(f"turn {turn}: {position.side_name} has "
+                               f"{position.placements_left} placement(s) left in this turn")
+    after = _after(position, turn)
+    if node_limit is None and time_limit is None:
+        node_limit = DEFAULT_SOLVER_NODES
+    best = played = None
+    if position.empty.bit_count() <= EXACT_EMPTIES:
+        best = _proved(position, node_limit, time_limit)
+        played = _proved(after, node_limit, time_limit) if best is not None else None
+    if best is not None and played is not None:
+        best_v, sol = best
+        played_v = played[0]
+        line = sol.line[:len(turn)] or list(turn)
+        loss, verdict = classify(best_v, played_v, mover)
+        return Check(turn, SIDE_NAMES[mover], verdict, loss, "solver", best_v, played_v,
+                     Turn(line))
+    from .engine import Engine
+    eng = Engine(engine_seconds, seed="check", exact=False)
+    sign = 1 if mover == RED else -1
+    a = eng.analyse(position)
+    best_v = sign * 100 * a.value
+    if after.is_over():
+        r, b = after.scores()
+        played_v = scale(r - b, after.winner() == RED)
+    else:
+        b2 = eng.analyse(after)
+        # the engine's value is for the side to move after the turn
+        played_v = (1 if after.side == RED else -1) * 100 * b2.value
+    best_turn = a.line[:len(turn)]
+    loss, verdict = classify(best_v, played_v, mover, ESTIMATE_MARGIN)
+    return Check(turn, SIDE_NAMES[mover], verdict, round(loss, 1), "engine",
+                 round(best_v, 1), round(played_v, 1), Turn(best_turn))
+
+
+def annotate(game, *, node_limit: int | None = None, time_limit: float | None = None,
+             engine_seconds: float = 0.5, progress=None) -> list[Check]:
+    """Judge every turn of ``game`` (a :class:`.record.Game`)."""
+    out = []
+    for i, t in enumerate(game.turns):
+        if progress is not None:
+            progress(i, len(game.turns), f"turn {i + 1}")
+        out.append(check(game.position_before(i), t, node_limit=node_limit,
+                         time_limit=time_limit, engine_seconds=engine_seconds))
+    return out

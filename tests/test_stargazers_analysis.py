@@ -1,0 +1,123 @@
+"""solve / best / check / annotate on Stargazers sources, against brute force."""
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from szsolver.cli.app import main
+from szsolver.stargazers import fast, reference
+from szsolver.stargazers.base import BLUE, RED
+from szsolver.stargazers.record import Game, game_string
+
+
+def brute(p) -> int:
+    """Red's value by plain minimax on the reference rules (ties: +1 / -1)."""
+    legal = p.legal_placements()
+    if not legal:
+        r, b = p.scores()
+        return 2 * (r - b) if r != b else (1 if p.side == BLUE else -1)
+    values = [brute(p.after(c)) for c in legal]
+    return max(values) if p.side == RED else min(values)
+
+
+def endgame(seed, empties=7):
+    rng = random.Random(seed)
+    while True:
+        p = fast.Position()
+        while not p.is_over() and p.empty.bit_count() > empties:
+            p.play(rng.choice(p.legal_placements()))
+        if not p.is_over() and len(p.legal_placements()) >= 3:
+            return p
+
+
+def run(*args):
+    r = CliRunner().invoke(main, list(args))
+    return r.exit_code, r.output
+
+
+def test_solve_all_turns_matches_brute_force():
+    p = endgame("cli-solve")
+    q = reference.Position(str(p))
+    code, out = run("solve", str(p), "--all-turns", "--json")
+    assert code == 0, out
+    d = json.loads(out)
+    values = {c: brute(q.after(c)) for c in q.legal_placements()}
+    sign = 1 if q.side == RED else -1
+    best = max(values.values()) if q.side == RED else min(values.values())
+    assert d["best"] == sorted(c for c, v in values.items() if v == best)
+    for m in d["moves"]:
+        v = values[m["placement"]]
+        assert m["margin"] == sign * (v // 2 if v % 2 == 0 else 0)
+        assert m["wins"] == ((v > 0) == (q.side == RED))
+
+
+def test_best_near_the_end_is_proved():
+    p = endgame("cli-best")
+    q = reference.Position(str(p))
+    code, out = run("best", str(p), "--json", "--time", "0.1")
+    d = json.loads(out)
+    assert code == 0 and d["method"] == "solver"
+    assert brute(q.after(d["move"])) == brute(q)
+
+
+def test_check_verdicts_follow_the_values():
+    p = endgame("cli-check")
+    q = reference.Position(str(p))
+    root = brute(q)
+    for c in q.legal_placements():
+        code, out = run("check", str(p), str(c), "--json")
+        assert code == 0, out
+        d = json.loads(out)
+        v = brute(q.after(c))
+        assert d["method"] == "solver"
+        if v == root:
+            assert d["verdict"] == "optimal"
+        elif (v > 0) != (root > 0):
+            assert d["verdict"] == "blunder"
+        elif abs(v - root) >= 2:
+            assert d["verdict"] == "mistake"
+        else:
+            assert d["verdict"] == "inaccuracy"
+
+
+def test_annotate_a_short_game_from_a_set_up_start():
+    p = endgame("cli-annotate", empties=8)
+    while p.placements_left != (1 if p.ply == 0 else 2):
+        p.play(p.legal_placements()[0])
+    rng = random.Random("annotate-turns")
+    q = p.copy()
+    turns = []
+    while not q.is_over():
+        t = []
+        for _ in range(q.placements_left):
+            if q.is_over():
+                break
+            c = rng.choice(q.legal_placements())
+            t.append(c)
+            q.play(c)
+        turns.append(",".join(map(str, t)))
+    record = game_string(Game({"Game": "stargazers", "Position": str(p)}, turns))
+    code, out = run("annotate", record, "--json")
+    assert code == 0, out
+    d = json.loads(out)
+    assert len(d["turns"]) == len(turns)
+    pos = reference.Position(str(p))
+    for t, j in zip(turns, d["turns"]):
+        before = brute(pos)
+        for c in map(int, t.split(",")):
+            pos.play(c)
+        assert j["method"] == "solver"
+        assert (j["verdict"] == "optimal") == (brute(pos) == before)
+
+
+@pytest.mark.parametrize("args,words", [
+    (["solve", "stargazers:12-star:1-2:r=9:b=", "--rule", "basic"], "--rule is a Stars' Zone"),
+    (["annotate", "stargazers:12-star:1-2:r=9:b="], "needs a game record"),
+    (["check", "stargazers:12-star:1-2:r=9:b="], "missing TURN"),
+    (["check", "stargazers:12-star:1-2:r=9:b=", "0"], "holds a star"),
+    (["solve", "stargazers:12-star:1-2:r=9:b=", "--node-limit", "10"], "limit of 10 nodes"),
+])
+def test_bad_input_is_one_line(args, words):
+    code, out = run(*args)
+    assert code == 2 and words in out and len(out.strip().splitlines()) == 1
