@@ -2,6 +2,7 @@
 against a random and a greedy player.
 
     python benchmarks/bench_stargazers.py rules     # placements/legal masks per second
+    python benchmarks/bench_stargazers.py width     # int operations on 51..138-bit masks
     python benchmarks/bench_stargazers.py solver    # solve time and nodes by empty cells
     python benchmarks/bench_stargazers.py engine    # engine vs random and greedy
 
@@ -47,6 +48,19 @@ def rules():
                   flush=True)
 
 
+def width():
+    """The cost of wider ints: the first-piece step of sight on 51-, 64- and 138-bit masks."""
+    import timeit
+    for bits in (51, 64, 138):
+        rng = random.Random(bits)
+        masks = [rng.getrandbits(bits) | 1 << (bits - 1) for _ in range(1000)]
+        line = (1 << bits) - 1
+        t = min(timeit.repeat(lambda: [((m & line) & -(m & line)).bit_length()
+                                       for m in masks], number=200, repeat=5))
+        print(f"{bits:4}-bit masks: {t / 200 / 1000 * 1e9:6.1f} ns per first-piece step",
+              flush=True)
+
+
 def solver(max_empties=14, per=5):
     """Exact solves of random 12-star endgames by the number of empty playable cells."""
     rng = random.Random("bench-solver")
@@ -87,7 +101,7 @@ def engine(games=20, seconds=0.3, board="12-star"):
 
 
 if __name__ == "__main__":
-    what = sys.argv[1:] or ["rules", "solver", "engine"]
+    what = sys.argv[1:] or ["rules", "width", "solver", "engine"]
     print(f"load average {os.getloadavg()[0]:.1f}")
     for w in what:
-        {"rules": rules, "solver": solver, "engine": engine}[w]()
+        {"rules": rules, "width": width, "solver": solver, "engine": engine}[w]()

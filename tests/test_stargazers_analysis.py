@@ -116,8 +116,14 @@ def test_annotate_a_short_game_from_a_set_up_start():
     (["annotate", "stargazers:12-star:1-2:r=9:b="], "needs a game record"),
     (["check", "stargazers:12-star:1-2:r=9:b="], "missing TURN"),
     (["check", "stargazers:12-star:1-2:r=9:b=", "0"], "holds a star"),
-    (["solve", "stargazers:12-star:1-2:r=9:b=", "--node-limit", "10"], "limit of 10 nodes"),
+    (["solve", "stargazers:12-star:1-2:r=9:b="], "too deep to solve without a limit"),
 ])
 def test_bad_input_is_one_line(args, words):
     code, out = run(*args)
     assert code == 2 and words in out and len(out.strip().splitlines()) == 1
+
+
+def test_a_limit_leaves_the_value_unproved_with_exit_code_3():
+    code, out = run("solve", "stargazers:12-star:1-2:r=9:b=", "--node-limit", "10", "--json")
+    d = json.loads(out)
+    assert code == 3 and d["complete"] is False and "limit of 10 nodes" in d["stopped"]

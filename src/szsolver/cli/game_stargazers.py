@@ -11,9 +11,13 @@ from __future__ import annotations
 import os
 
 from .common import BadInput, emit, write_file
+from ..errors import UnsupportedError
 from ..rules.bits import bit_list
 
 NAME = "Stargazers"
+#: ``solve`` without a limit refuses positions with more empty playable cells than this
+#: (each more cell costs about three times the work: docs/stargazers.md)
+MAX_UNLIMITED_EMPTIES = 18
 
 
 def _load(text: str):
@@ -165,8 +169,22 @@ def solve(text, *, example=False, rule=None, as_json=False, all_turns=False, top
     if svg_file is not None and not svg_file.strip():
         raise BadInput("--svg needs a file name")
     pos, _game = _load(text)
-    s = solve_position(pos, all_moves=bool(all_turns or top), node_limit=node_limit,
-                       time_limit=time_limit)
+    empties = pos.empty.bit_count()
+    if node_limit is None and time_limit is None and empties > MAX_UNLIMITED_EMPTIES:
+        raise UnsupportedError(
+            f"too deep to solve without a limit: {empties} empty playable cells (the "
+            f"solver proves about 15 in seconds); give --time-limit or --node-limit")
+    try:
+        s = solve_position(pos, all_moves=bool(all_turns or top), node_limit=node_limit,
+                           time_limit=time_limit)
+    except UnsupportedError as e:
+        if node_limit is None and time_limit is None:
+            raise
+        # a limit stopped the search: not proved, exit code 3 as for Stars' Zone
+        import sys
+        emit({"game": "stargazers", "position": str(pos), "complete": False,
+              "stopped": str(e)}, f"Not proved: {e}.", as_json)
+        sys.exit(3)
     if svg_file:
         from ..stargazers.svg import position_svg
         labels = {c: str(k + 1) for k, c in enumerate(s.line[:9])}
@@ -178,7 +196,8 @@ def solve(text, *, example=False, rule=None, as_json=False, all_turns=False, top
             "margin": s.margin, "winner": s.winner, "best": s.best, "line": s.line,
             "moves": [{"placement": c, "margin": m, "wins": s.wins[c]} for c, m in moves]
             if (all_turns or top) else None,
-            "nodes": s.nodes, "seconds": round(s.seconds, 3), "unit": "placement"}
+            "nodes": s.nodes, "seconds": round(s.seconds, 3), "unit": "placement",
+            "complete": True}
     lines = [f"Value for {s.side} (to place): margin {s.margin:+d}: "
              f"{_value_words(s.margin if s.side == 'red' else -s.margin, s.winner, s.side)}.",
              "Best placements: " + (" ".join(map(str, s.best)) or "none (the game is over)"),
