@@ -113,7 +113,7 @@ def main():
         print("every published puzzle generated again from its ID (CPU = process time):")
         rows = regenerate(coll)
         print("| rule, grade | puzzles | wall median / max | CPU median / mean / max | "
-              + " | ".join(f"CPU share {k}" for k in PHASES) + " |")
+              + " | ".join(f"CPU share {k}" for k in PHASES) + " | other (games, gains, symmetries) |")
         for (rule, grade), xs in rows.items():
             walls, cpus = [x[0] for x in xs], [x[1] for x in xs]
             tot = sum(cpus) or 1.0
@@ -121,7 +121,7 @@ def main():
             print(f"| {rule} {grade} | {len(xs)} | {statistics.median(walls):.2f} / "
                   f"{max(walls):.2f} s | {statistics.median(cpus):.2f} / "
                   f"{statistics.mean(cpus):.2f} / {max(cpus):.2f} s | "
-                  + " | ".join(f"{v:.0%}" for v in shares) + " |")
+                  + " | ".join(f"{v:.0%}" for v in [*shares, 1 - sum(shares)]) + " |")
     if a.generate:
         print(f"generation time per puzzle (seeds 1001..{1000 + a.generate}, measured now):")
         for rule in rules:

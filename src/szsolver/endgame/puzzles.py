@@ -62,7 +62,7 @@ TURNS_LEFT = {BASIC: {"easy": (3, 2), "medium": (5, 4), "hard": (6,)},
 PUNISHED = 3            # wrong turns punished besides the greedy turn: the next best by value
 MAX_ATTEMPTS = 400      # games per seed before the generator gives up
 # candidates whose value takes more nodes to prove are skipped: bounds the generation time
-# (about 10 s here); every published puzzle needs at most 2.2 M
+# (about 2 s of CPU per skipped candidate); every published puzzle's value needs at most 3.2 M
 SCREEN_NODES = 4_000_000
 # weekday -> grade of the daily puzzle (Monday first)
 WEEKDAY_GRADES = ("easy", "easy", "medium", "medium", "hard", "medium", "hard")
