@@ -9,9 +9,23 @@ from .common import BadInput
 
 
 def out_path(value: str | None, option: str = "--svg", what: str = "a file name") -> str | None:
-    """An output path option: None, or a non-empty path; BadInput for ``""``."""
-    if value is not None and not value.strip():
+    """An output path option, checked before any work: None, or a path that can be
+    written - BadInput (one line) for ``""``, for a file name that is a directory or
+    whose directory does not exist, and for a directory name (``what`` "a directory
+    name") that is an existing file."""
+    if value is None:
+        return value
+    if not value.strip():
         raise BadInput(f"{option} needs {what}")
+    if what == "a directory name":
+        if os.path.exists(value) and not os.path.isdir(value):
+            raise BadInput(f"{option}: {value} is a file, not a directory")
+        return value
+    if os.path.isdir(value):
+        raise BadInput(f"{option}: {value} is a directory, not a file")
+    parent = os.path.dirname(os.path.abspath(value))
+    if not os.path.isdir(parent):
+        raise BadInput(f"cannot write {value}: no such directory {parent}")
     return value
 
 

@@ -159,6 +159,7 @@ def daily_cmd(date, with_solution, explain, check, as_json, svg_file, html_file)
     from ..starmaps.daily import daily, parse_date
     _check_options(check, with_solution, explain)
     out_path(svg_file)
+    out_path(html_file, "--html")
     d = parse_date(date)
     show = progress_printer()
     if show:
