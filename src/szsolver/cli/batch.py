@@ -49,6 +49,17 @@ WORKERS_OPTIONS = [
 ]
 _WHERE = WORKERS_OPTIONS
 
+#: ``solve``'s options for a deep solve split over a cluster (serial without them)
+SOLVE_WORKERS_OPTIONS = [
+    click.option("--workers", type=whole_number(1), default=None, metavar="N",
+                 callback=_check_workers,
+                 help="Split the root turns over N local Dask worker processes "
+                      "(pip install 'szsolver[batch]'; same value as the serial solve)."),
+    click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                 callback=_check_scheduler,
+                 help="Split the root turns over the workers of this running Dask scheduler."),
+]
+
 
 def _where(f):
     for opt in reversed(_WHERE):
