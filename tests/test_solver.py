@@ -201,6 +201,21 @@ def test_neutral_rules_match_at_five_turns(seed):
     assert solve(p, pv=False).value == ref.value
 
 
+@pytest.mark.parametrize("seed", range(40, 46))
+def test_advanced_two_turn_bounds_match(seed):
+    """Advanced, both supplies in hand (where the two-turn bounds prune most): the
+    full search against the same search without them, and every turn's value at
+    three turns left against plain alpha-beta with TT and ordering."""
+    p = random_game_at(seed, 4, ADVANCED, (4, 4), p_neutral=0.0)
+    without = [o for o in OPTIONS if o not in ("adv2", "killer")]
+    assert solve(p, pv=False).value == solve(p, options=without, pv=False).value
+    q = random_game_at(seed, 3, ADVANCED, (2, 3), p_neutral=0.0)
+    ref = {t.turn: t.value for t in solve(q, options=["tt", "order"], all_turns=True).turns}
+    res = solve(q, all_turns=True)
+    assert {t.turn: t.value for t in res.turns} == ref
+    assert sorted(res.best) == sorted(t for t, v in ref.items() if v == res.value)
+
+
 @pytest.mark.parametrize("options", [[], ["tt"], ["leaf"], ["tables"], ["order"],
                                      ["tt", "order"], list(OPTIONS)])
 @pytest.mark.parametrize("rule", [BASIC, ADVANCED])

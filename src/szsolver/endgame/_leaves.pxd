@@ -20,6 +20,8 @@ cdef struct Refutation:
 
 cdef int last_turn(const Board* b, const State* s, int beta) noexcept nogil
 cdef int two_turns_basic(const Board* b, const State* s) noexcept nogil
+cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int first,
+                            int* best_turn, long long* nodes) noexcept nogil
 cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, int tt_stone,
                            int* best_turn, long long* nodes, Refutation* ref) noexcept nogil
 cdef int refutation_line(const Board* b, State* s, int turn, int reply, Refutation* ref) noexcept nogil

@@ -10,6 +10,9 @@ proofs in docs/solver.md, "Techniques and their contracts").
 * Two turns left, Basic, each side one stone (``two_turns_basic``,
   ``two_turns_from_scores``): the other side then takes its best point left, so
   the mover's only useful neutral covers that point. O(empty points).
+* Two turns left, Advanced, each side one stone (``two_turns_advanced``): a cheap
+  upper bound per turn (the other side answering with its best stone alone, from
+  per-side score tables) decides which turns need the exact last turn at all.
 * Three turns left, Basic, the mover two stones and the other side one
   (``three_turns_basic``): every child is an exact two-turn position, and a
   neutral is tried only where the dominance rule allows.
@@ -175,6 +178,172 @@ cdef int last_turn(const Board* b, const State* s, int beta) noexcept nogil:
                     best = v
                     if best >= beta:
                         return best
+    return best
+
+
+# --- two turns left, Advanced ---------------------------------------------------------------
+
+cdef void side_tables(const Board* b, bb_t own, bb_t nb, bb_t V, int with_cut,
+                      int* with0, int* withq) noexcept nogil:
+    """Advanced rule, no stone of this side after the next: ``with0[x]`` = the side's
+    score with one more own stone on x (x in V); with ``with_cut`` also
+    ``withq[64 * x + q]`` = that score with a neutral on q too (q in V, q != x)."""
+    cdef bb_t e = V, e2, pb
+    cdef bb_t beam[6]
+    cdef int cnt[64]
+    cdef int x, q
+    while e:
+        x = sz_ctz(e)
+        e &= e - 1
+        pb = own | bit(x)
+        beam_masks(b, pb, nb, beam)
+        with0[x] = histogram(b, pb, beam, cnt)
+        if with_cut:
+            e2 = V & ~bit(x)
+            while e2:
+                q = sz_ctz(e2)
+                e2 &= e2 - 1
+                withq[64 * x + q] = score_with_cut(b, pb, beam, cnt, with0[x], nb, q)
+
+
+cdef inline void top2(int v, int x, int* v1, int* x1, int* v2) noexcept nogil:
+    if v > v1[0]:
+        v2[0] = v1[0]
+        v1[0] = v
+        x1[0] = x
+    elif v > v2[0]:
+        v2[0] = v
+
+
+cdef inline int searched(const Board* b, State* s, int t, int alpha, long long* nodes) noexcept nogil:
+    """Our turn t, then the other side's exact last turn: fail-soft, our view."""
+    cdef int v
+    make_c(b, s, t)
+    v = -last_turn(b, s, -alpha)
+    unmake_c(b, s, t)
+    nodes[0] += 1
+    return v
+
+
+cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int first,
+                            int* best_turn, long long* nodes) noexcept nogil:
+    """Fail-soft value (mover's view), Advanced rule, each side one stone left, the
+    mover first. Every turn t of ours gets a cheap upper bound U(t): the value if the
+    other side answered with its best stone alone (no neutral), which it may always
+    do. Scores are per side (enemy stones never block), so both sides' scores with
+    one more stone and at most our one neutral come from per-side tables. Turns are
+    searched exactly (``last_turn`` after them) only while U(t) > alpha; the others
+    are bounded by U. ``first`` (a legal turn, e.g. from the TT, or -1: the first
+    stone) is searched before any table is built: most of these nodes fail high on
+    their first turn. Then stone-only turns (their tables cost O(points)), the one
+    with the highest U first; the neutral tables (O(points^2)) only when no
+    stone-only turn reached beta. ``best_turn``: the turn that gave the returned
+    value, or -1 when a bound did."""
+    cdef int me = s.side, op = me ^ 1
+    cdef bb_t V = empty_points(b, s), e, e2
+    cdef bb_t nb = s.neutral
+    cdef int tie = s.left[me] - s.left[op]
+    cdef int sm0[64]
+    cdef int so0[64]
+    cdef int ub0[64]
+    cdef int sm[64 * 64]
+    cdef int so[64 * 64]
+    cdef int p, q, u, v, best = -INF, top = -INF, topp = -1, bt = -1, o, x
+    cdef int a1 = -INF, a2 = -INF, ax = -1           # other side's best stones, no neutral
+    cdef int q1[64]
+    cdef int q1x[64]
+    cdef int q2[64]                                  # ... with our neutral on q
+    if first < 0:
+        first = sz_ctz(V)
+    best = searched(b, s, first, alpha, nodes)
+    bt = first
+    if best > alpha:
+        alpha = best
+        if alpha >= beta:
+            best_turn[0] = bt
+            return best
+    side_tables(b, s.stones[me], nb, V, 0, sm0, sm)
+    side_tables(b, s.stones[op], nb, V, 0, so0, so)
+    e = V
+    while e:
+        x = sz_ctz(e)
+        e &= e - 1
+        top2(so0[x], x, &a1, &ax, &a2)
+    e = V
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        ub0[p] = 100 * (sm0[p] - (a2 if p == ax else a1)) + tie
+        if ub0[p] > top:
+            top = ub0[p]
+            topp = p
+    # stone-only turns: the highest bound first, then the others while U > alpha
+    p = topp
+    e = V & ~bit(p)
+    while True:
+        u = ub0[p]
+        if p == first:
+            pass
+        elif u <= alpha:                   # value(t) <= U(t) <= alpha: bounded, not searched
+            if u > best:
+                best = u
+                bt = -1
+        else:
+            v = searched(b, s, p, alpha, nodes)
+            if v > best:
+                best = v
+                bt = p
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        best_turn[0] = bt
+                        return best
+        if not e:
+            break
+        p = sz_ctz(e)
+        e &= e - 1
+    if s.left[me] > 0:
+        side_tables(b, s.stones[me], nb, V, 1, sm0, sm)
+        side_tables(b, s.stones[op], nb, V, 1, so0, so)
+        e = V
+        while e:
+            q = sz_ctz(e)
+            e &= e - 1
+            q1[q] = -INF
+            q2[q] = -INF
+            q1x[q] = -1
+            e2 = V & ~bit(q)
+            while e2:
+                x = sz_ctz(e2)
+                e2 &= e2 - 1
+                top2(so[64 * x + q], x, &q1[q], &q1x[q], &q2[q])
+        e = V
+        while e:
+            p = sz_ctz(e)
+            e &= e - 1
+            e2 = V & ~bit(p)
+            while e2:
+                q = sz_ctz(e2)
+                e2 &= e2 - 1
+                o = q2[q] if p == q1x[q] else q1[q]
+                u = 100 * (sm[64 * p + q] - o) + tie - 1
+                if p + 64 * (q + 1) == first:
+                    continue
+                if u <= alpha:
+                    if u > best:
+                        best = u
+                        bt = -1
+                    continue
+                v = searched(b, s, p + 64 * (q + 1), alpha, nodes)
+                if v > best:
+                    best = v
+                    bt = p + 64 * (q + 1)
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            best_turn[0] = bt
+                            return best
+    best_turn[0] = bt
     return best
 
 

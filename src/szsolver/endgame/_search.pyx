@@ -12,8 +12,8 @@ diff)``, in negamax form (from the side to move's view) inside the search.
 The pieces (each technique can be switched off for measurement, see ``OPT_*``):
 
 * ``_tt``: the transposition table (``OPT_TT``).
-* ``_leaves``: exact last turns (``OPT_LEAF``) and the three-turn dominance rule
-  (``OPT_DOM``).
+* ``_leaves``: exact last turns (``OPT_LEAF``), the three-turn dominance rule
+  (``OPT_DOM``) and the Advanced two-turn bounds (``OPT_ADV2``).
 * ``_tables``: Basic-rule score tables (``OPT_TABLES``), which bound a node's
   value; with external caps on each side's final score (``set_score_caps``).
 * ``_order``: move ordering (``OPT_ORDER``, ``OPT_KILLER``).
@@ -46,7 +46,7 @@ from szsolver.endgame._common cimport (INF, MAX_PLY, MAX_NODE_TURNS, MAX_SCORE, 
 from szsolver.endgame._tt cimport TT, TTEntry, tt_init, tt_free, tt_find, tt_store
 from szsolver.endgame._tables cimport (ScoreTables, build_score_tables, free_score_tables,
                                        tables_at_root, table_hi, table_lo)
-from szsolver.endgame._leaves cimport (Refutation, last_turn, two_turns_basic,
+from szsolver.endgame._leaves cimport (Refutation, last_turn, two_turns_basic, two_turns_advanced,
                                        two_turns_from_scores, three_turns_basic, refutation_line)
 from szsolver.endgame._order cimport gen_ordered
 
@@ -67,17 +67,18 @@ cdef enum:
     OPT_ORDER = 8
     OPT_DOM = 16
     OPT_MONO = 32
-    OPT_ALL = 63          # the default set (killer measured, not kept: docs/solver.md)
+    OPT_ADV2 = 256        # Advanced two-turn bounds (see two_turns_advanced)
+    OPT_ALL = 63 | 256    # the default set (killer measured, not kept: docs/solver.md)
     OPT_PVS = 64          # not in OPT_ALL: chosen by the driver
     OPT_KILLER = 128
-    OPT_KNOWN = 255
+    OPT_KNOWN = 511
     ABORT_NONE = 0
     ABORT_NODES = 1
     ABORT_TIME = 2
     ABORT_INTERRUPT = 3
 
 DRIVER_PVS = OPT_PVS
-OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO, "killer": OPT_KILLER}
+OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO, "killer": OPT_KILLER, "adv2": OPT_ADV2}
 ALL_OPTIONS = OPT_ALL
 ABORT_REASONS = {ABORT_NODES: "node limit", ABORT_TIME: "time limit",
                  ABORT_INTERRUPT: "interrupted"}
@@ -259,6 +260,11 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
         if c.opts & OPT_TT:
             tt_record(c, key, best, a0, b0, bestmove, T)
         return found(best, BY_LINE if (best >= b0 and ref != NULL) else BY_SEARCH, -1)
+    if (c.opts & OPT_ADV2) and (c.opts & OPT_LEAF) and s.rule == C_ADVANCED and pm == 1 and po == 1:
+        best = two_turns_advanced(b, s, alpha, beta, ttmove, &bestmove, &c.nodes)
+        if c.opts & OPT_TT:
+            tt_record(c, key, best, a0, b0, bestmove, T)
+        return found(best, BY_SEARCH, -1)
     # ply < MAX_PLY (see _common.pxd): this ply's slice of c.moves exists
     moves = c.moves + ply * MAX_NODE_TURNS
     if ply == 0 and c.n_root > 0 and key == c.root_key:
