@@ -163,3 +163,14 @@ def test_svg_marks_inspired_uninspired_and_last_turn():
     assert len(rings) == bin(p.uninspired()[0] | p.uninspired()[1]).count("1") >= 1
     texts = [t.text for t in root.findall("{http://www.w3.org/2000/svg}text")]
     assert "17" not in texts and "18" in texts     # a star has no number; an empty cell has
+
+
+def test_replay_draws_every_turn(tmp_path):
+    text, _final = random_game("12-star", "1-2", "pictures")
+    out = tmp_path / "turns"
+    r = invoke("replay", text, "--svg", str(out), "--final")
+    assert r.exit_code == 0, r.output
+    files = sorted(p.name for p in out.iterdir())
+    assert len(files) == len(parse_game(text).turns) and files[0] == "turn-01.svg"
+    for name in files[:3]:
+        ET.parse(out / name)

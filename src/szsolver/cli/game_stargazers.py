@@ -153,8 +153,8 @@ def replay(text, *, example=False, rule=None, as_json=False, final_only=False,
 
 # --- analysis -----------------------------------------------------------------------------
 
-def _value_words(margin, winner: str, side: str) -> str:
-    """'red wins by 2 points' / 'blue wins the tie (red cannot place)'."""
+def _value_words(margin: int, winner: str) -> str:
+    """'red wins by 2 points' / 'blue wins the tie (red is left unable to place)'."""
     if margin == 0:
         loser = "blue" if winner == "red" else "red"
         return f"{winner} wins the tie ({loser} is left unable to place)"
@@ -199,7 +199,7 @@ def solve(text, *, example=False, rule=None, as_json=False, all_turns=False, top
             "nodes": s.nodes, "seconds": round(s.seconds, 3), "unit": "placement",
             "complete": True}
     lines = [f"Value for {s.side} (to place): margin {s.margin:+d}: "
-             f"{_value_words(s.margin if s.side == 'red' else -s.margin, s.winner, s.side)}.",
+             f"{_value_words(s.margin, s.winner)}.",
              "Best placements: " + (" ".join(map(str, s.best)) or "none (the game is over)"),
              "Line: " + (" ".join(map(str, s.line)) or "-")]
     if all_turns or top:
