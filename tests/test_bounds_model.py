@@ -229,3 +229,24 @@ def test_potential_matches_brute_force_on_uniform_play(rule):
                     (rounds, seed, side)
                 checked += 1
     assert checked >= 12
+
+
+def test_a_potential_the_search_settles_never_loads_or_tools():
+    """Both sides show all 16 patterns by the local search: the answer needs no CP-SAT,
+    and OR-Tools (most of the command's start-up) is not even imported."""
+    import subprocess
+    import sys
+    text = "../....../R.NB.../......NB/....NN.../......../......./N...R./.. R 4 3 basic"
+    from szsolver.formats.notation import parse_position
+    pos = parse_position(text, backend=Position)
+    for side in (RED, BLUE):
+        assert M.local_search(*M.model_args(pos, side, "own")[3], target=16)[0] == 16
+    code = ("import sys\n"
+            "from szsolver.formats.notation import parse_position\n"
+            "from szsolver.bounds.potential import potential\n"
+            f"pos = parse_position({text!r})\n"
+            "r = [potential(pos, s) for s in (0, 1)]\n"
+            "print([(x.potential, x.proven) for x in r], 'ortools' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["[(16,", "True),", "(16,", "True)]", "False"]

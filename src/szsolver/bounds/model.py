@@ -57,8 +57,6 @@ from __future__ import annotations
 import math
 import time
 
-from ortools.sat.python import cp_model
-
 from .. import interrupt
 from ..errors import InvalidPositionError, ParseError, UnsupportedError
 from ..rules.base import ADVANCED, BLUE, RED, SIDE_NAMES, STONES_PER_SIDE
@@ -81,6 +79,13 @@ EXTRA_PARAMETERS: dict = {}
 #: CP-SAT's presolve (off: it weakened the balance's linear relaxation); ``search``: a
 #: local search before CP-SAT, whose placement is CP-SAT's hint.
 OPTIONS: dict = {"balance": True, "presolve": False, "search": True}
+
+
+def _cp_model():
+    """OR-Tools' ``cp_model``, imported on first use: a potential that the local search
+    settles (every pattern shown) never loads OR-Tools, most of a command's start-up."""
+    from ortools.sat.python import cp_model
+    return cp_model
 
 
 def score_of(geometry, own: int, neutral: int, advanced: bool) -> int:
@@ -265,6 +270,7 @@ class Model:
         # (variable, "and" | "or", literals) for every variable defined from others, in
         # the order made: a placement determines them all (:meth:`_full_hint`)
         self._defs: list = []
+        cp_model = _cp_model()
         m = self.m = cp_model.CpModel()
         n_pts = g.size
         self.feasible = popcount(avail) >= stones
@@ -678,8 +684,9 @@ class Model:
             prm.max_time_in_seconds = float(time_limit)
         collector = None
         if collect is not None:
-            collector = _Collector(self, collect)
+            collector = _collector(self, collect)
         status = solver.solve(m, collector)
+        cp_model = _cp_model()
         secs = time.perf_counter() - t0
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             stones = sum(1 << p for p, v in self.x.items() if solver.boolean_value(v))
@@ -719,17 +726,26 @@ class Model:
                     proven=False, seconds=secs)
 
 
-class _Collector(cp_model.CpSolverSolutionCallback):
-    """Records every solution CP-SAT reports (lower bounds for the map)."""
+_COLLECTOR: list = []
 
-    def __init__(self, model: Model, out: list):
-        super().__init__()
-        self.model, self.out = model, out
 
-    def on_solution_callback(self):
-        stones = sum(1 << p for p, v in self.model.x.items() if self.boolean_value(v))
-        neutrals = sum(1 << p for p, v in self.model.nv.items() if self.boolean_value(v))
-        self.out.append((stones, neutrals))
+def _collector(model: Model, out: list):
+    """A solution callback that records every solution CP-SAT reports in ``out`` as
+    (stones, neutrals) (lower bounds for the map). The class is made on first use, with
+    OR-Tools."""
+    if not _COLLECTOR:
+        class Collector(_cp_model().CpSolverSolutionCallback):
+            def __init__(self, model: Model, out: list):
+                super().__init__()
+                self.model, self.out = model, out
+
+            def on_solution_callback(self):
+                m = self.model
+                stones = sum(1 << p for p, v in m.x.items() if self.boolean_value(v))
+                neutrals = sum(1 << p for p, v in m.nv.items() if self.boolean_value(v))
+                self.out.append((stones, neutrals))
+        _COLLECTOR.append(Collector)
+    return _COLLECTOR[0](model, out)
 
 
 def _side_code(side) -> int:
