@@ -199,12 +199,13 @@ def test_batch_annotate_equals_serial(client, tmp_path):
         assert json.load(f)["error"]
 
 
-@pytest.mark.parametrize("turns_left", [5, 6])
-def test_deep_solve_equals_the_serial_solver(client, turns_left):
+@pytest.mark.parametrize("turns_left, split", [(5, False), (6, False), (5, True)])
+def test_deep_solve_equals_the_serial_solver(client, turns_left, split):
+    """Root turns as tasks, and (split) the eldest root turn split over its own turns."""
     from szsolver.formats.record import parse_source_text
     for text in _late_positions(turns_left, turns_left):
         pos, _ = parse_source_text(_no_neutrals_for_the_mover(text))
-        got = deep_solve(client, pos)
+        got = deep_solve(client, pos, split_eldest=split)
         want = solve(pos)
         g = pos.geometry
         assert got["exact"] and got["value"] == want.value

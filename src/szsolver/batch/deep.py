@@ -49,6 +49,10 @@ CHUNKS_PER_THREAD = 2
 #: search): a probe stopped there resumes from its table, so a look costs little
 SLICE_NODES = 1 << 20
 
+#: turns left from which, with more than one worker thread, the eldest root turn is
+#: itself split over its own turns (one root turn can then be most of the work)
+SPLIT_ELDEST_TURNS = 8
+
 
 def _root(position: str):
     from ..endgame.solver import to_core
@@ -355,7 +359,8 @@ def _chunks(items: list, n: int) -> list[list]:
 
 def deep_solve(client, position, *, time_limit: float | None = None,
                node_limit: int | None = None, progress=None, retries: int = 3,
-               chunks_per_thread: int = CHUNKS_PER_THREAD) -> dict:
+               chunks_per_thread: int = CHUNKS_PER_THREAD,
+               split_eldest: bool | None = None) -> dict:
     """Solve ``position`` (a position object or string) with its root turns as tasks on
     ``client``. Returns ``solve --json``'s keys (``tt`` empty: the tables are per task)
     plus ``tasks`` (per root turn: bounds, whether refuted, nodes, seconds, CPU seconds),
@@ -365,7 +370,38 @@ def deep_solve(client, position, *, time_limit: float | None = None,
     The eldest root turn (the static guess's favourite) starts alone; the others start,
     dealt round-robin into ``chunks_per_thread`` tasks per worker thread, as soon as the
     shared window holds a bound (or the eldest is done). Every task reads the window
-    between slices of search and offers the bounds it proves."""
+    between slices of search and offers the bounds it proves.
+
+    ``split_eldest``: solve the eldest itself split over its own turns (the second ply)
+    before the others start (default: with more than one worker thread and at least
+    :data:`SPLIT_ELDEST_TURNS` turns left, where one root turn can be much of the work)."""
+    out, _pv = _deep_solve(client, position, time_limit, node_limit, progress, retries,
+                           chunks_per_thread, split_eldest, True)
+    return out
+
+
+def _split(client, core, turn: int, time_limit, node_limit, retries,
+           chunks_per_thread) -> tuple[dict, list, list]:
+    """The eldest root turn's record, its child solved by a deep solve of its own (its
+    turns as tasks, no best turns), with that solve's task wall and CPU times."""
+    from ..formats.notation import position_string
+    child = core.copy()
+    child.make(turn)
+    t0 = time.perf_counter()
+    sub, pv = _deep_solve(client, position_string(child), time_limit, node_limit, None,
+                          retries, chunks_per_thread, False, False)
+    rec = {"turn": turn, "lower": sub["lower"], "upper": sub["upper"], "exact": sub["exact"],
+           "cut": False, "finished": sub["exact"], "window": None,
+           "pv": [turn] + pv if sub["exact"] and pv else None, "nodes": sub["nodes"],
+           "seconds": time.perf_counter() - t0, "cpu": sum(sub["task_cpu"])}
+    return rec, sub["task_seconds"], sub["task_cpu"]
+
+
+def _deep_solve(client, position, time_limit, node_limit, progress, retries,
+                chunks_per_thread, split_eldest, best_turns) -> tuple[dict, list]:
+    """:func:`deep_solve`, and its principal variation as turn numbers; without
+    ``best_turns`` the best turns are not looked for (``best`` lists the turns proved
+    optimal anyway) and the line is only the one a task walked (maybe none)."""
     import uuid
 
     from distributed import Variable, as_completed
@@ -401,12 +437,28 @@ def deep_solve(client, position, *, time_limit: float | None = None,
         return client.submit(child_task, pstr, [orb[0] for orb in chunk], name, time_limit,
                              node_limit, pure=False, retries=retries)
 
+    if split_eldest is None:
+        split_eldest = nthreads > 1 and core.turns_left >= SPLIT_ELDEST_TURNS
+    split_eldest = split_eldest and core.turns_left >= 3 and len(orbits) > 1
     try:
-        eldest = submit(orbits[:1])
         rest = _chunks(orbits[1:], chunks_per_thread * nthreads)
-        while rest and not eldest.done() and not var.get():
-            time.sleep(0.05)                     # young brothers wait for a bound
-        stream = as_completed([eldest] + [submit(c) for c in rest])
+        if split_eldest:
+            e = orbits[0][0]
+            rec, secs, cpus = _split(client, core, e, time_limit, node_limit, retries,
+                                     chunks_per_thread)
+            results[e] = rec
+            task_seconds += secs
+            task_cpu += cpus
+            var.set([rec["lower"] if red else rec["upper"], e])   # proved for that child
+            if progress:
+                progress(1, len(orbits))
+            first = []
+        else:
+            eldest = submit(orbits[:1])
+            while rest and not eldest.done() and not var.get():
+                time.sleep(0.05)                 # young brothers wait for a bound
+            first = [eldest]
+        stream = as_completed(first + [submit(c) for c in rest])
         for fut in stream:
             rs = fut.result()
             fut.release()
@@ -426,30 +478,37 @@ def deep_solve(client, position, *, time_limit: float | None = None,
     exact = lo == hi            # both bounds proved by finished probes
     out = {"position": pstr, "value": lo if exact else None, "winner": winner_of(lo, hi),
            "exact": exact, "lower": lo, "upper": hi, "scores": None, "best": [], "pv": []}
+    pv = []
     if exact:
         sure = [t for t, r in results.items() if r["exact"] and r["lower"] == lo]
         maybe = [t for t, r in results.items() if not r["exact"] and r["lower"] <= lo <= r["upper"]]
+        if not best_turns:
+            maybe = []
         parts = _chunks(maybe, nthreads)
         checks = [client.submit(optimal_task, pstr, part, lo, pure=False, retries=retries)
                   for part in parts]
         for part, oks in zip(parts, client.gather(checks)):
             sure += [t for t, ok in zip(part, oks) if ok]
-        best_turns = sorted(t for rep in sure for t in rep_orbit[rep])
+        best = sorted(t for rep in sure for t in rep_orbit[rep])
         walked = [results[t]["pv"] for t in sorted(sure) if results[t].get("pv")]
-        pv = walked[0] if walked else client.submit(pv_task, pstr, sorted(sure)[0], lo,
-                                                    pure=False, retries=retries).result()
-        end = core.copy()
-        for t in pv:
-            end.make(t)
-        rs_, bs_ = end.scores()
-        out.update(best=[format_turn(t, g) for t in best_turns],
-                   pv=[format_turn(t, g) for t in pv], scores={"red": rs_, "blue": bs_})
+        if walked:
+            pv = walked[0]
+        elif best_turns:
+            pv = client.submit(pv_task, pstr, sorted(sure)[0], lo, pure=False,
+                               retries=retries).result()
+        out.update(best=[format_turn(t, g) for t in best])
+        if pv:
+            end = core.copy()
+            for t in pv:
+                end.make(t)
+            rs_, bs_ = end.scores()
+            out.update(pv=[format_turn(t, g) for t in pv], scores={"red": rs_, "blue": bs_})
     seconds = time.perf_counter() - t0
     nodes = sum(r["nodes"] for r in rs)
     stopped = None if exact else "a task's limit (per task)"
     out.update(nodes=nodes, seconds=round(seconds, 6),
                nodes_per_second=round(nodes / seconds) if seconds > 0 else 0, tt={},
-               stopped=stopped, workers=nthreads, task_count=1 + len(rest),
+               stopped=stopped, workers=nthreads, task_count=len(task_cpu),
                task_seconds=[round(x, 6) for x in task_seconds],
                task_cpu=[round(x, 6) for x in task_cpu],
                tasks=[{"turn": format_turn(r["turn"], g), "lower": r["lower"], "upper": r["upper"],
@@ -457,4 +516,4 @@ def deep_solve(client, position, *, time_limit: float | None = None,
                        "nodes": r["nodes"], "seconds": round(r["seconds"], 6),
                        "cpu": round(r["cpu"], 6)}
                       for r in (results[orb[0]] for orb in orbits)])
-    return out
+    return out, pv
