@@ -7,8 +7,8 @@ import sys
 
 import click
 
-from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, load_source_arg, whole_number,
-                     write_file)
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, load_source_arg, show_warnings,
+                     whole_number, write_file)
 from .games import dispatch
 from .pictures import out_path
 
@@ -17,8 +17,10 @@ MAX_GAMES = 100_000
 
 
 def _load(source, example, rule):
-    """(position, game) from SOURCE or the bundled rulebook game (``--example``)."""
-    return load_source_arg(source, example, rule)
+    """(position, game) from SOURCE or the bundled rulebook game (``--example``); the
+    game's warnings are the caller's to print (:func:`show_warnings`), once the rest of
+    the input has been checked."""
+    return load_source_arg(source, example, rule, warn=False)
 
 
 def _positive(name, value):
@@ -115,7 +117,7 @@ def check_cmd(args, number, example, time_limit, rule, as_json):
                                          time_limit=time_limit, rule=rule, as_json=as_json):
         return
     from ..analysis.annotate import turn_index
-    from ..analysis.check import check
+    from ..analysis.check import check, checked_turn
     from ..endgame.solver import to_core
     _positive("--time-limit", time_limit)
     args = list(args)
@@ -136,7 +138,10 @@ def check_cmd(args, number, example, time_limit, rule, as_json):
             raise BadInput("missing TURN: give the turn to judge (like 44n66), or --turn N "
                            "with a game record")
         turn = turn_text
-    res = check(to_core(pos), turn, time_limit=time_limit)
+    core = to_core(pos)
+    turn = checked_turn(core, turn)
+    show_warnings(game)
+    res = check(core, turn, time_limit=time_limit)
     data = res.to_json()
     if number is not None:
         data = {"turn_number": number, **data}
@@ -193,9 +198,10 @@ def best_cmd(source, example, seconds, wall_clock, rule, as_json):
     from ..engine.search import DEFAULT_SECONDS, Engine
     from ..errors import InputError
     _positive("--time", seconds)
-    pos, _game = load_source_arg(source, example, rule, turns_left=EXAMPLE_TURNS_LEFT)
+    pos, game = load_source_arg(source, example, rule, turns_left=EXAMPLE_TURNS_LEFT, warn=False)
     if pos.is_over():
         raise InputError("the game is over: there is no turn to play")
+    show_warnings(game)
     eng = Engine(seconds or DEFAULT_SECONDS, wall_clock=wall_clock, bounds=True)
     res = eng.analyse(pos)
     emit(res.to_json(pos.geometry), best_text(res, pos.geometry), as_json)
@@ -366,8 +372,11 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, html_
     _pos, game = _load(source, example, rule)
     if game is None:
         raise BadInput("annotate needs a game record, not a position")
+    if not game.turns:
+        raise BadInput("the game has no turns to judge")
     if html_file and not os.path.isdir(os.path.dirname(os.path.abspath(html_file))):
         raise BadInput(f"cannot write {html_file}: no such directory")   # before the work
+    show_warnings(game)
     show = progress_printer()
     progress = None
     if show is not None:

@@ -113,10 +113,10 @@ def source_argument(example_help: str = "Use the bundled rulebook example game i
 
 
 def load_source_arg(source: str | None, example: bool, rule: str | None,
-                    turns_left: int | None = None):
+                    turns_left: int | None = None, warn: bool = True):
     """(position, game or None) from SOURCE or ``--example`` (exactly one of them).
     ``--example`` is the bundled rulebook game; with ``turns_left`` its position with
-    that many turns still to play (and no game)."""
+    that many turns still to play (and no game). ``warn``: see :func:`load_position`."""
     if example:
         if source is not None:
             raise BadInput("give SOURCE or --example, not both")
@@ -127,7 +127,7 @@ def load_source_arg(source: str | None, example: bool, rule: str | None,
     elif source is None:
         raise BadInput("missing SOURCE: a position string, a position or game file, "
                        "- for standard input, or --example")
-    return load_position(source, rule)
+    return load_position(source, rule, warn)
 
 
 def example_position(turns_left: int, rule: str | None = None):
@@ -139,17 +139,25 @@ def example_position(turns_left: int, rule: str | None = None):
     return game.positions[len(game.turns) - turns_left - 1]
 
 
-def load_position(source: str, rule: str | None = None):
+def load_position(source: str, rule: str | None = None, warn: bool = True):
     """A position from SOURCE: ``-`` (standard input), a position string, a file
     holding one (or a JSON position), or a game record, inline or a file (its last
     position). Returns (position, game or None). ``rule`` overrides the rule (a game is
     replayed under it). Raises InputError naming the problem. A game's warnings (e.g. a
-    Result tag the replay contradicts) go to stderr as ``Warning: ...`` lines."""
+    Result tag the replay contradicts) go to stderr as ``Warning: ...`` lines; with
+    ``warn=False`` the caller prints them (:func:`show_warnings`) once the rest of its
+    input has been checked, so bad input stays one line."""
     from ..formats.record import load_source
     pos, game = load_source(source, rule)
+    if warn:
+        show_warnings(game)
+    return pos, game
+
+
+def show_warnings(game) -> None:
+    """A game's warnings on stderr, one ``Warning: ...`` line each (None: nothing)."""
     for w in game.warnings if game is not None else ():
         click.echo(f"Warning: {w}", err=True)
-    return pos, game
 
 
 # --- output -------------------------------------------------------------------------------
