@@ -87,11 +87,12 @@ def agree(args) -> None:
     board = by_name(args.board)
     print(f"engine ({args.iterations} iterations, solver off) against the solver, "
           f"{board.name}, load {_load()}")
-    print(" empty  from    positions  move optimal  winner right  mean |estimate - value|")
+    print(" empty  from    positions  move optimal  winner right  mean |estimate - value|"
+          "  share of optimal moves")
     for n in args.empty:
         for player in ("random", "greedy"):
             good = right = total = 0
-            err = []
+            err, share = [], []
             for k in range(args.positions):
                 p = position_at(board, n, k, player)
                 exact = solve(p, node_limit=args.node_limit)
@@ -102,10 +103,12 @@ def agree(args) -> None:
                 good += est.move in exact.best
                 right += (est.value > 0) == (exact.value > 0)
                 err.append(abs(est.value - exact.value))
+                # how often a move picked at random would be optimal: the baseline
+                share.append(len(exact.best) / len(p.legal_moves(passes=False)))
             if total:
                 print(f"{n:>6}  {player:<6}  {total:>9}  {good:>5} ({good / total:>4.0%})  "
-                      f"{right:>5} ({right / total:>4.0%})  {statistics.mean(err):>10.2f}",
-                      flush=True)
+                      f"{right:>5} ({right / total:>4.0%})  {statistics.mean(err):>10.2f}"
+                      f"  {statistics.mean(share):>21.0%}", flush=True)
 
 
 def main() -> None:
