@@ -49,9 +49,12 @@ CHUNKS_PER_THREAD = 2
 #: search): a probe stopped there resumes from its table, so a look costs little
 SLICE_NODES = 1 << 20
 
-#: turns left from which, with more than one worker thread, the eldest root turn is
-#: itself split over its own turns (one root turn can then be most of the work)
+#: from this many turns left and worker threads, the eldest root turn is itself split
+#: over its own turns (one root turn can be most of the work). Split, the eldest costs
+#: 2.6-3.3x the CPU of one task's search at 9 turns (its turns in separate tables, a
+#: weaker first window): a loss on 2 and 4 workers, measured in docs/batch.md.
 SPLIT_ELDEST_TURNS = 8
+SPLIT_ELDEST_THREADS = 8
 
 
 def _root(position: str):
@@ -373,8 +376,8 @@ def deep_solve(client, position, *, time_limit: float | None = None,
     between slices of search and offers the bounds it proves.
 
     ``split_eldest``: solve the eldest itself split over its own turns (the second ply)
-    before the others start (default: with more than one worker thread and at least
-    :data:`SPLIT_ELDEST_TURNS` turns left, where one root turn can be much of the work)."""
+    before the others start (default: with at least :data:`SPLIT_ELDEST_THREADS` worker
+    threads and :data:`SPLIT_ELDEST_TURNS` turns left)."""
     out, _pv = _deep_solve(client, position, time_limit, node_limit, progress, retries,
                            chunks_per_thread, split_eldest, True)
     return out
@@ -438,7 +441,8 @@ def _deep_solve(client, position, time_limit, node_limit, progress, retries,
                              node_limit, pure=False, retries=retries)
 
     if split_eldest is None:
-        split_eldest = nthreads > 1 and core.turns_left >= SPLIT_ELDEST_TURNS
+        split_eldest = (nthreads >= SPLIT_ELDEST_THREADS
+                        and core.turns_left >= SPLIT_ELDEST_TURNS)
     split_eldest = split_eldest and core.turns_left >= 3 and len(orbits) > 1
     try:
         rest = _chunks(orbits[1:], chunks_per_thread * nthreads)
