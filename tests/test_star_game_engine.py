@@ -101,7 +101,35 @@ def test_the_command_functions(capsys):
     assert "not proved (node limit" in capsys.readouterr().out
     game_star.best(LATE, as_json=True)
     assert json.loads(capsys.readouterr().out)["method"] == "solver"
-    game_star.check(LATE, turn="E7", as_json=True)
+    game_star.check(LATE, args=("E7",), as_json=True)
     assert json.loads(capsys.readouterr().out)["verdict"] == "blunder"
     with pytest.raises(Exception, match="tt-size"):
         game_star.solve(LATE, tt_size=100)
+
+
+def _run(*args):
+    from click.testing import CliRunner
+    from szsolver.cli.app import main
+    return CliRunner().invoke(main, list(args))
+
+
+def test_the_analysis_commands_take_star_sources(tmp_path):
+    r = _run("solve", LATE, "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["value"] == solve(Position.from_string(LATE)).value
+    r = _run("best", LATE, "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["exact"] is True
+    r = _run("check", LATE, "E7", "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["verdict"] == "blunder"
+    record = tmp_path / "g.star"
+    record.write_text('[Game "star"] [Position "' + LATE + '"] 1. E7 E8 2. H2', encoding="utf-8")
+    r = _run("check", str(record), "--turn", "1", "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["verdict"] == "blunder"
+    r = _run("annotate", str(record), "--json")
+    assert r.exit_code == 0, r.output
+    assert [m["verdict"] for m in json.loads(r.output)["moves"]][0] == "blunder"
+    for args in (("solve", LATE, "--tt-size", "64"), ("check", LATE, "E7", "F4"),
+                 ("annotate", str(record), "--html", str(tmp_path / "a.html")),
+                 ("best", LATE, "--rule", "basic"), ("check", LATE, "K9")):
+        r = _run(*args)
+        assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1, (args, r.output)

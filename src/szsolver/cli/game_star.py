@@ -216,12 +216,16 @@ def best(text: str, *, seconds: float | None = None, wall_clock: bool = False,
     emit(res.to_json(), "\n".join(lines), as_json)
 
 
-def check(text: str, *, turn: str | None = None, number: int | None = None,
+def check(text: str, *, args: tuple = (), number: int | None = None,
           time_limit: float | None = None, as_json: bool = False, **other) -> None:
-    """Was the move optimal? TURN in the position, or the game's move number N."""
+    """Was the move optimal? ``args``: the arguments after SOURCE (TURN, a move like
+    ``D3``), or ``number``: the game's move N (counting from 1)."""
     from ..star.analysis import check as star_check
     from ..star.position import parse_move
     _no_other_options("check", other)
+    if len(args) > 1:
+        raise BadInput(f"too many arguments: {' '.join(args)} (see 'szsolver check --help')")
+    turn = args[0] if args else None
     pos, game = _load(text)
     if number is not None:
         if turn is not None:
