@@ -89,6 +89,11 @@ def _article(verdict: str) -> str:
         verdict, verdict)
 
 
+def _count(n: int, word: str) -> str:
+    plural = word[:-1] + "ies" if word.endswith("y") else word + "s"
+    return f"{n} {word if n == 1 else plural}"
+
+
 def _live(pos: Position) -> int:
     return (pos.empty & ~dead_cells(pos.board, pos.groups, pos.empty)).bit_count()
 
@@ -152,9 +157,9 @@ class Annotation:
         lines.append("")
         for colour in COLOUR_NAMES:
             s = self.summary[colour]
+            counts = ", ".join(_count(s[v], v) for v in ("inaccuracy", "mistake", "blunder"))
             lines.append(f"{colour.capitalize()}: {s['optimal']} optimal of {s['moves']} "
-                         f"({s['proved']} proved); {s['inaccuracy']} inaccuracies, "
-                         f"{s['mistake']} mistakes, {s['blunder']} blunders.")
+                         f"({s['proved']} proved); {counts}.")
         bs, ws = g.final.scores()
         lines.append(f"Final: black {bs}, white {ws}. {self.seconds:.0f} s.")
         return "\n".join(lines)
