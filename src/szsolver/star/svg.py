@@ -5,8 +5,7 @@ The board is the dark blue of every szsolver picture with yellow cell edges; bla
 stones are near-black, white stones the palette's near-white. A border cell touched
 by a black star is shaded dark, by a white star light, by both half and half; one no
 star touches is grey. Each star is outlined (red for Black's, blue for White's, the
-palette's two side colours) and its points written on its first cell's border side
-in the caption.
+palette's two side colours), with its border cells and points as the outline's tooltip.
 
 >>> from szsolver.star.position import Position
 >>> import xml.etree.ElementTree as ET
@@ -109,8 +108,8 @@ def position_svg(pos, *, last_move: int | None = None, caption=True, names: bool
         fill = BORDER_SHADE[min(own)] if len(own) == 1 else BORDER_SHADE[0] if own else BLOCKED
         opacity = "" if own else ' opacity="0.45"'
         out.append(f'<polygon points="{_hex(x, y, 0.96)}" fill="{fill}"{opacity}/>')
-        if len(own) == 2:      # both colours: the right half light
-            out.append(f'<polygon points="{_hex(x, y, 0.96, range(-1, 2))}" '
+        if len(own) == 2:      # both colours: the right half (bottom corner to top) light
+            out.append(f'<polygon points="{_hex(x, y, 0.96, range(-2, 2))}" '
                        f'fill="{BORDER_SHADE[1]}" stroke="none"/>')
     out.append("</g>")
 
