@@ -18,7 +18,8 @@ from bench_solver import load
 from szsolver.endgame.solver import DEFAULT_OPTIONS, solve
 
 ALL = list(DEFAULT_OPTIONS)
-CONFIGS = {"all": (ALL, "mtdf"), "pvs": (ALL, "pvs"), "+killer": (ALL + ["killer"], "mtdf")}
+CONFIGS = {"all": (ALL, "mtdf"), "pvs": (ALL, "pvs"), "+killer": (ALL + ["killer"], "mtdf"),
+           "+adv2": (ALL + ["adv2"], "mtdf")}
 for name in ALL:
     CONFIGS[f"-{name}"] = ([o for o in ALL if o != name], "mtdf")
 CONFIGS["none"] = ([], "mtdf")

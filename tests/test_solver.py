@@ -208,10 +208,11 @@ def test_advanced_two_turn_bounds_match(seed):
     three turns left against plain alpha-beta with TT and ordering."""
     p = random_game_at(seed, 4, ADVANCED, (4, 4), p_neutral=0.0)
     without = [o for o in OPTIONS if o not in ("adv2", "killer")]
-    assert solve(p, pv=False).value == solve(p, options=without, pv=False).value
+    assert solve(p, options=without + ["adv2"], pv=False).value == \
+        solve(p, options=without, pv=False).value
     q = random_game_at(seed, 3, ADVANCED, (2, 3), p_neutral=0.0)
     ref = {t.turn: t.value for t in solve(q, options=["tt", "order"], all_turns=True).turns}
-    res = solve(q, all_turns=True)
+    res = solve(q, all_turns=True, options=without + ["adv2"])
     assert {t.turn: t.value for t in res.turns} == ref
     assert sorted(res.best) == sorted(t for t, v in ref.items() if v == res.value)
 

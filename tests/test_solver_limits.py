@@ -165,3 +165,13 @@ def test_pending_ctrl_c_is_honoured_at_entry():
     finally:
         interrupt._requested.clear()
     assert solve(pos, node_limit=10).lower <= solve(pos, node_limit=10).upper
+
+
+def test_two_turn_bounds_flag_gives_the_same_answer():
+    truth = _truth(POSITIONS[2])
+    code, out = _cli([position_string(truth.pos), "--json", "--two-turn-bounds", "--all-turns"])
+    d = json.loads(out)
+    assert code == 0 and d["complete"] and d["value"] == truth.value
+    assert {parse_turn(t) for t in d["best"]} == truth.best
+    assert {parse_turn(t["turn"]): t["value"] for t in d["turns"]} == truth.turns
+    truth.check_line(d["pv"])

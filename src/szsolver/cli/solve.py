@@ -121,12 +121,17 @@ def _note_full_table(res) -> None:
               help="Transposition-table entries (16 bytes each; default by depth, at most 2**23).")
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
               help="Override the rule (a game record is replayed under it).")
+@click.option("--two-turn-bounds", is_flag=True,
+              help="Advanced rule: bound every turn two turns from the end by the other "
+                   "side's best answer with a stone alone, searching only the turns that "
+                   "bound leaves open (same values, faster on positions with neutrals in "
+                   "hand; the best turns and PV may be other, equally optimal ones).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--svg", "svg_file", default=None, metavar="FILE",
               help="Also draw the position with the best turn (1) and the principal "
                    "variation (2, 3, ...) numbered on the board to this SVG file.")
-def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size, rule, as_json,
-              svg_file):
+def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size, rule,
+              two_turn_bounds, as_json, svg_file):
     """Solve POSITION exactly: value, winner, best turns, principal variation.
 
     POSITION is a position string, a position file or a game record (its last
@@ -138,15 +143,16 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
                 time_limit=time_limit, node_limit=node_limit, tt_size=tt_size, rule=rule,
                 as_json=as_json, svg_file=svg_file):
         return
-    from ..endgame.solver import solve
+    from ..endgame.solver import DEFAULT_OPTIONS, solve
     from .pictures import out_path
     out_path(svg_file)
     pos, _game = load_source_arg(position, example, rule, turns_left=EXAMPLE_TURNS_LEFT)
     if top is not None:
         all_turns = True
     progress = progress_printer(not as_json)
+    options = DEFAULT_OPTIONS + ["adv2"] if two_turn_bounds else None
     res = solve(pos, time_limit=time_limit, node_limit=node_limit, tt_size=tt_size,
-                all_turns=all_turns, progress=progress)
+                all_turns=all_turns, progress=progress, options=options)
     end_progress(progress)
     if svg_file:
         from .pictures import line_picture

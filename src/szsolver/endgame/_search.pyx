@@ -67,10 +67,10 @@ cdef enum:
     OPT_ORDER = 8
     OPT_DOM = 16
     OPT_MONO = 32
-    OPT_ADV2 = 256        # Advanced two-turn bounds (see two_turns_advanced)
-    OPT_ALL = 63 | 256    # the default set (killer measured, not kept: docs/solver.md)
+    OPT_ALL = 63          # the default set (killer, adv2 measured, not kept: docs/solver.md)
     OPT_PVS = 64          # not in OPT_ALL: chosen by the driver
     OPT_KILLER = 128
+    OPT_ADV2 = 256        # not in OPT_ALL: Advanced two-turn bounds (two_turns_advanced)
     OPT_KNOWN = 511
     ABORT_NONE = 0
     ABORT_NODES = 1
