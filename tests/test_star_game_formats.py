@@ -155,3 +155,14 @@ def test_stars_zone_options_and_bad_star_input_are_one_line_errors():
         assert r.exit_code == 2, (args, r.output)
         lines = r.output.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("Error: ")
+
+
+def test_each_outline_edge_faces_the_neighbour_it_separates():
+    from szsolver.star.svg import _CORNERS, _EDGE_STEP, _centre
+    for q, r in STANDARD.cells:
+        cx, cy = _centre(q, r)
+        for e, (dq, dr) in enumerate(_EDGE_STEP):
+            (x1, y1), (x2, y2) = _CORNERS[e], _CORNERS[(e + 1) % 6]
+            # the edge's midpoint is halfway to the neighbour's centre (corners y up)
+            nx, ny = _centre(q + dq, r + dr)
+            assert abs(cx + (x1 + x2) - nx) < 1e-9 and abs(cy - (y1 + y2) - ny) < 1e-9
