@@ -51,7 +51,7 @@ __all__ = ["GAMES", "game_of_text", "read_routed", "dispatch"]
 GAMES = ("stargazers", "star")
 
 _GAME_TAG = re.compile(r'\[\s*Game\s+"([^"\\\n]*)"\s*\]')
-_PREFIX = re.compile(r"\s*\ufeff?\s*([a-z-]+):")
+_PREFIX = re.compile(r"\s*\ufeff?\s*([a-z-]+):", re.IGNORECASE)
 
 
 def game_of_text(text: str) -> str | None:
@@ -64,8 +64,8 @@ def game_of_text(text: str) -> str | None:
         name = m.group(1).strip().lower()
         return name if name in GAMES else None
     m = _PREFIX.match(text)
-    if m is not None and m.group(1) in GAMES:
-        return m.group(1)
+    if m is not None and m.group(1).lower() in GAMES:
+        return m.group(1).lower()
     return None
 
 
