@@ -2,7 +2,7 @@
 all (default) techniques, with each one switched off in turn, with none, with PVS
 instead of MTD(f), and with the killer heuristic added.
 
-Run: python3 benchmarks/bench_levers.py [--depths 4,6] [--rules basic,advanced]
+Run: python3 benchmarks/bench_levers.py [--set main|random] [--depths 4,6] [--rules basic,advanced]
          [--node-limit N] [--configs all,-tt,...]
 
 Value-only solves (no best-turn/PV extraction); times are this process's CPU
@@ -14,7 +14,7 @@ import statistics
 import sys
 import time
 
-from bench_solver import load
+from bench_solver import SETS, load
 from szsolver.endgame.solver import DEFAULT_OPTIONS, solve
 
 ALL = list(DEFAULT_OPTIONS)
@@ -28,6 +28,7 @@ CONFIGS["tt+order"] = (["tt", "order"], "mtdf")
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", default="main", choices=sorted(SETS))
     ap.add_argument("--depths", default="4,6")
     ap.add_argument("--rules", default="basic,advanced")
     ap.add_argument("--node-limit", type=int, default=5_000_000)
@@ -35,7 +36,7 @@ def main():
     a = ap.parse_args()
     depths = [int(d) for d in a.depths.split(",")]
     rules = a.rules.split(",")
-    positions = load()
+    positions = load(SETS[a.set])
     print(f"{'config':10} {'rule':9} {'turns':>5} {'median nodes':>14} {'median cpu s':>13}")
     for cname in a.configs.split(","):
         options, driver = CONFIGS[cname]
