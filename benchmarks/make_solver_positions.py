@@ -16,7 +16,7 @@ per rule, ``RANDOM_GAMES`` games whose stones go on uniformly random empty point
 (seeded per rule and game through rules.seeds), with no neutral spent, so both
 sides still hold their whole supply (Basic 5+5, Advanced 4+4) at the cut: the
 position a new user who pastes a random game meets. Each game is cut at 6 and at 8
-turns left.
+turns left (and at 4 and 5, where the Advanced levers show).
 
 Greedy policy (deliberately simple, deterministic per seed): for each empty point
 p, gain(p) = 2 * (own score with a stone on p - own score now)
@@ -39,7 +39,7 @@ from szsolver.rules.seeds import playout_rng_v1
 EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
                  "36 62 45n25 73n32 58 42n75 59 78n35 38 48 27 69").split()
 DEPTHS = (2, 4, 6, 8, 9, 10)
-RANDOM_DEPTHS = (6, 8)
+RANDOM_DEPTHS = (4, 5, 6, 8)
 RANDOM_GAMES = 10
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "solver_positions.txt")
