@@ -11,21 +11,27 @@ from .common import BadInput
 def out_path(value: str | None, option: str = "--svg", what: str = "a file name") -> str | None:
     """An output path option, checked before any work: None, or a path that can be
     written - BadInput (one line) for ``""``, for a file name that is a directory or
-    whose directory does not exist, and for a directory name (``what`` "a directory
-    name") that is an existing file."""
+    that cannot be opened for writing (tried, and removed again if it was not there:
+    no such directory, permissions, /proc, a read-only disk), and for a directory name
+    (``what`` "a directory name") that is an existing file."""
     if value is None:
         return value
     if not value.strip():
         raise BadInput(f"{option} needs {what}")
     if what == "a directory name":
         if os.path.exists(value) and not os.path.isdir(value):
-            raise BadInput(f"{option}: {value} is a file, not a directory")
+            raise BadInput(f"cannot make directory {value}: File exists")
         return value
     if os.path.isdir(value):
         raise BadInput(f"{option}: {value} is a directory, not a file")
-    parent = os.path.dirname(os.path.abspath(value))
-    if not os.path.isdir(parent):
-        raise BadInput(f"cannot write {value}: no such directory {parent}")
+    existed = os.path.exists(value)
+    try:                        # the one sure test (permissions, /proc, a read-only disk)
+        with open(value, "a", encoding="utf-8"):
+            pass
+    except OSError as e:
+        raise BadInput(f"cannot write {value}: {e.strerror}") from None
+    if not existed:
+        os.remove(value)
     return value
 
 
