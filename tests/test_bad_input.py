@@ -1,5 +1,6 @@
 """Every input path is safe: a few hundred malformed inputs, generated from a seed,
-through the commands that read positions, games and puzzles (in-process, CliRunner).
+through every command that reads positions, games, turns, puzzles, IDs, dates and
+numbers (in-process, CliRunner).
 
 Each run must either succeed (exit 0; ``solve`` 3 when its node limit stops it;
 ``puzzle solve`` its verdict codes) or be bad input: exit code 2, nothing on stdout and
@@ -145,7 +146,118 @@ def test_malformed_solutions(tmp_path):
         assert_clean(r, (0, 1)), (how, text[:200])      # 1: a wrong solution, explained
 
 
-@pytest.mark.parametrize("command", ["show", "score", "replay", "solve", "potential"])
+LATE_GAME = f'[Position "{LATE}"]\n14. 35 57 15. 27'      # 3 turns, all solved in a moment
+#: commands that judge or search: fewer cases each, with small budgets (a case that
+#: happens to be valid runs the engine, the solver or CP-SAT)
+ANALYSIS_COMMANDS = [
+    (["best", "SOURCE", "--time", "0.05"], GAME_BASES, 25),
+    (["check", "SOURCE", "35", "--time-limit", "0.3"], GAME_BASES, 25),
+    (["annotate", "SOURCE", "--time-per-turn", "0.05"], [LATE_GAME, LATE, GAME_JSON], 30),
+    (["puzzle", "endgame", "check", "eg-basic-medium-1", "SOURCE"], ["44", "44n66", "35"], 30),
+]
+
+
+@pytest.mark.parametrize("args,bases,n", ANALYSIS_COMMANDS, ids=lambda a: a[0] if isinstance(a, list) else "")
+def test_malformed_inputs_for_the_analysis_commands(tmp_path, args, bases, n):
+    for k, (text, how) in enumerate(cases(f"bad input {' '.join(args[:3])}", bases, n)):
+        if args[0] == "puzzle" and how != "inline":
+            how = "inline"                  # a turn is never read from a file
+            text = text if isinstance(text, str) else text.decode("latin-1")
+        r = run_case(tmp_path, args, text, how, k)
+        assert_clean(r), (args, how, text if isinstance(text, bytes) else text[:200])
+
+
+TURNS = ["", " ", "44n", "99", "44n44", "zz", "1e9", "nan", "44 66", "-1", "n", "44nn", "١١",
+         "44n66n", "4" * 3000, "\u00a044", "N44"]
+
+
+def test_malformed_turns_for_check():
+    for t in TURNS:
+        assert_clean(CliRunner().invoke(main, ["check", LATE, t]))
+
+
+BAD_NUMBERS = ["nan", "inf", "-inf", "-1", "0", "1e999", "99999999999999999999", "", "x", " ",
+               "1e300", "0x10"]
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "--example", "--turn"],
+    ["selfplay", "--out", "never-made", "--games"],
+    ["selfplay", "--out", "never-made", "--neutrals", "-1", "--games"],
+    ["puzzle", "solve", "sz-easy-1", "--max-solutions"],
+    ["puzzle", "solve", "sz-easy-1", "--workers"],
+    ["puzzle", "generate", "--count"],
+    ["serve", "--jobs"],
+    ["serve", "--port"],
+    ["puzzle", "daily", "--date"],
+    ["puzzle", "endgame", "daily", "--date"],
+    ["batch", "puzzles", "never-made", "--start", "2026-01-01", "--days"],
+    ["batch", "solve", "--example", "never-made.jsonl", "--workers"],
+    ["batch", "solve", "--example", "never-made.jsonl", "--node-limit"],
+    ["batch", "deep-solve", "--example", "--time-limit"],
+    ["batch", "annotate", "--example", "never-made", "--time-per-turn"],
+], ids=lambda a: " ".join(a[:2] + a[-1:]))
+def test_bad_numbers_are_one_line_everywhere(args):
+    """NaN, infinite, zero, negative, huge and malformed numbers (0 is valid for some
+    options: then the command must refuse another of the values)."""
+    for v in BAD_NUMBERS:
+        if v == "0" and args[-1] in ("--port",):
+            continue                           # port 0: any free port
+        r = CliRunner().invoke(main, args + [v])
+        assert_clean(r, ())
+    assert not os.path.exists("never-made") and not os.path.exists("never-made.jsonl")
+
+
+@pytest.mark.parametrize("args", [
+    ["puzzle", "show"], ["puzzle", "solve"], ["puzzle", "check", "SOLUTION"],
+    ["puzzle", "endgame", "show"], ["puzzle", "endgame", "check", "TURN"],
+], ids=lambda a: " ".join(a))
+def test_mistyped_ids(args):
+    ids = ["", " ", "sz-hard-0", "sz-hard-99999999999999999999", "sz-hard-07", "sz-easy-d20260230",
+           "sz-easy-d99999999", "sz", "sz-hard--1", "x" * 500, "eg-basic-medium-x",
+           "eg", "eg-basic-medium-0", "eg-basic-medium-07", "eg-x-medium-1", "eg-basic-x-1",
+           "eg-basic-medium-99999999999999999999999", "eg-basic-medium-d20260230"]
+    for pid in ids:
+        argv = [a for a in args if a not in ("SOLUTION", "TURN")] + [pid] + \
+            (["44"] if args[-1] in ("SOLUTION", "TURN") else [])
+        r = CliRunner().invoke(main, argv)
+        assert_clean(r, ()), (argv, r.stdout[:200])
+
+
+@pytest.mark.parametrize("option", ["--svg", "--html"])
+def test_output_paths_that_cannot_be_written(tmp_path, option):
+    """Empty names, directories, missing directories, a file where a directory should
+    be: one line before any work, and nothing written."""
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    paths = ["", " ", str(tmp_path), str(tmp_path / "missing" / "x.out"), str(afile / "x.out")]
+    commands = {"--svg": [["show", "--example"], ["solve", "--example"],
+                          ["potential", "--example", "--side", "red"],
+                          ["puzzle", "show", "sz-easy-1"], ["puzzle", "daily"],
+                          ["starmap", "--board", "square-8"]],
+                "--html": [["annotate", "--example"], ["puzzle", "daily"]]}[option]
+    for args in commands:
+        for p in paths:
+            r = CliRunner().invoke(main, args + [option, p])
+            assert_clean(r, ()), (args, p, r.stdout[:200])
+    assert sorted(os.listdir(tmp_path)) == ["afile"]
+
+
+def test_output_directories_that_cannot_be_made(tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for args in (["replay", "--example", "--svg"],
+                 ["selfplay", "--games", "1", "--red", "random", "--blue", "random", "--out"],
+                 ["puzzle", "generate", "--board", "square-8", "--grade", "easy", "--out"],
+                 ["batch", "puzzles", "--start", "2026-01-01", "--days", "1"]):
+        for p in ["", " ", str(afile), str(afile / "sub")]:
+            r = CliRunner().invoke(main, args + [p])
+            assert_clean(r, ())
+    assert sorted(os.listdir(tmp_path)) == ["afile"]
+
+
+@pytest.mark.parametrize("command", ["show", "score", "replay", "solve", "potential", "best",
+                                     "annotate", "check"])
 def test_sources_that_are_not_text(tmp_path, command):
     """Empty files, directories, binary files, NUL bytes, unreadable files."""
     empty = tmp_path / "empty.szg"
@@ -162,11 +274,12 @@ def test_sources_that_are_not_text(tmp_path, command):
         locked.write_text(START)
         locked.chmod(0)
         cases_[str(locked)] = "Permission denied"
+    turn = ["44"] if command == "check" else []
     for source, message in cases_.items():
-        r = CliRunner().invoke(main, [command, source])
+        r = CliRunner().invoke(main, [command, source] + turn)
         assert_clean(r, ())
         assert message in r.stderr, (source, r.stderr)
-    r = CliRunner().invoke(main, [command, "-"], input=b"\x00\x01\x02")
+    r = CliRunner().invoke(main, [command, "-"] + turn, input=b"\x00\x01\x02")
     assert_clean(r, ())
     assert "cannot read standard input: not a text file" in r.stderr
 
