@@ -233,11 +233,10 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
     do. Scores are per side (enemy stones never block), so both sides' scores with
     one more stone and at most our one neutral come from per-side tables. Turns are
     searched exactly (``last_turn`` after them) only while U(t) > alpha; the others
-    are bounded by U. ``first`` (a legal turn, e.g. from the TT, or -1: the first
-    stone) is searched before any table is built: most of these nodes fail high on
-    their first turn. Then stone-only turns (their tables cost O(points)), the one
-    with the highest U first; the neutral tables (O(points^2)) only when no
-    stone-only turn reached beta. ``best_turn``: the turn that gave the returned
+    are bounded by U. ``first`` (a legal turn from the TT, or -1: none) is searched
+    before any table is built: most such nodes fail high on it. Then the stone-only
+    turns (their tables cost O(points)), highest U first; the neutral tables
+    (O(points^2)) only when no stone-only turn reached beta. ``best_turn``: the turn that gave the returned
     value, or -1 when a bound did."""
     cdef int me = s.side, op = me ^ 1
     cdef bb_t V = empty_points(b, s), e, e2
@@ -248,20 +247,20 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
     cdef int ub0[64]
     cdef int sm[64 * 64]
     cdef int so[64 * 64]
-    cdef int p, q, u, v, best = -INF, top = -INF, topp = -1, bt = -1, o, x
+    cdef int p, q, u, v, best = -INF, bt = -1, o, x, i, n
+    cdef int pts[64]
     cdef int a1 = -INF, a2 = -INF, ax = -1           # other side's best stones, no neutral
     cdef int q1[64]
     cdef int q1x[64]
     cdef int q2[64]                                  # ... with our neutral on q
-    if first < 0:
-        first = sz_ctz(V)
-    best = searched(b, s, first, alpha, nodes)
-    bt = first
-    if best > alpha:
-        alpha = best
-        if alpha >= beta:
-            best_turn[0] = bt
-            return best
+    if first >= 0:
+        best = searched(b, s, first, alpha, nodes)
+        bt = first
+        if best > alpha:
+            alpha = best
+            if alpha >= beta:
+                best_turn[0] = bt
+                return best
     side_tables(b, s.stones[me], nb, V, 0, sm0, sm)
     side_tables(b, s.stones[op], nb, V, 0, so0, so)
     e = V
@@ -274,34 +273,33 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
         p = sz_ctz(e)
         e &= e - 1
         ub0[p] = 100 * (sm0[p] - (a2 if p == ax else a1)) + tie
-        if ub0[p] > top:
-            top = ub0[p]
-            topp = p
-    # stone-only turns: the highest bound first, then the others while U > alpha
-    p = topp
-    e = V & ~bit(p)
-    while True:
+    # stone-only turns by U, highest first, while U > alpha (the rest are bounded)
+    n = 0
+    e = V
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        if p != first:
+            pts[n] = p
+            n += 1
+    sort_by_key(pts, ub0, n)
+    for i in range(n):
+        p = pts[i]
         u = ub0[p]
-        if p == first:
-            pass
-        elif u <= alpha:                   # value(t) <= U(t) <= alpha: bounded, not searched
+        if u <= alpha:                   # value(t) <= U(t) <= alpha: bounded, not searched
             if u > best:
                 best = u
                 bt = -1
-        else:
-            v = searched(b, s, p, alpha, nodes)
-            if v > best:
-                best = v
-                bt = p
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        best_turn[0] = bt
-                        return best
-        if not e:
             break
-        p = sz_ctz(e)
-        e &= e - 1
+        v = searched(b, s, p, alpha, nodes)
+        if v > best:
+            best = v
+            bt = p
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    best_turn[0] = bt
+                    return best
     if s.left[me] > 0:
         side_tables(b, s.stones[me], nb, V, 1, sm0, sm)
         side_tables(b, s.stones[op], nb, V, 1, so0, so)
