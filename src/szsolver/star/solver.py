@@ -31,7 +31,9 @@ How the game's structure makes it fast
   have with every empty cell is an upper bound; and on a full board the two add up to
   the board's total. A node whose window these bounds settle is not searched.
 * A union-find of the groups updated stone by stone (:class:`~szsolver.star.groups.Groups`)
-  gives the scores at every node, a transposition table the values already proved.
+  gives the scores at every node, a transposition table the values already proved,
+  and the history heuristic orders the moves (a cell that refuted one line usually
+  refutes its neighbours: 20 times fewer nodes at 12 empty cells).
 
 >>> from szsolver.star.position import Position, format_move
 >>> p = Position.from_string("star:4x5:BWWB/BBWW./BWWBBW/WB.W.WB/BB.BBBWW/BWBWBWW/BWBB.W/WBWW.:B")
@@ -55,7 +57,7 @@ __all__ = ["solve", "SolveResult", "MoveValue", "dead_cells", "describe", "MAX_E
 
 #: positions with more live empty cells need a node or time limit (the search grows
 #: about tenfold every two cells; docs/star.md has the figures)
-MAX_EMPTY_WITHOUT_LIMIT = 14
+MAX_EMPTY_WITHOUT_LIMIT = 16
 _CHECK_EVERY = 1024
 _INF = 10 ** 6
 
@@ -147,6 +149,8 @@ class _Search:
         self.nodes = 0
         self.tt: dict[int, tuple[int, int, int]] = {}
         self.order_key = [2 * len(b.border_of[c]) for c in range(b.size)]
+        # history heuristic: moves that refuted a node before, weighted by its depth
+        self.history = [0] * b.size
 
     def bounds(self, black: int, white: int) -> tuple[int, int]:
         """Proved bounds of the fill-the-board value from the stones alone."""
@@ -218,6 +222,7 @@ class _Search:
                     if v > alpha:
                         alpha = v
                         if v >= beta:
+                            self.history[c] += 1 << min(empty.bit_count(), 30)
                             break
             else:
                 if v < best:
@@ -225,6 +230,7 @@ class _Search:
                     if v < beta:
                         beta = v
                         if v <= alpha:
+                            self.history[c] += 1 << min(empty.bit_count(), 30)
                             break
         # what this search proved, from the window it was given
         if best <= a0:
@@ -239,17 +245,18 @@ class _Search:
         return best
 
     def _ordered(self, live: int, stones: int, first: int) -> list[int]:
-        """Moves to try: the table's best move first, then cells next to many stones
-        and to border cells."""
-        nmask, key = self.board.neighbour_mask, self.order_key
+        """Moves to try: the table's best move first, then by history (cut-offs found
+        before, deep ones weighing most), then cells next to many stones and to border
+        cells."""
+        nmask, key, hist = self.board.neighbour_mask, self.order_key, self.history
         cells = []
         while live:
             low = live & -live
             c = low.bit_length() - 1
             live ^= low
-            cells.append((-(key[c] + 3 * (nmask[c] & stones).bit_count()), c))
+            cells.append((-hist[c], -(key[c] + 3 * (nmask[c] & stones).bit_count()), c))
         cells.sort()
-        out = [c for _k, c in cells]
+        out = [c for _h, _k, c in cells]
         if first in out:
             out.remove(first)
             out.insert(0, first)
