@@ -12,7 +12,7 @@ from szsolver.cli.games import game_of_text
 from szsolver.errors import IllegalTurnError, ParseError
 from szsolver.rules.bits import bit_list
 from szsolver.stargazers import fast, reference
-from szsolver.stargazers.record import Game, game_string, parse_game
+from szsolver.stargazers.record import game_string, parse_game
 from szsolver.stargazers.svg import position_svg
 
 
@@ -174,3 +174,14 @@ def test_replay_draws_every_turn(tmp_path):
     assert len(files) == len(parse_game(text).turns) and files[0] == "turn-01.svg"
     for name in files[:3]:
         ET.parse(out / name)
+
+
+def test_warnings_come_after_the_checks():
+    text, final = random_game("12-star", "1", "warn")
+    r, b = final.scores()
+    wrong = text.replace('[Protocol "1"]', f'[Protocol "1"]\n[Result "{r + 1}-{b}"]')
+    res = CliRunner().invoke(main, ["score", wrong])
+    assert res.exit_code == 0 and "Warning: Result tag says" in res.stderr
+    res = CliRunner().invoke(main, ["check", wrong, "--turn", "999"])
+    assert res.exit_code == 2 and "Warning" not in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1

@@ -21,13 +21,18 @@ MAX_UNLIMITED_EMPTIES = 18
 
 
 def _load(text: str):
-    """(position, game or None); a game's warnings go to stderr as ``Warning: ...``."""
-    import click
+    """(position, game or None) from a record or position string."""
     from ..stargazers.record import load_text
-    pos, game = load_text(text)
+    return load_text(text)
+
+
+def _emit(game, data, text: str, as_json: bool) -> None:
+    """Print a game's warnings (``Warning: ...`` on stderr), then the answer: warnings
+    come only once the input has passed every check, so bad input stays one line."""
+    import click
     for w in game.warnings if game is not None else ():
         click.echo(f"Warning: {w}", err=True)
-    return pos, game
+    emit(data, text, as_json)
 
 
 def _refuse(**options) -> None:
@@ -78,13 +83,13 @@ def show(text, *, example=False, rule=None, as_json=False, svg_file=None, beams=
     if last:
         out += f"\nLast turn: {game.where(len(game.turns) - 1)} {last}."
     data = {**_position_json(pos), "last_turn": str(last) if last else None}
-    emit(data, out, as_json)
+    _emit(game, data, out, as_json)
 
 
 def score(text, *, example=False, rule=None, as_json=False, **_ignored):
     """Scores, uninspired stones, assured scores and potentials."""
     _refuse(**{"--rule": rule})
-    pos, _game = _load(text)
+    pos, game = _load(text)
     d = _position_json(pos)
     lines = [f"{NAME} {d['board']}, protocol {d['protocol']}."]
     for side, other in (("red", "blue"), ("blue", "red")):
@@ -95,7 +100,7 @@ def score(text, *, example=False, rule=None, as_json=False, **_ignored):
     if d["decided"] and not d["over"]:
         lines.append(f"Decided early: {d['decided']} wins whatever is placed.")
     lines.append(f"{'Result' if d['over'] else 'Standing'}: {d['result']}.")
-    emit(d, "\n".join(lines), as_json)
+    _emit(game, d, "\n".join(lines), as_json)
 
 
 def replay(text, *, example=False, rule=None, as_json=False, final_only=False,
@@ -148,7 +153,7 @@ def replay(text, *, example=False, rule=None, as_json=False, final_only=False,
     data = {"game": None if game is None else {"tags": game.tags, "record": game_string(game)},
             "turns": turns, "final": _position_json(pos),
             "warnings": [] if game is None else list(game.warnings)}
-    emit(data, "\n".join(lines), as_json)
+    _emit(game, data, "\n".join(lines), as_json)
 
 
 # --- analysis -----------------------------------------------------------------------------
@@ -168,7 +173,7 @@ def solve(text, *, example=False, rule=None, as_json=False, all_turns=False, top
     _refuse(**{"--rule": rule, "--tt-size": tt_size})
     if svg_file is not None and not svg_file.strip():
         raise BadInput("--svg needs a file name")
-    pos, _game = _load(text)
+    pos, game = _load(text)
     empties = pos.empty.bit_count()
     if node_limit is None and time_limit is None and empties > MAX_UNLIMITED_EMPTIES:
         raise UnsupportedError(
@@ -182,7 +187,7 @@ def solve(text, *, example=False, rule=None, as_json=False, all_turns=False, top
             raise
         # a limit stopped the search: not proved, exit code 3 as for Stars' Zone
         import sys
-        emit({"game": "stargazers", "position": str(pos), "complete": False,
+        _emit(game, {"game": "stargazers", "position": str(pos), "complete": False,
               "stopped": str(e)}, f"Not proved: {e}.", as_json)
         sys.exit(3)
     if svg_file:
@@ -206,7 +211,7 @@ def solve(text, *, example=False, rule=None, as_json=False, all_turns=False, top
         lines.append("Every placement (margin for the side to place):")
         lines += [f"  {c:>4}  {m:+d}  {'win' if s.wins[c] else 'loss'}" for c, m in moves]
     lines.append(f"{s.nodes:,} nodes, {s.seconds:.2f} s.")
-    emit(data, "\n".join(lines), as_json)
+    _emit(game, data, "\n".join(lines), as_json)
 
 
 def best(text, *, example=False, rule=None, as_json=False, seconds=None, wall_clock=False,
@@ -215,7 +220,7 @@ def best(text, *, example=False, rule=None, as_json=False, seconds=None, wall_cl
     from ..errors import InputError
     from ..stargazers.engine import Engine
     _refuse(**{"--rule": rule})
-    pos, _game = _load(text)
+    pos, game = _load(text)
     if pos.is_over():
         raise InputError("the game is over: there is no placement to make")
     a = Engine(seconds or 1.0, wall_clock=wall_clock).analyse(pos)
@@ -236,7 +241,7 @@ def best(text, *, example=False, rule=None, as_json=False, seconds=None, wall_cl
     lines.append(f"Assured red {st.assured[0]}, blue {st.assured[1]}; potential red "
                  f"{st.potential[0]}, blue {st.potential[1]}.")
     lines.append(f"{a.iterations:,} iterations, {a.nodes:,} solver nodes, {a.seconds:.1f} s.")
-    emit(a.to_json(), "\n".join(lines), as_json)
+    _emit(game, a.to_json(), "\n".join(lines), as_json)
 
 
 def check(text, *, example=False, rule=None, as_json=False, args=(), number=None,
@@ -269,7 +274,7 @@ def check(text, *, example=False, rule=None, as_json=False, args=(), number=None
     text_out = (f"{res.mover.capitalize()} {res.turn}: {res.verdict} ({how}). Best turn "
                 f"{res.best}; value {res.best_value:+g} best, {res.played_value:+g} played "
                 f"(Red's side, 100 a point; a tie is +1 or -1 for who wins it).")
-    emit(data, text_out, as_json)
+    _emit(game, data, text_out, as_json)
 
 
 def annotate(text, *, example=False, rule=None, as_json=False, time_per_turn=None,
@@ -293,4 +298,4 @@ def annotate(text, *, example=False, rule=None, as_json=False, time_per_turn=Non
         summary[side] = counts
         lines.append(f"{side.capitalize()}: " + ", ".join(f"{n} {v}" for v, n in counts.items()))
     data = {"game": "stargazers", "turns": [c.to_json() for c in checks], "summary": summary}
-    emit(data, "\n".join(lines), as_json)
+    _emit(game, data, "\n".join(lines), as_json)

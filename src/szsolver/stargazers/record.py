@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 
 from ..errors import IllegalTurnError, InputError, ParseError
-from .base import BLUE, PREFIX, RED, SIDE_NAMES, protocol_name, side_of_placement
+from .base import BLUE, PREFIX, RED, SIDE_NAMES, protocol_name
 from .fast import Position
 from .geometry import board as board_named
 

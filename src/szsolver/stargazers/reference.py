@@ -13,7 +13,7 @@ every position (the test suite plays random games on both).
 from __future__ import annotations
 
 from ..rules.bits import bit_list
-from .base import BLUE, RED, PositionBase
+from .base import PositionBase
 
 __all__ = ["Position", "first_pieces", "sees_stars", "inspired_cells"]
 
