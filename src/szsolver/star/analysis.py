@@ -32,7 +32,7 @@ from .solver import dead_cells, describe, solve
 __all__ = ["check", "annotate", "CheckResult", "Annotation", "EXACT_EMPTY"]
 
 #: moves are valued exactly with at most this many live empty cells
-EXACT_EMPTY = 12
+EXACT_EMPTY = 14
 #: the solver's node budget per exact check (a check that runs out is estimated)
 EXACT_NODES = 3_000_000
 

@@ -50,7 +50,7 @@ __all__ = ["Engine", "EngineResult", "RandomPlayer", "GreedyPlayer", "EnginePlay
 #: CPU time, standard board from the start; later positions run faster)
 ITERATIONS_PER_SECOND = 10_000
 #: the exact solver is tried with at most this many live empty cells
-SOLVER_EMPTY = 12
+SOLVER_EMPTY = 14
 #: solver nodes per second of budget (the pure-Python search runs about 100,000/s)
 SOLVER_NODES_PER_SECOND = 100_000
 DEFAULT_SECONDS = 1.0
