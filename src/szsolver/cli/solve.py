@@ -8,6 +8,8 @@ import click
 from .common import (EXAMPLE_TURNS_LEFT, SECONDS, emit, end_progress, load_source_arg,
                      progress_printer, whole_number, write_file)
 from ..formats.notation import format_turn
+from .batch import SOLVE_WORKERS_OPTIONS
+from .common import BadInput
 from .games import dispatch
 
 
@@ -127,11 +129,13 @@ def _note_full_table(res) -> None:
                    "bound leaves open (same values, faster on positions with neutrals in "
                    "hand; the best turns and PV may be other, equally optimal ones).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@SOLVE_WORKERS_OPTIONS[0]
+@SOLVE_WORKERS_OPTIONS[1]
 @click.option("--svg", "svg_file", default=None, metavar="FILE",
               help="Also draw the position with the best turn (1) and the principal "
                    "variation (2, 3, ...) numbered on the board to this SVG file.")
 def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size, rule,
-              two_turn_bounds, as_json, svg_file):
+              two_turn_bounds, as_json, workers, scheduler, svg_file):
     """Solve POSITION exactly: value, winner, best turns, principal variation.
 
     POSITION is a position string, a position file or a game record (its last
@@ -147,6 +151,13 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
     from .pictures import out_path
     out_path(svg_file)
     pos, _game = load_source_arg(position, example, rule, turns_left=EXAMPLE_TURNS_LEFT)
+    if workers is not None or scheduler is not None:      # root turns split over Dask
+        if all_turns or top is not None or svg_file or tt_size is not None or two_turn_bounds:
+            raise BadInput("--workers/--scheduler give the value, best turns and line only "
+                           "(not with --all-turns, --top, --svg, --tt-size or "
+                           "--two-turn-bounds)")
+        from .batch import run_deep_solve
+        return run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json)
     if top is not None:
         all_turns = True
     progress = progress_printer(not as_json)
