@@ -453,3 +453,35 @@ def test_cli_more_bad_input_is_one_line_exit_2(tmp_path, args, words):
     assert r.exit_code == 2, r.output
     lines = [ln for ln in r.output.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("Error:") and words in lines[0], r.output
+
+
+def test_cli_solve_splits_over_workers_with_the_serial_answer(client):
+    """``solve --scheduler``/``--workers``: the deep solve's answer, equal to the serial
+    one; --example and standard input as for the serial solve."""
+    from szsolver.cli import main
+    from szsolver.cli.common import example_position
+    addr = ["--scheduler", client.scheduler.address, "--json"]
+    for args, kwargs, pos in ((["solve", "--example"], {}, example_position(6)),
+                              (["solve", "-"], {"input": position_string(to_core(
+                                  example_position(5))) + "\n"}, example_position(5))):
+        r = CliRunner().invoke(main, args + addr, **kwargs)
+        assert r.exit_code == 0, r.output
+        got, want = json.loads(r.output), solve(pos)
+        assert got["exact"] and got["value"] == want.value and got["tasks"]
+        assert got["best"] == [format_turn(t, pos.geometry) for t in want.best]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["solve", "--example", "--workers", "0"], "--workers"),
+    (["solve", "--example", "--workers", "-2"], "--workers"),
+    (["solve", "--example", "--workers", "99999999"], "local worker processes"),
+    (["solve", "--example", "--scheduler", "localhost"], "not a scheduler address"),
+    (["solve", "--example", "--workers", "1", "--all-turns"], "--all-turns"),
+    (["solve", "--example", "--workers", "1", "--scheduler", "tcp://127.0.0.1:1"], "not both"),
+])
+def test_cli_solve_split_bad_input_is_one_line_exit_2(args, words):
+    from szsolver.cli import main
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error:") and words in lines[0], r.output
