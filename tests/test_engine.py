@@ -64,6 +64,21 @@ def test_engine_falls_back_when_the_solver_does_not_finish():
     assert pos.is_legal(res.turn)
 
 
+def test_a_proved_value_without_a_proved_turn_leaves_the_turn_to_the_search(monkeypatch):
+    """A node limit may strike after the value is proved and before any optimal turn
+    is: the engine then keeps the proved value as both bounds and picks a legal turn."""
+    import dataclasses
+    from szsolver.endgame import solver as endgame_solver
+    pos = sample(0, 27)                                  # 5 turns left
+    exact = solve(pos)
+    cut = dataclasses.replace(exact, best=[], pv=[], best_complete=False,
+                              pv_complete=False, scores=None)
+    monkeypatch.setattr(endgame_solver, "solve", lambda *a, **k: cut)
+    res = Engine(0.02).analyse(pos)
+    assert pos.is_legal(res.turn) and not res.exact and res.method == "engine"
+    assert res.lower == res.upper == res.value == exact.value
+
+
 def test_cpsat_bounds_are_reported_and_hold():
     game = example_game()
     pos = game.positions[21]                             # 10 turns left

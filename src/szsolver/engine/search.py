@@ -226,12 +226,14 @@ class Engine:
             res = solve(core, node_limit=None if self.wall_clock else self.solver_nodes,
                         time_limit=max(left, 0.01) if self.wall_clock else None)
             nodes = res.nodes
-            if res.exact:
+            if res.exact and (res.pv or res.best):
                 pick = _first_in_pv(res)
                 return EngineResult(pstr, pick, res.value, True, "solver", res.value,
                                     res.value, best=list(res.best), pv=list(res.pv),
                                     score_bounds=sb, nodes=res.nodes,
                                     seconds=time.perf_counter() - start)
+            # Not exact, or the value proved but the node limit struck before an optimal
+            # turn was: the tree search picks the turn within the proved bounds.
             lo, hi = max(lo, res.lower), min(hi, res.upper)
             stopped = res.stopped
         tree = self._tree(core, pstr)
