@@ -129,6 +129,28 @@ def test_bound_verdicts_hold_for_every_value_inside_the_bounds():
                     assert {classify(x, y, mover)[1] for x, y in pairs} == {v}
 
 
+@pytest.mark.parametrize("text,turn,verdict", [c for c in TURN_CASES if c[2] == "optimal"])
+def test_a_value_proved_without_its_optimal_turns_does_not_condemn_a_turn(monkeypatch, text,
+                                                                        turn, verdict):
+    """A limit may strike after the value is proved and before the optimal turns are:
+    a turn missing from that partial list is not thereby proved worse."""
+    import dataclasses
+    from szsolver.endgame import solver as endgame_solver
+    real = endgame_solver.solve
+    before = Reference(text)
+
+    def cut_short(pos, *a, **k):
+        r = real(pos, *a, **k)
+        if str(pos) == str(before):
+            r = dataclasses.replace(r, best=[], pv=[], best_complete=False,
+                                    pv_complete=False, scores=None)
+        return r
+    monkeypatch.setattr(endgame_solver, "solve", cut_short)
+    values = brute(text)
+    res = check(Reference(text), turn)
+    assert res.played_value == values[turn] and res.loss == 0 and res.verdict == "optimal"
+
+
 def test_a_time_limit_too_small_still_answers_with_proved_bounds():
     game = example_game()
     i = 26                                      # 6 turns left: the true values are quick

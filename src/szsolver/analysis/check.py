@@ -131,8 +131,12 @@ def solver_facts(pos, time_limit=None) -> Facts:
     r = solve(pos, time_limit=time_limit)
     if r.stopped and r.stopped.startswith("interrupted"):
         raise interrupt.Interrupted()   # the search absorbed Ctrl-C: the judging stops
-    if r.exact:
+    if r.exact and r.best_complete:
         return Facts(r.value, r.value, True, sorted(r.best), r.scores)
+    if r.exact:
+        # The value is proved but a limit struck before every optimal turn was: a turn
+        # missing from ``best`` is not proved worse, so only the value is kept.
+        return Facts(r.value, r.value, stopped=r.stopped)
     return Facts(r.lower, r.upper, stopped=r.stopped)
 
 
@@ -267,11 +271,13 @@ def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = 
         res.verdict = classify_bounds(b, p, mover)
         res.verdict_proved = res.verdict is not None
         res.notes.append("no search within the time limit: proved bounds only")
-        if exact_b:
+        if exact_b or b[0] == b[1]:           # a value proved without its best turns
             res.value_before = res.best_value = b[0]
-        if exact_p:
+        if exact_p or p[0] == p[1]:
             res.played_value = p[0]
     res.lower, res.upper = _bounds_dict(b, p, mover)
+    if res.loss is None and res.lower["loss"] == res.upper["loss"]:
+        res.loss = res.lower["loss"]
     return res
 
 
