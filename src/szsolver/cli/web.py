@@ -2,8 +2,11 @@
 ``szsolver puzzle daily --html`` (see :mod:`szsolver.web`)."""
 from __future__ import annotations
 
+import signal
+
 import click
 
+from .. import interrupt
 from .common import BadInput, write_file
 
 
@@ -34,7 +37,10 @@ def serve_cmd(host, port, workers):
     jobs = app.state.web.jobs
 
     class Server(uvicorn.Server):
+        ctrl_c = False
+
         def handle_exit(self, sig, frame):
+            self.ctrl_c = self.ctrl_c or sig == signal.SIGINT
             jobs.stop()             # running analyses end now: the shutdown waits for none
             super().handle_exit(sig, frame)
 
@@ -48,6 +54,10 @@ def serve_cmd(host, port, workers):
         server.run()
     finally:
         jobs.close()
+    if server.ctrl_c:
+        # uvicorn raises the signal again once its handler is gone, but this does
+        # not hang on that: a server stopped by Ctrl-C ends as interrupted.
+        raise interrupt.Interrupted()
     if not server.started:          # uvicorn has logged why (e.g. the port is taken)
         raise BadInput(f"cannot serve on {host}:{port}")
 
