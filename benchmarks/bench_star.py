@@ -12,6 +12,7 @@ printed with every table, since the machine is shared.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import time
@@ -25,6 +26,22 @@ from szsolver.star.solver import solve
 
 def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion k/n."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def _rate(k: int, n: int) -> str:
+    lo, hi = wilson(k, n)
+    return f"{k}/{n} ({lo:.0%}-{hi:.0%})"
 
 
 def position_at(board, empty: int, seed, player: str = "random") -> Position:
@@ -77,10 +94,11 @@ def play(args) -> None:
             wins[colour][0] += mine > 0
             wins[colour][1] += 1
             margin.append(mine)
-        print(f"  vs {name}: engine won {wins['black'][0]}/{wins['black'][1]} as Black, "
-              f"{wins['white'][0]}/{wins['white'][1]} as White; mean margin "
-              f"{statistics.mean(margin):+.1f} points; {time.process_time() - t:.0f} CPU s",
-              flush=True)
+        won = wins["black"][0] + wins["white"][0]
+        print(f"  vs {name}: engine won {_rate(won, args.games)} in all, "
+              f"{_rate(*wins['black'])} as Black, {_rate(*wins['white'])} as White "
+              f"(Wilson 95 %); mean margin {statistics.mean(margin):+.1f} points; "
+              f"{time.process_time() - t:.0f} CPU s; load {_load()}", flush=True)
 
 
 def agree(args) -> None:

@@ -4,12 +4,13 @@ against a random and a greedy player.
     python benchmarks/bench_stargazers.py rules     # placements/legal masks per second
     python benchmarks/bench_stargazers.py width     # int operations on 51..138-bit masks
     python benchmarks/bench_stargazers.py solver    # solve time and nodes by empty cells
-    python benchmarks/bench_stargazers.py engine    # engine vs random and greedy
+    python benchmarks/bench_stargazers.py engine [GAMES SECONDS BOARD]  # vs random, greedy
 
 Times are CPU seconds (time.process_time); run it on a quiet machine or say the load.
 """
 from __future__ import annotations
 
+import math
 import os
 import random
 import statistics
@@ -63,6 +64,7 @@ def width():
 
 def solver(max_empties=14, per=5):
     """Exact solves of random 12-star endgames by the number of empty playable cells."""
+    max_empties, per = int(max_empties), int(per)
     rng = random.Random("bench-solver")
     for k in range(8, max_empties + 1):
         times, nodes = [], []
@@ -81,27 +83,55 @@ def solver(max_empties=14, per=5):
               f"{max(nodes):>9,}", flush=True)
 
 
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion k/n."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def _rate(k: int, n: int) -> str:
+    lo, hi = wilson(k, n)
+    return f"{k}/{n} ({lo:.0%}-{hi:.0%})"
+
+
 def engine(games=20, seconds=0.3, board="12-star"):
-    """The engine against a random and a greedy player, colours alternating."""
+    """The engine against a random and a greedy player, colours alternating (the
+    engine Red in the even games)."""
+    games, seconds = int(games), float(seconds)
     start = fast.Position(board=board)
     for name, make in (("random", random_player), ("greedy", greedy_player)):
-        wins = 0
+        wins = {0: [0, 0], 1: [0, 0]}
         margins = []
+        t = time.process_time()
         for g in range(games):
             eng = engine_player(seconds, seed=f"bench-{g}")
             other = make(seed=f"bench-{g}")
             red, blue = (eng, other) if g % 2 == 0 else (other, eng)
             end = play_game(start, red, blue)
             me = 0 if g % 2 == 0 else 1
-            wins += end.winner() == me
+            wins[me][0] += end.winner() == me
+            wins[me][1] += 1
             r, b = end.scores()
             margins.append((r - b) if me == 0 else (b - r))
-        print(f"engine ({seconds} s) vs {name} on {board}: {wins}/{games} wins, mean margin "
-              f"{statistics.mean(margins):+.1f}", flush=True)
+        won = wins[0][0] + wins[1][0]
+        print(f"engine ({seconds} s) vs {name} on {board}: won {_rate(won, games)} in all, "
+              f"{_rate(*wins[0])} as Red, {_rate(*wins[1])} as Blue (Wilson 95 %); mean "
+              f"margin {statistics.mean(margins):+.1f}; {time.process_time() - t:.0f} CPU s; "
+              f"load {os.getloadavg()[0]:.1f}", flush=True)
 
 
 if __name__ == "__main__":
-    what = sys.argv[1:] or ["rules", "width", "solver", "engine"]
+    # bench_stargazers.py WHAT [ARGS...]: one part with its arguments (engine GAMES
+    # SECONDS BOARD), or no arguments for every part with its defaults
     print(f"load average {os.getloadavg()[0]:.1f}")
-    for w in what:
-        {"rules": rules, "width": width, "solver": solver, "engine": engine}[w]()
+    parts = {"rules": rules, "width": width, "solver": solver, "engine": engine}
+    if len(sys.argv) > 1:
+        parts[sys.argv[1]](*sys.argv[2:])
+    else:
+        for w in parts.values():
+            w()
