@@ -11,7 +11,8 @@ cut at each of its positions with 6 turns left or fewer (exact part only, so
 deterministic and CP-SAT free); deep: positions of solver_positions.txt (or cut at
 another depth from the same games) split over their root turns, against the serial
 solver, alternately. The cluster's start-up is not timed (it is
-paid once per command). Prints units per second per worker count, and for deep the
+paid once per command). Prints units per second per worker count (with the workers' CPU
+seconds and the load average: wall times on a shared machine say little), and for deep the
 per-task costs (median, max, sum of task seconds), the wall time and the serial time.
 """
 from __future__ import annotations
@@ -67,9 +68,13 @@ def bench_units(kind: str, workers: list[int], args) -> None:
             client.run(lambda: __import__("szsolver.batch.units"))   # warm imports
             out = JsonLines(os.path.join(tmp, "o.jsonl"), "line") if kind == "solve" \
                 else Directory(os.path.join(tmp, "out"))
+            cpu0, load0 = _cpu(client), os.getloadavg()[0]
             rep = run_units(client, units, out)
+            cpu = _cpu(client) - cpu0
         print(f"{kind}: {len(units)} units, {n} worker(s): {rep.seconds:.1f} s, "
-              f"{rep.units_per_second:.2f} units/s", flush=True)
+              f"{rep.units_per_second:.2f} units/s; workers' CPU {cpu:.1f} s "
+              f"({len(units) / cpu if cpu > 0 else 0:.2f} units per CPU s); load average "
+              f"{load0:.1f}-{os.getloadavg()[0]:.1f}", flush=True)
 
 
 def _named_position(name: str) -> tuple[str, int, str]:
