@@ -58,7 +58,8 @@ import math
 import time
 
 from .. import interrupt
-from ..errors import InvalidPositionError, ParseError, UnsupportedError
+from ..errors import InvalidPositionError, ParseError
+from ..limits import check_seconds
 from ..rules.base import ADVANCED, BLUE, RED, SIDE_NAMES, STONES_PER_SIDE
 from ..rules.beams import beam_target, pattern_set
 from ..rules.bits import bit_list, popcount
@@ -758,14 +759,9 @@ def _side_code(side) -> int:
 
 
 def check_time_limit(time_limit) -> None:
-    """Raise UnsupportedError unless ``time_limit`` is None (no limit) or a number of
-    seconds > 0 (``inf`` also means no limit)."""
-    if time_limit is None:
-        return
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) \
-            or not time_limit > 0:
-        raise UnsupportedError(f"time_limit must be a positive number of seconds, "
-                               f"got {time_limit!r}")
+    """Raise UnsupportedError unless ``time_limit`` is None (no limit) or a finite
+    number of seconds > 0 (see :mod:`szsolver.limits`)."""
+    check_seconds(time_limit)
 
 
 def position_facts(position, side):

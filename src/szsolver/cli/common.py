@@ -27,12 +27,12 @@ class BadInput(click.ClickException):
 
 class Seconds(click.ParamType):
     """A time in seconds: a finite number above 0 and at most
-    :data:`szsolver.analysis.check.MAX_SECONDS` (``nan``, ``inf``, ``0``, negative and
+    :data:`szsolver.limits.MAX_SECONDS` (``nan``, ``inf``, ``0``, negative and
     huge numbers are bad input)."""
     name = "seconds"
 
     def convert(self, value, param, ctx):
-        from ..analysis.check import MAX_SECONDS
+        from ..limits import MAX_SECONDS
         if isinstance(value, float) and math.isfinite(value) and 0 < value <= MAX_SECONDS:
             return value
         try:

@@ -22,6 +22,7 @@ import time
 from functools import lru_cache
 
 from ..errors import InvalidPuzzleError, UnsupportedError
+from ..limits import check_seconds
 from ..rules.base import ADVANCED, BASIC, RULE_NAMES, rule_code
 from ..rules.beams import sight_lines
 from ..rules.bits import mask_of
@@ -95,8 +96,10 @@ def complete_starmap(geometry: Geometry, seed=0, good_form: bool = False, rule=B
 
     Raises :class:`NoStarmap` (a ValueError) when CP-SAT proves none exists and
     ``TimeoutError`` when ``time_limit`` runs out first (checked between attempts
-    of the local search, each a few seconds at most). ``progress(msg)`` hears about
-    each failed attempt."""
+    of the local search, each a few seconds at most); a limit that is not a positive
+    finite number is UnsupportedError. ``progress(msg)`` hears about each failed
+    attempt."""
+    check_seconds(time_limit)
     try:
         from . import _complete as _starmap
     except ImportError:  # the C extension is not built

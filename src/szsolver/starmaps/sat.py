@@ -27,7 +27,6 @@ reproducible too.
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 
@@ -35,6 +34,7 @@ from ortools.sat.python import cp_model
 
 from .. import interrupt
 from ..errors import InputError, InvalidPuzzleError
+from ..limits import check_seconds
 from ..rules.base import ADVANCED
 from ..rules.beams import sight_lines
 from ..rules.seeds import STARMAP_SAT_SEED
@@ -242,11 +242,7 @@ def check_limits(time_limit=None, workers: int = 1, max_solutions: int = 1) -> N
     above 0, ``workers`` a whole number from 1 to :data:`MAX_WORKERS` and
     ``max_solutions`` a whole number from 1: a NaN, infinite, zero or negative limit
     would run without one."""
-    if time_limit is not None and (isinstance(time_limit, bool)
-                                   or not isinstance(time_limit, (int, float))
-                                   or not (math.isfinite(time_limit) and time_limit > 0)):
-        raise InputError(f"time_limit must be a positive, finite number of seconds, "
-                         f"got {time_limit!r}")
+    check_seconds(time_limit, error=InputError)
     if isinstance(workers, bool) or not isinstance(workers, int) \
             or not 1 <= workers <= MAX_WORKERS:
         raise InputError(f"workers must be a whole number from 1 to {MAX_WORKERS}, "

@@ -8,9 +8,8 @@ one-line message for bad input.
 """
 from __future__ import annotations
 
-import math
-
 from ..errors import InputError, ParseError, UnsupportedError
+from ..limits import check_seconds
 
 TIME_CAP = 10.0          # seconds: the most any request may ask of the solver or CP-SAT
 DEFAULT_TIME = 5.0       # seconds, when a request gives no time limit
@@ -18,14 +17,12 @@ MAX_TURNS = 200          # turns in a game sent by the board (a full game has 32
 
 
 def time_limit_from(value, default: float = DEFAULT_TIME, cap: float = TIME_CAP) -> float:
-    """A request's ``time_limit``: a positive number of seconds, capped at ``cap``
-    (None: ``default``). UnsupportedError for anything else."""
+    """A request's ``time_limit``: a positive finite number of seconds (see
+    :mod:`szsolver.limits`), capped at ``cap`` (None: ``default``). UnsupportedError
+    for anything else."""
     if value is None:
         return min(default, cap)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or value <= 0:
-        raise UnsupportedError(f"time_limit must be a positive number of seconds, got {value!r}")
-    return float(min(value, cap))
+    return min(check_seconds(value), cap)
 
 
 def flag_from(value, name: str) -> bool:

@@ -1,0 +1,69 @@
+"""The one check of every limit a caller hands to szsolver: time limits, node limits,
+budgets and counts.
+
+A limit that is NaN, infinite, zero, negative or absurdly large would run without
+any limit, so it is bad input (:class:`~szsolver.errors.UnsupportedError`, one line
+naming the argument). ``None`` means "no limit" wherever a caller allows it.
+
+>>> check_seconds(2.5)
+2.5
+>>> check_seconds(float("nan"))
+Traceback (most recent call last):
+...
+szsolver.errors.UnsupportedError: time_limit must be a positive number of seconds, finite and at most 1e+09, got nan
+>>> check_count(10**6, "node_limit")
+1000000
+"""
+from __future__ import annotations
+
+import math
+
+from .errors import UnsupportedError
+
+__all__ = ["MAX_SECONDS", "MAX_COUNT", "check_seconds", "check_count"]
+
+#: the longest time limit taken (about 30 years): beyond it a number is a typo
+MAX_SECONDS = 1e9
+
+#: the largest count or node limit taken: what a C ``long long`` holds
+MAX_COUNT = 2 ** 63 - 1
+
+
+def check_seconds(value, what: str = "time_limit", *, none_ok: bool = True,
+                  error: type[ValueError] = UnsupportedError) -> float | None:
+    """``value`` as float seconds if it is a real number above 0 and at most
+    :data:`MAX_SECONDS` (or None, with ``none_ok``); else ``error`` naming ``what``.
+    Booleans and strings are not numbers here."""
+    if value is None and none_ok:
+        return None
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if ok:
+        try:
+            x = float(value)
+        except OverflowError:          # an int too large for a float
+            ok = False
+        else:
+            ok = math.isfinite(x) and 0 < x <= MAX_SECONDS
+    if not ok:
+        raise error(f"{what} must be a positive number of seconds, finite and at most "
+                    f"{MAX_SECONDS:.0e}, got {_short(value)}")
+    return x
+
+
+def check_count(value, what: str, *, minimum: int = 1, none_ok: bool = True,
+                error: type[ValueError] = UnsupportedError) -> int | None:
+    """``value`` if it is a whole number (an int, not a bool) from ``minimum`` to
+    :data:`MAX_COUNT` (or None, with ``none_ok``); else ``error`` naming ``what``."""
+    if value is None and none_ok:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) \
+            or not minimum <= value <= MAX_COUNT:
+        raise error(f"{what} must be a whole number from {minimum} to 2**63 - 1, "
+                    f"got {_short(value)}")
+    return value
+
+
+def _short(value, width: int = 30) -> str:
+    """``repr(value)`` cut to ``width`` characters, for a one-line message."""
+    text = repr(value)
+    return text if len(text) <= width else f"{text[:width]}... ({len(text)} characters)"
