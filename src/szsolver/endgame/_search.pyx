@@ -518,13 +518,24 @@ cdef class Searcher:
     def probe(self, int alpha, int beta):
         """Fail-soft alpha-beta at the current position, value from the side to move,
         for a window -INF <= alpha < beta <= INF (INF = 30000).
-        Check ``aborted`` afterwards: if set the returned number means nothing."""
+        Check ``aborted`` afterwards: if set the returned number means nothing.
+        The search runs without the GIL (threads with their own Searcher run meanwhile;
+        the limit check takes it back every 4096 nodes for Ctrl-C)."""
+        cdef Outcome r
         if not -INF <= alpha < beta <= INF:
             raise UnsupportedError(f"window ({alpha}, {beta}): need -{INF} <= alpha < beta <= {INF}")
         if self.c.abort:
             return 0
         tables_at_root(&self.c.tables)
-        return negamax(&self.c, alpha, beta, 0, NULL).value
+        with nogil:
+            r = negamax(&self.c, alpha, beta, 0, NULL)
+        return r.value
+
+    def stop(self):
+        """Stop this Searcher's search from another thread (the multi-threaded driver:
+        Ctrl-C, a shared limit): it returns after the child it is in, ``aborted`` set to
+        interrupted, and every probe returns at once until ``set_limits``."""
+        self.c.abort = ABORT_INTERRUPT
 
     def red_probe(self, int gamma):
         """Null-window test of the current position's value from Red's side:
