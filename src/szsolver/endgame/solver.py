@@ -25,6 +25,10 @@ Contracts
   first turn whenever ``pv`` is not empty). ``stopped`` names the reason.
 * Node limits are deterministic; the answer never depends on the clock unless
   a time limit is given.
+* ``threads`` > 1 splits the root turns over threads, each with its own search and
+  table, sharing the best proved bound (see :func:`_root_split`). The value and the
+  best turns are the serial ones; the PV is an optimal line (maybe another one);
+  the node limit counts every thread's nodes but is no longer deterministic.
 
 Technique (see docs/solver.md): MTD(f) null-window probes over a fail-soft
 alpha-beta with a transposition table, exact last two turns, per-side score
@@ -32,6 +36,7 @@ tables (Basic rule), move ordering and root symmetry.
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -171,6 +176,8 @@ def turn_orbits(pos, turns=None) -> list[list[int]]:
     sorted, orbits in order of their smallest turn."""
     syms = [pos.geometry.symmetries[i] for i in stabiliser(pos)]
     turns = pos.legal_turns() if turns is None else turns
+    if len(syms) == 1:                      # the identity alone: every turn its own orbit
+        return [[t] for t in dict.fromkeys(turns)]
     seen = {}
     orbits = []
     for t in turns:
@@ -260,8 +267,13 @@ def _check_depth(pos, time_limit, node_limit):
                                "give a time limit or a node limit")
 
 
-def _check_arguments(time_limit, node_limit, tt_size, options, score_caps, driver):
+def _check_arguments(time_limit, node_limit, tt_size, options, score_caps, driver,
+                     threads=1):
     """Raise UnsupportedError (one line) for an argument :func:`solve` cannot use."""
+    if not (isinstance(threads, int) and not isinstance(threads, bool) and threads >= 1):
+        raise UnsupportedError(f"threads must be a positive whole number, got {threads!r}")
+    if threads > 1 and driver != "mtdf":
+        raise UnsupportedError("the pvs driver runs on one thread: use threads=1")
     if time_limit is not None and not (isinstance(time_limit, (int, float))
                                        and 0 < time_limit < float("inf")):
         raise UnsupportedError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
@@ -296,7 +308,7 @@ def _searcher(core, tt_size, options, score_caps, driver="mtdf"):
 def solve(position, *, time_limit: float | None = None, node_limit: int | None = None,
           tt_size: int = DEFAULT_TT_SIZE, all_turns: bool = False, options=None,
           score_caps: tuple[int, int] | None = None, progress=None,
-          pv: bool = True, driver: str = "mtdf") -> SolveResult:
+          pv: bool = True, driver: str = "mtdf", threads: int = 1) -> SolveResult:
     """Solve ``position`` (either back end) exactly, or as far as the limits allow.
 
     ``tt_size``: transposition-table entries (rounded to a power of two, 16 bytes
@@ -310,6 +322,9 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     as window; a stopped PVS proves only the static bounds). Measured in docs/solver.md.
     ``progress``: optional callable(str) for progress lines. ``pv=False`` skips
     proving the optimal turns and the principal variation (value only; for benchmarks).
+    ``threads``: split the root's turns over this many threads, each with its own
+    table of ``tt_size`` entries (default by the depth below the root): same value and
+    best turns, an optimal PV; see docs/solver.md for the design and the scaling.
 
     Raises :class:`~szsolver.errors.UnsupportedError` (one line) before searching
     for a position the search was not built for (a board over 64 points or 6
@@ -320,7 +335,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     at once; one pressed during the search stops it with the bounds proved so far.
     """
     interrupt.check()
-    _check_arguments(time_limit, node_limit, tt_size, options, score_caps, driver)
+    _check_arguments(time_limit, node_limit, tt_size, options, score_caps, driver, threads)
     g = position.geometry
     if g.size > 64:          # before building a core position on it
         raise UnsupportedError(f"the {g.name} board has {g.size} points; the solver handles at most 64")
@@ -329,6 +344,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     _check_depth(core, time_limit, node_limit)
     clock = _Clock(time_limit)
     pstr = position_string(core)
+    tt_size_given = tt_size is not None
     if tt_size is None:
         tt_size = tt_entries_for(core.turns_left)
     s = _searcher(core, tt_size, options, score_caps, driver)
@@ -341,6 +357,16 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
                            turns=[] if all_turns else None, best_complete=True,
                            pv_complete=True)
     orbits = turn_orbits(core)
+    if threads > 1 and len(orbits) > 1:
+        n = min(threads, len(orbits))
+        per = tt_size if tt_size_given else tt_entries_for(max(core.turns_left - 1, 0))
+        searchers = [s] + [_searcher(core, per, options, score_caps) for _ in range(n - 1)]
+        if not tt_size_given:
+            searchers[0] = s = _searcher(core, per, options, score_caps)
+        for x in searchers:
+            x.set_limits(node_limit or 0, clock.left() if time_limit is not None else 0.0)
+        return _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv,
+                              pstr, progress)
     red_moves = core.side == 0
     turns = None
     try:
@@ -490,6 +516,278 @@ def _walk_pv(s: Searcher, value: int, pv: list) -> None:
         pos = s.position()
     for t in reversed(pv):
         s.unmake(t)
+
+
+# --- the root split over threads ---------------------------------------------------------------
+
+#: seconds between the main thread's looks at Ctrl-C and the shared node limit while the
+#: threads search (a node limit may be passed by what the threads search meanwhile)
+POLL_SECONDS = 0.01
+
+
+def _mover_probe(s: Searcher, gamma: int, red: bool):
+    """Null-window test "the mover's value >= gamma" at the searcher's position (the
+    side to move at its parent is the mover: ``red``). Returns (bound, is_lower) in the
+    mover's view, or None when stopped."""
+    r = s.red_probe(gamma if red else 1 - gamma)
+    if r is None:
+        return None
+    v, is_lower = r
+    return (v, is_lower) if red else (-v, not is_lower)
+
+
+class RootWindow:
+    """The best bound proved on the root's value, in the mover's view (the root is the
+    max of its children there), shared by the threads of one split root. Every bound
+    in it was proved for some child, hence for the root; it only ever rises."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.bound = None            # None: nothing proved yet
+
+    def get(self):
+        return self.bound
+
+    def offer(self, v: int) -> None:
+        """``v`` is proved for one child (mover's view): keep it if it is better."""
+        with self._lock:
+            if self.bound is None or v > self.bound:
+                self.bound = v
+
+
+def prove_child(s: Searcher, red: bool, window: RootWindow | None, lo: int, hi: int,
+                ties: bool = True) -> tuple[int, int, bool, bool]:
+    """Bounds (mover's view) on the child at ``s``'s position, from [lo, hi] (proved
+    already, e.g. static) by MTD(f) null-window probes: exact unless the window cuts it
+    (``hi <= window``: it cannot beat a sibling) or a stop strikes. A cut child whose
+    bounds still reach the window gets one probe more when ``ties`` (it may be an
+    optimal turn). Every lower bound proved is offered to the window at once.
+    Returns (lo, hi, cut, finished)."""
+    g = _mover_guess(s, red)
+    cut = False
+    while lo < hi:
+        w = window.get() if window is not None else None
+        if w is not None and hi <= w:
+            cut = True
+            break
+        if w is not None and lo <= w:
+            gamma = w + 1                    # can it beat the window at all?
+        else:
+            gamma = min(max(g + 1 if g <= lo else g, lo + 1), hi)
+        r = _mover_probe(s, gamma, red)
+        if r is None:
+            return lo, hi, cut, False
+        v, is_lower = r
+        if is_lower:
+            lo = max(lo, v)
+            if window is not None:
+                window.offer(lo)
+        else:
+            hi = min(hi, v)
+        g = v
+    if cut and ties and hi == window.get():
+        r = _mover_probe(s, hi, red)          # equal to the best sibling, or below it?
+        if r is None:
+            return lo, hi, cut, False
+        if r[1]:
+            lo = hi
+        else:
+            hi = min(hi, r[0])
+    return lo, hi, cut and lo < hi, True
+
+
+def _mover_guess(s: Searcher, red: bool) -> int:
+    g = _guess(s)
+    return g if red else -g
+
+
+class _Split:
+    """The shared state of one root split: the orbits still to take, the results, the
+    window, the limits and the reason a stop struck (the first one)."""
+
+    def __init__(self, searchers, orbits, red, window, node_limit):
+        self.searchers = searchers
+        self.orbits = orbits
+        self.red = red
+        self.window = window
+        self.node_limit = node_limit
+        self.lock = threading.Lock()
+        self.next = 0
+        self.results = {}            # orbit index -> (lo, hi, cut, finished, thread)
+        self.reason = None
+        self.first_done = threading.Event()
+
+    def take(self) -> int | None:
+        with self.lock:
+            if self.reason is not None or self.next >= len(self.orbits):
+                return None
+            k = self.next
+            self.next += 1
+            return k
+
+    def nodes(self) -> int:
+        return sum(s.stats()["nodes"] for s in self.searchers)
+
+    def stop(self, reason: str) -> None:
+        """Stop every thread (thread-safe, the first reason is kept)."""
+        with self.lock:
+            if self.reason is None:
+                self.reason = reason
+        for s in self.searchers:
+            s.stop()
+        self.first_done.set()
+
+
+def _split_worker(split: _Split, i: int, exact_children: bool) -> None:
+    """Thread ``i``: take root orbits one at a time and prove their children on its own
+    searcher. The first orbit (the likeliest best) is proved before the others start,
+    unless it offers a bound to the window first."""
+    s = split.searchers[i]
+    try:
+        if i > 0 and not exact_children:
+            while not split.first_done.wait(POLL_SECONDS):
+                if split.window.get() is not None:
+                    break
+        while True:
+            k = split.take()
+            if k is None:
+                return
+            rep = split.orbits[k][0]
+            s.make(rep)
+            slo, shi = s.bounds()
+            lo, hi = (slo, shi) if split.red else (-shi, -slo)
+            if exact_children:
+                lo, hi, cut, done = prove_child(s, split.red, None, lo, hi)
+            else:
+                lo, hi, cut, done = prove_child(s, split.red, split.window, lo, hi)
+            s.unmake(rep)
+            with split.lock:
+                split.results[k] = (lo, hi, cut, done, i)
+            if k == 0:
+                split.first_done.set()
+            if not done:
+                split.stop(ABORT_REASONS.get(s.aborted, "interrupted"))
+                return
+    except BaseException:                # never leave the others running
+        split.stop("interrupted")
+        raise
+
+
+def _root_split(core, orbits, searchers, node_limit, exact_children=False,
+                progress=None) -> _Split:
+    """Prove the root's children (one per orbit, root order) over one thread per
+    searcher, the main thread watching Ctrl-C and the shared node limit. Without
+    ``exact_children`` a child that cannot beat the best bound proved for a sibling is
+    only refuted (see :func:`prove_child`); with it, every child is proved exactly."""
+    red = core.side == 0
+    split = _Split(searchers, orbits, red, RootWindow(), node_limit)
+    threads = [threading.Thread(target=_split_worker, args=(split, i, exact_children),
+                                name=f"szsolver-solve-{i}", daemon=True)
+               for i in range(len(searchers))]
+    try:
+        for t in threads:
+            t.start()
+        seen = 0
+        while any(t.is_alive() for t in threads):
+            threads[0].join(POLL_SECONDS)
+            if interrupt.requested():
+                split.stop("interrupted")
+            if node_limit and split.nodes() >= node_limit:
+                split.stop(ABORT_REASONS[1])
+            if progress is not None and len(split.results) != seen:
+                seen = len(split.results)
+                progress(f"turn {seen}/{len(orbits)} ({split.nodes():,} nodes)")
+    except KeyboardInterrupt:
+        split.stop("interrupted")
+    finally:
+        for t in threads:                # every thread stops within a few nodes
+            while t.is_alive():
+                try:
+                    t.join()
+                except KeyboardInterrupt:
+                    split.stop("interrupted")
+    return split
+
+
+def _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv, pstr,
+                   progress) -> SolveResult:
+    """:func:`solve` with the root's children proved over threads (its contracts)."""
+    red = core.side == 0
+    split = _root_split(core, orbits, searchers, node_limit, all_turns, progress)
+    res = split.results
+    bounds = []                          # per orbit, Red's view
+    for k, orb in enumerate(orbits):
+        if k in res:
+            lo, hi = res[k][0], res[k][1]
+        else:                            # not reached: the static bounds
+            s = searchers[0]
+            s.make(orb[0])
+            slo, shi = s.bounds()
+            s.unmake(orb[0])
+            lo, hi = (slo, shi) if red else (-shi, -slo)
+        bounds.append((lo, hi) if red else (-hi, -lo))
+    if red:
+        lo, hi = max(b[0] for b in bounds), max(b[1] for b in bounds)
+    else:
+        lo, hi = min(b[0] for b in bounds), min(b[1] for b in bounds)
+    done = lo == hi and split.reason is None
+    turns = None
+    if all_turns:
+        turns = []
+        for k, orb in enumerate(orbits):
+            clo, chi = bounds[k]
+            turns += [TurnValue(t, clo if clo == chi else None, clo, chi, clo == chi, k)
+                      for t in orb]
+        if red:
+            turns.sort(key=lambda t: (-(t.value if t.exact else t.upper), t.group, t.turn))
+        else:
+            turns.sort(key=lambda t: ((t.value if t.exact else t.lower), t.group, t.turn))
+    stopped = None if done else (split.reason or "interrupted")
+    result = SolveResult(pstr, lo if done else None, done, lo, hi, winner_of(lo, hi), None,
+                         turns=turns, stopped=stopped)
+    if done and pv:
+        # Every child is exact or proved below the value (ties were settled), so the
+        # optimal orbits are known; the PV is walked from the first of them on the
+        # table of the thread that proved it.
+        opt = [k for k, b in enumerate(bounds) if b[0] == b[1] == lo]
+        result.best = sorted(t for k in opt for t in orbits[k])
+        result.best_complete = True
+        k = opt[0]
+        s = searchers[res[k][4]]
+        left = node_limit - split.nodes() if node_limit else 0
+        try:
+            if node_limit and left <= 0:
+                raise _Stopped
+            s.set_limits(s.stats()["nodes"] + left if node_limit else 0,
+                         clock.left() if clock.limit is not None else 0.0)
+            result.pv.append(orbits[k][0])
+            s.make(orbits[k][0])
+            _walk_pv(s, lo, result.pv)
+            result.pv_complete = True
+            end = core.copy()
+            for t in result.pv:
+                end.make(t)
+            r, b = end.scores()
+            result.scores = {"red": r, "blue": b}
+        except (_Stopped, KeyboardInterrupt):
+            if node_limit and left <= 0:
+                reason = ABORT_REASONS[1]
+            else:
+                reason = ABORT_REASONS.get(s.aborted, "interrupted")
+            result.stopped = f"{reason} after the value was proved (PV incomplete)"
+        s.reset()
+    elif done:
+        result.best_complete = result.pv_complete = True   # not asked for
+    stats = [s.stats() for s in searchers]
+    result.nodes = sum(st["nodes"] for st in stats)
+    result.seconds = clock.elapsed()
+    tt = {key: sum(st[key] for st in stats)
+          for key in ("nodes", "tt_probes", "tt_hits", "tt_stores", "tt_used", "tt_entries",
+                      "neutral_turns_pruned")}
+    tt["tt_fill"] = tt["tt_used"] / tt["tt_entries"] if tt["tt_entries"] else 0.0
+    tt["threads"] = len(searchers)
+    result.tt = tt
+    return result
 
 
 def turn_values(position, **kwargs) -> list[tuple[int, int | None]]:
