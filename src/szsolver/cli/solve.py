@@ -128,6 +128,11 @@ def _note_full_table(res) -> None:
                    "side's best answer with a stone alone, searching only the turns that "
                    "bound leaves open (same values, faster on positions with neutrals in "
                    "hand; the best turns and PV may be other, equally optimal ones).")
+@click.option("--threads", type=whole_number(1), default=1, metavar="N",
+              help="Split the root's turns over N threads in this process, each with its "
+                   "own transposition table of --tt-size entries (same value and best "
+                   "turns; the PV may be another optimal line; a node limit then counts "
+                   "every thread's nodes, not deterministically).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @SOLVE_WORKERS_OPTIONS[0]
 @SOLVE_WORKERS_OPTIONS[1]
@@ -135,7 +140,7 @@ def _note_full_table(res) -> None:
               help="Also draw the position with the best turn (1) and the principal "
                    "variation (2, 3, ...) numbered on the board to this SVG file.")
 def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size, rule,
-              two_turn_bounds, as_json, workers, scheduler, svg_file):
+              two_turn_bounds, threads, as_json, workers, scheduler, svg_file):
     """Solve POSITION exactly: value, winner, best turns, principal variation.
 
     POSITION is a position string, a position file or a game record (its last
@@ -152,10 +157,11 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
     out_path(svg_file)
     pos, _game = load_source_arg(position, example, rule, turns_left=EXAMPLE_TURNS_LEFT)
     if workers is not None or scheduler is not None:      # root turns split over Dask
-        if all_turns or top is not None or svg_file or tt_size is not None or two_turn_bounds:
+        if (all_turns or top is not None or svg_file or tt_size is not None or two_turn_bounds
+                or threads != 1):
             raise BadInput("--workers/--scheduler give the value, best turns and line only "
-                           "(not with --all-turns, --top, --svg, --tt-size or "
-                           "--two-turn-bounds)")
+                           "(not with --all-turns, --top, --svg, --tt-size, "
+                           "--two-turn-bounds or --threads)")
         from .batch import run_deep_solve
         return run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json)
     if top is not None:
@@ -163,7 +169,7 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
     progress = progress_printer(not as_json)
     options = DEFAULT_OPTIONS + ["adv2"] if two_turn_bounds else None
     res = solve(pos, time_limit=time_limit, node_limit=node_limit, tt_size=tt_size,
-                all_turns=all_turns, progress=progress, options=options)
+                all_turns=all_turns, progress=progress, options=options, threads=threads)
     end_progress(progress)
     if svg_file:
         from .pictures import line_picture

@@ -616,6 +616,15 @@ class _Split:
         self.results = {}            # orbit index -> (lo, hi, cut, finished, thread)
         self.reason = None
         self.first_done = threading.Event()
+        self.running = len(searchers)
+        self.all_done = threading.Event()    # every thread has returned
+
+    def finished(self) -> None:
+        """A thread returns (its last act)."""
+        with self.lock:
+            self.running -= 1
+            if self.running == 0:
+                self.all_done.set()
 
     def take(self) -> int | None:
         with self.lock:
@@ -671,6 +680,8 @@ def _split_worker(split: _Split, i: int, exact_children: bool) -> None:
     except BaseException:                # never leave the others running
         split.stop("interrupted")
         raise
+    finally:
+        split.finished()
 
 
 def _root_split(core, orbits, searchers, node_limit, exact_children=False,
@@ -684,12 +695,13 @@ def _root_split(core, orbits, searchers, node_limit, exact_children=False,
     threads = [threading.Thread(target=_split_worker, args=(split, i, exact_children),
                                 name=f"szsolver-solve-{i}", daemon=True)
                for i in range(len(searchers))]
+    # Waits use an Event, not Thread.join: a join interrupted by Ctrl-C can mark a
+    # thread finished while it still runs (CPython before 3.12).
     try:
         for t in threads:
             t.start()
         seen = 0
-        while any(t.is_alive() for t in threads):
-            threads[0].join(POLL_SECONDS)
+        while not split.all_done.wait(POLL_SECONDS):
             if interrupt.requested():
                 split.stop("interrupted")
             if node_limit and split.nodes() >= node_limit:
@@ -700,12 +712,22 @@ def _root_split(core, orbits, searchers, node_limit, exact_children=False,
     except KeyboardInterrupt:
         split.stop("interrupted")
     finally:
-        for t in threads:                # every thread stops within a few nodes
-            while t.is_alive():
-                try:
-                    t.join()
-                except KeyboardInterrupt:
-                    split.stop("interrupted")
+        idle = [t for t in threads if t.ident is None]
+        if idle:                         # Ctrl-C while starting them: never wait for
+            split.stop("interrupted")    # threads that will not run
+            with split.lock:
+                split.running -= len(idle)
+                if split.running == 0:
+                    split.all_done.set()
+        while True:                      # every thread stops within a few nodes
+            try:
+                split.all_done.wait()
+                break
+            except KeyboardInterrupt:
+                split.stop("interrupted")
+    for t in threads:
+        if t.ident is not None:
+            t.join()
     return split
 
 

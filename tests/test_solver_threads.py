@@ -1,0 +1,227 @@
+"""solve(threads=N) / szsolver solve --threads: the root's turns split over threads.
+
+Checked against independent computations: a plain minimax on the reference back end
+(1-2 turns left), the serial solver (value, every optimal turn, every turn's value),
+and each PV replayed on the reference back end with every step re-solved serially.
+Limits and Ctrl-C: the bounds hold the true value and every thread has stopped."""
+import os
+import random
+import signal
+import subprocess
+import threading
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from szsolver import interrupt
+from szsolver.cli import main
+from szsolver.endgame.solver import solve, turn_values
+from szsolver.errors import UnsupportedError
+from szsolver.formats.notation import parse_position, position_string
+from szsolver.rules import reference
+from szsolver.rules.base import ADVANCED, BASIC, RED
+from szsolver.rules.playout import random_play
+from szsolver.rules.seeds import playout_seed_v1
+
+
+def random_game_at(seed, turns_left, rule, neutrals=(5, 5), p_neutral=0.35):
+    """Seeded random legal play (neutrals used too) until ``turns_left`` remain."""
+    rng = random.Random(playout_seed_v1("solver-threads-test", seed, rule, neutrals))
+    p = reference.Position(red_neutrals=neutrals[0], blue_neutrals=neutrals[1], rule=rule)
+    random_play(p, p.turns_left - turns_left, rng, p_neutral)
+    return p
+
+
+def minimax(p) -> dict:
+    """Every legal turn's value by plain minimax over the reference rules."""
+    def value(q):
+        if q.is_over():
+            return q.value()
+        vals = []
+        for t in q.legal_turns():
+            q.make(t)
+            vals.append(value(q))
+            q.unmake(t)
+        return max(vals) if q.side == RED else min(vals)
+
+    out = {}
+    q = p.copy()
+    for t in q.legal_turns():
+        q.make(t)
+        out[t] = value(q)
+        q.unmake(t)
+    return out
+
+
+def check_pv(p, res):
+    """The PV starts with a best turn, every step keeps the value (each position after
+    it solved afresh, serially) and the end has the claimed scores (reference rules)."""
+    assert res.pv and res.pv[0] in res.best
+    q = p.copy()
+    for k, t in enumerate(res.pv):
+        q.play(t)
+        if not q.is_over() and k < 3:
+            assert solve(q, pv=False).value == res.value
+    assert q.is_over() and q.value() == res.value
+    assert {"red": q.score(0), "blue": q.score(1)} == res.scores
+
+
+def no_solver_threads():
+    return not any(t.name.startswith("szsolver-solve") for t in threading.enumerate())
+
+
+# --- values against brute force and the serial solver ---------------------------------------
+
+@pytest.mark.parametrize("seed,tl,rule,neutrals", [
+    (0, 1, BASIC, (5, 5)), (1, 2, BASIC, (1, 1)), (2, 1, ADVANCED, (4, 4)),
+    (3, 2, ADVANCED, (1, 1)), (4, 2, BASIC, (0, 0)), (5, 2, ADVANCED, (0, 1))])
+def test_threads_match_brute_force(seed, tl, rule, neutrals):
+    p = random_game_at(seed, tl, rule, neutrals)
+    bv = minimax(p)
+    best_val = max(bv.values()) if p.side == RED else min(bv.values())
+    for threads in (2, 3):
+        res = solve(p, threads=threads)
+        assert res.exact and res.complete and res.value == best_val
+        assert sorted(res.best) == sorted(t for t, v in bv.items() if v == best_val)
+        check_pv(p, res)
+        every = solve(p, threads=threads, all_turns=True)
+        assert {t.turn: t.value for t in every.turns} == bv
+
+
+DEEP = [(10, 3, BASIC), (11, 4, BASIC), (12, 5, BASIC), (13, 3, ADVANCED),
+        (14, 4, ADVANCED), (15, 4, BASIC), (16, 5, BASIC)]
+
+
+@pytest.mark.parametrize("seed,tl,rule", DEEP)
+def test_threads_match_serial(seed, tl, rule):
+    p = random_game_at(seed, tl, rule, (5, 5) if rule == BASIC else (4, 4))
+    serial = solve(p)
+    assert serial.complete
+    for threads in (2, 4):
+        res = solve(p, threads=threads)
+        assert res.exact and res.complete and res.stopped is None
+        assert res.value == serial.value and res.winner == serial.winner
+        assert sorted(res.best) == sorted(serial.best)
+        assert res.tt["threads"] == threads
+        check_pv(p, res)
+        assert solve(p, threads=threads, pv=False).value == serial.value
+    assert no_solver_threads()
+
+
+def test_threads_all_turns_match_serial():
+    p = random_game_at(20, 3, ADVANCED, (4, 4))
+    assert turn_values(p, threads=2) == turn_values(p)
+    p = random_game_at(21, 4, BASIC)
+    res = solve(p, threads=3, all_turns=True)
+    assert [(t.turn, t.value, t.group) for t in res.turns] == \
+        [(t.turn, t.value, t.group) for t in solve(p, all_turns=True).turns]
+
+
+def test_symmetric_position_and_blue_to_move():
+    """A position fixed by a board symmetry (orbits of several turns), both movers."""
+    for text in (".R/N..NN./NRNBB../.....RRR/RRBBNBNBB/BR..R..R/RRBBB../NRB.B./.. R 3 0 basic",
+                 "NN/N.R.N./RBRBNB./.NBRBRRR/....NRN../.R..RBN./BRBBRBB/.R...B/B. R 0 0 advanced"):
+        p = parse_position(text)
+        serial = solve(p)
+        res = solve(p, threads=2)
+        assert (res.value, sorted(res.best)) == (serial.value, sorted(serial.best))
+    p = random_game_at(30, 5, BASIC)
+    if p.side == RED:
+        p.play(p.legal_turns()[0])
+    assert p.side != RED
+    serial = solve(p)
+    res = solve(p, threads=2)
+    assert (res.value, sorted(res.best)) == (serial.value, sorted(serial.best))
+    check_pv(p, res)
+
+
+# --- limits and Ctrl-C --------------------------------------------------------------------------
+
+# random play, both supplies in hand: the first probe alone takes millions of nodes
+HARD = "BR/..RBB./B...RR./...RB.../RBR.NB..R/.R.RBR.B/.B...../BR.B.B/R. R 4 4 advanced"
+
+
+@pytest.mark.parametrize("limit", [1, 3000, 20000, 60000, 200000])
+def test_node_limit_bounds_and_prefixes(limit):
+    p = random_game_at(40, 5, BASIC)
+    truth = solve(p)
+    res = solve(p, threads=2, node_limit=limit)
+    assert res.lower <= truth.value <= res.upper
+    if not res.exact:
+        assert res.value is None and res.stopped == "node limit"
+        return
+    assert res.value == truth.value
+    if res.complete:
+        assert sorted(res.best) == sorted(truth.best)
+        check_pv(p, res)
+    else:
+        assert res.best_complete and sorted(res.best) == sorted(truth.best)
+        assert res.stopped.startswith("node limit after the value was proved")
+        q = p.copy()
+        for t in res.pv:
+            q.play(t)
+            assert solve(q, pv=False).value == truth.value
+    assert no_solver_threads()
+
+
+def test_time_limit_stops_every_thread():
+    p = parse_position(HARD)
+    res = solve(p, threads=2, time_limit=0.3)
+    assert not res.exact and res.stopped == "time limit" and res.lower <= res.upper
+    static = solve(p, node_limit=1)
+    assert static.lower <= res.lower and res.upper <= static.upper
+    assert no_solver_threads()
+
+
+def kill_me_in(delay: float):
+    return subprocess.Popen(["sh", "-c", f"sleep {delay}; kill -INT {os.getpid()}"])
+
+
+@pytest.mark.parametrize("installed", [False, True], ids=["library", "command-line"])
+def test_ctrl_c_stops_every_thread(installed):
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    if installed:
+        interrupt.uninstall()
+        assert interrupt.install()
+    try:
+        k = kill_me_in(0.5)
+        res = solve(parse_position(HARD), threads=2, node_limit=10**9)
+        k.wait()
+        assert not res.exact and res.stopped == "interrupted" and res.lower <= res.upper
+        assert no_solver_threads()
+        assert interrupt.requested() == installed
+    finally:
+        interrupt.uninstall()
+        signal.signal(signal.SIGINT, previous)
+
+
+# --- bad input and the command line ---------------------------------------------------------------
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2", None])
+def test_bad_thread_counts(bad):
+    p = random_game_at(50, 2, BASIC)
+    with pytest.raises(UnsupportedError, match="threads"):
+        solve(p, threads=bad)
+
+
+def test_pvs_driver_is_one_thread():
+    with pytest.raises(UnsupportedError, match="one thread"):
+        solve(random_game_at(51, 2, BASIC), threads=2, driver="pvs")
+
+
+def test_cli_threads():
+    p = random_game_at(60, 4, ADVANCED, (4, 4))
+    text = position_string(p)
+    serial = solve(p)
+    r = CliRunner().invoke(main, ["solve", text, "--threads", "2", "--json"])
+    assert r.exit_code == 0, r.output
+    import json
+    data = json.loads(r.output)
+    assert data["value"] == serial.value and data["complete"]
+    assert data["tt"]["threads"] == 2
+    for bad in ("0", "-3", "x"):
+        r = CliRunner().invoke(main, ["solve", text, "--threads", bad])
+        assert r.exit_code == 2 and "Error" in r.output
+    r = CliRunner().invoke(main, ["solve", text, "--threads", "2", "--workers", "2"])
+    assert r.exit_code == 2 and "--threads" in r.output
