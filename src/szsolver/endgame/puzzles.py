@@ -47,7 +47,18 @@ from ..rules.base import ADVANCED, BASIC, NO_NEUTRAL, RULE_NAMES, SIDE_NAMES, en
     rule_code, turn_neutral
 from ..rules.seeds import puzzle_rng_v1, puzzle_seed_v1
 from ..rules.text import checked_turn, position_string, turn_table
-from .solver import solve, turn_orbits
+from .solver import solve as _solve, turn_orbits
+
+# The solver's techniques the published lines were proved with. Which of several
+# equally optimal lines a search settles on depends on them (the Advanced two-turn
+# bounds change it), and a published puzzle never changes: generation and checking
+# keep these, whatever the solver's default.
+LINE_OPTIONS = ("tt", "leaf", "tables", "order", "dom", "mono")
+
+
+def solve(position, **kwargs):
+    """The exact solver (``endgame.solver.solve``) with ``LINE_OPTIONS``."""
+    return _solve(position, options=list(LINE_OPTIONS), **kwargs)
 
 __all__ = ["GRADES", "TURNS_LEFT", "EndgamePuzzle", "greedy_turns", "prove", "generate",
            "puzzle_id", "parse_id", "puzzle_from_id", "load_collection", "collection_index",
