@@ -217,6 +217,38 @@ def test_advanced_two_turn_bounds_match(seed):
     assert sorted(res.best) == sorted(t for t, v in ref.items() if v == res.value)
 
 
+def supplies_in_hand_at(seed, turns_left):
+    """Advanced, uniformly random stones and no neutral spent: both sides hold 4."""
+    return random_game_at(seed, turns_left, ADVANCED, (4, 4), p_neutral=0.0)
+
+
+@pytest.mark.parametrize("seed", range(60, 66))
+def test_advanced_last_turn_with_supplies_in_hand(seed):
+    """The exact last turn only tries neutrals that change a score (``cut_points``):
+    every turn's value at two turns left against the independent brute force."""
+    p = supplies_in_hand_at(seed, 2)
+    p.play(p.legal_turns()[seed % 7])           # one turn left, both supplies in hand
+    bv = Brute().turn_values(p.copy())
+    best_val = max(bv.values()) if p.side == RED else min(bv.values())
+    assert solve(p, options=["leaf"], pv=False).value == best_val
+    assert solve(p, pv=False).value == best_val
+
+
+@pytest.mark.parametrize("seed", range(66, 70))
+def test_advanced_two_turns_with_supplies_in_hand(seed):
+    """Two and three turns left, both supplies in hand: the default techniques (the
+    two-turn bounds with their killer turn, the exact last turn) against plain
+    alpha-beta, every turn's value, and each subset of leaf/adv2/order/tt."""
+    for tl in (2, 3):
+        p = supplies_in_hand_at(seed, tl)
+        ref = {t.turn: t.value for t in solve(p, options=[], all_turns=True).turns}
+        res = solve(p, all_turns=True)
+        assert {t.turn: t.value for t in res.turns} == ref
+        for options in (["leaf"], ["leaf", "adv2"], ["leaf", "adv2", "order"],
+                        ["leaf", "adv2", "tt"], ["leaf", "adv2", "tt", "order"]):
+            assert solve(p, options=options, pv=False).value == res.value, options
+
+
 @pytest.mark.parametrize("options", [[], ["tt"], ["leaf"], ["tables"], ["order"],
                                      ["tt", "order"], list(OPTIONS)])
 @pytest.mark.parametrize("rule", [BASIC, ADVANCED])

@@ -25,7 +25,7 @@ directions); buffers indexed by a point have 64 (the core has at most 64 points)
 from libc.string cimport memset, memcpy
 
 from szsolver.rules._core cimport (Board, State, bb_t, beam_masks, make_c, unmake_c,
-                                   sz_ctz, sz_msb, C_BASIC)
+                                   sz_ctz, sz_msb, sz_popcount, C_BASIC)
 from szsolver.endgame._common cimport (INF, MAX_SCORE, bit, empty_points, side_score, sort_by_key)
 
 
@@ -47,6 +47,9 @@ cdef inline void open_rays(const Board* b, bb_t nb, int q, int a, bb_t* hr, bb_t
 
 cdef inline int pattern_of(const Board* b, const bb_t* beam, int x) noexcept nogil:
     cdef int d, pat = 0
+    if b.ndirs == 4:            # square cells: unrolled
+        return <int>(((beam[0] >> x) & 1) | (((beam[1] >> x) & 1) << 1) |
+                     (((beam[2] >> x) & 1) << 2) | (((beam[3] >> x) & 1) << 3))
     for d in range(b.ndirs):
         pat |= <int>((beam[d] >> x) & 1) << d
     return pat
@@ -56,8 +59,31 @@ cdef inline int histogram(const Board* b, bb_t own, const bb_t* beam, int* cnt) 
     """cnt[pattern] = own stones showing it (cnt: 1 << ndirs slots); returns the
     score (patterns shown)."""
     cdef int x, pat, score = 0
-    if b.ndirs == 4:            # square cells: a fixed size, so the compiler inlines it
-        memset(cnt, 0, 16 * sizeof(int))
+    cdef bb_t u, r, d, l, a0, a1, b0, b1, b2, b3, c[8]
+    if b.ndirs == 4:            # square cells: split the stones by beam bits, count each class
+        u = beam[0]
+        r = beam[1]
+        d = beam[2]
+        l = beam[3]
+        a0 = own & ~u
+        a1 = own & u
+        b0 = a0 & ~r
+        b1 = a1 & ~r
+        b2 = a0 & r
+        b3 = a1 & r
+        c[0] = b0 & ~d
+        c[1] = b1 & ~d
+        c[2] = b2 & ~d
+        c[3] = b3 & ~d
+        c[4] = b0 & d
+        c[5] = b1 & d
+        c[6] = b2 & d
+        c[7] = b3 & d
+        for x in range(8):
+            cnt[x] = sz_popcount(c[x] & ~l)
+            cnt[x + 8] = sz_popcount(c[x] & l)
+            score += (cnt[x] != 0) + (cnt[x + 8] != 0)
+        return score
     else:
         memset(cnt, 0, (1 << b.ndirs) * sizeof(int))
     while own:
@@ -111,6 +137,43 @@ cdef inline int score_with_cut(const Board* b, bb_t own, const bb_t* beam, const
     return score
 
 
+cdef inline bb_t cut_points(const Board* b, bb_t own, bb_t nb, bb_t V) noexcept nogil:
+    """The points q of V where one more neutral could change the score of ``own``
+    (blockers ``nb``): on some axis, q's unblocked segment holds own stones on both
+    sides of q. A neutral anywhere else in V leaves that score as it is
+    (``score_with_cut`` changes nothing there)."""
+    cdef bb_t e = V, out = 0, hr, lr
+    cdef int q, a
+    while e:
+        q = sz_ctz(e)
+        e &= e - 1
+        for a in range(b.naxes):
+            open_rays(b, nb, q, a, &hr, &lr)
+            if (own & hr) and (own & lr):
+                out |= bit(q)
+                break
+    return out
+
+
+cdef inline bb_t cut_points_added(const Board* b, bb_t own, bb_t nb, int p) noexcept nogil:
+    """The points that one more own stone on p adds to ``cut_points``: on each axis,
+    those between p and the nearest own stone on either side of p within p's
+    unblocked segment. cut_points(own | p) = cut_points(own) | this (restricted to
+    the empty points other than p): a point q that gains own stones on both sides
+    only through p lies between p and the nearest own stone beyond q."""
+    cdef bb_t out = 0, hr, lr, x
+    cdef int a
+    for a in range(b.naxes):
+        open_rays(b, nb, p, a, &hr, &lr)
+        x = own & hr
+        if x:
+            out |= hr & ((x & (~x + 1)) - 1)
+        x = own & lr
+        if x:
+            out |= lr & ~((bit(sz_msb(x)) << 1) - 1)
+    return out
+
+
 # --- one turn left --------------------------------------------------------------------------
 
 cdef int last_turn(const Board* b, const State* s, int beta) noexcept nogil:
@@ -132,6 +195,7 @@ cdef int last_turn(const Board* b, const State* s, int beta) noexcept nogil:
     cdef int cnt_o[64]
     cdef int opcut[64]
     cdef int minop
+    cdef bb_t dop, cme, cp
     if s.rule == C_BASIC:
         sop = side_score(b, theirs, 0)
         e = V
@@ -147,14 +211,18 @@ cdef int last_turn(const Board* b, const State* s, int beta) noexcept nogil:
     beam_masks(b, theirs, nb, beam_o)
     sop = histogram(b, theirs, beam_o, cnt_o)
     minop = sop
+    dop = 0
     if s.left[me] > 0:          # the opponent's score after a cut on q: independent of p
-        e = V
+        e = cut_points(b, theirs, nb, V)
         while e:
             q = sz_ctz(e)
             e &= e - 1
             opcut[q] = score_with_cut(b, theirs, beam_o, cnt_o, sop, nb, q)
             if opcut[q] < minop:
                 minop = opcut[q]
+            if opcut[q] != sop:
+                dop |= bit(q)
+        cme = cut_points(b, mine, nb, V)
     e = V
     while e:
         p = sz_ctz(e)
@@ -168,12 +236,18 @@ cdef int last_turn(const Board* b, const State* s, int beta) noexcept nogil:
             if best >= beta:
                 return best
         if s.left[me] > 0 and 100 * (sme + max_gain - minop) + tie - 1 > best:
-            e2 = V & ~bit(p)
+            # A neutral off every point that changes a score only costs the
+            # tie-break: worse than p alone, so only these points are tried.
+            cp = (cme | cut_points_added(b, mine, nb, p)) & V & ~bit(p)
+            e2 = (cp | dop) & ~bit(p)
             while e2:
                 q = sz_ctz(e2)
                 e2 &= e2 - 1
-                sme2 = score_with_cut(b, pb, beam_m, cnt_m, sme, nb, q)
-                v = 100 * (sme2 - opcut[q]) + tie - 1
+                if (cp >> q) & 1:
+                    sme2 = score_with_cut(b, pb, beam_m, cnt_m, sme, nb, q)
+                else:
+                    sme2 = sme
+                v = 100 * (sme2 - (opcut[q] if (dop >> q) & 1 else sop)) + tie - 1
                 if v > best:
                     best = v
                     if best >= beta:

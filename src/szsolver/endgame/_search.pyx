@@ -67,10 +67,10 @@ cdef enum:
     OPT_ORDER = 8
     OPT_DOM = 16
     OPT_MONO = 32
-    OPT_ALL = 63          # the default set (killer, adv2 measured, not kept: docs/solver.md)
+    OPT_ALL = 319         # the default set: all but PVS and killer (measured: docs/solver.md)
     OPT_PVS = 64          # not in OPT_ALL: chosen by the driver
     OPT_KILLER = 128
-    OPT_ADV2 = 256        # not in OPT_ALL: Advanced two-turn bounds (two_turns_advanced)
+    OPT_ADV2 = 256        # Advanced two-turn bounds (two_turns_advanced)
     OPT_KNOWN = 511
     ABORT_NONE = 0
     ABORT_NODES = 1
@@ -261,7 +261,14 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             tt_record(c, key, best, a0, b0, bestmove, T)
         return found(best, BY_LINE if (best >= b0 and ref != NULL) else BY_SEARCH, -1)
     if (c.opts & OPT_ADV2) and (c.opts & OPT_LEAF) and s.rule == C_ADVANCED and pm == 1 and po == 1:
-        best = two_turns_advanced(b, s, alpha, beta, ttmove, &bestmove, &c.nodes)
+        # First the TT turn, else (ordering) the turn that refuted the last two-turn
+        # node searched at this ply: siblings are mostly refuted by the same answer.
+        t = ttmove
+        if t < 0 and (c.opts & OPT_ORDER) and c.killer[ply] >= 0 and turn_is_legal(b, s, c.killer[ply]):
+            t = c.killer[ply]
+        best = two_turns_advanced(b, s, alpha, beta, t, &bestmove, &c.nodes)
+        if best >= b0 and bestmove >= 0:
+            c.killer[ply] = bestmove
         if c.opts & OPT_TT:
             tt_record(c, key, best, a0, b0, bestmove, T)
         return found(best, BY_SEARCH, -1)
