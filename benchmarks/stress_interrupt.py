@@ -65,6 +65,9 @@ WORKLOADS = {
     # a local Dask cluster (one worker process) annotating the rulebook game
     "batch": {"args": ["batch", "annotate", "--example", os.path.join(SCRATCH, "batch"),
                        "--workers", "1", "--time-per-turn", "1"], "ready": "_multiprocessing"},
+    # one solve split over the root turns on a local Dask cluster of two worker processes
+    "solve-workers": {"args": ["solve", DEEP, "--workers", "2", "--node-limit", "4000000000"],
+                      "ready": "_multiprocessing"},
 }
 
 

@@ -1,10 +1,32 @@
-"""Where batch work runs: a local Dask cluster, or a running scheduler."""
+"""Where batch work runs: a local Dask cluster, or a running scheduler.
+
+Ctrl-C and the local cluster's worker processes. A terminal sends SIGINT to the whole
+foreground process group, and the worker processes are in it. They must not see it
+(a worker starting up would print a KeyboardInterrupt traceback, one running a unit
+would die and be retried): the command alone handles Ctrl-C (exit 130, one line) and
+ends its workers. So the workers are forked from multiprocessing's forkserver, started
+here from the main thread with SIGINT *blocked* (not ignored): a signal mask survives
+exec and fork, so the forkserver and every worker forked from it keep SIGINT blocked
+from their first instruction on, and a Ctrl-C stays pending in them for good. This
+process's own handler is never replaced and SIGINT is never ignored here (an ignored
+SIGINT delivered to one of Dask's threads would be lost): a Ctrl-C that arrives while
+the forkserver starts stays pending in the main thread and reaches the handler right
+after. With SIGINT unblocked in the main thread, the kernel delivers a process-directed
+SIGINT to it, which interrupts its waits on Dask (lock waits return on a signal).
+"""
 from __future__ import annotations
 
 import contextlib
 import os
+import signal
+import threading
 
+from .. import interrupt
 from ..errors import InputError, UnsupportedError
+
+#: modules the forkserver imports once, so each worker process starts with them loaded
+PRELOAD = ["distributed", "szsolver.batch.units", "szsolver.batch.deep",
+           "szsolver.endgame.solver"]
 
 
 def _distributed():
@@ -15,13 +37,150 @@ def _distributed():
     return distributed
 
 
+def _start_helpers() -> bool:
+    """Start multiprocessing's resource tracker and forkserver for the worker processes
+    (see the module doc). The resource tracker (it unlinks the semaphores of processes
+    that died without doing so) gets standard error on /dev/null: after Ctrl-C the
+    command leaves without unwinding, and the tracker would print a warning about the
+    semaphores it cleans up. The forkserver starts with SIGINT blocked. Returns False
+    (nothing done) outside the main thread or without ``pthread_sigmask``; a forkserver
+    already running is used as it is."""
+    import multiprocessing.forkserver
+    from multiprocessing import resource_tracker
+    if threading.current_thread() is not threading.main_thread() \
+            or not hasattr(signal, "pthread_sigmask"):
+        return False
+    saved = os.dup(2)
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, 2)
+            # started before SIGINT is blocked below: it unblocks SIGINT after
+            # starting its own process (which it shields itself)
+            resource_tracker.ensure_running()
+        finally:
+            os.dup2(saved, 2)
+            os.close(null)
+    finally:
+        os.close(saved)
+    multiprocessing.forkserver.set_forkserver_preload(PRELOAD)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    try:        # else Dask imports every optional package here to build its own preload list
+        import distributed.utils as du
+        if getattr(du, "_forkserver_preload_set", None) is False:
+            du._forkserver_preload_set = True
+    except ImportError:
+        pass
+    return True
+
+
+def _kill_workers(before: tuple[set, set], leaving: bool) -> None:
+    """After Ctrl-C: the worker processes started since ``before`` (the process's
+    multiprocessing children and Dask nannies then) are killed (SIGKILL) at once, their
+    nannies told first not to restart them (a worker inside a C search would notice
+    its parent's exit only at the end of the search). ``leaving``: the process is about
+    to exit without unwinding: Dask's logs about the dead workers are silenced, and the
+    forkserver and the resource tracker are ended and reaped too, the semaphores
+    unlinked first (nothing is left behind, not even a zombie for init to reap)."""
+    import logging
+    import multiprocessing
+    import multiprocessing.util
+    from distributed import Nanny
+    from distributed.core import Status
+    if leaving:
+        logging.disable(logging.CRITICAL)
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.SIG_IGN)   # an impatient second Ctrl-C
+            # must not cut this short (the way out ignores it from here on anyway)
+    for nanny in set(Nanny._instances) - before[1]:
+        with contextlib.suppress(Exception):
+            nanny.status = Status.closing
+    mine = [p for p in multiprocessing.active_children() if p not in before[0]]
+    for p in mine:
+        with contextlib.suppress(Exception):
+            p.kill()
+    if not leaving:
+        return
+    import multiprocessing.forkserver
+    from multiprocessing import resource_tracker
+    server = getattr(multiprocessing.forkserver, "_forkserver", None)
+    pid = getattr(server, "_forkserver_pid", None)
+    if pid:
+        # its children (the workers, one maybe being forked and not known to us yet)
+        # killed and reaped by it (their parent) before it is killed itself
+        import time
+        deadline = time.monotonic() + REAP_SECONDS
+        while (kids := _children_of(pid)) and time.monotonic() < deadline:
+            for kid in kids:
+                with contextlib.suppress(OSError):
+                    os.kill(kid, signal.SIGKILL)
+            time.sleep(0.005)
+        _end(pid, signal.SIGKILL, 0.0)
+    with contextlib.suppress(Exception):   # the semaphores' own clean-up, now and once
+        multiprocessing.util._run_finalizers(0)
+    tracker = getattr(resource_tracker, "_resource_tracker", None)
+    fd, pid = getattr(tracker, "_fd", None), getattr(tracker, "_pid", None)
+    if fd is not None and pid:
+        with contextlib.suppress(OSError):
+            os.close(fd)        # the end of its input: it exits
+        _end(pid, None, REAP_SECONDS)
+
+
+def _children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux: from /proc; elsewhere none)."""
+    kids = []
+    with contextlib.suppress(OSError):
+        for name in os.listdir("/proc"):
+            if not name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            fields = stat[stat.rfind(b")") + 2:].split()
+            if len(fields) > 1 and int(fields[1]) == pid:
+                kids.append(int(name))
+    return kids
+
+
+#: seconds the ways out above wait for a helper process to end by itself
+REAP_SECONDS = 0.3
+
+
+def _end(pid: int, sig, wait: float) -> None:
+    """Send ``sig`` (None: nothing) to our child ``pid``, give it ``wait`` seconds to
+    end, then SIGKILL; reap it."""
+    import time
+    with contextlib.suppress(OSError):
+        if sig is not None:
+            os.kill(pid, sig)
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                return
+            time.sleep(0.005)
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+
+
 @contextlib.contextmanager
 def open_client(workers: int | None = None, scheduler: str | None = None):
     """A ``distributed.Client``: of the scheduler at ``scheduler`` (``tcp://HOST:PORT``)
     when given, else of a new local cluster of ``workers`` processes (default: all
     cores), one thread each (the solver and generator are CPU-bound and hold the GIL),
-    its dashboard on a free port (never a clash with another cluster).
-    The local cluster is closed on the way out, whatever happens."""
+    its dashboard on a free port (never a clash with another cluster). The local
+    workers never see a terminal's Ctrl-C (see the module doc).
+
+    The local cluster is closed on the way out, whatever happens; after Ctrl-C
+    (KeyboardInterrupt) its worker processes are killed at once instead, and when the
+    command line leaves without unwinding (``interrupt.FAST_EXIT``) nothing waits for
+    Dask to close (the scheduler and nannies live in this process)."""
+    import multiprocessing
     d = _distributed()
     if scheduler is not None and workers is not None:
         raise InputError("give --workers or --scheduler, not both")
@@ -36,14 +195,27 @@ def open_client(workers: int | None = None, scheduler: str | None = None):
         finally:
             client.close()
         return
+    import dask
     n = workers or os.cpu_count() or 1
-    cluster = d.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                             dashboard_address=":0", silence_logs=50)
-    try:
-        client = d.Client(cluster)
+    before = set(multiprocessing.active_children()), set(d.Nanny._instances)
+    _start_helpers()
+    cluster = client = None
+    interrupted = False
+    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
         try:
+            cluster = d.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                     dashboard_address=":0", silence_logs=50)
+            client = d.Client(cluster)
             yield client
+        except KeyboardInterrupt:
+            interrupted = True
+            _kill_workers(before, leaving=interrupt.FAST_EXIT)
+            raise
         finally:
-            client.close()
-    finally:
-        cluster.close()
+            if not (interrupted and interrupt.FAST_EXIT):
+                try:
+                    if client is not None:
+                        client.close()
+                finally:
+                    if cluster is not None:
+                        cluster.close()
