@@ -283,3 +283,45 @@ def test_cpsat_bounds_run_within_the_budget_and_still_hold(monkeypatch):
     sb = res.score_bounds
     assert sb["red"][0] <= r <= sb["red"][1] and sb["blue"][0] <= b <= sb["blue"][1]
     assert res.lower <= end.value() <= res.upper
+
+
+def _minimax(pos):
+    """The exact value (Red's side) by plain minimax on the reference rules."""
+    if pos.is_over():
+        return pos.value()
+    vals = []
+    for t in pos.legal_turns():
+        pos.make(t)
+        vals.append(_minimax(pos))
+        pos.unmake(t)
+    return max(vals) if pos.side == 0 else min(vals)
+
+
+@pytest.mark.parametrize("rule", [0, 1])
+@pytest.mark.parametrize("left", [1, 2])
+def test_engine_judges_the_last_turns_by_brute_force(rule, left):
+    # With one turn left (two under Basic) the tree opens no turn: judge and analyse
+    # without the solver used to raise IndexError there.
+    game = example_game() if rule == 0 else example_game().with_rule("advanced")
+    pos = game.position_before(len(game.turns) - left)
+    ref = Reference(position_string(pos))
+    values = {}
+    for t in ref.legal_turns():
+        ref.make(t)
+        values[t] = _minimax(ref)
+        ref.unmake(t)
+    best_value = (max if pos.side == 0 else min)(values.values())
+    played = [game.turns[len(game.turns) - left], min(values), max(values)]
+    tail = left == 1 or rule == 0        # else (Advanced, 2 left) the tree searches
+    lo, hi = trivial_bounds(pos)
+    for turn in played:
+        j = Engine(0.01).judge(pos, turn)
+        assert j["best"] in values and lo <= j["best_value"] <= hi
+        if tail:
+            assert j["played_value"] == values[turn]
+            assert j["best_value"] == best_value and values[j["best"]] == best_value
+    res = Engine(0.01, solver_turns=0).analyse(pos)
+    assert res.turn in values
+    if tail:
+        assert res.exact and res.value == best_value and values[res.turn] == best_value
+        assert sorted(res.best) == sorted(t for t, v in values.items() if v == best_value)

@@ -9,7 +9,9 @@ Contracts
   solver's finished probes, the CP-SAT score bounds, or the trivial bounds).
 * With few enough turns left (``solver_turns``) the exact endgame solver runs
   first under a node limit; when it finishes the answer is exact (``method``
-  ``"solver"``, ``best`` every optimal turn). Otherwise Monte Carlo tree search
+  ``"solver"``, ``best`` every optimal turn). With one turn left (two under
+  Basic) it always runs, without a limit: the tree search values those turns
+  exactly in its playouts and opens none, so it has nothing to weigh there. Otherwise Monte Carlo tree search
   (``engine._mcts``) gives the turn and an estimate (``method`` ``"engine"``,
   never exact), clamped into the proved bounds.
 * Deterministic by default: the search budget is a number of iterations (a time
@@ -28,7 +30,7 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from ..errors import InputError
+from ..errors import IllegalTurnError, InputError
 from ..formats.notation import format_turn, position_string
 from ..rules.base import ADVANCED, BASIC, RED
 from ..rules.seeds import playout_seed_v1
@@ -221,10 +223,11 @@ class Engine:
             lo, hi = max(lo, blo), min(hi, bhi)
         stopped = None
         nodes = 0
-        if solver and self.solver_turns and core.turns_left <= self.solver_turns:
+        tail = self._tail(core)     # nothing for the tree to weigh: always solved, no limit
+        if tail or (solver and self.solver_turns and core.turns_left <= self.solver_turns):
             left = self.seconds - (time.perf_counter() - start)
-            res = solve(core, node_limit=None if self.wall_clock else self.solver_nodes,
-                        time_limit=max(left, 0.01) if self.wall_clock else None)
+            res = solve(core, node_limit=None if self.wall_clock or tail else self.solver_nodes,
+                        time_limit=max(left, 0.01) if self.wall_clock and not tail else None)
             nodes = res.nodes
             if res.exact and (res.pv or res.best):
                 pick = _first_in_pv(res)
@@ -271,11 +274,15 @@ class Engine:
         visits as the engine's turn (at most half the budget more), so both estimates
         rest on searches of the same size. Returns ``{"best": turn,
         "best_value": v, "played_value": v, "visits": {...}, "iterations": n}``,
-        values Red's side (estimates, never proved)."""
+        values Red's side (estimates, never proved); where the tree opens no turn
+        (one turn left, two under Basic) every turn is solved instead and the
+        answer has ``"exact": True``."""
         from ..endgame.solver import to_core
         core = to_core(pos)
         pstr = position_string(core)
         n = self.iterations_for(core, seconds)
+        if self._tail(core):
+            return _tail_judgement(core, turn)
         tree = self._tree(core, pstr)
         tree.run(n)
         first = tree.backed_stats(BACKED_FRACTION)
@@ -292,6 +299,14 @@ class Engine:
                 "visits": {"best": stats[best][0], "played": stats[turn][0]},
                 "iterations": tree.iterations}
 
+    def _tail(self, pos) -> bool:
+        """The tree search values the last turns exactly in its playouts and opens
+        no turn there (one turn left; two under the Basic rule): such a position
+        has nothing for it to weigh."""
+        if not self.tree_options.get("exact_tail", True) or pos.is_over():
+            return False
+        return pos.turns_left == 1 or (pos.turns_left == 2 and pos.rule == BASIC)
+
     def _how(self, pos) -> str:
         if self.choice != "auto":
             return self.choice
@@ -300,6 +315,19 @@ class Engine:
     def _tree(self, core, pstr: str):
         from ._mcts import Tree
         return Tree(core, seed_for("mcts", self.seed, pstr), **self.tree_options)
+
+
+def _tail_judgement(core, turn: int) -> dict:
+    """:meth:`Engine.judge`'s answer where the tree opens no turn (see
+    ``Engine._tail``): every turn valued by the exact solver (instant with one or
+    two turns left), so both values are exact (``exact`` True)."""
+    from ..endgame.solver import turn_values
+    values = dict(turn_values(core))
+    if turn not in values:
+        raise IllegalTurnError(f"illegal turn {format_turn(turn, core.geometry)}")
+    best = next(iter(values))                  # best first for the side to move
+    return {"best": best, "best_value": values[best], "played_value": values[turn],
+            "visits": {"best": 0, "played": 0}, "iterations": 0, "exact": True}
 
 
 def _first_in_pv(res) -> int:
