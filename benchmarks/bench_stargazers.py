@@ -5,6 +5,7 @@ against a random and a greedy player.
     python benchmarks/bench_stargazers.py width     # int operations on 51..138-bit masks
     python benchmarks/bench_stargazers.py solver    # solve time and nodes by empty cells
     python benchmarks/bench_stargazers.py engine [GAMES SECONDS BOARD]  # vs random, greedy
+    python benchmarks/bench_stargazers.py early [GAMES SECONDS BOARD]   # early end
 
 Times are CPU seconds (time.process_time); run it on a quiet machine or say the load.
 """
@@ -125,11 +126,56 @@ def engine(games=20, seconds=0.3, board="12-star"):
               f"load {os.getloadavg()[0]:.1f}", flush=True)
 
 
+def early(games=40, seconds=0.1, board="12-star"):
+    """How often and how soon a game can be declared over early: random games and
+    engine-against-engine games, with the proofs alone (node limit 0) and with the
+    look at every continuation late in the game."""
+    from szsolver.stargazers.assured import status
+    games, seconds = int(games), float(seconds)
+    for kind in ("random", "engine"):
+        plays = []
+        for g in range(games):
+            if kind == "random":
+                red = random_player(seed=f"early-r-{g}")
+                blue = random_player(seed=f"early-b-{g}")
+            else:
+                red = engine_player(seconds, seed=f"early-r-{g}")
+                blue = engine_player(seconds, seed=f"early-b-{g}")
+            p = fast.Position(board=board)
+            trail = []
+            while not p.is_over():
+                trail.append(p.copy())
+                p.play((red if p.side == 0 else blue)(p))
+            plays.append((trail, p.ply))
+        for label, limit in (("proofs only", 0), ("with every continuation", None)):
+            t = time.process_time()
+            early_by, calls = [], 0
+            for trail, length in plays:
+                for q in trail:
+                    calls += 1
+                    st = status(q, node_limit=limit) if limit is not None else status(q)
+                    if st.decided is not None:
+                        early_by.append((length - q.ply, q.ply))
+                        break
+            cpu = time.process_time() - t
+            n = len(early_by)
+            gaps = [e for e, _ in early_by]
+            text = (f"{n}/{games} decided early, placements left then: median "
+                    f"{statistics.median(gaps)}, mean {statistics.mean(gaps):.1f}, max "
+                    f"{max(gaps)}, at placement {statistics.mean(x for _, x in early_by):.1f} on "
+                    f"average" if n else f"0/{games} decided early")
+            print(f"{kind} games on {board} ({label}): {text}; mean game length "
+                  f"{statistics.mean(x for _, x in plays):.1f} placements; "
+                  f"{cpu / max(1, calls) * 1000:.1f} ms CPU a status; load "
+                  f"{os.getloadavg()[0]:.1f}", flush=True)
+
+
 if __name__ == "__main__":
     # bench_stargazers.py WHAT [ARGS...]: one part with its arguments (engine GAMES
     # SECONDS BOARD), or no arguments for every part with its defaults
     print(f"load average {os.getloadavg()[0]:.1f}")
-    parts = {"rules": rules, "width": width, "solver": solver, "engine": engine}
+    parts = {"rules": rules, "width": width, "solver": solver, "engine": engine,
+             "early": early}
     if len(sys.argv) > 1:
         parts[sys.argv[1]](*sys.argv[2:])
     else:

@@ -6,7 +6,8 @@ Stones are only ever added, so sight lines only get shorter. From that:
   grow it from the cells that see a star across empty cells only, along lines of empty
   cells and own stones (any chain of inspiration later on runs along such lines,
   because the cells between its links are empty then, so empty now). A stone outside
-  its side's reach is **dead**: uninspired for the rest of the game.
+  its side's reach is **dead**: uninspired for the rest of the game. So is an empty
+  cell outside it: the side can never place there.
 - A stone is **safe** (inspired for the rest of the game) when it is tied to a
   permanent gaze by permanent links: a gaze whose empty cells between stone and star
   no side can ever fill (they are in neither side's reach), a link to an own stone whose
@@ -20,9 +21,17 @@ opponent stone. The final score lies between the two, so a side whose assured
 score exceeds the opponent's potential has won (the game is decided). Once the game
 is over both bounds are the final scores.
 
-These are proofs, so they are cautious: a side's own later stone can cut its own gaze
-(a stone placed next to the star sees it from too close), which leaves few stones safe
-before the end, and a potential that stays high until the last placements.
+The proofs are cautious, and no sharper proof of this kind exists for most of a game:
+an empty cell two or more cells from a star on a line with only empty cells between
+is a legal placement for both sides (a stone there sees the star), so every gaze but
+one across a single cell next to its star can still be blocked, and until the last
+placements nearly every stone could still go dark in some line of play (measured:
+the highest final score over every line of play stays near the number of the
+opponent's stones until about six cells are left). So late in the game, when at most
+``EXACT_CELLS`` empty cells lie in either side's reach, :func:`status` looks at every
+line of play (:func:`continuations`, within a node budget): the bounds become the
+lowest and highest final scores, and the game is decided when every line ends with
+the same winner.
 
 >>> from szsolver.stargazers.fast import Position
 >>> s = status(Position())
@@ -34,9 +43,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules.bits import popcount
-from .base import BLUE, RED
+from .base import BLUE, RED, side_of_placement
+from .fast import inspired_mask, legal_mask
 
-__all__ = ["Status", "status", "reach", "safe_stones"]
+__all__ = ["Status", "status", "reach", "safe_stones", "continuations", "EXACT_NODES"]
+
+#: positions the look at every continuation (:func:`continuations`) may visit; past
+#: that, :func:`status` keeps the proved bounds
+EXACT_NODES = 3000
 
 
 def _segments(board, cell: int, occupied: int):
@@ -118,21 +132,82 @@ def safe_stones(board, own: int, enemy: int, own_reach: int, enemy_reach: int) -
     return seen
 
 
+class _TooMany(Exception):
+    pass
+
+
+def continuations(position, node_limit: int = EXACT_NODES):
+    """(lowest scores, highest scores, winners) over every way the game can still go
+    from ``position`` (either back end): the scores as (red, blue) tuples and the set of
+    sides that win at the end of some line of play. None when that takes more than
+    ``node_limit`` distinct positions. Every line of play is enumerated, with the
+    positions met twice (placements in another order) looked at once."""
+    b = position.board
+    protocol = position.protocol
+    memo = {}
+
+    def walk(red: int, blue: int):
+        key = (red, blue)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        if len(memo) >= node_limit:
+            raise _TooMany
+        side = side_of_placement(popcount(red | blue), protocol)[0]
+        own, enemy = (red, blue) if side == RED else (blue, red)
+        legal = legal_mask(b, own, enemy)
+        if not legal:
+            score = (popcount(blue & ~inspired_mask(b, blue, red)),
+                     popcount(red & ~inspired_mask(b, red, blue)))
+            if score[RED] != score[BLUE]:
+                win = RED if score[RED] > score[BLUE] else BLUE
+            else:
+                win = 1 - side      # the side that cannot place loses a tie
+            got = (score, score, frozenset((win,)))
+        else:
+            lo, hi, wins = [99999, 99999], [-1, -1], set()
+            while legal:
+                low = legal & -legal
+                legal ^= low
+                a, z, w = walk(red | low, blue) if side == RED else walk(red, blue | low)
+                lo = [min(lo[0], a[0]), min(lo[1], a[1])]
+                hi = [max(hi[0], z[0]), max(hi[1], z[1])]
+                wins |= w
+            got = (tuple(lo), tuple(hi), frozenset(wins))
+        memo[key] = got
+        return got
+
+    try:
+        return walk(position.red, position.blue)
+    except _TooMany:
+        return None
+
+
+#: the look at every continuation is tried with at most this many empty cells that
+#: either side could still fill
+EXACT_CELLS = 12
+
+
 @dataclass(frozen=True)
 class Status:
     """What is settled, per side as (red, blue): ``dead`` and ``safe`` stones (masks),
-    ``reach`` (masks), ``assured`` and ``potential`` scores, and ``decided``: the side
-    that has won already (RED/BLUE) or None."""
+    ``reach`` (masks), ``assured`` and ``potential`` scores, ``decided``: the side that
+    has won already (RED/BLUE) or None, and ``exact``: whether the bounds come from
+    every continuation (:func:`continuations`, then they are the lowest and highest
+    final scores) rather than from the proofs alone."""
     dead: tuple
     safe: tuple
     reach: tuple
     assured: tuple
     potential: tuple
     decided: int | None
+    exact: bool = False
 
 
-def status(position) -> Status:
-    """The settled part of ``position`` (either back end)."""
+def status(position, node_limit: int = EXACT_NODES) -> Status:
+    """The settled part of ``position`` (either back end). Late in a game (at most
+    ``EXACT_CELLS`` empty cells in either side's reach) every continuation is looked at,
+    within ``node_limit`` positions (0: never)."""
     b = position.board
     red, blue = position.red, position.blue
     rr, br = reach(b, red, blue), reach(b, blue, red)
@@ -154,12 +229,25 @@ def status(position) -> Status:
                  popcount(red & ~rs) + popcount(empty & rr & ~next_to(rs)))
     assured = (popcount(dead[BLUE]), popcount(dead[RED]))
     decided = None
+    exact = False
     if position.is_over():
         # nothing changes any more: both bounds are the final scores
         assured = potential = position.scores()
         decided = position.winner()
-    elif assured[RED] > potential[BLUE]:
-        decided = RED
-    elif assured[BLUE] > potential[RED]:
-        decided = BLUE
-    return Status(dead, (rs, bs), (rr, br), assured, potential, decided)
+        exact = True
+    else:
+        if node_limit > 0 and popcount(empty & (rr | br)) <= EXACT_CELLS:
+            every = continuations(position, node_limit)
+            if every is not None:
+                assured, potential, winners = every
+                exact = True
+                if len(winners) == 1:
+                    # every line of play ends with the same winner (this covers an
+                    # assured score above the other's potential, and ties that only
+                    # one side can lose)
+                    decided = next(iter(winners))
+        if decided is None and assured[RED] > potential[BLUE]:
+            decided = RED
+        elif decided is None and assured[BLUE] > potential[RED]:
+            decided = BLUE
+    return Status(dead, (rs, bs), (rr, br), assured, potential, decided, exact)
