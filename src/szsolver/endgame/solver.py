@@ -647,7 +647,7 @@ class _Split:
         self.first_done.set()
 
 
-def _split_worker(split: _Split, i: int, exact_children: bool) -> None:
+def _split_worker(split: _Split, i: int, exact_children: bool, ties: bool) -> None:
     """Thread ``i``: take root orbits one at a time and prove their children on its own
     searcher. The first orbit (the likeliest best) is proved before the others start,
     unless it offers a bound to the window first."""
@@ -668,7 +668,7 @@ def _split_worker(split: _Split, i: int, exact_children: bool) -> None:
             if exact_children:
                 lo, hi, cut, done = prove_child(s, split.red, None, lo, hi)
             else:
-                lo, hi, cut, done = prove_child(s, split.red, split.window, lo, hi)
+                lo, hi, cut, done = prove_child(s, split.red, split.window, lo, hi, ties)
             s.unmake(rep)
             with split.lock:
                 split.results[k] = (lo, hi, cut, done, i)
@@ -684,15 +684,16 @@ def _split_worker(split: _Split, i: int, exact_children: bool) -> None:
         split.finished()
 
 
-def _root_split(core, orbits, searchers, node_limit, exact_children=False,
+def _root_split(core, orbits, searchers, node_limit, exact_children=False, ties=True,
                 progress=None) -> _Split:
     """Prove the root's children (one per orbit, root order) over one thread per
     searcher, the main thread watching Ctrl-C and the shared node limit. Without
     ``exact_children`` a child that cannot beat the best bound proved for a sibling is
-    only refuted (see :func:`prove_child`); with it, every child is proved exactly."""
+    only refuted (see :func:`prove_child`; ``ties``: one that may equal it is settled,
+    for the best turns); with it, every child is proved exactly."""
     red = core.side == 0
     split = _Split(searchers, orbits, red, RootWindow(), node_limit)
-    threads = [threading.Thread(target=_split_worker, args=(split, i, exact_children),
+    threads = [threading.Thread(target=_split_worker, args=(split, i, exact_children, ties),
                                 name=f"szsolver-solve-{i}", daemon=True)
                for i in range(len(searchers))]
     # Waits use an Event, not Thread.join: a join interrupted by Ctrl-C can mark a
@@ -731,11 +732,27 @@ def _root_split(core, orbits, searchers, node_limit, exact_children=False,
     return split
 
 
+def order_root(s: Searcher, orbits: list[list[int]]) -> list[list[int]]:
+    """The orbits best first for the mover by the static guess at each child (the
+    likeliest best first: it sets the window the others are cut against), ties by
+    turn. ``s`` is at the root and is left there."""
+    red = s.position().side == 0
+    keyed = []
+    for orb in orbits:
+        s.make(orb[0])
+        g = _guess(s)
+        s.unmake(orb[0])
+        keyed.append((-g if red else g, orb[0], orb))
+    return [orb for _, _, orb in sorted(keyed)]
+
+
 def _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv, pstr,
                    progress) -> SolveResult:
     """:func:`solve` with the root's children proved over threads (its contracts)."""
     red = core.side == 0
-    split = _root_split(core, orbits, searchers, node_limit, all_turns, progress)
+    if not all_turns:
+        orbits = order_root(searchers[0], orbits)
+    split = _root_split(core, orbits, searchers, node_limit, all_turns, pv, progress)
     res = split.results
     bounds = []                          # per orbit, Red's view
     for k, orb in enumerate(orbits):
