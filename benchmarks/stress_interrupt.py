@@ -101,6 +101,26 @@ def _group_alive(pgid: int) -> bool:
         return False
 
 
+def _group_processes(pgid: int) -> str:
+    """The processes of group ``pgid`` (Linux: from /proc): pid, state and command, for
+    the report."""
+    found = []
+    for name in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")[:80]
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if len(fields) > 2 and int(fields[2]) == pgid:
+            found.append(f"{name} {fields[0].decode()} {cmd or '[zombie]'}")
+    return "; ".join(found) or "gone by now"
+
+
 def _kill_group(pgid: int) -> None:
     try:
         os.killpg(pgid, signal.SIGKILL)
@@ -153,7 +173,7 @@ def trial(args: list[str], delay: float, second: float | None = None, limit: flo
         left = _group_alive(p.pid)
         if left:                # helper processes that outlived the command
             time.sleep(0.5)
-            left = _group_alive(p.pid)
+            left = _group_alive(p.pid) and _group_processes(p.pid)
             _kill_group(p.pid)
         err.seek(0)
         errtext = err.read().decode(errors="replace")
@@ -166,7 +186,7 @@ def trial(args: list[str], delay: float, second: float | None = None, limit: flo
         return dict(status="finished-late", rc=rc, latency=None, out=outtext, err=errtext)
     problems = []
     if left:
-        problems.append("left processes behind")
+        problems.append(f"left processes behind ({left})")
     if latency > hang:
         problems.append("HUNG")
     if rc != 130:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 
 from .. import interrupt
@@ -35,6 +36,21 @@ def _distributed():
     except ImportError:
         raise UnsupportedError("batch commands need Dask: pip install 'szsolver[batch]'") from None
     return distributed
+
+
+_SUBREAPER = False
+
+
+def _become_subreaper() -> None:
+    """Linux: orphans among this process's descendants (a worker forked as the
+    forkserver was killed) become its children, so the way out after Ctrl-C can end
+    and reap them (init would reap them only later). Only for the command line."""
+    global _SUBREAPER
+    if _SUBREAPER or not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(Exception):
+        import ctypes
+        _SUBREAPER = ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0   # PR_SET_CHILD_SUBREAPER
 
 
 def _start_helpers() -> bool:
@@ -108,7 +124,11 @@ def _kill_workers(before: tuple[set, set], leaving: bool) -> None:
     import multiprocessing.forkserver
     from multiprocessing import resource_tracker
     server = getattr(multiprocessing.forkserver, "_forkserver", None)
+    lock = getattr(server, "_lock", None)
+    if lock is not None:        # kept: a nanny starting a worker cannot start a new one
+        lock.acquire(timeout=REAP_SECONDS)
     pid = getattr(server, "_forkserver_pid", None)
+    tracker = getattr(resource_tracker, "_resource_tracker", None)
     if pid:
         # its children (the workers, one maybe being forked and not known to us yet)
         # killed and reaped by it (their parent) before it is killed itself
@@ -120,9 +140,12 @@ def _kill_workers(before: tuple[set, set], leaving: bool) -> None:
                     os.kill(kid, signal.SIGKILL)
             time.sleep(0.005)
         _end(pid, signal.SIGKILL, 0.0)
+    if _SUBREAPER:              # what the forkserver left (forked as it died) is ours now
+        for kid in _children_of(os.getpid()):
+            if kid != getattr(tracker, "_pid", None):
+                _end(kid, signal.SIGKILL, 0.0)
     with contextlib.suppress(Exception):   # the semaphores' own clean-up, now and once
         multiprocessing.util._run_finalizers(0)
-    tracker = getattr(resource_tracker, "_resource_tracker", None)
     fd, pid = getattr(tracker, "_fd", None), getattr(tracker, "_pid", None)
     if fd is not None and pid:
         with contextlib.suppress(OSError):
@@ -198,6 +221,8 @@ def open_client(workers: int | None = None, scheduler: str | None = None):
     import dask
     n = workers or os.cpu_count() or 1
     before = set(multiprocessing.active_children()), set(d.Nanny._instances)
+    if interrupt.FAST_EXIT:
+        _become_subreaper()
     _start_helpers()
     cluster = client = None
     interrupted = False
