@@ -4,6 +4,7 @@ Checked against independent computations: a plain minimax on the reference back 
 (1-2 turns left), the serial solver (value, every optimal turn, every turn's value),
 and each PV replayed on the reference back end with every step re-solved serially.
 Limits and Ctrl-C: the bounds hold the true value and every thread has stopped."""
+import functools
 import os
 import random
 import signal
@@ -142,10 +143,20 @@ def test_symmetric_position_and_blue_to_move():
 HARD = "BR/..RBB./B...RR./...RB.../RBR.NB..R/.R.RBR.B/.B...../BR.B.B/R. R 4 4 advanced"
 
 
-@pytest.mark.parametrize("limit", [1, 3000, 20000, 60000, 200000])
+# random play, both supplies in hand, six turns left (benchmarks/solver_positions_random.txt):
+# the value takes some 120 k nodes, the optimal turns and the PV about as many again
+LIMITED = ".B/BB...B/.B....R/R.RBB.../R..BNR..B/.RRR..BB/.B.R.RR/R.R.B./.. R 5 5 basic"
+
+
+@functools.lru_cache(maxsize=None)
+def limited_truth():
+    return solve(parse_position(LIMITED))
+
+
+@pytest.mark.parametrize("limit", [1, 5000, 40000, 100000, 150000, 160000, 165000, 170000, 400000])
 def test_node_limit_bounds_and_prefixes(limit):
-    p = random_game_at(40, 5, BASIC)
-    truth = solve(p)
+    p = parse_position(LIMITED)
+    truth = limited_truth()
     res = solve(p, threads=2, node_limit=limit)
     assert res.lower <= truth.value <= res.upper
     if not res.exact:
@@ -156,8 +167,12 @@ def test_node_limit_bounds_and_prefixes(limit):
         assert sorted(res.best) == sorted(truth.best)
         check_pv(p, res)
     else:
-        assert res.best_complete and sorted(res.best) == sorted(truth.best)
         assert res.stopped.startswith("node limit after the value was proved")
+        if res.best_complete:
+            assert sorted(res.best) == sorted(truth.best)
+        else:
+            assert set(res.best) <= set(truth.best)
+        assert not res.pv or res.pv[0] in res.best
         q = p.copy()
         for t in res.pv:
             q.play(t)

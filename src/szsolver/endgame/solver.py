@@ -769,7 +769,7 @@ def _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv, ps
         lo, hi = max(b[0] for b in bounds), max(b[1] for b in bounds)
     else:
         lo, hi = min(b[0] for b in bounds), min(b[1] for b in bounds)
-    done = lo == hi and split.reason is None
+    done = lo == hi                      # the children's bounds prove it, even after a stop
     turns = None
     if all_turns:
         turns = []
@@ -784,7 +784,17 @@ def _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv, ps
     stopped = None if done else (split.reason or "interrupted")
     result = SolveResult(pstr, lo if done else None, done, lo, hi, winner_of(lo, hi), None,
                          turns=turns, stopped=stopped)
-    if done and pv:
+    if done and pv and split.reason is not None:
+        # A stop after the value: the children proved equal to it are optimal; the
+        # others whose bounds still hold it are open.
+        opt = [k for k, b in enumerate(bounds) if b[0] == b[1] == lo]
+        result.best = sorted(t for k in opt for t in orbits[k])
+        result.best_complete = not any(b[0] < b[1] and b[0] <= lo <= b[1] for b in bounds)
+        result.pv = [orbits[opt[0]][0]] if opt else []
+        left = " and ".join(x for x, ok in (("best turns", result.best_complete),
+                                          ("PV", False)) if not ok)
+        result.stopped = f"{split.reason} after the value was proved ({left} incomplete)"
+    elif done and pv:
         # Every child is exact or proved below the value (ties were settled), so the
         # optimal orbits are known; the PV is walked from the first of them on the
         # table of the thread that proved it.
@@ -794,12 +804,12 @@ def _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv, ps
         k = opt[0]
         s = searchers[res[k][4]]
         left = node_limit - split.nodes() if node_limit else 0
+        result.pv.append(orbits[k][0])   # proved optimal already
         try:
             if node_limit and left <= 0:
                 raise _Stopped
             s.set_limits(s.stats()["nodes"] + left if node_limit else 0,
                          clock.left() if clock.limit is not None else 0.0)
-            result.pv.append(orbits[k][0])
             s.make(orbits[k][0])
             _walk_pv(s, lo, result.pv)
             result.pv_complete = True
