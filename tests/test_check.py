@@ -5,7 +5,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from szsolver.analysis.check import check, checked_turn
+from szsolver.analysis.check import Facts, check, checked_turn, judge, turn_facts
 from szsolver.analysis.verdict import ESTIMATE_MARGIN, classify, classify_bounds
 from szsolver.cli import main
 from szsolver.endgame.solver import solve
@@ -130,25 +130,106 @@ def test_bound_verdicts_hold_for_every_value_inside_the_bounds():
 
 
 @pytest.mark.parametrize("text,turn,verdict", [c for c in TURN_CASES if c[2] == "optimal"])
-def test_a_value_proved_without_its_optimal_turns_does_not_condemn_a_turn(monkeypatch, text,
-                                                                        turn, verdict):
+def test_a_value_proved_without_its_optimal_turns_does_not_condemn_a_turn(text, turn, verdict):
     """A limit may strike after the value is proved and before the optimal turns are:
     a turn missing from that partial list is not thereby proved worse."""
-    import dataclasses
-    from szsolver.endgame import solver as endgame_solver
-    real = endgame_solver.solve
-    before = Reference(text)
-
-    def cut_short(pos, *a, **k):
-        r = real(pos, *a, **k)
-        if str(pos) == str(before):
-            r = dataclasses.replace(r, best=[], pv=[], best_complete=False,
-                                    pv_complete=False, scores=None)
-        return r
-    monkeypatch.setattr(endgame_solver, "solve", cut_short)
+    from szsolver.endgame.solver import to_core
     values = brute(text)
-    res = check(Reference(text), turn)
-    assert res.played_value == values[turn] and res.loss == 0 and res.verdict == "optimal"
+    core = to_core(Reference(text))
+    v = values[turn]
+    res = judge(core, checked_turn(core, turn), Facts(v, v, stopped="node limit"),
+                Facts(v, v, True))
+    assert res.played_value == v and res.loss == 0 and res.verdict == "optimal"
+    assert res.verdict_proved and not res.exact
+
+
+def _truth(pos, turn):
+    """(value before, every optimal turn, value after ``turn``) by two plain solves."""
+    r = solve(pos)
+    child = pos.copy()
+    child.make(turn)
+    return r.value, sorted(r.best), solve(child).value
+
+
+def _scores_fit(facts, pos):
+    """The final scores of a proved line agree with the proved value: the value is
+    100 x the score difference plus a tie-break the position allows."""
+    from szsolver.engine.search import tie_break_range
+    lo, hi = tie_break_range(pos)
+    tie = facts.lower - 100 * (facts.scores["red"] - facts.scores["blue"])
+    return lo <= tie <= hi
+
+
+@pytest.mark.parametrize("text", [c[0] for c in CASES])
+def test_turn_facts_agree_with_brute_force_on_every_turn(text):
+    from szsolver.endgame.solver import to_core
+    from szsolver.formats.notation import format_turn
+    values = brute(text)
+    core = to_core(Reference(text))
+    best_value = (max if core.side == 0 else min)(values.values())
+    best = sorted(t for t, v in values.items() if v == best_value)
+    for turn in core.legal_turns():
+        before, played = turn_facts(core, turn)
+        assert before.exact and played.exact
+        assert before.lower == before.upper == best_value
+        assert sorted(format_turn(t) for t in before.best) == best
+        assert played.lower == played.upper == values[format_turn(turn)]
+        assert _scores_fit(before, core)
+
+
+def _deeper_cases():
+    """Positions with 4-6 turns left (the rulebook game, and random play under both
+    rules with neutrals in hand), each with the game's or a random turn and an
+    optimal one."""
+    from szsolver import Position
+    from szsolver.endgame.solver import to_core
+    from szsolver.rules.playout import random_play, seeded_rng
+    game = example_game()
+    out = []
+    for left in (4, 5, 6):
+        i = len(game.turns) - left
+        out.append((to_core(game.position_before(i)), game.turns[i]))
+    for rule, left in ((0, 5), (1, 4), (1, 5), (0, 6)):
+        p = Position(rule=rule, red_neutrals=5 - rule, blue_neutrals=5 - rule)
+        rng = seeded_rng("turn facts", rule, left)
+        random_play(p, p.turns_left - left, rng)
+        core = to_core(p)
+        turns = core.legal_turns()
+        out.append((core, turns[rng.randrange(len(turns))]))
+    return out
+
+
+def test_turn_facts_agree_with_plain_solves():
+    for core, turn in _deeper_cases():
+        value, best, after = _truth(core, turn)
+        for t in {turn, best[0]}:
+            before, played = turn_facts(core, t)
+            child = core.copy()
+            child.make(t)
+            assert before.exact and before.lower == value and before.best == best
+            assert played.exact and played.lower == (after if t == turn else solve(child).value)
+            assert _scores_fit(before, core) and _scores_fit(played, child)
+
+
+def test_turn_facts_stopped_by_a_node_limit_keep_proved_bounds():
+    for core, turn in _deeper_cases()[:4]:
+        value, best, after = _truth(core, turn)
+        loss, verdict = classify(value, after, core.side)
+        for limit in (1, 30, 300, 3000, 30_000, 300_000):
+            before, played = turn_facts(core, turn, node_limit=limit)
+            assert before.lower <= value <= before.upper
+            assert played.lower <= after <= played.upper
+            if before.exact:
+                assert before.best == best
+            if played.exact:
+                assert played.lower == after
+            res = judge(core, turn, before, played)
+            assert res.lower["value_before"] <= value <= res.upper["value_before"]
+            assert res.lower["loss"] <= loss <= res.upper["loss"]
+            if res.verdict is not None:
+                assert res.verdict_proved and res.verdict == verdict
+            if res.exact:
+                assert (res.value_before, res.played_value, res.loss) == (value, after, loss)
 
 
 def test_a_time_limit_too_small_still_answers_with_proved_bounds():

@@ -140,6 +140,113 @@ def solver_facts(pos, time_limit=None) -> Facts:
     return Facts(r.lower, r.upper, stopped=r.stopped)
 
 
+def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
+               best: bool = True) -> tuple[Facts, Facts]:
+    """What the exact solver proves at ``pos`` (a core position, game not over) and
+    after ``turn`` there: ``(before, played)``, as two :func:`solver_facts` would,
+    with less search. One searcher (one transposition table) does both: first the
+    position after the turn (one turn shallower, so cheaper), valued by MTD(f); its
+    value is a proved bound on the value before (the mover can always play the
+    turn) and MTD(f) starts there, so when the turn is optimal a single null-window
+    probe proves the value before. Then, with ``best``, every optimal turn: one
+    null-window probe per other orbit of turns (the played turn's orbit is known
+    optimal or not by then), and the final scores of an optimal line.
+
+    ``time_limit``/``node_limit`` bound the whole; a stop leaves proved bounds (each
+    from a finished probe or a static bound) and, once a value is proved, that value
+    without its optimal turns (``stopped`` names the reason). Ctrl-C raises
+    :class:`~szsolver.interrupt.Interrupted`."""
+    from ..endgame import solver as sv
+    interrupt.check()
+    red = pos.side == RED
+    child = pos.copy()
+    child.make(turn)
+    s = sv._searcher(pos, sv.tt_entries_for(pos.turns_left), None, None)
+    s.set_limits(node_limit or 0, time_limit or 0.0)
+
+    def why():
+        reason = sv.ABORT_REASONS.get(s.aborted, "interrupted")
+        if reason.startswith("interrupted"):
+            raise interrupt.Interrupted()    # the search absorbed Ctrl-C: the judging stops
+        return reason
+
+    # 1. The value after the turn, and an optimal line from there.
+    s.make(turn)
+    lo, hi = s.bounds()
+    if child.is_over():
+        played = over_facts(child)
+    else:
+        try:
+            lo, hi, done = sv._mtdf(s, lo, hi, sv._guess(s))
+        except KeyboardInterrupt:
+            raise interrupt.Interrupted() from None
+        if not done:
+            s.reset()
+            played = Facts(lo, hi, stopped=why())
+            b_lo, b_hi = s.bounds()
+            b_lo, b_hi = (max(b_lo, lo), b_hi) if red else (b_lo, min(b_hi, hi))
+            return Facts(b_lo, b_hi, stopped=played.stopped), played
+        played = Facts(lo, lo, True, None, None)
+        line = []
+        try:
+            sv._walk_pv(s, lo, line)
+            end = child.copy()
+            for t in line:
+                end.make(t)
+            r, b = end.scores()
+            played.scores = {"red": r, "blue": b}
+        except sv._Stopped:
+            s.reset()
+            s.make(turn)
+        except KeyboardInterrupt:
+            raise interrupt.Interrupted() from None
+    s.unmake(turn)
+    vp = played.lower
+
+    # 2. The value before: at least as good for the mover as the played value.
+    orbits = sv.turn_orbits(pos)
+    mine = next(o for o in orbits if turn in o)
+    lo, hi = s.bounds()
+    lo, hi = (max(lo, vp), hi) if red else (lo, min(hi, vp))
+    s.set_root_turns([o[0] for o in orbits])
+    try:
+        lo, hi, done = sv._mtdf(s, lo, hi, vp)
+    except KeyboardInterrupt:
+        raise interrupt.Interrupted() from None
+    s.set_root_turns(None)
+    if not done:
+        return Facts(lo, hi, stopped=why()), played
+    value = lo
+    if not best:
+        return Facts(value, value, stopped="best turns not asked for"), played
+
+    # 3. Every optimal turn, and the final scores of an optimal line.
+    optimal = value == vp
+    try:
+        if optimal:
+            found, scores = sorted(mine), played.scores
+        else:
+            line = []
+            sv._walk_pv(s, value, line)
+            end = pos.copy()
+            for t in line:
+                end.make(t)
+            r, b = end.scores()
+            scores = {"red": r, "blue": b}
+            found = sorted(next(o for o in orbits if line[0] in o))
+        rest = [o for o in orbits if o is not mine and not set(o) & set(found)]
+        sv._best_turns(s, rest, value, red, found)
+    except sv._Stopped:
+        return Facts(value, value, stopped=f"{why()} after the value was proved "
+                                           "(best turns incomplete)"), played
+    except KeyboardInterrupt:
+        raise interrupt.Interrupted() from None
+    if scores is None:        # the line after the turn was cut short: no final scores
+        return Facts(value, value, stopped=f"{why()} after the value was proved "
+                                           "(PV incomplete)"), played
+    return Facts(value, value, True, sorted(found), scores), played
+
+
 def bound_facts(pos, facts: Facts | None = None, time_limit=None, cpsat: bool = True) -> Facts:
     """``facts`` (default: nothing known) tightened by the trivial bounds and, with
     ``cpsat``, each side's CP-SAT final-score floor and bound (``time_limit`` per
@@ -324,13 +431,9 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     if core.turns_left - 1 == exact_turns and not played.exact:
         played = solver_facts(child, share(SOLVER_SHARE / 2))  # the value after, at least
     if core.turns_left <= exact_turns:
-        before = solver_facts(core, share(SOLVER_SHARE))
+        before, played = turn_facts(core, turn, share(SOLVER_SHARE))
         if before.stopped:
-            notes.append(f"solver stopped ({before.stopped}) before the value was proved")
-        if not played.exact and not (before.exact and turn in before.best):
-            left = None if time_limit is None else \
-                max(share(SOLVER_SHARE) - (time.perf_counter() - start), 0.001)
-            played = solver_facts(child, left)
+            notes.append(f"solver stopped ({before.stopped})")
     if before.exact and (played.exact or turn in before.best):
         res = judge(core, turn, before, played, None, notes)
         res.seconds = time.perf_counter() - start
