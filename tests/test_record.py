@@ -10,7 +10,8 @@ from szsolver.errors import IllegalTurnError, InputError, InvalidPositionError, 
 from szsolver.rules import reference
 from szsolver.formats.notation import format_turn, position_json, position_string
 from szsolver.formats.record import (Game, example_game, example_path, game_json, game_string,
-                             load_source, parse_game, parse_game_json)
+                                     load_source, parse_game, parse_game_json, read_record,
+                                     tag_line)
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -231,3 +232,32 @@ def test_load_source_errors(source, message, tmp_path):
         load_source(source, backend=reference.Position)
     with pytest.raises(InputError, match="is a directory"):
         load_source(str(tmp_path), backend=reference.Position)
+
+
+def test_read_record_gives_the_parts_in_order():
+    # the shared tag-pair reader, checked part by part on a hand-written record
+    text = '[Game "star"]\n[Black "A \\"B\\" \\\\ C"]\n\n1. E5 swap\n2... 9,17 pass\n'
+    assert list(read_record(text)) == [
+        ("tag", 1, "Game", "star"),
+        ("tag", 2, "Black", 'A "B" \\ C'),
+        ("round", 4, 1, False, "1."),
+        ("word", 4, "E5"), ("word", 4, "swap"),
+        ("round", 5, 2, True, "2..."),
+        ("word", 5, "9,17"), ("word", 5, "pass"),
+    ]
+    # a tag line written by tag_line reads back to the same name and value
+    for value in ('plain', 'q"uote', 'back\\slash', '\\"'):
+        assert list(read_record(tag_line("Event", value))) == [("tag", 1, "Event", value)]
+    assert list(read_record("  \n ")) == []
+
+
+@pytest.mark.parametrize("text, message", [
+    ('1. 44\n[Rule basic]', "malformed tag on line 2"),
+    ('1. 44 ]', "unexpected ']' on line 1"),
+])
+def test_read_record_names_the_line_of_a_bad_part(text, message):
+    parts = read_record(text)
+    assert next(parts) == ("round", 1, 1, False, "1.")     # read lazily, in order
+    assert next(parts) == ("word", 1, "44")
+    with pytest.raises(ParseError, match=re.escape(message)):
+        next(parts)

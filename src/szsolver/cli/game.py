@@ -33,6 +33,25 @@ def _load(source, example, rule):
     return load_source_arg(source, example, rule)
 
 
+def replay_lines(tags: dict, header: str, rows: list, *, final_only: bool = False,
+                 diagrams: bool = False) -> list[str]:
+    """The text of a game's replay before its final position, for every game of the
+    family: the tags, then ``header`` and one line per turn (``rows``: pairs of the
+    line and a function drawing the position after that turn, called only with
+    ``diagrams``); ``final_only`` leaves out the turns."""
+    lines = [f"{k}: {v}" for k, v in tags.items()]
+    if tags:
+        lines.append("")
+    if not final_only and rows:
+        lines.append(header)
+        for text, draw in rows:
+            lines.append(text)
+            if diagrams:
+                lines += [draw(), ""]
+        lines.append("")
+    return lines
+
+
 def _last_turn(game):
     return game.turns[-1] if game is not None and game.turns else None
 
@@ -104,32 +123,21 @@ def replay(source, example, rule, as_json, final_only, diagrams, svg_dir):
             raise BadInput("--svg draws one picture per turn: give a game record with turns")
         write_all([(os.path.join(svg_dir, name), svg) for name, svg in replay_pictures(game)],
                   directory=svg_dir)
-    turns = []
-    lines = []
-    if game is not None:
-        for k, v in game.tags.items():
-            lines.append(f"{k}: {v}")
-        if game.tags:
-            lines.append("")
-        if not final_only and game.turns:
-            lines.append("round  side  turn      red blue  neutrals left")
-        for i, t in enumerate(game.turns):
-            after = game.positions[i]
-            r, b = after.scores()
-            entry = {"round": game.round_of(i), "side": SIDE_NAMES[game.side_of(i)],
-                     "turn": format_turn(t, pos.geometry), "scores": {"red": r, "blue": b},
-                     "neutrals_left": {"red": after.red_neutrals, "blue": after.blue_neutrals},
-                     "position": position_string(after)}
-            turns.append(entry)
-            if final_only:
-                continue
-            lines.append(f"{entry['round']:>5}  {entry['side']:<4}  {entry['turn']:<8} "
-                         f"{r:>4} {b:>4}  red {after.red_neutrals}, blue {after.blue_neutrals}")
-            if diagrams:
-                lines.append(diagram(after, status=False))
-                lines.append("")
-        if not final_only and game.turns:
-            lines.append("")
+    turns, rows = [], []
+    for i, t in enumerate(game.turns if game is not None else ()):
+        after = game.positions[i]
+        r, b = after.scores()
+        entry = {"round": game.round_of(i), "side": SIDE_NAMES[game.side_of(i)],
+                 "turn": format_turn(t, pos.geometry), "scores": {"red": r, "blue": b},
+                 "neutrals_left": {"red": after.red_neutrals, "blue": after.blue_neutrals},
+                 "position": position_string(after)}
+        turns.append(entry)
+        rows.append((f"{entry['round']:>5}  {entry['side']:<4}  {entry['turn']:<8} "
+                     f"{r:>4} {b:>4}  red {after.red_neutrals}, blue {after.blue_neutrals}",
+                     lambda after=after: diagram(after, status=False)))
+    lines = [] if game is None else replay_lines(
+        game.tags, "round  side  turn      red blue  neutrals left", rows,
+        final_only=final_only, diagrams=diagrams)
     lines.append(diagram(pos))
     data = {"game": None if game is None else game_json(game),
             "rule": RULE_NAMES[pos.rule], "turns": turns,

@@ -96,28 +96,20 @@ def replay(text: str, *, as_json: bool = False, final_only: bool = False,
                           position_svg(after, last_move=m if m >= 0 else None,
                                        caption=caption)))
         write_all(files, directory=svg_dir)
-    moves, lines = [], []
-    if game is not None:
-        lines += [f"{k}: {v}" for k, v in game.tags.items()]
-        if game.tags:
-            lines.append("")
-        if not final_only and game.moves:
-            lines.append("round  colour  move   black white")
-        for i, m in enumerate(game.moves):
-            after = game.positions[i]
-            b, w = after.scores()
-            entry = {"round": game.round_of(i), "colour": COLOUR_NAMES[game.colour_of(i)],
-                     "move": format_move(m, pos.board), "scores": {"black": b, "white": w},
-                     "position": position_string(after)}
-            moves.append(entry)
-            if final_only:
-                continue
-            lines.append(f"{entry['round']:>5}  {entry['colour']:<6}  {entry['move']:<5} "
-                         f"{b:>5} {w:>5}")
-            if diagrams:
-                lines += [diagram(after, status=False), ""]
-        if not final_only and game.moves:
-            lines.append("")
+    from .game import replay_lines
+    moves, rows = [], []
+    for i, m in enumerate(game.moves if game is not None else ()):
+        after = game.positions[i]
+        b, w = after.scores()
+        entry = {"round": game.round_of(i), "colour": COLOUR_NAMES[game.colour_of(i)],
+                 "move": format_move(m, pos.board), "scores": {"black": b, "white": w},
+                 "position": position_string(after)}
+        moves.append(entry)
+        rows.append((f"{entry['round']:>5}  {entry['colour']:<6}  {entry['move']:<5} "
+                     f"{b:>5} {w:>5}", lambda after=after: diagram(after, status=False)))
+    lines = [] if game is None else replay_lines(
+        game.tags, "round  colour  move   black white", rows, final_only=final_only,
+        diagrams=diagrams)
     lines.append(diagram(pos))
     s = pos.scores()
     emit({"game": None if game is None else game_json(game), "moves": moves,

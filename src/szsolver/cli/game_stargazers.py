@@ -125,30 +125,19 @@ def replay(text, *, example=False, rule=None, as_json=False, final_only=False,
             files.append((os.path.join(svg_dir, f"turn-{i + 1:0{width}d}.svg"),
                           position_svg(after, last_turn=t, caption=cap)))
         write_all(files, directory=svg_dir)
-    lines, turns = [], []
-    if game is not None:
-        for k, v in game.tags.items():
-            lines.append(f"{k}: {v}")
-        if game.tags:
-            lines.append("")
-        if not final_only and game.turns:
-            lines.append("round  side  turn       red blue")
-        for i, t in enumerate(game.turns):
-            after = game.positions[i]
-            r, b = after.scores()
-            entry = {"round": game.round_of(i), "side": ("red", "blue")[game.side_of(i)],
-                     "turn": str(t), "scores": {"red": r, "blue": b},
-                     "position": str(after)}
-            turns.append(entry)
-            if final_only:
-                continue
-            lines.append(f"{entry['round']:>5}  {entry['side']:<4}  {entry['turn']:<9} "
-                         f"{r:>4} {b:>4}")
-            if diagrams:
-                lines.append(diagram(after))
-                lines.append("")
-        if not final_only and game.turns:
-            lines.append("")
+    from .game import replay_lines
+    turns, rows = [], []
+    for i, t in enumerate(game.turns if game is not None else ()):
+        after = game.positions[i]
+        r, b = after.scores()
+        entry = {"round": game.round_of(i), "side": ("red", "blue")[game.side_of(i)],
+                 "turn": str(t), "scores": {"red": r, "blue": b}, "position": str(after)}
+        turns.append(entry)
+        rows.append((f"{entry['round']:>5}  {entry['side']:<4}  {entry['turn']:<9} "
+                     f"{r:>4} {b:>4}", lambda after=after: diagram(after)))
+    lines = [] if game is None else replay_lines(
+        game.tags, "round  side  turn       red blue", rows, final_only=final_only,
+        diagrams=diagrams)
     lines.append(diagram(pos))
     data = {"game": None if game is None else {"tags": game.tags, "record": game_string(game)},
             "turns": turns, "final": _position_json(pos),

@@ -71,6 +71,60 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
+# --- the tag-pair style, shared by the records of every game of the family -------------
+
+#: a tag's name: a letter, then letters, digits and _
+TAG_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def tag_line(name: str, value: str) -> str:
+    """``[Name "value"]`` with ``\\`` and ``"`` escaped in the value.
+
+    >>> tag_line("Black", 'Ann "A"')
+    '[Black "Ann \\\\"A\\\\""]'
+    """
+    return f'[{name} "{_escape(value)}"]'
+
+
+def read_record(text: str):
+    """The parts of a tag-pair record, in order, read lazily (so a caller's complaint
+    about an early part comes before a reading error further on):
+
+    - ``("tag", line, name, value)`` for ``[Name "value"]`` (the value unescaped);
+    - ``("round", line, number, dots, token)`` for a round number ``N.`` (``dots``
+      False) or ``N...`` (True), ``token`` as written;
+    - ``("word", line, token)`` for any other word: a turn or a move.
+
+    ``line`` counts from 1. ParseError names the line of anything else (a malformed
+    tag, a stray ``]``). What the tags and words mean is the caller's.
+
+    >>> [p[0] for p in read_record('[Game "x"]\\n1. a b\\n2... c')]
+    ['tag', 'round', 'word', 'word', 'round', 'word']
+    """
+    pos, n = 0, len(text)
+    while True:
+        while pos < n and text[pos].isspace():
+            pos += 1
+        if pos >= n:
+            return
+        line = text.count("\n", 0, pos) + 1
+        m = _TOKEN_RE.match(text, pos)
+        if m is None:
+            raise ParseError(f"unexpected {text[pos]!r} on line {line}")
+        if m.group(1):
+            t = _TAG_RE.match(text, pos)
+            if not t:
+                raise ParseError(f"malformed tag on line {line}: use [Name \"value\"]")
+            pos = t.end()
+            yield "tag", line, t.group(1), _unescape(t.group(2))
+        elif m.group(2) is not None:
+            pos = m.end()
+            yield "round", line, int(m.group(2)), m.group(3) is not None, m.group(0).strip()
+        else:
+            pos = m.end()
+            yield "word", line, m.group(4)
+
+
 class Game:
     """A game: its tags, start position and turns, replayed and checked.
 
@@ -89,7 +143,7 @@ class Game:
         self.backend = backend
         self.tags = dict(tags or {})
         for k, v in self.tags.items():
-            if not isinstance(k, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", k):
+            if not isinstance(k, str) or not TAG_NAME_RE.fullmatch(k):
                 raise ParseError(f"bad tag name {k!r}: letters, digits and _ only")
             if not isinstance(v, str) or "\n" in v:
                 raise ParseError(f"tag {k}: value must be one line of text")
@@ -224,46 +278,32 @@ def parse_game(text: str, backend=None) -> Game:
     start = None          # known once the first round number or turn is reached
     expect_round = side = round_no = None
     in_round = 0          # turns seen since the last round number
-    pos, n = 0, len(text)
-    while True:
-        while pos < n and text[pos].isspace():
-            pos += 1
-        if pos >= n:
-            break
-        m = _TOKEN_RE.match(text, pos)
-        if m is None:
-            line = text.count("\n", 0, pos) + 1
-            raise ParseError(f"unexpected {text[pos]!r} on line {line}")
-        if m.group(1):  # a tag
-            t = _TAG_RE.match(text, pos)
-            line = text.count("\n", 0, pos) + 1
-            if not t:
-                raise ParseError(f"malformed tag on line {line}: use [Name \"value\"]")
+    for part in read_record(text):
+        if part[0] == "tag":
+            _, line, name, value = part
             if start is not None:
-                raise ParseError(f"tag [{t.group(1)}] on line {line} comes after the turns: "
+                raise ParseError(f"tag [{name}] on line {line} comes after the turns: "
                                  "tags come first")
-            if t.group(1) in tags:
-                raise ParseError(f"tag [{t.group(1)}] given twice")
-            tags[t.group(1)] = _unescape(t.group(2))
-            pos = t.end()
+            if name in tags:
+                raise ParseError(f"tag [{name}] given twice")
+            tags[name] = value
             continue
-        pos = m.end()
         if start is None:  # the tags are complete: set up, then play turns as they come
             game = Game(tags, (), backend=backend)
             start = game.start
             expect_round, side = start.ply // 2 + 1, start.side
-        if m.group(2) is not None:  # a round number
+        if part[0] == "round":
+            _, _, number, dots, token = part
             if round_no is not None and in_round == 0:
                 raise ParseError(f"round {round_no} has no turns")
             if round_no is not None and side != RED:
-                raise ParseError(f"round {round_no}, blue: turn missing before "
-                                 f"{m.group(0).strip()!r}")
+                raise ParseError(f"round {round_no}, blue: turn missing before {token!r}")
             want = f"{expect_round}." if side == RED else f"{expect_round}..."
-            if (int(m.group(2)), m.group(3) is not None) != (expect_round, side != RED):
-                raise ParseError(f"expected round number {want!r}, got {m.group(0).strip()!r}")
+            if (number, dots) != (expect_round, side != RED):
+                raise ParseError(f"expected round number {want!r}, got {token!r}")
             round_no, in_round = expect_round, 0
             continue
-        token = m.group(4)
+        token = part[2]
         if round_no is None or (in_round and side == RED):
             raise ParseError(f"turn {token!r} needs its round number first: "
                              f"'{expect_round}. {token}'")
@@ -301,7 +341,7 @@ def _default_backend():
 
 def game_string(game: Game) -> str:
     """The canonical record text: one tag per line, a blank line, one round per line."""
-    out = [f'[{k} "{_escape(v)}"]' for k, v in game.tags.items()]
+    out = [tag_line(k, v) for k, v in game.tags.items()]
     lines = []
     for i, t in enumerate(game.turns):
         text = format_turn(t, game.geometry)

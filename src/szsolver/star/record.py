@@ -42,7 +42,7 @@ import re
 
 from ..errors import InputError, ParseError
 from ..formats.notation import json_loads, json_object
-from ..formats.record import _TAG_RE, _TOKEN_RE, _escape, _unescape
+from ..formats.record import TAG_NAME_RE, read_record, tag_line
 from .board import STANDARD, by_name
 from .groups import BLACK
 from .position import (COLOUR_NAMES, GAME_WORD, Position, format_move, parse_move,
@@ -52,7 +52,6 @@ __all__ = ["Game", "parse_game", "game_string", "game_json", "parse_game_json",
            "position_json", "parse_source_text", "score_json", "result_words"]
 
 _RESULT_RE = re.compile(r"^(\d+)-(\d+)$")
-_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 class Game:
@@ -64,7 +63,7 @@ class Game:
     def __init__(self, tags: dict | None = None, moves=()):
         self.tags = dict(tags or {})
         for k, v in self.tags.items():
-            if not isinstance(k, str) or not _TAG_NAME.fullmatch(k):
+            if not isinstance(k, str) or not TAG_NAME_RE.fullmatch(k):
                 raise ParseError(f"bad tag name {k!r}: letters, digits and _ only")
             if not isinstance(v, str) or "\n" in v:
                 raise ParseError(f"tag {k}: value must be one line of text")
@@ -155,45 +154,33 @@ def parse_game(text: str) -> Game:
     tags: dict[str, str] = {}
     game = None
     expect_round = side = round_no = None
-    in_round, pos, n = 0, 0, len(text)
-    while True:
-        while pos < n and text[pos].isspace():
-            pos += 1
-        if pos >= n:
-            break
-        m = _TOKEN_RE.match(text, pos)
-        if m is None:
-            raise ParseError(f"unexpected {text[pos]!r} on line {text.count(chr(10), 0, pos) + 1}")
-        if m.group(1):
-            t = _TAG_RE.match(text, pos)
-            line = text.count("\n", 0, pos) + 1
-            if not t:
-                raise ParseError(f"malformed tag on line {line}: use [Name \"value\"]")
+    in_round = 0
+    for part in read_record(text):
+        if part[0] == "tag":
+            _, line, name, value = part
             if game is not None:
-                raise ParseError(f"tag [{t.group(1)}] on line {line} comes after the moves: "
+                raise ParseError(f"tag [{name}] on line {line} comes after the moves: "
                                  "tags come first")
-            if t.group(1) in tags:
-                raise ParseError(f"tag [{t.group(1)}] given twice")
-            tags[t.group(1)] = _unescape(t.group(2))
-            pos = t.end()
+            if name in tags:
+                raise ParseError(f"tag [{name}] given twice")
+            tags[name] = value
             continue
-        pos = m.end()
         if game is None:
             game = Game(tags)
             side = game.start.side
             expect_round = 1
-        if m.group(2) is not None:
+        if part[0] == "round":
+            _, _, number, dots, token = part
             if round_no is not None and in_round == 0:
                 raise ParseError(f"round {round_no} has no moves")
             if round_no is not None and side != BLACK:
-                raise ParseError(f"round {round_no}, white: move missing before "
-                                 f"{m.group(0).strip()!r}")
+                raise ParseError(f"round {round_no}, white: move missing before {token!r}")
             want = f"{expect_round}." if side == BLACK else f"{expect_round}..."
-            if (int(m.group(2)), m.group(3) is not None) != (expect_round, side != BLACK):
-                raise ParseError(f"expected round number {want!r}, got {m.group(0).strip()!r}")
+            if (number, dots) != (expect_round, side != BLACK):
+                raise ParseError(f"expected round number {want!r}, got {token!r}")
             round_no, in_round = expect_round, 0
             continue
-        token = m.group(4)
+        token = part[2]
         if round_no is None or (in_round and side == BLACK):
             raise ParseError(f"move {token!r} needs its round number first: "
                              f"'{expect_round}. {token}'")
@@ -214,7 +201,7 @@ def parse_game(text: str) -> Game:
 def game_string(game: Game) -> str:
     """The canonical record: the Game tag first, one tag per line, a blank line, one
     round per line."""
-    out = [f'[{k} "{_escape(v)}"]' for k, v in game.tags.items()]
+    out = [tag_line(k, v) for k, v in game.tags.items()]
     lines: list[str] = []
     for i, m in enumerate(game.moves):
         text = format_move(m, game.board)

@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 
 from ..errors import IllegalTurnError, InputError, ParseError
+from ..formats.record import read_record, tag_line
 from .base import BLUE, PREFIX, RED, SIDE_NAMES, protocol_name
 from .fast import Position
 from .geometry import board as board_named
@@ -48,8 +49,6 @@ __all__ = ["Turn", "Game", "parse_game", "game_string", "parse_turn", "load_text
            "diagram", "GAME_NAME"]
 
 GAME_NAME = "stargazers"
-_TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
-_TOKEN_RE = re.compile(r'\s*(?:(\[)|(\d+)\.(\.\.)?(?=\s|$)|([^\s\[\]]+))')
 _RESULT_RE = re.compile(r"^(\d+)-(\d+)$")
 
 
@@ -208,32 +207,18 @@ def parse_game(text: str) -> Game:
     Blue's turn as ``N...``."""
     tags: dict = {}
     items: list = []     # ("round", number, dots) or ("turn", Turn)
-    pos = 0
-    text = text.lstrip("\ufeff")
-    while pos < len(text):
-        m = _TOKEN_RE.match(text, pos)
-        if m is None or m.end() == pos:
-            if text[pos:].strip():
-                raise ParseError(f"cannot read the record at {text[pos:pos + 20]!r}")
-            break
-        if m.group(1):
-            t = _TAG_RE.match(text, m.start(1))
-            if t is None:
-                raise ParseError(f"bad tag at {text[m.start(1):m.start(1) + 30]!r}: "
-                                 'write [Name "value"]')
+    for part in read_record(text.lstrip("\ufeff")):
+        if part[0] == "tag":
+            _, _, name, value = part
             if items:
                 raise ParseError("tags come before the turns")
-            name, value = t.group(1), re.sub(r"\\(.)", r"\1", t.group(2))
             if name in tags:
                 raise ParseError(f"tag {name} given twice")
             tags[name] = value
-            pos = t.end()
-        elif m.group(2):
-            items.append(("round", int(m.group(2)), bool(m.group(3))))
-            pos = m.end()
+        elif part[0] == "round":
+            items.append(("round", part[2], part[3]))
         else:
-            items.append(("turn", parse_turn(m.group(4))))
-            pos = m.end()
+            items.append(("turn", parse_turn(part[2])))
     game = Game(tags, ())
     marked = False
     for item in items:
@@ -260,13 +245,9 @@ def parse_game(text: str) -> Game:
     return game
 
 
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
 def game_string(game: Game) -> str:
     """The canonical record: one tag per line, a blank line, one round per line."""
-    lines = [f'[{k} "{_escape(v)}"]' for k, v in game.tags.items()]
+    lines = [tag_line(k, v) for k, v in game.tags.items()]
     rounds = []
     for i, t in enumerate(game.turns):
         if game.side_of(i) == RED or i == 0:
