@@ -28,9 +28,16 @@ Contracts:
   more probe. ``pv`` starts with an optimal turn and is proved step by step like the
   serial one (it may be another optimal line; ``scores`` are the final scores of
   this line).
-* ``node_limit`` and ``time_limit`` apply per task (a chunk of root turns). A stopped
-  task keeps the bounds it proved (the static bounds for turns it did not reach); the
-  answer is then the bounds over the children (``exact`` False).
+* ``time_limit`` and ``node_limit`` bound the whole solve, as the serial solver's do:
+  one deadline (wall-clock time, read on each worker) and one node budget (a shared
+  pool that tasks draw slices from) cover the root turns, the best-turn checks and the
+  line. A stopped task keeps the bounds it proved (the static bounds for turns it did
+  not reach); the answer is then the bounds over the children (``exact`` False), or,
+  when the value was proved before the limit struck, the best turns and the line
+  proved so far (``best_complete``/``pv_complete`` False, ``stopped`` says so).
+* The shared state (the window, the node pool, their Dask ``Lock``) has names unique
+  to one solve and is deleted at its end, also after an error or Ctrl-C; a task still
+  running then finds it gone and ends (a long-running scheduler keeps nothing).
 * Which turns are refuted, and the nodes searched, depend on the order the tasks run
   in (the value and the best turns never do).
 """
@@ -64,11 +71,55 @@ def _root(position: str):
     return to_core(pos)
 
 
-def _child_searcher(core, turn: int):
+def _child_searcher(core, turn: int, size: int | None = None):
     from ..endgame.solver import _searcher, tt_entries_for
-    s = _searcher(core, tt_entries_for(max(core.turns_left - 1, 0)), None, None)
+    s = _searcher(core, size or tt_entries_for(max(core.turns_left - 1, 0)), None, None)
     s.make(turn)
     return s
+
+
+def _table_size(core, budget) -> int:
+    """Transposition-table entries for a task at ``core``'s children: by depth, or a
+    token table when the budget is already spent (a task that starts after the
+    deadline answers at once, without allocating up to 128 MiB first)."""
+    from ..endgame.solver import tt_entries_for
+    if budget.out_of_time() or budget.grant() <= 0:
+        return 2
+    return tt_entries_for(max(core.turns_left - 1, 0))
+
+
+#: seconds a task waits for a piece of shared state that is missing: it was deleted, so
+#: the deep solve that started the task is over (it was set before any task started)
+GONE_AFTER = 5.0
+
+#: the smallest slice of the node budget a task draws at once (the search looks at its
+#: node limit every 4096 nodes anyway)
+NODE_GRAIN = 4096
+
+
+class _Ended(Exception):
+    """The deep solve that started this task is over (its shared state was deleted)."""
+
+
+def _read(var):
+    """``var.get()``; :class:`_Ended` when the variable is gone."""
+    try:
+        return var.get(timeout=GONE_AFTER)
+    except TimeoutError:
+        raise _Ended from None
+
+
+def _lock(name: str):
+    """The Dask ``Lock`` of that name, bound to this worker's or client's scheduler."""
+    from distributed import Lock
+    return Lock(name)
+
+
+def _close_lock(name: str) -> None:
+    """Delete the lock ``name`` on the scheduler (a lock lives there until closed)."""
+    import contextlib
+    with contextlib.suppress(Exception):
+        _lock(name).close()
 
 
 #: seconds a task goes on with the window it read last before reading it again (a read
@@ -82,8 +133,9 @@ class Window:
     upper bound when Blue moves, with the root turn whose child proved it. ``name``
     None: a window of this task alone (no cluster). On a cluster it is a Dask
     ``Variable``, read at most every :data:`WINDOW_READ_EVERY` seconds (a stale copy is
-    only a weaker bound, never a wrong one); offers go under a Dask ``Lock`` so it only
-    ever narrows."""
+    only a weaker bound, never a wrong one); offers go under a Dask ``Lock`` (``name``
+    + ``-lock``) so it only ever narrows. Raises :class:`_Ended` once the solve deleted
+    the variable."""
 
     def __init__(self, name: str | None, red: bool, bound: int | None = None, turn: int = -1):
         self.name, self.red = name, red
@@ -91,8 +143,8 @@ class Window:
         self._var = self._lock = None
         self._read_at = -1e9
         if name is not None:
-            from distributed import Lock, Variable
-            self._var, self._lock = Variable(name), Lock(name + "-lock")
+            from distributed import Variable
+            self._var, self._lock = Variable(name), _lock(name + "-lock")
 
     def better(self, v: int, than: int | None) -> bool:
         return than is None or (v > than if self.red else v < than)
@@ -102,7 +154,7 @@ class Window:
         shared copy now."""
         now = time.perf_counter()
         if self._var is not None and (fresh or now - self._read_at >= WINDOW_READ_EVERY):
-            got = self._var.get()
+            got = _read(self._var)
             self._read_at = now
             if got and self.better(got[0], self._local[0]):
                 self._local = tuple(got)
@@ -116,13 +168,69 @@ class Window:
         self._local = (v, turn)
         if self._var is None:
             return
+        _read(self._var)                 # still there? (else the lock is not made again)
         with self._lock:
-            cur = self._var.get()
+            cur = _read(self._var)
             if not cur or self.better(v, cur[0]):
                 self._var.set([v, turn])
             else:
                 self._local = tuple(cur)
         self._read_at = time.perf_counter()
+
+
+class Budget:
+    """The deep solve's one deadline and one node budget, as one task sees them.
+
+    ``deadline``: ``time.time()`` at which everything stops (None: no time limit).
+    ``nodes``: the node budget (None: none). With ``pool`` (a Dask ``Variable`` name;
+    its lock is ``pool`` + ``-lock``) the budget is shared: the task draws slices of
+    it (at most :data:`SLICE_NODES`, a quarter of what is left, at least
+    :data:`NODE_GRAIN`) and gives back what it did not use when it ends; else
+    ``nodes`` is this task's alone. The search may pass a slice by up to 4096 nodes
+    (it looks at its limit that often); that is charged to the next slice."""
+
+    def __init__(self, deadline: float | None = None, nodes: int | None = None,
+                 pool: str | None = None):
+        self.deadline = deadline
+        self.limited = nodes is not None or pool is not None
+        self.pool = pool
+        self._held = 0 if pool is not None else (nodes or 0)
+        self._var = self._lock = None
+        if pool is not None:
+            from distributed import Variable
+            self._var, self._lock = Variable(pool), _lock(pool + "-lock")
+
+    def seconds_left(self) -> float | None:
+        return None if self.deadline is None else self.deadline - time.time()
+
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.time() >= self.deadline
+
+    def grant(self) -> int:
+        """Nodes the task may search next (0: the budget is spent); without a node
+        budget :data:`SLICE_NODES`."""
+        if not self.limited:
+            return SLICE_NODES
+        if self._held <= 0 and self._var is not None:
+            _read(self._var)
+            with self._lock:
+                left = _read(self._var)
+                take = min(left, max(NODE_GRAIN, min(SLICE_NODES, left // 4)))
+                self._var.set(left - take)
+            self._held += take
+        return max(0, min(self._held, SLICE_NODES))
+
+    def spend(self, used: int) -> None:
+        if self.limited:
+            self._held -= used
+
+    def release(self) -> None:
+        """Give back what this task drew and did not use."""
+        if self._var is not None and self._held > 0:
+            held, self._held = self._held, 0
+            _read(self._var)
+            with self._lock:
+                self._var.set(_read(self._var) + held)
 
 
 def _for_child(window: Window, turn: int, fresh: bool = False) -> int | None:
@@ -135,20 +243,60 @@ def _for_child(window: Window, turn: int, fresh: bool = False) -> int | None:
     return w - 1 if window.red else w + 1
 
 
-def _keeps(s, value: int, red_moves: bool) -> bool:
-    """At a child (on ``s``, no limits set): does it keep its parent's exact ``value``?
-    (the serial solver's test: one null-window probe)"""
-    r = s.red_probe(value if red_moves else value + 1)
+def _node_abort() -> int:
+    from ..endgame._search import ABORT_REASONS
+    return next(k for k, v in ABORT_REASONS.items() if v == "node limit")
+
+
+def _sliced_probe(s, gamma: int, window: Window | None, turn: int, budget: Budget, want):
+    """``s.red_probe(gamma)`` within ``budget``, in slices of at most :data:`SLICE_NODES`
+    nodes when there is a shared window or a node budget. Between slices the window is
+    read again; when ``want(window)`` (the probe it asks for now) is no longer
+    ``gamma``, returns ``("again", None)``. Else ``("done", (v, is_lower))``, or
+    ``("stopped", None)`` when the deadline or the node budget stopped it."""
+    nodes_abort = _node_abort()
+    sliced = budget.limited or (window is not None and window.name is not None)
+    while True:
+        grant = budget.grant()
+        if grant <= 0 or budget.out_of_time():
+            return "stopped", None
+        n = s.stats()["nodes"]
+        left = budget.seconds_left()
+        s.set_limits(n + grant if sliced else 0, left if left is not None else 0.0)
+        r = s.red_probe(gamma)
+        budget.spend(s.stats()["nodes"] - n)
+        if r is not None:
+            return "done", r
+        if s.aborted != nodes_abort:
+            return "stopped", None       # the deadline (or Ctrl-C in the client's process)
+        if window is not None and want(_for_child(window, turn, fresh=True)) != gamma:
+            return "again", None
+
+
+def _probe(s, gamma: int, budget: Budget):
+    """``s.red_probe(gamma)`` to its end within ``budget``: (v, is_lower), or None when
+    the budget stopped it."""
+    how, r = _sliced_probe(s, gamma, None, -1, budget, lambda _w: gamma)
+    return r if how == "done" else None
+
+
+def _keeps(s, value: int, red_moves: bool, budget: Budget) -> bool | None:
+    """At a child (on ``s``): does it keep its parent's exact ``value``? (the serial
+    solver's test: one null-window probe); None when the budget stopped the probe."""
+    r = _probe(s, value if red_moves else value + 1, budget)
     if r is None:
-        raise RuntimeError("a probe without limits stopped")
+        return None
     return r[1] if red_moves else not r[1]
 
 
-def _line(s, value: int) -> list[int]:
+def _line(s, value: int, budget: Budget) -> tuple[list[int], bool]:
     """An optimal line from ``s``'s current position to the end of the game, one proved
-    turn at a time, the table's turn tried first (as the serial solver walks its PV)."""
+    turn at a time, the table's turn tried first (as the serial solver walks its PV),
+    and whether it reaches the end (False: the budget stopped it; the line is the
+    proved start)."""
     line = []
     pos = s.position()
+    complete = True
     while not pos.is_over():
         red_moves = pos.side == 0
         cands = pos.legal_turns()
@@ -158,56 +306,28 @@ def _line(s, value: int) -> list[int]:
             cands.insert(0, first)
         for t in cands:
             s.make(t)
-            if _keeps(s, value, red_moves):
+            ok = _keeps(s, value, red_moves, budget)
+            if ok:
                 line.append(t)
                 break
             s.unmake(t)
+            if ok is None:
+                complete = False
+                break
         else:
             raise RuntimeError("no turn keeps the proved value")
+        if not complete:
+            break
         pos = s.position()
     for t in reversed(line):
         s.unmake(t)
-    return line
+    return line, complete
 
 
-def _node_abort() -> int:
-    from ..endgame._search import ABORT_REASONS
-    return next(k for k, v in ABORT_REASONS.items() if v == "node limit")
-
-
-def _sliced_probe(s, gamma: int, window: Window, turn: int, stop_at: int,
-                  deadline: float | None, want):
-    """``s.red_probe(gamma)`` in slices of :data:`SLICE_NODES` nodes (a shared window
-    only). Between slices the window is read again; when ``want(window)`` (the probe it
-    asks for now) is no longer ``gamma``, returns ``("again", None)``. Else
-    ``("done", (v, is_lower))``, or ``("stopped", None)`` when the task's own limit
-    (``stop_at`` nodes, 0: none; ``deadline``, perf_counter time) stopped it."""
-    nodes_abort = _node_abort()
-    while True:
-        n = s.stats()["nodes"]
-        cap = n + SLICE_NODES if window.name is not None else 0
-        if stop_at and (not cap or stop_at < cap):
-            cap = stop_at
-        seconds = 0.0
-        if deadline is not None:
-            seconds = deadline - time.perf_counter()
-            if seconds <= 0:
-                return "stopped", None
-        s.set_limits(cap, seconds)
-        r = s.red_probe(gamma)
-        if r is not None:
-            return "done", r
-        if s.aborted != nodes_abort or (stop_at and s.stats()["nodes"] >= stop_at):
-            return "stopped", None
-        if want(_for_child(window, turn, fresh=True)) != gamma:
-            return "again", None
-
-
-def _prove_child(s, turn: int, window: Window, red: bool, stop_at: int,
-                 deadline: float | None) -> dict:
+def _prove_child(s, turn: int, window: Window, red: bool, budget: Budget) -> dict:
     """Bounds (Red's side) on the child after ``turn`` (made on ``s``): proved exactly
     unless the shared window refutes it (``cut``: proved no better for the mover than
-    the window) or the task's limit stops it (``finished`` False). Every bound that
+    the window) or the budget stops it (``finished`` False). Every bound that
     helps the mover is offered to the window as soon as it is proved."""
     from ..endgame.solver import _guess
     lo, hi = s.bounds()
@@ -230,7 +350,7 @@ def _prove_child(s, turn: int, window: Window, red: bool, stop_at: int,
             cut = True
             break
         gamma = want(w)
-        how, r = _sliced_probe(s, gamma, window, turn, stop_at, deadline, want)
+        how, r = _sliced_probe(s, gamma, window, turn, budget, want)
         if how == "stopped":
             finished = False
             break
@@ -251,7 +371,7 @@ def _prove_child(s, turn: int, window: Window, red: bool, stop_at: int,
         # refuted, but it may equal the window: settle the tie now, with this table
         # warm from the refutation (a best turn is one equal to the root's value)
         gamma = w if red else w + 1
-        how, r = _sliced_probe(s, gamma, window, turn, stop_at, deadline, lambda _w: gamma)
+        how, r = _sliced_probe(s, gamma, window, turn, budget, lambda _w: gamma)
         if how == "stopped":
             finished = False
         elif how == "done":
@@ -269,9 +389,25 @@ def _prove_child(s, turn: int, window: Window, red: bool, stop_at: int,
     return {"lower": lo, "upper": hi, "exact": lo == hi, "cut": cut, "finished": finished}
 
 
+def _budget(time_limit, node_limit, deadline, pool) -> Budget:
+    """A task's budget: the solve's ``deadline`` and shared ``pool`` when given, else
+    its own ``time_limit`` and ``node_limit``."""
+    if deadline is None and time_limit:
+        deadline = time.time() + time_limit
+    return Budget(deadline, None if pool is not None else node_limit, pool)
+
+
+def _ending(names: list[str | None]) -> None:
+    """A task found its solve over: delete the locks it may have made again."""
+    for name in names:
+        if name is not None:
+            _close_lock(name + "-lock")
+
+
 def child_task(position: str, turns: list[int], window: str | None,
                time_limit: float | None, node_limit: int | None,
-               start: tuple[int | None, int] = (None, -1)) -> list[dict]:
+               start: tuple[int | None, int] = (None, -1), *, deadline: float | None = None,
+               pool: str | None = None) -> list[dict] | None:
     """Prove the values (Red's side) of ``position`` after each of ``turns``, in order,
     with one transposition table for them all (siblings share much of their trees).
 
@@ -280,64 +416,95 @@ def child_task(position: str, turns: list[int], window: str | None,
     (``cut``), and one that may equal it gets one more probe (a tie is exact); the
     window is read again between slices of search, so a bound another task proves
     meanwhile narrows the probes running here. A child that set the window also gets
-    its principal variation (``pv``: turns from the child on), walked with this task's
-    warm table. The limits apply to the whole
-    task. The bounds are proved whatever the window's history; which children are cut
-    depends on it."""
-    from ..endgame.solver import _searcher, tt_entries_for
-    core = _root(position)
-    red = core.side == 0
-    win = Window(window, red, *start)
-    s = _searcher(core, tt_entries_for(max(core.turns_left - 1, 0)), None, None)
-    deadline = time.perf_counter() + time_limit if time_limit else None
-    stop_at = node_limit or 0
-    out = []
-    stopped = False
-    for turn in turns:
-        t0, c0 = time.perf_counter(), time.process_time()
-        n0 = s.stats()["nodes"]
-        s.make(turn)
-        if stopped:
-            lo, hi = s.bounds()
-            w = _for_child(win, turn)
-            rec = {"lower": lo, "upper": hi, "exact": lo == hi, "finished": False,
-                   "cut": lo < hi and w is not None and (hi <= w if red else lo >= w)}
-        else:
-            rec = _prove_child(s, turn, win, red, stop_at, deadline)
-        stopped = stopped or not rec["finished"]
-        rec["window"] = win.get()[0] if rec["cut"] else None
-        rec["pv"] = None
-        if rec["exact"] and rec["finished"] and win.get()[1] == turn:
-            # this child set the window: walk its line now, with this table warm
-            s.set_limits(0, 0.0)                  # as the serial solver's post-processing
-            rec["pv"] = [turn] + _line(s, rec["lower"])
-        s.unmake(turn)
-        rec.update(turn=turn, nodes=s.stats()["nodes"] - n0, seconds=time.perf_counter() - t0,
-                   cpu=time.process_time() - c0)
-        out.append(rec)
-    return out
+    its principal variation (``pv``: turns from the child on, ``pv_complete`` False
+    when the budget stopped it), walked with this task's warm table.
+
+    The limits: ``deadline`` (``time.time()``) and ``pool`` (the shared node budget,
+    see :class:`Budget`) when given, else ``time_limit`` and ``node_limit`` for this
+    task alone. The bounds are proved whatever the window's history; which children are
+    cut depends on it. Returns None when the solve that started it is over (its shared
+    state deleted: nobody waits for the answer)."""
+    from ..endgame.solver import _searcher
+    try:
+        core = _root(position)
+        red = core.side == 0
+        win = Window(window, red, *start)
+        budget = _budget(time_limit, node_limit, deadline, pool)
+        s = _searcher(core, _table_size(core, budget), None, None)
+        out = []
+        stopped = False
+        for turn in turns:
+            t0, c0 = time.perf_counter(), time.process_time()
+            n0 = s.stats()["nodes"]
+            s.make(turn)
+            if stopped:
+                lo, hi = s.bounds()
+                w = _for_child(win, turn)
+                rec = {"lower": lo, "upper": hi, "exact": lo == hi, "finished": False,
+                       "cut": lo < hi and w is not None and (hi <= w if red else lo >= w)}
+            else:
+                rec = _prove_child(s, turn, win, red, budget)
+            stopped = stopped or not rec["finished"]
+            rec["window"] = win.get()[0] if rec["cut"] else None
+            rec["pv"], rec["pv_complete"] = None, False
+            if rec["exact"] and rec["finished"] and win.get()[1] == turn:
+                # this child set the window: walk its line now, with this table warm
+                line, done = _line(s, rec["lower"], budget)
+                rec["pv"], rec["pv_complete"] = [turn] + line, done
+            s.unmake(turn)
+            rec.update(turn=turn, nodes=s.stats()["nodes"] - n0,
+                       seconds=time.perf_counter() - t0, cpu=time.process_time() - c0)
+            out.append(rec)
+        budget.release()
+        return out
+    except _Ended:
+        _ending([window, pool])
+        return None
 
 
-def optimal_task(position: str, turns: list[int], value: int) -> list[bool]:
+def optimal_task(position: str, turns: list[int], value: int, *,
+                 deadline: float | None = None, pool: str | None = None) -> dict | None:
     """Which of ``turns`` keep the root's proved ``value``? (one null-window probe each,
-    one table for them all)"""
-    from ..endgame.solver import _searcher, tt_entries_for
-    core = _root(position)
-    s = _searcher(core, tt_entries_for(max(core.turns_left - 1, 0)), None, None)
-    out = []
-    for turn in turns:
-        s.make(turn)
-        out.append(_keeps(s, value, core.side == 0))
-        s.unmake(turn)
-    return out
+    one table for them all, within the solve's budget). Returns ``{"optimal": [True,
+    False or None (not checked: the budget ran out) per turn], "nodes": n}``; None when
+    the solve is over."""
+    from ..endgame.solver import _searcher
+    try:
+        core = _root(position)
+        budget = Budget(deadline, None, pool)
+        s = _searcher(core, _table_size(core, budget), None, None)
+        out = []
+        for turn in turns:
+            if out and out[-1] is None:
+                out.append(None)
+                continue
+            s.make(turn)
+            out.append(_keeps(s, value, core.side == 0, budget))
+            s.unmake(turn)
+        budget.release()
+        return {"optimal": out, "nodes": s.stats()["nodes"]}
+    except _Ended:
+        _ending([pool])
+        return None
 
 
-def pv_task(position: str, turn: int, value: int) -> list[int]:
-    """An optimal line after the optimal root ``turn``, proved step by step."""
-    core = _root(position)
-    s = _child_searcher(core, turn)
-    s.red_probe(value)           # warms the table for the walk
-    return [turn] + _line(s, value)
+def pv_task(position: str, turn: int, value: int, *, deadline: float | None = None,
+            pool: str | None = None) -> dict | None:
+    """An optimal line after the optimal root ``turn``, proved step by step within the
+    solve's budget: ``{"pv": [turn, ...], "complete": reaches the end, "nodes": n}``;
+    None when the solve is over."""
+    try:
+        core = _root(position)
+        budget = Budget(deadline, None, pool)
+        s = _child_searcher(core, turn, _table_size(core, budget))
+        line, done = [], False
+        if _probe(s, value, budget) is not None:     # warms the table for the walk
+            line, done = _line(s, value, budget)
+        budget.release()
+        return {"pv": [turn] + line, "complete": done, "nodes": s.stats()["nodes"]}
+    except _Ended:
+        _ending([pool])
+        return None
 
 
 def _order(core, orbits) -> list[list[int]]:
@@ -363,12 +530,19 @@ def _chunks(items: list, n: int) -> list[list]:
 def deep_solve(client, position, *, time_limit: float | None = None,
                node_limit: int | None = None, progress=None, retries: int = 3,
                chunks_per_thread: int = CHUNKS_PER_THREAD,
-               split_eldest: bool | None = None) -> dict:
+               split_eldest: bool | None = None, deadline: float | None = None) -> dict:
     """Solve ``position`` (a position object or string) with its root turns as tasks on
     ``client``. Returns ``solve --json``'s keys (``tt`` empty: the tables are per task)
     plus ``tasks`` (per root turn: bounds, whether refuted, nodes, seconds, CPU seconds),
     ``task_count``, ``task_seconds`` and ``task_cpu`` (each task's wall and CPU time on
     its worker, in order of arrival, the eldest first) and ``workers``. ``progress(done, total)`` as root turns are done.
+
+    ``time_limit`` and ``node_limit`` bound the whole solve (the root turns, the best
+    turns and the line), as the serial solver's do; what they leave unproved is
+    reported as the serial solver reports it (``exact``, ``best_complete``,
+    ``pv_complete``, ``complete``, ``stopped``). ``deadline`` (``time.time()``), when
+    given, replaces ``time_limit``: the command line starts its clock before the
+    cluster (the whole command is bounded).
 
     The eldest root turn (the static guess's favourite) starts alone; the others start,
     dealt round-robin into ``chunks_per_thread`` tasks per worker thread, as soon as the
@@ -378,33 +552,62 @@ def deep_solve(client, position, *, time_limit: float | None = None,
     ``split_eldest``: solve the eldest itself split over its own turns (the second ply)
     before the others start (default: with at least :data:`SPLIT_ELDEST_THREADS` worker
     threads and :data:`SPLIT_ELDEST_TURNS` turns left)."""
-    out, _pv = _deep_solve(client, position, time_limit, node_limit, progress, retries,
-                           chunks_per_thread, split_eldest, True)
+    import uuid
+
+    from distributed import Variable
+    if deadline is None and time_limit:
+        deadline = time.time() + time_limit
+    pool = None
+    if node_limit is not None:
+        pool = f"szsolver-deep-nodes-{uuid.uuid4().hex}"
+        Variable(pool, client=client).set(node_limit)
+    try:
+        out, _pv = _deep_solve(client, position, deadline, pool, node_limit, progress,
+                               retries, chunks_per_thread, split_eldest, True)
+    finally:
+        if pool is not None:
+            _forget(client, pool)
     return out
 
 
-def _split(client, core, turn: int, time_limit, node_limit, retries,
+def _forget(client, name: str) -> None:
+    """Delete the shared variable ``name`` and its lock from the scheduler (tasks still
+    running find them gone and end; see :class:`_Ended`)."""
+    import contextlib
+
+    from distributed import Lock, Variable
+    with contextlib.suppress(Exception):
+        Variable(name, client=client).delete()
+    with contextlib.suppress(Exception):
+        Lock(name + "-lock", scheduler_rpc=client.scheduler, loop=client.loop).close()
+
+
+def _split(client, core, turn: int, deadline, pool, node_limit, retries,
            chunks_per_thread) -> tuple[dict, list, list]:
     """The eldest root turn's record, its child solved by a deep solve of its own (its
-    turns as tasks, no best turns), with that solve's task wall and CPU times."""
+    turns as tasks, no best turns, the same budget), with that solve's task wall and
+    CPU times."""
     from ..formats.notation import position_string
     child = core.copy()
     child.make(turn)
     t0 = time.perf_counter()
-    sub, pv = _deep_solve(client, position_string(child), time_limit, node_limit, None,
+    sub, pv = _deep_solve(client, position_string(child), deadline, pool, node_limit, None,
                           retries, chunks_per_thread, False, False)
     rec = {"turn": turn, "lower": sub["lower"], "upper": sub["upper"], "exact": sub["exact"],
            "cut": False, "finished": sub["exact"], "window": None,
-           "pv": [turn] + pv if sub["exact"] and pv else None, "nodes": sub["nodes"],
+           "pv": [turn] + pv if sub["exact"] and pv else None,
+           "pv_complete": sub["pv_complete"], "nodes": sub["nodes"],
            "seconds": time.perf_counter() - t0, "cpu": sum(sub["task_cpu"])}
     return rec, sub["task_seconds"], sub["task_cpu"]
 
 
-def _deep_solve(client, position, time_limit, node_limit, progress, retries,
+def _deep_solve(client, position, deadline, pool, node_limit, progress, retries,
                 chunks_per_thread, split_eldest, best_turns) -> tuple[dict, list]:
-    """:func:`deep_solve`, and its principal variation as turn numbers; without
-    ``best_turns`` the best turns are not looked for (``best`` lists the turns proved
-    optimal anyway) and the line is only the one a task walked (maybe none)."""
+    """:func:`deep_solve` within ``deadline`` (``time.time()``) and the node budget in
+    ``pool`` (a Variable name; ``node_limit`` is its size, for the depth check), and
+    its principal variation as turn numbers; without ``best_turns`` the best turns are
+    not looked for (``best`` lists the turns proved optimal anyway) and the line is
+    only the one a task walked (maybe none)."""
     import uuid
 
     from distributed import Variable, as_completed
@@ -422,7 +625,7 @@ def _deep_solve(client, position, time_limit, node_limit, progress, retries,
     check_searchable(core)
     if core.is_over():
         raise UnsupportedError("the game is over: nothing to split (use szsolver solve)")
-    if core.turns_left - 1 > MAX_TURNS_WITHOUT_LIMIT and time_limit is None and node_limit is None:
+    if core.turns_left - 1 > MAX_TURNS_WITHOUT_LIMIT and deadline is None and pool is None:
         raise UnsupportedError(f"position has {core.turns_left} turns left: each task would "
                                f"solve {core.turns_left - 1}; give a time limit or a node limit")
     pstr = position_string(core)
@@ -435,10 +638,35 @@ def _deep_solve(client, position, time_limit, node_limit, progress, retries,
     var.set(None)
     results: dict[int, dict] = {}
     task_seconds, task_cpu = [], []
+    extra_nodes = 0
+    limits = dict(deadline=deadline, pool=pool)
+
+    def spent() -> bool:
+        """The deadline passed or the node budget is gone: no task would search."""
+        return ((deadline is not None and time.time() >= deadline)
+                or (pool is not None and Variable(pool, client=client).get() <= 0))
 
     def submit(chunk):
-        return client.submit(child_task, pstr, [orb[0] for orb in chunk], name, time_limit,
-                             node_limit, pure=False, retries=retries)
+        return client.submit(child_task, pstr, [orb[0] for orb in chunk], name, None, None,
+                             pure=False, retries=retries, **limits)
+
+    def unsearched(chunk) -> list[dict]:
+        """The records of ``chunk`` once the budget is spent: static bounds, made here
+        (no task round trip), refuted if the window already does it."""
+        from ..endgame.solver import _searcher
+        w = (var.get() or [None])[0]
+        s = _searcher(core, 2, None, None)
+        recs = []
+        for orb in chunk:
+            s.make(orb[0])
+            lo, hi = s.bounds()
+            s.unmake(orb[0])
+            cut = lo < hi and w is not None and (hi <= w if red else lo >= w)
+            recs.append({"turn": orb[0], "lower": lo, "upper": hi, "exact": lo == hi,
+                         "cut": cut, "finished": False, "window": w if cut else None,
+                         "pv": None, "pv_complete": False, "nodes": 0, "seconds": 0.0,
+                         "cpu": 0.0})
+        return recs
 
     if split_eldest is None:
         split_eldest = (nthreads >= SPLIT_ELDEST_THREADS
@@ -448,7 +676,7 @@ def _deep_solve(client, position, time_limit, node_limit, progress, retries,
         rest = _chunks(orbits[1:], chunks_per_thread * nthreads)
         if split_eldest:
             e = orbits[0][0]
-            rec, secs, cpus = _split(client, core, e, time_limit, node_limit, retries,
+            rec, secs, cpus = _split(client, core, e, deadline, pool, node_limit, retries,
                                      chunks_per_thread)
             results[e] = rec
             task_seconds += secs
@@ -462,6 +690,11 @@ def _deep_solve(client, position, time_limit, node_limit, progress, retries,
             while rest and not eldest.done() and not var.get():
                 time.sleep(0.05)                 # young brothers wait for a bound
             first = [eldest]
+        if spent():
+            for c in rest:
+                for r in unsearched(c):
+                    results[r["turn"]] = r
+            rest = []
         stream = as_completed(first + [submit(c) for c in rest])
         for fut in stream:
             rs = fut.result()
@@ -472,47 +705,71 @@ def _deep_solve(client, position, time_limit, node_limit, progress, retries,
             task_cpu.append(sum(r["cpu"] for r in rs))
             if progress:
                 progress(len(results), len(orbits))
+        rs = list(results.values())
+        if red:
+            lo, hi = max(r["lower"] for r in rs), max(r["upper"] for r in rs)
+        else:
+            lo, hi = min(r["lower"] for r in rs), min(r["upper"] for r in rs)
+        exact = lo == hi            # both bounds proved by finished probes
+        out = {"position": pstr, "value": lo if exact else None, "winner": winner_of(lo, hi),
+               "exact": exact, "lower": lo, "upper": hi, "scores": None, "best": [], "pv": []}
+        pv, pv_complete, best_complete = [], False, False
+        if exact:
+            sure = [t for t, r in results.items() if r["exact"] and r["lower"] == lo]
+            maybe = [t for t, r in results.items()
+                     if not r["exact"] and r["lower"] <= lo <= r["upper"]]
+            if not best_turns:
+                maybe = []
+            parts = _chunks(maybe, nthreads) if not (maybe and spent()) else [maybe]
+            checks = [client.submit(optimal_task, pstr, part, lo, pure=False, retries=retries,
+                                    **limits) if not spent() else
+                      {"optimal": [None] * len(part), "nodes": 0} for part in parts]
+            best_complete = True
+            for part, got in zip(parts, [c if isinstance(c, dict) else c.result()
+                                         for c in checks]):
+                sure += [t for t, ok in zip(part, got["optimal"]) if ok]
+                best_complete = best_complete and None not in got["optimal"]
+                extra_nodes += got["nodes"]
+            best = sorted(t for rep in sure for t in rep_orbit[rep])
+            walked = [results[t] for t in sorted(sure) if results[t].get("pv")]
+            walked.sort(key=lambda r: not r["pv_complete"])    # a whole line first
+            if walked:
+                pv, pv_complete = walked[0]["pv"], walked[0]["pv_complete"]
+            if best_turns and not pv_complete and sure and not spent():
+                got = client.submit(pv_task, pstr, sorted(sure)[0], lo, pure=False,
+                                    retries=retries, **limits).result()
+                extra_nodes += got["nodes"]
+                if got["complete"] or len(got["pv"]) > len(pv):
+                    pv, pv_complete = got["pv"], got["complete"]
+            out.update(best=[format_turn(t, g) for t in best])
+            if pv:
+                out["pv"] = [format_turn(t, g) for t in pv]
+            if pv and pv_complete:
+                end = core.copy()
+                for t in pv:
+                    end.make(t)
+                rs_, bs_ = end.scores()
+                out["scores"] = {"red": rs_, "blue": bs_}
     finally:
-        var.delete()
-    rs = list(results.values())
-    if red:
-        lo, hi = max(r["lower"] for r in rs), max(r["upper"] for r in rs)
-    else:
-        lo, hi = min(r["lower"] for r in rs), min(r["upper"] for r in rs)
-    exact = lo == hi            # both bounds proved by finished probes
-    out = {"position": pstr, "value": lo if exact else None, "winner": winner_of(lo, hi),
-           "exact": exact, "lower": lo, "upper": hi, "scores": None, "best": [], "pv": []}
-    pv = []
-    if exact:
-        sure = [t for t, r in results.items() if r["exact"] and r["lower"] == lo]
-        maybe = [t for t, r in results.items() if not r["exact"] and r["lower"] <= lo <= r["upper"]]
-        if not best_turns:
-            maybe = []
-        parts = _chunks(maybe, nthreads)
-        checks = [client.submit(optimal_task, pstr, part, lo, pure=False, retries=retries)
-                  for part in parts]
-        for part, oks in zip(parts, client.gather(checks)):
-            sure += [t for t, ok in zip(part, oks) if ok]
-        best = sorted(t for rep in sure for t in rep_orbit[rep])
-        walked = [results[t]["pv"] for t in sorted(sure) if results[t].get("pv")]
-        if walked:
-            pv = walked[0]
-        elif best_turns:
-            pv = client.submit(pv_task, pstr, sorted(sure)[0], lo, pure=False,
-                               retries=retries).result()
-        out.update(best=[format_turn(t, g) for t in best])
-        if pv:
-            end = core.copy()
-            for t in pv:
-                end.make(t)
-            rs_, bs_ = end.scores()
-            out.update(pv=[format_turn(t, g) for t in pv], scores={"red": rs_, "blue": bs_})
+        _forget(client, name)
+    if not best_turns:
+        best_complete = True          # not asked for
     seconds = time.perf_counter() - t0
-    nodes = sum(r["nodes"] for r in rs)
-    stopped = None if exact else "a task's limit (per task)"
+    nodes = sum(r["nodes"] for r in rs) + extra_nodes
+    reason = "time limit" if deadline is not None and time.time() >= deadline else "node limit"
+    if not exact:
+        stopped = reason
+    elif not (best_complete and pv_complete):
+        left = " and ".join(x for x, ok in (("best turns", best_complete),
+                                          ("PV", pv_complete)) if not ok)
+        stopped = f"{reason} after the value was proved ({left} incomplete)"
+    else:
+        stopped = None
     out.update(nodes=nodes, seconds=round(seconds, 6),
                nodes_per_second=round(nodes / seconds) if seconds > 0 else 0, tt={},
-               stopped=stopped, workers=nthreads, task_count=len(task_cpu),
+               stopped=stopped, complete=exact and best_complete and pv_complete,
+               best_complete=exact and best_complete, pv_complete=exact and pv_complete,
+               workers=nthreads, task_count=len(task_cpu),
                task_seconds=[round(x, 6) for x in task_seconds],
                task_cpu=[round(x, 6) for x in task_cpu],
                tasks=[{"turn": format_turn(r["turn"], g), "lower": r["lower"], "upper": r["upper"],

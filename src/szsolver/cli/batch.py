@@ -256,19 +256,24 @@ def annotate_cmd(paths, example, time_per_turn, exact_turns, solver_time, worker
     click.echo(_summary(report, out_dir))
 
 
-DEEP_EPILOG = ("Exit codes: 0 exact value, 3 not proved (a task's limit stopped it: the "
-               "answer gives proved bounds), 2 bad input, 130 Ctrl-C.")
+DEEP_EPILOG = ("Exit codes: 0 exact value, 3 not proved (a limit stopped it: the answer "
+               "gives proved bounds), 2 bad input, 130 Ctrl-C. The limits bound the whole "
+               "answer, as for the serial solve: a limit that strikes after the value was "
+               "proved leaves the best turns or the PV incomplete, and the answer says so "
+               "(exit code 0, JSON complete false).")
 
 
 def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json) -> None:
     """Solve ``pos`` with its root turns as tasks on the cluster and print the answer
-    (text or JSON); exit 3 when a task's limit left it unproved."""
+    (text or JSON), labelled as the serial solve labels it; exit 3 when a limit left
+    the value unproved."""
     from ..batch.cluster import open_client
     from ..batch.deep import deep_solve
+    deadline = time.time() + time_limit if time_limit else None   # the cluster's start counts
     progress, show = _bar("root turns")
     with open_client(workers, scheduler) as client:
-        res = deep_solve(client, pos, time_limit=time_limit, node_limit=node_limit,
-                         progress=progress)
+        res = deep_solve(client, pos, node_limit=node_limit, progress=progress,
+                         deadline=deadline)
     end_progress(show)
     cut = sum(t["cut"] for t in res["tasks"])
     if res["exact"]:
@@ -277,11 +282,20 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json) -> 
         lines = [f"Position: {res['position']}",
                  f"Value: not proved ({res['stopped']}); {res['lower']:+d} <= value <= {res['upper']:+d}"]
     lines.append(f"Winner: {res['winner'] or 'not proved'}")
+    if res["exact"] and res["stopped"]:
+        lines.append(f"Stopped: {res['stopped']}")
     if res["scores"]:
         lines.append(f"Final scores (end of PV): red {res['scores']['red']}, "
                      f"blue {res['scores']['blue']}")
-    if res["best"]:
+    if res["exact"] and not res["best_complete"]:
+        lines.append("Best turns (proved so far, others not checked): "
+                     + (" ".join(res["best"]) or "none yet"))
+    elif res["best"]:
         lines.append("Best turns: " + " ".join(res["best"]))
+    if res["exact"] and not res["pv_complete"]:
+        lines.append(f"Principal variation (the first {len(res['pv'])} turns, proved; not to "
+                     "the end): " + (" ".join(res["pv"]) or "none yet"))
+    elif res["pv"]:
         lines.append("Principal variation: " + " ".join(res["pv"]))
     lines.append(f"Root turns: {len(res['tasks'])} ({cut} refuted by the window) in "
                  f"{res['task_count']} tasks on {res['workers']} workers; {res['nodes']:,} nodes "
@@ -297,9 +311,10 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json) -> 
               help=f"Solve the bundled rulebook game's position with {EXAMPLE_TURNS_LEFT} turns "
                    "left.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="S",
-              help="Stop each task (a chunk of root turns) after S seconds.")
+              help="Stop after S seconds, the whole answer included (the root turns, the "
+                   "best turns and the PV).")
 @click.option("--node-limit", type=whole_number(1), default=None, metavar="N",
-              help="Stop each task (a chunk of root turns) after N nodes.")
+              help="Stop after N nodes in all tasks together, the whole answer included.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @_where
 def deep_solve_cmd(position, example, time_limit, node_limit, as_json, workers, scheduler):
