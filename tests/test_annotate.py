@@ -1,6 +1,7 @@
 """szsolver annotate: every turn judged, the proved part checked against the solver
 and a brute force, the estimated part kept apart; the HTML page; the command."""
 import json
+import time
 from html.parser import HTMLParser
 
 import pytest
@@ -93,6 +94,20 @@ def test_json_has_values_over_the_game(ann):
                                   "upper": 199, "position": position_string(ann.game.final)}
     assert [t["number"] for t in data["turns"]] == list(range(23, 33))
     assert data["turns"][6]["played"] == "38" and data["turns"][6]["exact"]
+
+
+def test_seconds_cover_the_whole_run_and_each_turn():
+    # Each turn's time is its own share of the run (not 0), and the run's time
+    # covers every turn's; the CPU time of the run is recorded beside the wall time.
+    start = time.perf_counter()
+    ann = annotate(tail_game(6), time_per_turn=0.05, exact_turns=4)
+    whole = time.perf_counter() - start
+    parts = [r.seconds for r in ann.turns]
+    assert all(p > 0 for p in parts)
+    assert sum(parts) <= ann.seconds <= whole
+    data = ann.to_json()
+    assert data["seconds"] == round(ann.seconds, 1) and data["cpu_seconds"] >= 0
+    assert [t["seconds"] for t in data["turns"]] == [round(p, 3) for p in parts]
 
 
 class _Page(HTMLParser):

@@ -15,6 +15,10 @@ Contracts
   apart from the estimated part in every output.
 * Accuracy per player: the share of optimal turns among the player's turns judged
   exactly (None when none was).
+* ``seconds`` is the whole run's wall time and ``cpu_seconds`` its CPU time (this
+  process); each turn's ``seconds`` is the time spent on it: the solve of the
+  position before it, and its bounds and estimates, so the turns add up to about
+  the whole.
 """
 from __future__ import annotations
 
@@ -43,7 +47,8 @@ class Annotation:
     values: list[dict]               # per position (start, after each turn): value facts
     proved_from: int | None          # the first turn number judged exactly from there on
     settings: dict
-    seconds: float = 0.0
+    seconds: float = 0.0             # the whole run, wall clock
+    cpu_seconds: float = 0.0         # the whole run, CPU time of this process
     summary: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
@@ -56,7 +61,8 @@ class Annotation:
             turns.append(d)
         return {"type": "annotation", "game": game_json(g), "settings": self.settings,
                 "proved_from": self.proved_from, "summary": self.summary,
-                "values": self.values, "turns": turns, "seconds": round(self.seconds, 1)}
+                "values": self.values, "turns": turns, "seconds": round(self.seconds, 1),
+                "cpu_seconds": round(self.cpu_seconds, 1)}
 
 
 def turn_number(game, i: int) -> int:
@@ -97,11 +103,12 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     exact_turns = max(exact_turns, MIN_EXACT_TURNS)
     if not game.turns:
         raise InputError("the game has no turns to judge")
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     eng = engine or Engine(time_per_turn)
     cores = [to_core(game.start)] + [to_core(p) for p in game.positions]
     n = len(game.turns)
     facts: list[Facts | None] = [None] * (n + 1)
+    spent = [0.0] * n                   # seconds spent on each turn's judgement
     if cores[n].is_over():
         facts[n] = over_facts(cores[n])
     elif cores[n].turns_left <= exact_turns:        # an unfinished game
@@ -113,7 +120,9 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
         interrupt.check()
         if progress:
             progress(n - 1 - i, n, f"solving turn {turn_number(game, i)}")
+        t = time.perf_counter()
         f = solver_facts(cores[i], solver_time)
+        spent[i] += time.perf_counter() - t
         facts[i] = f
         if not f.exact:
             break
@@ -121,6 +130,7 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     done = sum(1 for f in facts[:n] if f is not None)
     for i in range(n):
         interrupt.check()               # once per judged turn
+        t = time.perf_counter()
         turn = game.turns[i]
         before = facts[i] or Facts()
         after = facts[i + 1] or Facts()
@@ -138,6 +148,7 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
                     estimate = refine(cores[i], estimate, exact_turns, solver_time)
             done += 1
         results.append(judge(cores[i], turn, before, after, estimate))
+        results[-1].seconds = spent[i] + time.perf_counter() - t
     if progress:
         progress(n, n, "done")
     proved_from = None
@@ -158,7 +169,8 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     ann = Annotation(game, results, [turn_number(game, i) for i in range(n)], values,
                      proved_from, {"time_per_turn": time_per_turn, "exact_turns": exact_turns,
                                    "solver_time": solver_time, "cpsat": cpsat},
-                     seconds=time.perf_counter() - start)
+                     seconds=time.perf_counter() - start,
+                     cpu_seconds=time.process_time() - cpu_start)
     ann.summary = summarise(game, results)
     return ann
 

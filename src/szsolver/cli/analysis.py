@@ -338,7 +338,7 @@ def annotation_text(ann) -> str:
                      f"{s['blunders_proved']}).")
     final = g.final
     r, b = final.scores()
-    lines.append(f"Final: {r}-{b}. {ann.seconds:.0f} s.")
+    lines.append(f"Final: {r}-{b}. {ann.seconds:.0f} s ({ann.cpu_seconds:.0f} s of CPU).")
     return "\n".join(lines)
 
 
