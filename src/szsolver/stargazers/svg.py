@@ -110,8 +110,9 @@ def position_svg(pos, *, last_turn=(), size: int | None = None, caption=True,
         elif label is not None:
             colour = text_colour(STONE_COLOURS[stone]) if stone is not None else NEUTRAL_STONE
         if label is not None:
-            out.append(f'<text x="{cx:.1f}" y="{cy + unit * 0.22:.1f}" font-family="sans-serif" '
-                       f'font-size="{unit * 0.62:.1f}" text-anchor="middle" '
+            # a cell number stays legible on the 27-star board's smaller cells
+            out.append(f'<text x="{cx:.1f}" y="{cy + unit * 0.3:.1f}" font-family="sans-serif" '
+                       f'font-size="{max(unit * 0.8, 10):.1f}" text-anchor="middle" '
                        f'fill="{colour}">{escape(str(label))}</text>')
     y = top + height_b + 14
     for line in cap_lines:
