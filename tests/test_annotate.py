@@ -107,7 +107,7 @@ def test_seconds_cover_the_whole_run_and_each_turn():
     assert sum(parts) <= ann.seconds <= whole
     data = ann.to_json()
     assert data["seconds"] == round(ann.seconds, 1) and data["cpu_seconds"] >= 0
-    assert [t["seconds"] for t in data["turns"]] == [round(p, 3) for p in parts]
+    assert not any("seconds" in t for t in data["turns"])
 
 
 class _Page(HTMLParser):

@@ -16,9 +16,10 @@ Contracts
 * Accuracy per player: the share of optimal turns among the player's turns judged
   exactly (None when none was).
 * ``seconds`` is the whole run's wall time and ``cpu_seconds`` its CPU time (this
-  process); each turn's ``seconds`` is the time spent on it: the solve of the
-  position before it, and its bounds and estimates, so the turns add up to about
-  the whole.
+  process). Each turn's ``CheckResult.seconds`` is the time spent on it (the
+  solve of the position before it, its bounds and estimates), so the turns add
+  up to about the whole; the JSON leaves the turns' times out, so that apart from
+  the run's times the same game gives the same JSON.
 """
 from __future__ import annotations
 
@@ -57,6 +58,7 @@ class Annotation:
         turns = []
         for k, (num, r) in enumerate(zip(self.numbers, self.turns)):
             d = r.to_json()
+            del d["seconds"]          # the run's time is the whole's (below), not per turn
             d = {"number": num, "round": g.round_of(k), "side": SIDE_NAMES[g.side_of(k)], **d}
             turns.append(d)
         return {"type": "annotation", "game": game_json(g), "settings": self.settings,
