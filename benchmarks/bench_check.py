@@ -1,7 +1,8 @@
 """Timing of ``check`` at 4, 6 and 8 turns left, and of ``annotate`` on a whole game.
 
 Run: python3 benchmarks/bench_check.py [--depths 4,6,8] [--rules basic,advanced]
-         [--sources file,random,greedy] [--positions 4] [--time-limit S] [--compare]
+         [--sources file,random,greedy] [--positions 4] [--time-limit S] [--node-limit N]
+         [--compare]
          [--advanced-time-limit S] [--annotate] [--annotate-only]
 
 Positions: the rulebook game's turn at that many turns left (as played; under the
@@ -16,7 +17,9 @@ searcher (the position with every optimal turn, then the position after the
 turn unless that turn is one of them), timed alternately on the same positions.
 Each ``check`` runs with no time limit (``--time-limit`` sets one;
 ``--advanced-time-limit`` one for the Advanced rule only, whose 8-turn positions
-can take minutes). Prints per position the verdict, whether it was proved, wall
+can take minutes; ``--node-limit N`` caps each exact solve at N nodes instead,
+deterministically: a check it stops is not proved and its CPU time is a lower
+bound on the full one). Prints per position the verdict, whether it was proved, wall
 and CPU seconds and the load average, then median and worst per cell.
 ``--annotate``: also the rulebook game annotated with the default budget (the
 whole game, as ``szsolver annotate --example``), wall and CPU time.
@@ -103,7 +106,7 @@ def bench_checks(a):
         for depth in a.depths:
             for name, pos, turn in cases(RULES[rule], depth, a.positions, a.sources):
                 w, c = time.perf_counter(), time.process_time()
-                r = check(pos, turn, time_limit=limit)
+                r = check(pos, turn, time_limit=limit, node_limit=a.node_limit)
                 w, c = time.perf_counter() - w, time.process_time() - c
                 load = os.getloadavg()[0]
                 cells.setdefault((rule, depth), []).append((w, c, r.exact, load))
@@ -160,6 +163,7 @@ def main():
     ap.add_argument("--positions", type=int, default=4)
     ap.add_argument("--time-limit", type=float, default=None)
     ap.add_argument("--advanced-time-limit", type=float, default=None)
+    ap.add_argument("--node-limit", type=int, default=None)
     ap.add_argument("--compare", action="store_true")
     ap.add_argument("--annotate", action="store_true")
     ap.add_argument("--annotate-only", action="store_true")

@@ -326,3 +326,19 @@ def test_cli_check_a_game_that_ends_before_the_turn(tmp_path):
     f.write_text(game_string(short))
     r = run("check", str(f), "--turn", "13")
     assert r.exit_code == 2 and "was not played" in r.output and len(r.output.splitlines()) == 1
+
+
+def test_a_node_limit_leaves_proved_bounds_and_bad_ones_are_refused():
+    game = example_game()
+    i = len(game.turns) - 6
+    pos, turn = game.position_before(i), game.turns[i]
+    value, _best, after = _truth(pos, turn)
+    res = check(pos, turn, node_limit=1000, engine_seconds=0.05, cpsat=False)
+    assert not res.exact
+    assert res.lower["value_before"] <= value <= res.upper["value_before"]
+    assert res.lower["played_value"] <= after <= res.upper["played_value"]
+    full = check(pos, turn, node_limit=10 ** 9)
+    assert full.exact and (full.value_before, full.played_value) == (value, after)
+    for bad in (0, -5, 2.5, True, "10"):
+        with pytest.raises(InputError):
+            check(pos, turn, node_limit=bad)

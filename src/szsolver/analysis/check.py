@@ -122,13 +122,13 @@ def over_facts(pos) -> Facts:
     return Facts(v, v, True, [], {"red": r, "blue": b})
 
 
-def solver_facts(pos, time_limit=None) -> Facts:
-    """The exact solver's answer at ``pos`` (with ``time_limit``: proved bounds if it
-    stops early)."""
+def solver_facts(pos, time_limit=None, node_limit=None) -> Facts:
+    """The exact solver's answer at ``pos`` (with ``time_limit`` or ``node_limit``:
+    proved bounds if it stops early)."""
     from ..endgame.solver import solve
     if pos.is_over():
         return over_facts(pos)
-    r = solve(pos, time_limit=time_limit)
+    r = solve(pos, time_limit=time_limit, node_limit=node_limit)
     if r.stopped and r.stopped.startswith("interrupted"):
         raise interrupt.Interrupted()   # the search absorbed Ctrl-C: the judging stops
     if r.exact and r.best_complete:
@@ -388,7 +388,8 @@ def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = 
     return res
 
 
-def refine(pos, estimate: dict, exact_turns: int = EXACT_TURNS, time_limit=None) -> dict:
+def refine(pos, estimate: dict, exact_turns: int = EXACT_TURNS, time_limit=None,
+           node_limit=None) -> dict:
     """The engine's ``estimate`` at ``pos`` with its own turn valued exactly when that
     leaves at most ``exact_turns`` turns (``best_exact``: then ``best_value`` is a
     proved value of that turn, so a proved bound on the best value)."""
@@ -396,25 +397,32 @@ def refine(pos, estimate: dict, exact_turns: int = EXACT_TURNS, time_limit=None)
     child.make(estimate["best"])
     if child.turns_left > exact_turns:
         return estimate
-    f = solver_facts(child, time_limit)
+    f = solver_facts(child, time_limit, node_limit)
     if not f.exact:
         return estimate
     return {**estimate, "best_value": f.value, "best_exact": True}
 
 
 def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float = ENGINE_SECONDS,
-          exact_turns: int = EXACT_TURNS, cpsat: bool = True, engine=None) -> CheckResult:
+          exact_turns: int = EXACT_TURNS, cpsat: bool = True, engine=None,
+          node_limit: int | None = None) -> CheckResult:
     """Judge ``turn`` (a turn code or text) played at ``pos`` (either back end).
 
     ``time_limit``: seconds for the whole check (None: the solver runs to the end
     where it is used, the engine gets ``engine_seconds``). ``cpsat``: use the CP-SAT
     score bounds when the answer is not exact. ``engine``: an ``Engine`` to use
-    (default: a new one). Raises IllegalTurnError / InputError for bad input.
+    (default: a new one). ``node_limit``: at most this many solver nodes per exact
+    solve (deterministic, unlike a time limit; None: no limit); a solve it stops
+    leaves proved bounds, as a time limit does. Raises IllegalTurnError /
+    InputError for bad input.
     """
     from ..endgame.solver import to_core
     from ..engine.search import MIN_ITERATIONS, Engine
     positive_seconds(time_limit, "the time limit", none_ok=True)
     positive_seconds(engine_seconds, "the engine's time")
+    if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(
+            node_limit, int) or node_limit < 1):
+        raise InputError(f"the node limit must be a whole number above 0, got {node_limit!r}")
     exact_turns = max(exact_turns, MIN_EXACT_TURNS)
     start = time.perf_counter()
     share = (lambda f: None) if time_limit is None else (lambda f: time_limit * f)
@@ -429,9 +437,9 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     if child.is_over():
         played = over_facts(child)
     if core.turns_left - 1 == exact_turns and not played.exact:
-        played = solver_facts(child, share(SOLVER_SHARE / 2))  # the value after, at least
+        played = solver_facts(child, share(SOLVER_SHARE / 2), node_limit)  # the value after
     if core.turns_left <= exact_turns:
-        before, played = turn_facts(core, turn, share(SOLVER_SHARE))
+        before, played = turn_facts(core, turn, share(SOLVER_SHARE), node_limit)
         if before.stopped:
             notes.append(f"solver stopped ({before.stopped})")
     if before.exact and (played.exact or turn in before.best):
@@ -457,7 +465,7 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
         if estimate["best"] != turn and not before.exact:
             left = None if time_limit is None else \
                 max(time_limit - (time.perf_counter() - start), 0.001)
-            estimate = refine(core, estimate, exact_turns, left)
+            estimate = refine(core, estimate, exact_turns, left, node_limit)
     res = judge(core, turn, before, played, estimate, notes)
     res.seconds = time.perf_counter() - start
     return res
