@@ -341,6 +341,7 @@ def test_the_window_is_shared_through_the_cluster(client):
                    else (r["exact"] and r["lower"] == value) for r in rs)
     finally:
         var.delete()
+        distributed.Lock(name + "-lock").close()
 
 
 def test_deep_solve_in_small_slices_equals_the_serial_solver(client):
@@ -485,3 +486,152 @@ def test_cli_solve_split_bad_input_is_one_line_exit_2(args, words):
     assert r.exit_code == 2, r.output
     lines = [ln for ln in r.output.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("Error:") and words in lines[0], r.output
+
+
+# --- deep solve: one deadline and one node budget for the whole answer ---------------------
+
+def _scheduler_state(client) -> list[str]:
+    """The names of the shared variables and locks (semaphores) the scheduler holds,
+    once the deletions sent have arrived (Dask sends a variable's deletion without
+    waiting for it: up to 10 s)."""
+    def names(dask_scheduler):
+        ext = dask_scheduler.extensions
+        return sorted(list(ext["variables"].variables) + list(ext["semaphores"].max_leases))
+    deadline = time.time() + 10
+    while (left := client.run_on_scheduler(names)) and time.time() < deadline:
+        time.sleep(0.05)
+    return left
+
+
+def _check_against_serial(got, pos, want):
+    """``got`` (a deep solve's answer, maybe stopped by a limit) says only what the
+    serial solver's exact answer ``want`` confirms, labelled as the serial solve labels
+    a stopped answer."""
+    g = pos.geometry
+    assert got["lower"] <= want.value <= got["upper"]
+    assert got["complete"] == (got["exact"] and got["best_complete"] and got["pv_complete"])
+    if not got["exact"]:
+        assert got["value"] is None and got["stopped"] in ("node limit", "time limit")
+        assert not got["best_complete"] and not got["pv_complete"]
+        return
+    serial_best = [format_turn(t, g) for t in want.best]
+    assert got["value"] == want.value
+    assert set(got["best"]) <= set(serial_best)
+    assert (got["best"] == serial_best) if got["best_complete"] else got["stopped"]
+    if got["pv"]:
+        assert got["pv"][0] in got["best"]
+    line = to_core(pos)                    # every turn of the (partial) line keeps the value
+    for t in got["pv"]:
+        line.make(line.parse_turn(t))
+    if got["pv_complete"]:
+        assert line.is_over() and line.value() == want.value and got["scores"]
+    else:
+        assert got["scores"] is None
+        assert line.is_over() or solve(line).value == want.value
+    assert (got["stopped"] is None) == got["complete"]
+    if not got["complete"]:
+        assert "after the value was proved" in got["stopped"]
+
+
+def test_deep_solve_node_limit_bounds_the_whole_answer(client):
+    """One node budget for the root turns, the best-turn checks and the line: the nodes
+    of all tasks together stay within it (plus the search's 4096-node check interval
+    per task), and whatever it leaves unproved is labelled as the serial solve does."""
+    text = _no_neutrals_for_the_mover(_late_positions(6, 6)[0])     # 25 k nodes serially
+    pos = parse(text)
+    want = solve(pos)
+    seen = set()
+    for limit in (1, 300, 3000, 8000, 15000, 30000, 10**7):
+        got = deep_solve(client, pos, node_limit=limit)
+        tasks = got["task_count"] + got["workers"] + 1            # + checks + the line
+        assert got["nodes"] <= limit + 4096 * tasks, (limit, got["nodes"])
+        _check_against_serial(got, pos, want)
+        seen.add("complete" if got["complete"] else "exact" if got["exact"] else "bounds")
+        assert _scheduler_state(client) == []
+    assert {"complete", "bounds"} <= seen, seen
+
+
+def test_deep_solve_past_its_deadline_searches_nothing(client):
+    """A deadline already past (the command's clock ran out while the cluster started):
+    no task searches a node, the answer is the static bounds, labelled time limit."""
+    pos = parse(_no_neutrals_for_the_mover(_late_positions(6, 6)[1]))
+    got = deep_solve(client, pos, deadline=time.time() - 1.0)
+    assert got["nodes"] == 0 and all(t["nodes"] == 0 for t in got["tasks"])
+    assert not got["exact"] and got["stopped"] == "time limit"
+    _check_against_serial(got, pos, solve(pos))
+    assert _scheduler_state(client) == []
+
+
+def test_deep_solve_time_limit_gives_a_labelled_answer(client):
+    """A short time limit: proved bounds or the value with what is proved of the rest,
+    never more than the serial solver confirms; nothing left on the scheduler."""
+    pos = parse(_no_neutrals_for_the_mover(_late_positions(6, 6)[1]))   # 350 k nodes
+    want = solve(pos)
+    for limit in (0.05, 0.5):
+        got = deep_solve(client, pos, time_limit=limit)
+        _check_against_serial(got, pos, want)
+        assert got["stopped"] in (None, "time limit") or got["stopped"].startswith("time limit")
+    assert _scheduler_state(client) == []
+
+
+def test_the_checks_and_the_line_stay_within_the_budget(client):
+    """The best-turn checks and the line after the value draw on the same node pool:
+    an empty pool leaves every check undone and the line at its first turn, without
+    a node searched."""
+    from szsolver.batch.deep import optimal_task, pv_task
+    pos = parse(_no_neutrals_for_the_mover(_late_positions(5, 5)[0]))
+    want = solve(pos)
+    pstr = position_string(to_core(pos))
+    pool = "szsolver-test-pool"
+    var = distributed.Variable(pool, client=client)
+    try:
+        var.set(0)
+        got = client.submit(optimal_task, pstr, want.best, want.value, pool=pool,
+                            pure=False).result()
+        assert got == {"optimal": [None] * len(want.best), "nodes": 0}
+        got = client.submit(pv_task, pstr, want.best[0], want.value, pool=pool,
+                            pure=False).result()
+        assert got == {"pv": [want.best[0]], "complete": False, "nodes": 0}
+        var.set(10**7)                     # enough: the serial answer, and the pool refilled
+        got = client.submit(optimal_task, pstr, want.best, want.value, pool=pool,
+                            pure=False).result()
+        assert got["optimal"] == [True] * len(want.best)
+        line = client.submit(pv_task, pstr, want.best[0], want.value, pool=pool,
+                             pure=False).result()
+        assert line["complete"]
+        end = to_core(pos)
+        for t in line["pv"]:
+            end.make(t)
+        assert end.is_over() and end.value() == want.value
+        assert var.get() == 10**7 - got["nodes"] - line["nodes"]
+    finally:
+        var.delete()
+        distributed.Lock(pool + "-lock").close()
+    assert _scheduler_state(client) == []
+
+
+def test_a_task_of_a_finished_solve_ends_and_leaves_nothing(client):
+    """A task still running when its solve ended (after an error, a Ctrl-C) finds the
+    shared window gone: it ends, and deletes the lock it may have made again."""
+    from szsolver.batch import deep
+    from szsolver.batch.deep import child_task
+    text = _no_neutrals_for_the_mover(_late_positions(4, 4)[0])
+    pstr, _red, kids = _children(text)
+    client.run(setattr, deep, "GONE_AFTER", 0.5)
+    try:
+        got = client.submit(child_task, pstr, [t for t, _ in kids], "szsolver-test-gone",
+                            None, None, pure=False).result()
+    finally:
+        client.run(setattr, deep, "GONE_AFTER", deep.GONE_AFTER)
+    assert got is None
+    assert _scheduler_state(client) == []
+
+
+def test_a_failed_deep_solve_leaves_nothing_on_the_scheduler(client):
+    pos = parse(_no_neutrals_for_the_mover(_late_positions(5, 5)[1]))
+
+    def fail(done, total):
+        raise _Stop
+    with pytest.raises(_Stop):
+        deep_solve(client, pos, node_limit=10**6, progress=fail)
+    assert _scheduler_state(client) == []

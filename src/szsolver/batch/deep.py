@@ -101,12 +101,21 @@ class _Ended(Exception):
     """The deep solve that started this task is over (its shared state was deleted)."""
 
 
+#: what a shared variable holds once its solve is over (set under its lock, so no task
+#: is between reading it and writing it then; deleted right after)
+ENDED = "ended"
+
+
 def _read(var):
-    """``var.get()``; :class:`_Ended` when the variable is gone."""
+    """``var.get()``; :class:`_Ended` when the solve is over (the variable says so or is
+    gone)."""
     try:
-        return var.get(timeout=GONE_AFTER)
+        got = var.get(timeout=GONE_AFTER)
     except TimeoutError:
         raise _Ended from None
+    if got == ENDED:
+        raise _Ended
+    return got
 
 
 def _lock(name: str):
@@ -564,10 +573,24 @@ def deep_solve(client, position, *, time_limit: float | None = None,
     try:
         out, _pv = _deep_solve(client, position, deadline, pool, node_limit, progress,
                                retries, chunks_per_thread, split_eldest, True)
-    finally:
+    except KeyboardInterrupt:
+        if pool is not None and not _in_process(client):
+            _forget(client, pool)
+        raise
+    except BaseException:
         if pool is not None:
             _forget(client, pool)
+        raise
+    if pool is not None:
+        _forget(client, pool)
     return out
+
+
+def _in_process(client) -> bool:
+    """Does the scheduler live in this process (a local cluster)? Then after Ctrl-C its
+    state goes with the process, and nothing waits for it (a lock closed while a task
+    holds it would also make the scheduler warn on this process's standard error)."""
+    return getattr(client, "cluster", None) is not None
 
 
 def _forget(client, name: str) -> None:
@@ -576,10 +599,22 @@ def _forget(client, name: str) -> None:
     import contextlib
 
     from distributed import Lock, Variable
+    var = Variable(name, client=client)
+    lock = Lock(name + "-lock", scheduler_rpc=client.scheduler, loop=client.loop)
+    held = False
+    with contextlib.suppress(Exception):     # a lease of a lost worker expires in 30 s
+        held = lock.acquire(timeout=2)
+    try:
+        with contextlib.suppress(Exception):
+            var.set(ENDED)         # a task writes only what it read under the lock
+    finally:
+        if held:
+            with contextlib.suppress(Exception):
+                lock.release()
     with contextlib.suppress(Exception):
-        Variable(name, client=client).delete()
+        var.delete()
     with contextlib.suppress(Exception):
-        Lock(name + "-lock", scheduler_rpc=client.scheduler, loop=client.loop).close()
+        lock.close()
 
 
 def _split(client, core, turn: int, deadline, pool, node_limit, retries,
@@ -750,8 +785,14 @@ def _deep_solve(client, position, deadline, pool, node_limit, progress, retries,
                     end.make(t)
                 rs_, bs_ = end.scores()
                 out["scores"] = {"red": rs_, "blue": bs_}
-    finally:
+    except KeyboardInterrupt:
+        if not _in_process(client):
+            _forget(client, name)
+        raise
+    except BaseException:
         _forget(client, name)
+        raise
+    _forget(client, name)
     if not best_turns:
         best_complete = True          # not asked for
     seconds = time.perf_counter() - t0
