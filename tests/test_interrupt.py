@@ -193,6 +193,25 @@ def test_swallowed_interrupt_resurfaces_at_the_next_import(fresh):
             import _szsolver_no_such_module_  # noqa: F401
 
 
+def test_an_import_in_another_thread_is_not_interrupted(fresh):
+    """The interrupt is the main thread's: a library's thread importing after Ctrl-C
+    (Dask starting a worker process) is not killed with a traceback."""
+    import threading
+    seen = []
+
+    def other():
+        try:
+            import _szsolver_no_such_module_  # noqa: F401
+        except BaseException as e:  # noqa: BLE001 - what the import raised
+            seen.append(type(e))
+    with interrupt.armed():
+        interrupt._requested.set()
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+    assert seen == [ModuleNotFoundError]
+
+
 def test_uninstall_restores_the_handler_found():
     previous = signal.getsignal(signal.SIGINT)
     mine = signal.signal(signal.SIGINT, lambda *a: None)

@@ -157,11 +157,14 @@ class _CheckOnImport:
     initialises comes out as ``ImportError: initialization failed`` (pybind11:
     OR-Tools), and the ``try: import x / except ImportError`` fallbacks in protobuf,
     numpy ... swallow it: the rest of the imports (about a second) ran before anything
-    noticed."""
+    noticed. In the main thread only: the interrupt is the main thread's (a library's
+    own thread importing then, e.g. Dask starting a worker process, would die with a
+    traceback)."""
 
     @staticmethod
     def find_spec(name, path=None, target=None):
-        if _armed and not _exiting and _requested.is_set():
+        if (_armed and not _exiting and _requested.is_set()
+                and threading.current_thread() is threading.main_thread()):
             raise Interrupted()
         return None
 
