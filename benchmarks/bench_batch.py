@@ -154,7 +154,8 @@ def main(argv=None) -> int:
                          "make_solver_positions.py's games (comma-separated)")
     ap.add_argument("--repeat", type=int, default=1, help="deep: runs of each (alternating)")
     ap.add_argument("--tasks-out", default=None, help="deep: append per-task costs (JSON lines)")
-    ap.add_argument("--node-limit", type=int, default=None, help="deep: per task and serial")
+    ap.add_argument("--node-limit", type=int, default=None,
+                    help="deep: for the whole split solve and for the serial one")
     ap.add_argument("--no-serial", action="store_true", help="deep: skip the serial solve")
     args = ap.parse_args(argv)
     workers = [int(w) for w in args.workers.split(",")]
