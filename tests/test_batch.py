@@ -635,3 +635,20 @@ def test_a_failed_deep_solve_leaves_nothing_on_the_scheduler(client):
     with pytest.raises(_Stop):
         deep_solve(client, pos, node_limit=10**6, progress=fail)
     assert _scheduler_state(client) == []
+
+
+def test_cli_split_solve_stopped_by_a_limit_says_so(client):
+    """``solve --scheduler ... --node-limit``: the limit bounds the whole split solve;
+    not proved is exit code 3 with proved bounds, as for the serial solve."""
+    from szsolver.cli import main
+    from szsolver.cli.common import example_position
+    want = solve(example_position(6)).value
+    addr = ["--scheduler", client.scheduler.address]
+    r = CliRunner().invoke(main, ["solve", "--example", "--node-limit", "1", "--json", *addr])
+    assert r.exit_code == 3, r.output
+    got = json.loads(r.output)
+    assert not got["exact"] and not got["complete"] and got["stopped"] == "node limit"
+    assert got["lower"] <= want <= got["upper"]
+    r = CliRunner().invoke(main, ["solve", "--example", "--node-limit", "1", *addr])
+    assert r.exit_code == 3 and "Value: not proved (node limit);" in r.output
+    assert _scheduler_state(client) == []
