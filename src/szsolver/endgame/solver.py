@@ -25,10 +25,10 @@ Contracts
   first turn whenever ``pv`` is not empty). ``stopped`` names the reason.
 * Node limits are deterministic; the answer never depends on the clock unless
   a time limit is given.
-* ``threads`` > 1 splits the root turns over threads, each with its own search and
-  table, sharing the best proved bound (see :func:`_root_split`). The value and the
-  best turns are the serial ones; the PV is an optimal line (maybe another one);
-  the node limit counts every thread's nodes but is no longer deterministic.
+* ``threads`` > 1 runs the root's null-window probes over threads, each with its own
+  search and table for its share of the root's turns (see :class:`_Team`). The value
+  and the best turns are the serial ones; the PV is an optimal line (maybe another
+  one); the node limit counts every thread's nodes but is no longer deterministic.
 
 Technique (see docs/solver.md): MTD(f) null-window probes over a fail-soft
 alpha-beta with a transposition table, exact last two turns, per-side score
@@ -518,7 +518,7 @@ def _walk_pv(s: Searcher, value: int, pv: list) -> None:
         s.unmake(t)
 
 
-# --- the root split over threads ---------------------------------------------------------------
+# --- the root over threads ------------------------------------------------------------------------
 
 #: seconds between the main thread's looks at Ctrl-C and the shared node limit while the
 #: threads search (a node limit may be passed by what the threads search meanwhile)
@@ -536,205 +536,8 @@ def _mover_probe(s: Searcher, gamma: int, red: bool):
     return (v, is_lower) if red else (-v, not is_lower)
 
 
-class RootWindow:
-    """The best bound proved on the root's value, in the mover's view (the root is the
-    max of its children there), shared by the threads of one split root. Every bound
-    in it was proved for some child, hence for the root; it only ever rises."""
-
-    def __init__(self):
-        self._lock = threading.Lock()
-        self.bound = None            # None: nothing proved yet
-
-    def get(self):
-        return self.bound
-
-    def offer(self, v: int) -> None:
-        """``v`` is proved for one child (mover's view): keep it if it is better."""
-        with self._lock:
-            if self.bound is None or v > self.bound:
-                self.bound = v
-
-
-def prove_child(s: Searcher, red: bool, window: RootWindow | None, lo: int, hi: int,
-                ties: bool = True) -> tuple[int, int, bool, bool]:
-    """Bounds (mover's view) on the child at ``s``'s position, from [lo, hi] (proved
-    already, e.g. static) by MTD(f) null-window probes: exact unless the window cuts it
-    (``hi <= window``: it cannot beat a sibling) or a stop strikes. A cut child whose
-    bounds still reach the window gets one probe more when ``ties`` (it may be an
-    optimal turn). Every lower bound proved is offered to the window at once.
-    Returns (lo, hi, cut, finished)."""
-    g = _mover_guess(s, red)
-    cut = False
-    while lo < hi:
-        w = window.get() if window is not None else None
-        if w is not None and hi <= w:
-            cut = True
-            break
-        if w is not None and lo <= w:
-            gamma = w + 1                    # can it beat the window at all?
-        else:
-            gamma = min(max(g + 1 if g <= lo else g, lo + 1), hi)
-        r = _mover_probe(s, gamma, red)
-        if r is None:
-            return lo, hi, cut, False
-        v, is_lower = r
-        if is_lower:
-            lo = max(lo, v)
-            if window is not None:
-                window.offer(lo)
-        else:
-            hi = min(hi, v)
-        g = v
-    if cut and ties and hi == window.get():
-        r = _mover_probe(s, hi, red)          # equal to the best sibling, or below it?
-        if r is None:
-            return lo, hi, cut, False
-        if r[1]:
-            lo = hi
-        else:
-            hi = min(hi, r[0])
-    return lo, hi, cut and lo < hi, True
-
-
-def _mover_guess(s: Searcher, red: bool) -> int:
-    g = _guess(s)
-    return g if red else -g
-
-
-class _Split:
-    """The shared state of one root split: the orbits still to take, the results, the
-    window, the limits and the reason a stop struck (the first one)."""
-
-    def __init__(self, searchers, orbits, red, window, node_limit):
-        self.searchers = searchers
-        self.orbits = orbits
-        self.red = red
-        self.window = window
-        self.node_limit = node_limit
-        self.lock = threading.Lock()
-        self.next = 0
-        self.results = {}            # orbit index -> (lo, hi, cut, finished, thread)
-        self.reason = None
-        self.first_done = threading.Event()
-        self.running = len(searchers)
-        self.all_done = threading.Event()    # every thread has returned
-
-    def finished(self) -> None:
-        """A thread returns (its last act)."""
-        with self.lock:
-            self.running -= 1
-            if self.running == 0:
-                self.all_done.set()
-
-    def take(self) -> int | None:
-        with self.lock:
-            if self.reason is not None or self.next >= len(self.orbits):
-                return None
-            k = self.next
-            self.next += 1
-            return k
-
-    def nodes(self) -> int:
-        return sum(s.stats()["nodes"] for s in self.searchers)
-
-    def stop(self, reason: str) -> None:
-        """Stop every thread (thread-safe, the first reason is kept)."""
-        with self.lock:
-            if self.reason is None:
-                self.reason = reason
-        for s in self.searchers:
-            s.stop()
-        self.first_done.set()
-
-
-def _split_worker(split: _Split, i: int, exact_children: bool, ties: bool) -> None:
-    """Thread ``i``: take root orbits one at a time and prove their children on its own
-    searcher. The first orbit (the likeliest best) is proved before the others start,
-    unless it offers a bound to the window first."""
-    s = split.searchers[i]
-    try:
-        if i > 0 and not exact_children:
-            while not split.first_done.wait(POLL_SECONDS):
-                if split.window.get() is not None:
-                    break
-        while True:
-            k = split.take()
-            if k is None:
-                return
-            rep = split.orbits[k][0]
-            s.make(rep)
-            slo, shi = s.bounds()
-            lo, hi = (slo, shi) if split.red else (-shi, -slo)
-            if exact_children:
-                lo, hi, cut, done = prove_child(s, split.red, None, lo, hi)
-            else:
-                lo, hi, cut, done = prove_child(s, split.red, split.window, lo, hi, ties)
-            s.unmake(rep)
-            with split.lock:
-                split.results[k] = (lo, hi, cut, done, i)
-            if k == 0:
-                split.first_done.set()
-            if not done:
-                split.stop(ABORT_REASONS.get(s.aborted, "interrupted"))
-                return
-    except BaseException:                # never leave the others running
-        split.stop("interrupted")
-        raise
-    finally:
-        split.finished()
-
-
-def _root_split(core, orbits, searchers, node_limit, exact_children=False, ties=True,
-                progress=None) -> _Split:
-    """Prove the root's children (one per orbit, root order) over one thread per
-    searcher, the main thread watching Ctrl-C and the shared node limit. Without
-    ``exact_children`` a child that cannot beat the best bound proved for a sibling is
-    only refuted (see :func:`prove_child`; ``ties``: one that may equal it is settled,
-    for the best turns); with it, every child is proved exactly."""
-    red = core.side == 0
-    split = _Split(searchers, orbits, red, RootWindow(), node_limit)
-    threads = [threading.Thread(target=_split_worker, args=(split, i, exact_children, ties),
-                                name=f"szsolver-solve-{i}", daemon=True)
-               for i in range(len(searchers))]
-    # Waits use an Event, not Thread.join: a join interrupted by Ctrl-C can mark a
-    # thread finished while it still runs (CPython before 3.12).
-    try:
-        for t in threads:
-            t.start()
-        seen = 0
-        while not split.all_done.wait(POLL_SECONDS):
-            if interrupt.requested():
-                split.stop("interrupted")
-            if node_limit and split.nodes() >= node_limit:
-                split.stop(ABORT_REASONS[1])
-            if progress is not None and len(split.results) != seen:
-                seen = len(split.results)
-                progress(f"turn {seen}/{len(orbits)} ({split.nodes():,} nodes)")
-    except KeyboardInterrupt:
-        split.stop("interrupted")
-    finally:
-        idle = [t for t in threads if t.ident is None]
-        if idle:                         # Ctrl-C while starting them: never wait for
-            split.stop("interrupted")    # threads that will not run
-            with split.lock:
-                split.running -= len(idle)
-                if split.running == 0:
-                    split.all_done.set()
-        while True:                      # every thread stops within a few nodes
-            try:
-                split.all_done.wait()
-                break
-            except KeyboardInterrupt:
-                split.stop("interrupted")
-    for t in threads:
-        if t.ident is not None:
-            t.join()
-    return split
-
-
 def order_root(s: Searcher, orbits: list[list[int]]) -> list[list[int]]:
-    """The orbits best first for the mover by the static guess at each child (the
-    likeliest best first: it sets the window the others are cut against), ties by
+    """The orbits best first for the mover by the static guess at each child, ties by
     turn. ``s`` is at the root and is left there."""
     red = s.position().side == 0
     keyed = []
@@ -746,85 +549,295 @@ def order_root(s: Searcher, orbits: list[list[int]]) -> list[list[int]]:
     return [orb for _, _, orb in sorted(keyed)]
 
 
+class _Team:
+    """Searchers (one per thread) at the root, the root's children (one per orbit) dealt
+    round-robin to them (child k to searcher k mod n: each keeps its children's trees
+    in its own table from one round of probes to the next), the bounds proved on every
+    child (mover's view) and the reason a stop struck (the first one)."""
+
+    def __init__(self, core, orbits, searchers, clock, node_limit):
+        self.core = core
+        self.red = core.side == 0
+        self.orbits = orbits
+        self.searchers = searchers
+        self.clock = clock
+        self.node_limit = node_limit
+        self.lock = threading.Lock()
+        self.reason = None
+        self.cancel = threading.Event()     # this round's answer is known: stop it
+        self.bounds = []
+        s = searchers[0]
+        for orb in orbits:                  # static bounds, mover's view
+            s.make(orb[0])
+            lo, hi = s.bounds()
+            s.unmake(orb[0])
+            self.bounds.append((lo, hi) if self.red else (-hi, -lo))
+
+    def nodes(self) -> int:
+        return sum(s.stats()["nodes"] for s in self.searchers)
+
+    def narrow(self, k: int, lo: int | None = None, hi: int | None = None) -> None:
+        with self.lock:
+            a, b = self.bounds[k]
+            self.bounds[k] = (a if lo is None else max(a, lo), b if hi is None else min(b, hi))
+
+    def stop(self, reason: str) -> None:
+        """Stop every thread (thread-safe; the first reason is kept)."""
+        with self.lock:
+            if self.reason is None:
+                self.reason = reason
+        self.cancel.set()
+        for s in self.searchers:
+            s.stop()
+
+    def halt_round(self) -> None:
+        """The round's answer is known: the other threads drop their probes."""
+        self.cancel.set()
+        for s in self.searchers:
+            s.stop()
+
+    def _arm(self, s: Searcher) -> bool:
+        """Before a probe: reset ``s``'s limits (its own deadline, the node budget);
+        False when the round or the whole search is stopped (looked at after the reset,
+        so a stop that the reset cleared is not lost)."""
+        left = 0
+        if self.node_limit:
+            left = self.node_limit - self.nodes()
+            if left <= 0:
+                self.stop(ABORT_REASONS[1])
+                return False
+        s.set_limits(s.stats()["nodes"] + left if self.node_limit else 0,
+                     self.clock.left() if self.clock.limit is not None else 0.0)
+        return not self.cancel.is_set()
+
+    def probe(self, s: Searcher, k: int, gamma: int):
+        """Child k: "mover's value >= gamma"? (bound, is_lower), its bounds narrowed; None
+        when the round or the search was stopped (a limit of its own stops them all)."""
+        a, b = self.bounds[k]
+        if a >= gamma:
+            return a, True
+        if b < gamma:
+            return b, False
+        if not self._arm(s):
+            return None
+        turn = self.orbits[k][0]
+        s.make(turn)
+        r = _mover_probe(s, gamma, self.red)
+        s.unmake(turn)
+        if r is None:
+            if not self.cancel.is_set():
+                self.stop(ABORT_REASONS.get(s.aborted, "interrupted"))
+            return None
+        v, is_lower = r
+        self.narrow(k, lo=v) if is_lower else self.narrow(k, hi=v)
+        return r
+
+    def run(self, work) -> None:
+        """``work(i)`` for every searcher i, one thread each; the main thread watches
+        Ctrl-C and the node limit. Every thread has returned when this returns. Waits
+        use an Event, not Thread.join: a join interrupted by Ctrl-C can mark a thread
+        finished while it still runs (CPython before 3.12)."""
+        n = len(self.searchers)
+        done = threading.Event()
+        running = [n]
+
+        def body(i):
+            try:
+                work(i)
+            except BaseException:            # never leave the others running
+                self.stop("interrupted")
+                raise
+            finally:
+                with self.lock:
+                    running[0] -= 1
+                    if running[0] == 0:
+                        done.set()
+
+        self.cancel.clear()
+        threads = [threading.Thread(target=body, args=(i,), name=f"szsolver-solve-{i}",
+                                    daemon=True) for i in range(n)]
+        try:
+            for t in threads:
+                t.start()
+            while not done.wait(POLL_SECONDS):
+                if interrupt.requested():
+                    self.stop("interrupted")
+                if self.node_limit and self.nodes() >= self.node_limit:
+                    self.stop(ABORT_REASONS[1])
+        except KeyboardInterrupt:
+            self.stop("interrupted")
+        finally:
+            idle = [t for t in threads if t.ident is None]
+            if idle:                         # Ctrl-C while starting them: never wait
+                self.stop("interrupted")     # for threads that will not run
+                with self.lock:
+                    running[0] -= len(idle)
+                    if running[0] == 0:
+                        done.set()
+            while True:                      # every thread stops within a few nodes
+                try:
+                    done.wait()
+                    break
+                except KeyboardInterrupt:
+                    self.stop("interrupted")
+        for t in threads:
+            if t.ident is not None:
+                t.join()
+
+    def round(self, gamma: int):
+        """One root probe "mover's value >= gamma" over the threads: ("high", v) when a
+        child reaches gamma (the others are dropped), ("low", v) when every child fails
+        (v the largest fail-soft bound), None when stopped."""
+        n = len(self.searchers)
+        high = []
+
+        def work(i):
+            s = self.searchers[i]
+            for k in range(i, len(self.orbits), n):
+                if self.cancel.is_set():
+                    return
+                r = self.probe(s, k, gamma)
+                if r is not None and r[1]:
+                    with self.lock:
+                        high.append(r[0])
+                    self.halt_round()
+                    return
+
+        self.run(work)
+        if high:
+            return "high", max(high)
+        if self.reason is not None:
+            return None
+        return "low", max(b for _, b in self.bounds)
+
+    def mtdf(self, lo: int, hi: int, guess: int, progress=None) -> tuple[int, int, bool]:
+        """MTD(f) on the root (mover's view) by rounds: (lo, hi, finished)."""
+        g = min(max(guess, lo), hi)
+        while lo < hi:
+            gamma = g + 1 if g <= lo else g
+            gamma = min(max(gamma, lo + 1), hi)
+            r = self.round(gamma)
+            if r is None:
+                return lo, hi, False
+            how, v = r
+            if how == "high":
+                lo = max(lo, v)
+            else:
+                hi = min(hi, v)
+            g = v
+            if progress is not None:
+                a, b = (lo, hi) if self.red else (-hi, -lo)
+                progress(f"{a:+d} <= value <= {b:+d} ({self.nodes():,} nodes)")
+        return lo, hi, True
+
+    def classify(self, value: int) -> None:
+        """Every child proved >= ``value`` (optimal: the root's value is ``value``) or
+        below it, over the threads; a stop leaves the rest open."""
+        n = len(self.searchers)
+
+        def work(i):
+            s = self.searchers[i]
+            for k in range(i, len(self.orbits), n):
+                if self.reason is not None or self.probe(s, k, value) is None:
+                    return
+
+        self.run(work)
+
+    def exact_children(self, progress=None) -> None:
+        """Every child's exact value (MTD(f) each), children taken in turn by the
+        threads; a stop leaves the rest with the bounds proved."""
+        nxt = [0]
+
+        def work(i):
+            s = self.searchers[i]
+            while self.reason is None:
+                with self.lock:
+                    k = nxt[0]
+                    nxt[0] += 1
+                if k >= len(self.orbits):
+                    return
+                s.make(self.orbits[k][0])
+                g = _guess(s)
+                s.unmake(self.orbits[k][0])
+                g = g if self.red else -g
+                while self.bounds[k][0] < self.bounds[k][1]:
+                    lo, hi = self.bounds[k]
+                    gamma = min(max(g + 1 if g <= lo else g, lo + 1), hi)
+                    r = self.probe(s, k, gamma)
+                    if r is None:
+                        return
+                    g = r[0]
+                if progress is not None:
+                    progress(f"turn {k + 1}/{len(self.orbits)}")
+
+        self.run(work)
+
+
 def _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv, pstr,
                    progress) -> SolveResult:
-    """:func:`solve` with the root's children proved over threads (its contracts)."""
+    """:func:`solve` with the root's children probed over threads (its contracts)."""
     red = core.side == 0
     if not all_turns:
         orbits = order_root(searchers[0], orbits)
-    split = _root_split(core, orbits, searchers, node_limit, all_turns, pv, progress)
-    res = split.results
-    bounds = []                          # per orbit, Red's view
-    for k, orb in enumerate(orbits):
-        if k in res:
-            lo, hi = res[k][0], res[k][1]
-        else:                            # not reached: the static bounds
-            s = searchers[0]
-            s.make(orb[0])
-            slo, shi = s.bounds()
-            s.unmake(orb[0])
-            lo, hi = (slo, shi) if red else (-shi, -slo)
-        bounds.append((lo, hi) if red else (-hi, -lo))
-    if red:
-        lo, hi = max(b[0] for b in bounds), max(b[1] for b in bounds)
-    else:
-        lo, hi = min(b[0] for b in bounds), min(b[1] for b in bounds)
-    done = lo == hi                      # the children's bounds prove it, even after a stop
+    team = _Team(core, orbits, searchers, clock, node_limit)
     turns = None
+    if all_turns:
+        team.exact_children(progress)
+        bounds = team.bounds
+        lo, hi = max(b[0] for b in bounds), max(b[1] for b in bounds)
+        done = lo == hi
+    else:
+        slo, shi = searchers[0].bounds()
+        lo, hi = (slo, shi) if red else (-shi, -slo)
+        g = _guess(searchers[0])
+        lo, hi, done = team.mtdf(lo, hi, g if red else -g, progress)
+    value = lo if red else -lo                 # Red's view
     if all_turns:
         turns = []
         for k, orb in enumerate(orbits):
-            clo, chi = bounds[k]
+            a, b = team.bounds[k]
+            clo, chi = (a, b) if red else (-b, -a)
             turns += [TurnValue(t, clo if clo == chi else None, clo, chi, clo == chi, k)
                       for t in orb]
         if red:
             turns.sort(key=lambda t: (-(t.value if t.exact else t.upper), t.group, t.turn))
         else:
             turns.sort(key=lambda t: ((t.value if t.exact else t.lower), t.group, t.turn))
-    stopped = None if done else (split.reason or "interrupted")
-    result = SolveResult(pstr, lo if done else None, done, lo, hi, winner_of(lo, hi), None,
-                         turns=turns, stopped=stopped)
-    if done and pv and split.reason is not None:
-        # A stop after the value: the children proved equal to it are optimal; the
-        # others whose bounds still hold it are open.
-        opt = [k for k, b in enumerate(bounds) if b[0] == b[1] == lo]
+    rlo, rhi = (lo, hi) if red else (-hi, -lo)
+    stopped = None if done else (team.reason or "interrupted")
+    result = SolveResult(pstr, value if done else None, done, rlo, rhi, winner_of(rlo, rhi),
+                         None, turns=turns, stopped=stopped)
+    if done and pv:
+        # Every child is proved <= the value (the round that proved the root's upper
+        # bound failed on each); the optimal ones are those proved >= it.
+        if team.reason is None:
+            team.classify(lo)
+        opt = [k for k, (a, _) in enumerate(team.bounds) if a >= lo]
         result.best = sorted(t for k in opt for t in orbits[k])
-        result.best_complete = not any(b[0] < b[1] and b[0] <= lo <= b[1] for b in bounds)
-        result.pv = [orbits[opt[0]][0]] if opt else []
-        left = " and ".join(x for x, ok in (("best turns", result.best_complete),
-                                          ("PV", False)) if not ok)
-        result.stopped = f"{split.reason} after the value was proved ({left} incomplete)"
-    elif done and pv:
-        # Every child is exact or proved below the value (ties were settled), so the
-        # optimal orbits are known; the PV is walked from the first of them on the
-        # table of the thread that proved it.
-        opt = [k for k, b in enumerate(bounds) if b[0] == b[1] == lo]
-        result.best = sorted(t for k in opt for t in orbits[k])
-        result.best_complete = True
-        k = opt[0]
-        s = searchers[res[k][4]]
-        left = node_limit - split.nodes() if node_limit else 0
-        result.pv.append(orbits[k][0])   # proved optimal already
-        try:
-            if node_limit and left <= 0:
-                raise _Stopped
-            s.set_limits(s.stats()["nodes"] + left if node_limit else 0,
-                         clock.left() if clock.limit is not None else 0.0)
-            s.make(orbits[k][0])
-            _walk_pv(s, lo, result.pv)
-            result.pv_complete = True
-            end = core.copy()
-            for t in result.pv:
-                end.make(t)
-            r, b = end.scores()
-            result.scores = {"red": r, "blue": b}
-        except (_Stopped, KeyboardInterrupt):
-            if node_limit and left <= 0:
-                reason = ABORT_REASONS[1]
-            else:
-                reason = ABORT_REASONS.get(s.aborted, "interrupted")
-            result.stopped = f"{reason} after the value was proved (PV incomplete)"
-        s.reset()
+        result.best_complete = all(a >= lo or b < lo for a, b in team.bounds)
+        if opt:
+            result.pv.append(orbits[opt[0]][0])
+        s = searchers[opt[0] % len(searchers)] if opt else searchers[0]
+        if result.best_complete:
+            try:
+                if not team._arm(s):
+                    raise _Stopped
+                s.make(result.pv[0])
+                _walk_pv(s, value, result.pv)
+                result.pv_complete = True
+                end = core.copy()
+                for t in result.pv:
+                    end.make(t)
+                r, b = end.scores()
+                result.scores = {"red": r, "blue": b}
+            except (_Stopped, KeyboardInterrupt):
+                pass
+            s.reset()
+        if not result.pv_complete:
+            reason = team.reason or ABORT_REASONS.get(s.aborted, "interrupted")
+            left = " and ".join(x for x, ok in (("best turns", result.best_complete),
+                                              ("PV", result.pv_complete)) if not ok)
+            result.stopped = f"{reason} after the value was proved ({left} incomplete)"
     elif done:
         result.best_complete = result.pv_complete = True   # not asked for
     stats = [s.stats() for s in searchers]
