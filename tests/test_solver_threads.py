@@ -1,4 +1,4 @@
-"""solve(threads=N) / szsolver solve --threads: the root's turns split over threads.
+"""solve(threads=N) / szsolver solve --threads: the root's probes run over threads.
 
 Checked against independent computations: a plain minimax on the reference back end
 (1-2 turns left), the serial solver (value, every optimal turn, every turn's value),
@@ -177,6 +177,20 @@ def test_node_limit_bounds_and_prefixes(limit):
         for t in res.pv:
             q.play(t)
             assert solve(q, pv=False).value == truth.value
+    assert no_solver_threads()
+
+
+@pytest.mark.parametrize("limit", [1, 5000, 20000, 35000])
+def test_node_limit_all_turns_bounds(limit):
+    p = random_game_at(24, 5, BASIC)
+    truth = dict(turn_values(p))
+    res = solve(p, threads=2, all_turns=True, node_limit=limit)
+    assert sorted(t.turn for t in res.turns) == sorted(truth)
+    for t in res.turns:
+        assert t.lower <= truth[t.turn] <= t.upper
+        assert t.value == (truth[t.turn] if t.exact else None)
+    if not res.exact:
+        assert res.stopped == "node limit"
     assert no_solver_threads()
 
 
