@@ -262,10 +262,12 @@ cdef void side_tables(const Board* b, bb_t own, bb_t nb, bb_t V, int with_cut,
     """Advanced rule, no stone of this side after the next: ``with0[x]`` = the side's
     score with one more own stone on x (x in V); with ``with_cut`` also
     ``withq[64 * x + q]`` = that score with a neutral on q too (q in V, q != x)."""
-    cdef bb_t e = V, e2, pb
+    cdef bb_t e = V, e2, pb, c0 = 0, cx
     cdef bb_t beam[6]
     cdef int cnt[64]
     cdef int x, q
+    if with_cut:
+        c0 = cut_points(b, own, nb, V)
     while e:
         x = sz_ctz(e)
         e &= e - 1
@@ -273,11 +275,16 @@ cdef void side_tables(const Board* b, bb_t own, bb_t nb, bb_t V, int with_cut,
         beam_masks(b, pb, nb, beam)
         with0[x] = histogram(b, pb, beam, cnt)
         if with_cut:
+            # a neutral off the points where a cut changes this side's score keeps it
+            cx = c0 | cut_points_added(b, own, nb, x)
             e2 = V & ~bit(x)
             while e2:
                 q = sz_ctz(e2)
                 e2 &= e2 - 1
-                withq[64 * x + q] = score_with_cut(b, pb, beam, cnt, with0[x], nb, q)
+                if (cx >> q) & 1:
+                    withq[64 * x + q] = score_with_cut(b, pb, beam, cnt, with0[x], nb, q)
+                else:
+                    withq[64 * x + q] = with0[x]
 
 
 cdef inline void top2(int v, int x, int* v1, int* x1, int* v2) noexcept nogil:
