@@ -94,33 +94,31 @@ def _start_helpers() -> bool:
     return True
 
 
-def _kill_workers(before: tuple[set, set], leaving: bool) -> None:
-    """After Ctrl-C: the worker processes started since ``before`` (the process's
-    multiprocessing children and Dask nannies then) are killed (SIGKILL) at once, their
-    nannies told first not to restart them (a worker inside a C search would notice
-    its parent's exit only at the end of the search). ``leaving``: the process is about
-    to exit without unwinding: Dask's logs about the dead workers are silenced, and the
-    forkserver and the resource tracker are ended and reaped too, the semaphores
-    unlinked first (nothing is left behind, not even a zombie for init to reap)."""
+def _leave_now(before: tuple[set, set]) -> None:
+    """After Ctrl-C, the command line about to exit without unwinding: kill (SIGKILL)
+    the worker processes started since ``before`` (the process's multiprocessing
+    children and Dask nannies then) at once, their nannies told first not to restart
+    them (a worker inside a C search would notice its parent's exit only at the end of
+    the search); Dask's logs about them silenced; the forkserver and the resource
+    tracker ended too, the semaphores unlinked first; everything reaped (nothing is
+    left behind, not even a zombie for init to reap). A library (no fast exit) closes
+    the cluster instead: Dask stops its workers (SIGTERM ends one inside a C search)."""
     import logging
     import multiprocessing
     import multiprocessing.util
     from distributed import Nanny
     from distributed.core import Status
-    if leaving:
-        logging.disable(logging.CRITICAL)
-        if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGINT, signal.SIG_IGN)   # an impatient second Ctrl-C
-            # must not cut this short (the way out ignores it from here on anyway)
+    logging.disable(logging.CRITICAL)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)   # an impatient second Ctrl-C must
+        # not cut this short (the way out ignores it from here on anyway)
     for nanny in set(Nanny._instances) - before[1]:
         with contextlib.suppress(Exception):
             nanny.status = Status.closing
-    mine = [p for p in multiprocessing.active_children() if p not in before[0]]
-    for p in mine:
-        with contextlib.suppress(Exception):
-            p.kill()
-    if not leaving:
-        return
+    for p in multiprocessing.active_children():
+        if p not in before[0]:
+            with contextlib.suppress(Exception):
+                p.kill()
     import multiprocessing.forkserver
     from multiprocessing import resource_tracker
     server = getattr(multiprocessing.forkserver, "_forkserver", None)
@@ -234,7 +232,8 @@ def open_client(workers: int | None = None, scheduler: str | None = None):
             yield client
         except KeyboardInterrupt:
             interrupted = True
-            _kill_workers(before, leaving=interrupt.FAST_EXIT)
+            if interrupt.FAST_EXIT:
+                _leave_now(before)
             raise
         finally:
             if not (interrupted and interrupt.FAST_EXIT):
