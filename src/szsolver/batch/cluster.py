@@ -146,8 +146,12 @@ def _leave_now(before: tuple[set, set]) -> None:
         multiprocessing.util._run_finalizers(0)
     fd, pid = getattr(tracker, "_fd", None), getattr(tracker, "_pid", None)
     if fd is not None and pid:
+        # the end of its input (it exits), the descriptor left open on /dev/null: a
+        # semaphore made and dropped meanwhile by Dask's thread unregisters quietly
         with contextlib.suppress(OSError):
-            os.close(fd)        # the end of its input: it exits
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, fd)
+            os.close(null)
         _end(pid, None, REAP_SECONDS)
 
 
