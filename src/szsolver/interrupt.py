@@ -101,7 +101,8 @@ def _handler(signum, frame):
     if not _armed or _exiting:
         return
     if _inside(frame, _unraisable.__code__):
-        return              # it delivers the interrupt again itself
+        _redeliver_later()  # not here (it would be ignored again): once more, later
+        return
     raise Interrupted()
 
 
@@ -175,14 +176,26 @@ def _unraisable(u):
     ignored in ..." and go on. Stay silent and deliver the interrupt again, at the next
     bytecode of ordinary code."""
     if u.exc_type is not None and issubclass(u.exc_type, KeyboardInterrupt) and _requested.is_set():
-        if not _exiting:
-            threading.Thread(target=_redeliver, daemon=True).start()
+        _redeliver_later()
         return
     _previous_unraisable(u)
 
 
+#: held while a redelivery is on its way (one at a time)
+_redelivery = threading.Lock()
+
+
+def _redeliver_later() -> None:
+    """Deliver the interrupt again in 5 ms (a thread), unless one is on its way. The
+    redelivery can itself land in :func:`_unraisable` (a loaded machine: the main
+    thread had not left it yet); the handler then asks for another one."""
+    if not _exiting and _redelivery.acquire(blocking=False):
+        threading.Thread(target=_redeliver, daemon=True).start()
+
+
 def _redeliver() -> None:
     time.sleep(0.005)       # let the ignoring context finish first
+    _redelivery.release()
     _thread.interrupt_main(signal.SIGINT)   # runs _handler in the main thread again
 
 
