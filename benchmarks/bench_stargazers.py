@@ -6,6 +6,7 @@ against a random and a greedy player.
     python benchmarks/bench_stargazers.py solver    # solve time and nodes by empty cells
     python benchmarks/bench_stargazers.py engine [GAMES SECONDS BOARD]  # vs random, greedy
     python benchmarks/bench_stargazers.py early [GAMES SECONDS BOARD]   # early end
+    python benchmarks/bench_stargazers.py bounds    # true score range vs the proofs
 
 Times are CPU seconds (time.process_time); run it on a quiet machine or say the load.
 """
@@ -170,12 +171,54 @@ def early(games=40, seconds=0.1, board="12-star"):
                   f"{os.getloadavg()[0]:.1f}", flush=True)
 
 
+def bounds(per=12):
+    """How wide the true range of final scores is late in random 12-star games (every
+    line of play enumerated) beside the proved bounds, and how many stones the proofs
+    find safe in random games."""
+    from szsolver.stargazers.assured import continuations, reach, safe_stones, status
+    per = int(per)
+    rng = random.Random("gap2")
+    print("empty | highest final | opponent stones | proved potential | lowest final | "
+          "proved assured | one winner in every line")
+    for k in (10, 8, 6, 4):
+        rows, single = [], 0
+        for _ in range(per):
+            while True:
+                p = fast.Position()
+                while not p.is_over() and p.empty.bit_count() > k:
+                    p.play(rng.choice(p.legal_placements()))
+                if not p.is_over():
+                    break
+            lo, hi, winners = continuations(p, 10 ** 6)
+            s = status(p, node_limit=0)
+            for side in (0, 1):
+                rows.append((hi[side], (p.blue, p.red)[side].bit_count(), s.potential[side],
+                             lo[side], s.assured[side]))
+            single += len(winners) == 1
+        means = [statistics.mean(r[j] for r in rows) for j in range(5)]
+        print(f"{k:5} | " + " | ".join(f"{m:.1f}" for m in means) + f" | {single}/{per}",
+              flush=True)
+    rng = random.Random("sc")
+    safe = positions = 0
+    for _ in range(30):
+        p = fast.Position(board=rng.choice(["12-star", "18-star"]))
+        while not p.is_over():
+            b = p.board
+            for own, enemy in ((p.red, p.blue), (p.blue, p.red)):
+                safe += safe_stones(b, own, enemy, reach(b, own, enemy),
+                                    reach(b, enemy, own)).bit_count()
+            positions += 1
+            p.play(rng.choice(p.legal_placements()))
+    print(f"safe stones found by the proofs in {positions} positions of 30 random games: "
+          f"{safe}", flush=True)
+
+
 if __name__ == "__main__":
     # bench_stargazers.py WHAT [ARGS...]: one part with its arguments (engine GAMES
     # SECONDS BOARD), or no arguments for every part with its defaults
     print(f"load average {os.getloadavg()[0]:.1f}")
     parts = {"rules": rules, "width": width, "solver": solver, "engine": engine,
-             "early": early}
+             "early": early, "bounds": bounds}
     if len(sys.argv) > 1:
         parts[sys.argv[1]](*sys.argv[2:])
     else:
