@@ -13,6 +13,13 @@ SIGINT delivered to one of Dask's threads would be lost): a Ctrl-C that arrives 
 the forkserver starts stays pending in the main thread and reaches the handler right
 after. With SIGINT unblocked in the main thread, the kernel delivers a process-directed
 SIGINT to it, which interrupts its waits on Dask (lock waits return on a signal).
+
+After Ctrl-C the command line (which leaves without unwinding) kills the workers at
+once rather than waiting for Dask to close them, and ends and reaps the forkserver and
+the resource tracker (:func:`_leave_now`): nothing is left behind. Some of this reaches
+into private attributes of multiprocessing and Dask (the forkserver's pid and lock,
+the tracker's pipe, the nannies); each is looked up defensively, and without one that
+step is skipped.
 """
 from __future__ import annotations
 
@@ -66,19 +73,23 @@ def _start_helpers() -> bool:
     if threading.current_thread() is not threading.main_thread() \
             or not hasattr(signal, "pthread_sigmask"):
         return False
-    saved = os.dup(2)
+    # started before SIGINT is blocked below: it unblocks SIGINT after starting its
+    # own process (which it shields itself)
     try:
-        null = os.open(os.devnull, os.O_WRONLY)
+        saved = os.dup(2)
+    except OSError:                     # no standard error at all: nothing to spare it
+        resource_tracker.ensure_running()
+    else:
         try:
-            os.dup2(null, 2)
-            # started before SIGINT is blocked below: it unblocks SIGINT after
-            # starting its own process (which it shields itself)
-            resource_tracker.ensure_running()
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(null, 2)
+                resource_tracker.ensure_running()
+            finally:
+                os.dup2(saved, 2)
+                os.close(null)
         finally:
-            os.dup2(saved, 2)
-            os.close(null)
-    finally:
-        os.close(saved)
+            os.close(saved)
     multiprocessing.forkserver.set_forkserver_preload(PRELOAD)
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
