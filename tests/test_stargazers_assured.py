@@ -10,6 +10,7 @@ from szsolver.stargazers import fast, reference
 from szsolver.stargazers.assured import continuations, status
 from szsolver.stargazers.base import SIDE_NAMES
 from szsolver.stargazers.solver import solve
+from szsolver.stargazers.svg import position_caption
 
 
 def _all_ends(p, out, limit=20000):
@@ -96,6 +97,8 @@ def test_late_bounds_are_the_lowest_and_highest_final_scores(protocol):
             assert (s.decided is not None) == (len(winners) == 1)
         if s.decided is not None:
             assert winners == {s.decided}
+            # the picture's caption says so
+            assert f"decided: {SIDE_NAMES[s.decided]} wins" in position_caption(p)[0]
         exact += s.exact
         decided += s.decided is not None
     assert exact == 10 and decided >= 2      # the look at every line did its job

@@ -23,8 +23,8 @@ __all__ = ["position_svg", "position_caption"]
 
 
 def position_caption(pos) -> list[str]:
-    """Caption lines: side to move (or the result), then each side's score with its
-    assured part and potential."""
+    """Caption lines: side to move (or the result, or the winner of a game already
+    decided), then each side's score with its assured part and potential."""
     s = status(pos)
     r, b = pos.scores()
     if pos.is_over():
@@ -32,6 +32,8 @@ def position_caption(pos) -> list[str]:
     else:
         first = (f"{pos.side_name.capitalize()} to place, {pos.placements_left} left in "
                  f"the turn; protocol {pos.protocol}")
+        if s.decided is not None:
+            first += f"; decided: {('red', 'blue')[s.decided]} wins"
     return [first, f"red: score {r}, assured {s.assured[0]}, potential {s.potential[0]}",
             f"blue: score {b}, assured {s.assured[1]}, potential {s.potential[1]}"]
 
