@@ -194,6 +194,31 @@ def test_node_limit_all_turns_bounds(limit):
     assert no_solver_threads()
 
 
+def test_a_stop_as_a_child_fails_high_stays_a_stop(monkeypatch):
+    """A limit that strikes in the round where a child fails high: no later round runs
+    (the next round's limit reset must not revive the threads)."""
+    from szsolver.endgame import solver as solver_module
+    seen = {}
+    halt = solver_module._Team.halt_round
+
+    def halt_and_stop(team):
+        seen.setdefault("nodes", team.nodes())
+        halt(team)
+        team.stop("node limit")
+
+    monkeypatch.setattr(solver_module._Team, "halt_round", halt_and_stop)
+    # MTD(f) climbs here: its first rounds fail high, more follow
+    p = parse_position("BB/..B..R/B...RBR/.B.BRRR./R.B.N..B./.R.RB..R/R.R.R../B..BB./.. "
+                       "R 5 5 basic")
+    truth = solve(p, pv=False)
+    res = solve(p, threads=2)
+    assert "nodes" in seen
+    assert not res.exact and res.stopped == "node limit"
+    assert res.lower <= truth.value <= res.upper and res.lower < res.upper
+    assert res.nodes <= seen["nodes"] + 2 * 4096 + 1000    # what was running stops at once
+    assert no_solver_threads()
+
+
 def test_time_limit_stops_every_thread():
     p = parse_position(HARD)
     res = solve(p, threads=2, time_limit=0.3)

@@ -608,7 +608,7 @@ class _Team:
                 return False
         s.set_limits(s.stats()["nodes"] + left if self.node_limit else 0,
                      self.clock.left() if self.clock.limit is not None else 0.0)
-        return not self.cancel.is_set()
+        return not self.cancel.is_set() and self.reason is None
 
     def probe(self, s: Searcher, k: int, gamma: int):
         """Child k: "mover's value >= gamma"? (bound, is_lower), its bounds narrowed; None
@@ -653,7 +653,8 @@ class _Team:
                     if running[0] == 0:
                         done.set()
 
-        self.cancel.clear()
+        if self.reason is None:              # a stopped team stays stopped
+            self.cancel.clear()
         threads = [threading.Thread(target=body, args=(i,), name=f"szsolver-solve-{i}",
                                     daemon=True) for i in range(n)]
         try:
@@ -728,6 +729,8 @@ class _Team:
             if progress is not None:
                 a, b = (lo, hi) if self.red else (-hi, -lo)
                 progress(f"{a:+d} <= value <= {b:+d} ({self.nodes():,} nodes)")
+            if self.reason is not None:      # stopped as a child failed high
+                return lo, hi, lo == hi
         return lo, hi, True
 
     def classify(self, value: int) -> None:
