@@ -344,9 +344,10 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     _check_depth(core, time_limit, node_limit)
     clock = _Clock(time_limit)
     pstr = position_string(core)
-    tt_size_given = tt_size is not None
-    if tt_size is None:
-        tt_size = tt_entries_for(core.turns_left)
+    orbits = None if core.is_over() else turn_orbits(core)
+    split = threads > 1 and orbits is not None and len(orbits) > 1
+    if tt_size is None:                  # threads: each searches the children's depth
+        tt_size = tt_entries_for(max(core.turns_left - 1, 0) if split else core.turns_left)
     s = _searcher(core, tt_size, options, score_caps, driver)
     s.set_limits(node_limit or 0, clock.left() if time_limit is not None else 0.0)
     if core.is_over():
@@ -356,13 +357,9 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
                            nodes=0, seconds=clock.elapsed(), tt=s.stats(),
                            turns=[] if all_turns else None, best_complete=True,
                            pv_complete=True)
-    orbits = turn_orbits(core)
-    if threads > 1 and len(orbits) > 1:
+    if split:
         n = min(threads, len(orbits))
-        per = tt_size if tt_size_given else tt_entries_for(max(core.turns_left - 1, 0))
-        searchers = [s] + [_searcher(core, per, options, score_caps) for _ in range(n - 1)]
-        if not tt_size_given:
-            searchers[0] = s = _searcher(core, per, options, score_caps)
+        searchers = [s] + [_searcher(core, tt_size, options, score_caps) for _ in range(n - 1)]
         for x in searchers:
             x.set_limits(node_limit or 0, clock.left() if time_limit is not None else 0.0)
         return _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv,
