@@ -314,8 +314,8 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     ``tt_size``: transposition-table entries (rounded to a power of two, 16 bytes
     each); default by depth (:func:`tt_entries_for`). ``all_turns``: also the exact value of every legal turn.
     ``options``: the techniques to use (names from ``_search.OPTIONS``; default
-    ``DEFAULT_OPTIONS``, i.e. all but "killer" and "adv2"; "adv2" is faster under the
-    Advanced rule but may pick another of several optimal lines, see docs/solver.md). ``score_caps``: external upper bounds on Red's and Blue's
+    ``DEFAULT_OPTIONS``, the search's default set: see docs/solver.md for what each
+    one buys and why the others are off). ``score_caps``: external upper bounds on Red's and Blue's
     final scores (e.g. from :mod:`szsolver.bounds.potential`); they must be valid bounds.
     ``driver``: "mtdf" (default: MTD(f) null-window probes, every finished probe a
     proved bound) or "pvs" (one principal-variation search with the static bounds
