@@ -234,19 +234,50 @@ def test_advanced_last_turn_with_supplies_in_hand(seed):
     assert solve(p, pv=False).value == best_val
 
 
-@pytest.mark.parametrize("seed", range(66, 70))
+@pytest.mark.parametrize("seed", range(66, 72))
 def test_advanced_two_turns_with_supplies_in_hand(seed):
     """Two and three turns left, both supplies in hand: the default techniques (the
-    two-turn bounds with their killer turn, the exact last turn) against plain
-    alpha-beta, every turn's value, and each subset of leaf/adv2/order/tt."""
+    two-turn bounds with their killer turn, the three-turn rule, the exact last
+    turn) against plain alpha-beta, every turn's value, and subsets of
+    leaf/adv2/adv3/order/tt."""
     for tl in (2, 3):
         p = supplies_in_hand_at(seed, tl)
         ref = {t.turn: t.value for t in solve(p, options=[], all_turns=True).turns}
         res = solve(p, all_turns=True)
         assert {t.turn: t.value for t in res.turns} == ref
         for options in (["leaf"], ["leaf", "adv2"], ["leaf", "adv2", "order"],
-                        ["leaf", "adv2", "tt"], ["leaf", "adv2", "tt", "order"]):
+                        ["leaf", "adv2", "tt"], ["leaf", "adv2", "tt", "order"],
+                        ["leaf", "adv2", "adv3"], ["leaf", "adv2", "adv3", "order"],
+                        ["leaf", "adv2", "adv3", "tt", "order"], ["leaf", "adv3"]):
             assert solve(p, options=options, pv=False).value == res.value, options
+
+
+@pytest.mark.parametrize("seed", range(72, 75))
+def test_advanced_four_turns_with_supplies_in_hand(seed):
+    """Four turns left, both supplies in hand (the three-turn rule inside a deeper
+    tree): every turn's value with the default techniques against the search with
+    the exact last turn only (itself checked against brute force above)."""
+    p = supplies_in_hand_at(seed, 4)
+    ref = solve(p, options=["tt", "order", "leaf"], pv=False).value
+    assert solve(p, pv=False).value == ref
+    assert solve(p, options=[o for o in OPTIONS if o != "adv3"], pv=False).value == ref
+
+
+@pytest.mark.parametrize("board,seed", [("square-5", 1675), ("square-4", 2817)])
+def test_three_turn_rule_counts_our_last_stone(board, seed):
+    """Seeded positions (3+3 neutrals in hand, three turns left) where a neutral
+    next to a point our last stone may take is worth playing: the three-turn rule
+    must count those points as relevant (a rule that looked only at the stones on
+    the board gave 0 and -1 here). Against the brute force."""
+    from szsolver.rules import geometry as geo
+    g = geo.square(5) if board == "square-5" else geo.square(4)
+    rng = random.Random(seed_of("adv3-mut", board, seed))
+    p = reference.Position(g, red_neutrals=3, blue_neutrals=3, rule=ADVANCED,
+                           stones_per_side=8 if board == "square-5" else 6)
+    random_play(p, p.turns_left - 3, rng, 0.0)
+    bv = Brute().value(p.copy())
+    assert solve(p, pv=False).value == bv
+    assert solve(p, options=["leaf", "adv2", "adv3"], pv=False).value == bv
 
 
 @pytest.mark.parametrize("options", [[], ["tt"], ["leaf"], ["tables"], ["order"],

@@ -174,6 +174,32 @@ cdef inline bb_t cut_points_added(const Board* b, bb_t own, bb_t nb, int p) noex
     return out
 
 
+cdef bb_t reach_points(const Board* b, bb_t own, bb_t nb, bb_t V) noexcept nogil:
+    """The points q of V where a neutral could change the score of ``own`` plus at
+    most one more own stone anywhere in V (more blockers than ``nb`` only shrink the
+    set): on some axis, q's unblocked segment holds an own stone on one side and an
+    own stone or a point of V on the other. The three-turn rule (Advanced, in
+    ``_search.negamax``) skips our neutral turns off these points."""
+    cdef bb_t e = V, out = 0, hr, lr, hs, ls
+    cdef int q, a
+    while e:
+        q = sz_ctz(e)
+        e &= e - 1
+        for a in range(b.naxes):
+            open_rays(b, nb, q, a, &hr, &lr)
+            hs = own & hr
+            ls = own & lr
+            if (hs and (ls or (V & lr))) or (ls and (V & hr)):
+                out |= bit(q)
+                break
+    return out
+
+
+cdef bb_t cut_points_of(const Board* b, bb_t own, bb_t nb, bb_t V) noexcept nogil:
+    """``cut_points`` for the other modules."""
+    return cut_points(b, own, nb, V)
+
+
 # --- one turn left --------------------------------------------------------------------------
 
 cdef int last_turn(const Board* b, const State* s, int beta) noexcept nogil:

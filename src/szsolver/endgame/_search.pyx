@@ -47,7 +47,8 @@ from szsolver.endgame._tt cimport TT, TTEntry, tt_init, tt_free, tt_find, tt_sto
 from szsolver.endgame._tables cimport (ScoreTables, build_score_tables, free_score_tables,
                                        tables_at_root, table_hi, table_lo)
 from szsolver.endgame._leaves cimport (Refutation, last_turn, two_turns_basic, two_turns_advanced,
-                                       two_turns_from_scores, three_turns_basic, refutation_line)
+                                       two_turns_from_scores, three_turns_basic, refutation_line,
+                                       reach_points, cut_points_of)
 from szsolver.endgame._order cimport gen_ordered
 
 from szsolver.errors import IllegalTurnError, UnsupportedError
@@ -67,18 +68,19 @@ cdef enum:
     OPT_ORDER = 8
     OPT_DOM = 16
     OPT_MONO = 32
-    OPT_ALL = 319         # the default set: all but PVS and killer (measured: docs/solver.md)
+    OPT_ALL = 831         # the default set: all but PVS and killer (measured: docs/solver.md)
     OPT_PVS = 64          # not in OPT_ALL: chosen by the driver
     OPT_KILLER = 128
     OPT_ADV2 = 256        # Advanced two-turn bounds (two_turns_advanced)
-    OPT_KNOWN = 511
+    OPT_ADV3 = 512        # Advanced three-turn neutral rule (needs OPT_ADV2 and OPT_LEAF)
+    OPT_KNOWN = 1023
     ABORT_NONE = 0
     ABORT_NODES = 1
     ABORT_TIME = 2
     ABORT_INTERRUPT = 3
 
 DRIVER_PVS = OPT_PVS
-OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO, "killer": OPT_KILLER, "adv2": OPT_ADV2}
+OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO, "killer": OPT_KILLER, "adv2": OPT_ADV2, "adv3": OPT_ADV3}
 ALL_OPTIONS = OPT_ALL
 ABORT_REASONS = {ABORT_NODES: "node limit", ABORT_TIME: "time limit",
                  ABORT_INTERRUPT: "interrupted"}
@@ -100,6 +102,8 @@ cdef struct Outcome:
     int value         # fail-soft value, the mover's view
     int how           # BY_*
     int tt_turn       # BY_TT: the stored best turn, checked legal at the node; else -1
+    int refuted_by    # an Advanced two-turn node that reached beta by searching: the turn
+                      # whose exact value it returned; else -1
 
 
 cdef struct Ctx:
@@ -124,6 +128,7 @@ cdef struct Ctx:
     long long nodes_at[MAX_PLY + 1]     # nodes by turns left
     long long pruned_rel      # neutral turns skipped by the four-turn rule: off every relevant point
     long long pruned_line     # ... and by the exact line after the same refutation
+    long long pruned_adv3     # neutral turns skipped by the three-turn rule (Advanced)
     long long tt_bad_turns    # TT turns found illegal where they were read (key collisions)
     long long node_limit      # stop at this many nodes (0: none)
     long long next_check      # node count of the next limit and signal check
@@ -156,6 +161,7 @@ cdef inline Outcome found(int value, int how, int tt_turn) noexcept nogil:
     r.value = value
     r.how = how
     r.tt_turn = tt_turn
+    r.refuted_by = -1
     return r
 
 
@@ -198,7 +204,10 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     cdef int T = pm + po
     cdef int v, best, bestmove = -1, ttmove = -1, i, n, t
     cdef int a0, b0, lo_b, hi_b, ume, lme, uop, lop
-    cdef bb_t V, Am, Ao, dead, relset = 0
+    cdef bb_t V, Am, Ao, dead, relset = 0, have3 = 0, V3 = 0
+    cdef int three
+    cdef int ref3[64]         # three-turn rule: per stone x, the refutation of (x, -)
+    cdef bb_t rel3[64]        # ... and the points a neutral of ours could matter on
     cdef int four, q, m, ub
     cdef TTEntry* e
     cdef int* moves
@@ -271,7 +280,10 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             c.killer[ply] = bestmove
         if c.opts & OPT_TT:
             tt_record(c, key, best, a0, b0, bestmove, T)
-        return found(best, BY_SEARCH, -1)
+        r = found(best, BY_SEARCH, -1)
+        if best >= b0 and bestmove >= 0:
+            r.refuted_by = bestmove     # searched: its exact value is best
+        return r
     # ply < MAX_PLY (see _common.pxd): this ply's slice of c.moves exists
     moves = c.moves + ply * MAX_NODE_TURNS
     if ply == 0 and c.n_root > 0 and key == c.root_key:
@@ -290,11 +302,27 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     # Four-turn rule (Basic, both sides two stones): a stone-only turn's refutation,
     # from its three-turn child, tells which of its neutral turns can be skipped.
     four = (c.opts & OPT_DOM) and (c.opts & OPT_LEAF) and s.rule == C_BASIC and pm == 2 and po == 2
+    # Three-turn rule (Advanced, we two stones, they one; children are two-turn nodes):
+    # a stone-only turn's refutation tells which of its neutral turns can be skipped.
+    three = ((c.opts & OPT_ADV3) and (c.opts & OPT_ADV2) and (c.opts & OPT_LEAF)
+             and s.rule == C_ADVANCED and pm == 2 and po == 1)
+    if three:
+        V3 = empty_points(b, s)
     for i in range(n):
         t = moves[i]
         if t >= 64:
             if (dead >> (t & 63)) & 1:
                 continue    # (stone, neutral) is bounded by (stone, -): see OPT_MONO below
+            if three and (have3 >> (t & 63)) & 1:
+                q = (t >> 6) - 1
+                m = ref3[t & 63]
+                if q != (m & 63) and q != (m >> 6) - 1 and not ((rel3[t & 63] >> q) & 1):
+                    # Their refutation m of (stone, -) refutes (stone, q) too, one
+                    # tie-break point worse for us: q changes no final score
+                    # (docs/solver.md, "three-turn rule"). Bounded by what (stone, -)
+                    # returned, which best already holds.
+                    c.pruned_adv3 += 1
+                    continue
             if four and (relset >> (t & 63)) & 1:
                 line = &c.lines[t & 63]
                 q = (t >> 6) - 1
@@ -337,6 +365,16 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
                 # relevant points; usable when its value reaches the bound returned.
                 if refutation_line(b, s, t, r.tt_turn, line) >= r.value:
                     relset |= bit(t)
+        if three and t < 64 and r.refuted_by >= 0:
+            m = r.refuted_by
+            ref3[t] = m
+            # Our neutral q matters only where it could change a final score: ours
+            # (our stones, t, and one more stone anywhere) or theirs (their stones
+            # and m's stone: their last). Blockers: the neutrals now (more only
+            # shrink both sets).
+            rel3[t] = (reach_points(b, s.stones[me] | bit(t), s.neutral, V3 & ~bit(t))
+                       | cut_points_of(b, s.stones[op] | bit(m & 63), s.neutral, V3))
+            have3 |= bit(t)
         if t < 64 and r.how == BY_STATIC and (c.opts & OPT_MONO):
             # The child failed high on its static lower bound (tables). With a
             # neutral added the child's bound only grows (the mover's best set can
@@ -660,7 +698,7 @@ cdef class Searcher:
         return {"nodes": self.c.nodes, "tt_probes": self.c.tt.probes, "tt_hits": self.c.tt.hits,
                 "tt_stores": self.c.tt.stores, "tt_used": self.c.tt.used,
                 "tt_entries": self.c.tt.size,
-                "neutral_turns_pruned": self.c.pruned_rel + self.c.pruned_line,
+                "neutral_turns_pruned": self.c.pruned_rel + self.c.pruned_line + self.c.pruned_adv3,
                 "nodes_by_turns_left": [self.c.nodes_at[i] for i in range(MAX_PLY + 1)
                                         if self.c.nodes_at[i]],
                 "tt_fill": (<double>self.c.tt.used) / self.c.tt.size if self.c.tt.size else 0.0}
