@@ -1,6 +1,6 @@
 """What each solver technique buys: medians over the fixed benchmark positions with
-all (default) techniques, with each one switched off in turn, with none, with PVS
-instead of MTD(f), and with the killer heuristic added.
+all (default) techniques, with each one switched off in turn (e.g. -adv2, -adv3),
+with none, with PVS instead of MTD(f), and with the killer heuristic added.
 
 Run: python3 benchmarks/bench_levers.py [--set main|random] [--depths 4,6] [--rules basic,advanced]
          [--node-limit N] [--configs all,-tt,...]
@@ -18,8 +18,7 @@ from bench_solver import SETS, load
 from szsolver.endgame.solver import DEFAULT_OPTIONS, solve
 
 ALL = list(DEFAULT_OPTIONS)
-CONFIGS = {"all": (ALL, "mtdf"), "pvs": (ALL, "pvs"), "+killer": (ALL + ["killer"], "mtdf"),
-           "+adv2": (ALL + ["adv2"], "mtdf")}
+CONFIGS = {"all": (ALL, "mtdf"), "pvs": (ALL, "pvs"), "+killer": (ALL + ["killer"], "mtdf")}
 for name in ALL:
     CONFIGS[f"-{name}"] = ([o for o in ALL if o != name], "mtdf")
 CONFIGS["none"] = ([], "mtdf")
