@@ -185,6 +185,23 @@ def test_interrupt_swallowed_in_a_weakref_callback_resurfaces(fresh, capsys):
     assert "Exception ignored" not in capsys.readouterr().err
 
 
+def test_an_interrupt_landing_in_the_unraisable_hook_comes_again(fresh, monkeypatch):
+    """The handler may run while the main thread is still inside the hook (a loaded
+    machine: the redelivery came before the hook returned); raising there would be
+    ignored again, so it asks for one more delivery instead of dropping it."""
+    import types
+
+    def land_here(u):          # the signal lands while the hook runs
+        interrupt._handler(signal.SIGINT, sys._getframe(1))
+    monkeypatch.setattr(interrupt, "_previous_unraisable", land_here)
+    with pytest.raises(interrupt.Interrupted):
+        with interrupt.armed():
+            interrupt._unraisable(types.SimpleNamespace(exc_type=ValueError))
+            t = time.monotonic()
+            while time.monotonic() - t < 10.0:  # ... and it is raised here
+                pass
+
+
 def test_swallowed_interrupt_resurfaces_at_the_next_import(fresh):
     """E.g. pybind11 turned it into ImportError and a fallback import swallowed it."""
     with pytest.raises(interrupt.Interrupted):
