@@ -250,6 +250,34 @@ def test_ctrl_c_stops_every_thread(installed):
         signal.signal(signal.SIGINT, previous)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a running process (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc")
+def test_ctrl_c_on_the_command_line_stops_every_thread():
+    """``szsolver solve --threads 2`` in its own process: Ctrl-C ends it with the bounds
+    proved so far, labelled interrupted, exit code 130 (the threads do not keep it
+    alive)."""
+    import sys
+    p = subprocess.Popen([sys.executable, "-m", "szsolver", "solve", HARD, "--threads", "2",
+                          "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    t0 = time.monotonic()                # wait until it searches: 1.5 s of its CPU time
+    while time.monotonic() - t0 < 60 and cpu_seconds(p.pid) < 1.5 and p.poll() is None:
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 130, err
+    import json
+    data = json.loads(out)
+    assert data["exact"] is False and data["stopped"] == "interrupted"
+    assert data["lower"] <= data["upper"] and data["tt"]["threads"] == 2
+
+
 # --- bad input and the command line ---------------------------------------------------------------
 
 @pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2", None])
