@@ -150,7 +150,9 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
     """
     if dispatch("solve", position, example=example, all_turns=all_turns, top=top,
                 time_limit=time_limit, node_limit=node_limit, tt_size=tt_size, rule=rule,
-                as_json=as_json, svg_file=svg_file):
+                as_json=as_json, svg_file=svg_file, two_turn_bounds=two_turn_bounds,
+                threads=None if threads == 1 else threads, workers=workers,
+                scheduler=scheduler):
         return
     from ..endgame.solver import DEFAULT_OPTIONS, solve
     from .pictures import out_path
