@@ -4,7 +4,7 @@ against a random and a greedy player.
     python benchmarks/bench_stargazers.py rules     # placements/legal masks per second
     python benchmarks/bench_stargazers.py width     # int operations on 51..138-bit masks
     python benchmarks/bench_stargazers.py solver    # solve time and nodes by empty cells
-    python benchmarks/bench_stargazers.py engine [GAMES SECONDS BOARD]  # vs random, greedy
+    python benchmarks/bench_stargazers.py engine [GAMES SECONDS BOARD FIRST]  # vs random, greedy
     python benchmarks/bench_stargazers.py early [GAMES SECONDS BOARD]   # early end
     python benchmarks/bench_stargazers.py bounds    # true score range vs the proofs
 
@@ -101,16 +101,17 @@ def _rate(k: int, n: int) -> str:
     return f"{k}/{n} ({lo:.0%}-{hi:.0%})"
 
 
-def engine(games=20, seconds=0.3, board="12-star"):
+def engine(games=20, seconds=0.3, board="12-star", first=0):
     """The engine against a random and a greedy player, colours alternating (the
-    engine Red in the even games)."""
-    games, seconds = int(games), float(seconds)
+    engine Red in the even games); ``first``: the number of the first game (its seeds),
+    so a later run can add new games to an earlier one."""
+    games, seconds, first = int(games), float(seconds), int(first)
     start = fast.Position(board=board)
     for name, make in (("random", random_player), ("greedy", greedy_player)):
         wins = {0: [0, 0], 1: [0, 0]}
         margins = []
         t = time.process_time()
-        for g in range(games):
+        for g in range(first, first + games):
             eng = engine_player(seconds, seed=f"bench-{g}")
             other = make(seed=f"bench-{g}")
             red, blue = (eng, other) if g % 2 == 0 else (other, eng)
