@@ -123,11 +123,8 @@ def _note_full_table(res) -> None:
               help="Transposition-table entries (16 bytes each; default by depth, at most 2**23).")
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
               help="Override the rule (a game record is replayed under it).")
-@click.option("--two-turn-bounds", is_flag=True,
-              help="Advanced rule: bound every turn two turns from the end by the other "
-                   "side's best answer with a stone alone, searching only the turns that "
-                   "bound leaves open (same values, faster on positions with neutrals in "
-                   "hand; the best turns and PV may be other, equally optimal ones).")
+@click.option("--two-turn-bounds", is_flag=True, hidden=True,
+              help="Kept for older scripts: the Advanced two-turn bounds are always on.")
 @click.option("--threads", type=whole_number(1), default=1, metavar="N",
               help="Split the root's turns over N threads in this process, each with its "
                    "own transposition table of --tt-size entries (same value and best "
@@ -154,24 +151,21 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
                 threads=None if threads == 1 else threads, workers=workers,
                 scheduler=scheduler):
         return
-    from ..endgame.solver import DEFAULT_OPTIONS, solve
+    from ..endgame.solver import solve
     from .pictures import out_path
     out_path(svg_file)
     pos, _game = load_source_arg(position, example, rule, turns_left=EXAMPLE_TURNS_LEFT)
     if workers is not None or scheduler is not None:      # root turns split over Dask
-        if (all_turns or top is not None or svg_file or tt_size is not None or two_turn_bounds
-                or threads != 1):
+        if all_turns or top is not None or svg_file or tt_size is not None or threads != 1:
             raise BadInput("--workers/--scheduler give the value, best turns and line only "
-                           "(not with --all-turns, --top, --svg, --tt-size, "
-                           "--two-turn-bounds or --threads)")
+                           "(not with --all-turns, --top, --svg, --tt-size or --threads)")
         from .batch import run_deep_solve
         return run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json)
     if top is not None:
         all_turns = True
     progress = progress_printer(not as_json)
-    options = DEFAULT_OPTIONS + ["adv2"] if two_turn_bounds else None
     res = solve(pos, time_limit=time_limit, node_limit=node_limit, tt_size=tt_size,
-                all_turns=all_turns, progress=progress, options=options, threads=threads)
+                all_turns=all_turns, progress=progress, threads=threads)
     end_progress(progress)
     if svg_file:
         from .pictures import line_picture
