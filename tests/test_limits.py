@@ -64,3 +64,15 @@ def test_entry_points_refuse_non_finite_limits(bad):
         check_limits(bad)
     with pytest.raises(UnsupportedError):
         time_limit_from(bad)
+
+
+@pytest.mark.parametrize("kwargs", [{"time_limit": float("nan")}, {"time_limit": float("inf")},
+                                    {"node_limit": True}, {"node_limit": 2 ** 64},
+                                    {"node_limit": 0}, {"tt_size": 1}, {"threads": 0}],
+                         ids=repr)
+def test_the_solver_refuses_bad_limits_before_any_search(kwargs):
+    from szsolver.endgame.solver import solve
+    from szsolver.formats.notation import parse_position
+    pos = parse_position(".R/N..NN./NRNBB../.....RRR/RRBBNBNBB/BR..R..R/RRBBB../NRB.B./.. R 3 0 basic")
+    with pytest.raises(UnsupportedError, match=next(iter(kwargs))):
+        solve(pos, **kwargs)

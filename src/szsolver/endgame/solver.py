@@ -50,6 +50,7 @@ except ImportError:  # the C extensions are not built
                            "(needs a C compiler)") from None
 from .. import interrupt
 from ..errors import UnsupportedError
+from ..limits import check_count, check_seconds
 from ..formats.notation import format_turn, position_string
 from ..rules.base import turn_neutral, turn_stone
 
@@ -270,17 +271,12 @@ def _check_depth(pos, time_limit, node_limit):
 def _check_arguments(time_limit, node_limit, tt_size, options, score_caps, driver,
                      threads=1):
     """Raise UnsupportedError (one line) for an argument :func:`solve` cannot use."""
-    if not (isinstance(threads, int) and not isinstance(threads, bool) and threads >= 1):
-        raise UnsupportedError(f"threads must be a positive whole number, got {threads!r}")
+    check_count(threads, "threads", none_ok=False)
     if threads > 1 and driver != "mtdf":
         raise UnsupportedError("the pvs driver runs on one thread: use threads=1")
-    if time_limit is not None and not (isinstance(time_limit, (int, float))
-                                       and 0 < time_limit < float("inf")):
-        raise UnsupportedError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    if node_limit is not None and not (isinstance(node_limit, int) and node_limit >= 1):
-        raise UnsupportedError(f"node_limit must be a positive whole number, got {node_limit!r}")
-    if tt_size is not None and not (isinstance(tt_size, int) and tt_size >= 2):
-        raise UnsupportedError(f"tt_size must be at least 2 entries, got {tt_size!r}")
+    check_seconds(time_limit)
+    check_count(node_limit, "node_limit")
+    check_count(tt_size, "tt_size", minimum=2)
     if options is not None:
         unknown = [o for o in options if o not in OPTIONS]
         if unknown or isinstance(options, str):
