@@ -336,3 +336,17 @@ def test_every_source_command_takes_example_and_dash(args, stdin):
     if command != "check":
         r = CliRunner().invoke(main, [command, "-", "--example"], input=stdin)
         assert r.exit_code == 2 and "give SOURCE or --example, not both" in r.stderr
+
+
+STAR_LATE = "star:5x6:BBWWB/BWBWWW/W.BBBBW/WWBBWBWW/WWBW.W.WB/WBBWWBB.BW/WBW.BBB.W/BWBBB.WW/WBBW.../BBBWBW:W"
+STARGAZERS_START = "stargazers:12-star:1-2:r=9:b="
+
+
+@pytest.mark.parametrize("source", [STAR_LATE, STARGAZERS_START])
+@pytest.mark.parametrize("option", [["--threads", "2"], ["--workers", "2"],
+                                    ["--scheduler", "tcp://127.0.0.1:1"], ["--two-turn-bounds"]])
+def test_solve_options_of_stars_zone_are_refused_for_the_other_games(source, option):
+    result = CliRunner().invoke(main, ["solve", source, *option, "--time-limit", "1"])
+    assert result.exit_code == 2
+    assert option[0] in result.output and "does not apply" in result.output
+    assert "Traceback" not in result.output

@@ -156,10 +156,13 @@ def _value_words(margin: int, winner: str) -> str:
 
 
 def solve(text, *, example=False, rule=None, as_json=False, all_turns=False, top=None,
-          time_limit=None, node_limit=None, tt_size=None, svg_file=None, **_ignored):
+          time_limit=None, node_limit=None, tt_size=None, svg_file=None, threads=None,
+          workers=None, scheduler=None, two_turn_bounds=False):
     """Exact value, best placements, every placement's value (``--all-turns``), a line."""
     from ..stargazers.solver import solve as solve_position
-    _refuse(**{"--rule": rule, "--tt-size": tt_size})
+    _refuse(**{"--rule": rule, "--tt-size": tt_size, "--threads": threads,
+               "--workers": workers, "--scheduler": scheduler,
+               "--two-turn-bounds": two_turn_bounds})
     if svg_file is not None and not svg_file.strip():
         raise BadInput("--svg needs a file name")
     pos, game = _load(text)
