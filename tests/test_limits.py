@@ -76,3 +76,20 @@ def test_the_solver_refuses_bad_limits_before_any_search(kwargs):
     pos = parse_position(".R/N..NN./NRNBB../.....RRR/RRBBNBNBB/BR..R..R/RRBBB../NRB.B./.. R 3 0 basic")
     with pytest.raises(UnsupportedError, match=next(iter(kwargs))):
         solve(pos, **kwargs)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), 0, True])
+def test_the_other_games_refuse_bad_limits(bad):
+    from szsolver.star.engine import Engine as StarEngine
+    from szsolver.star.position import Position as StarPosition
+    from szsolver.star.solver import solve as star_solve
+    from szsolver.stargazers.engine import Engine as StargazersEngine
+    from szsolver.stargazers.solver import solve as stargazers_solve
+    with pytest.raises(UnsupportedError):
+        star_solve(StarPosition(), time_limit=bad)
+    with pytest.raises(UnsupportedError):
+        stargazers_solve(None, time_limit=bad)
+    with pytest.raises(UnsupportedError):
+        StarEngine(seconds=bad)
+    with pytest.raises(UnsupportedError):
+        StargazersEngine(seconds=bad)

@@ -37,7 +37,8 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from ..errors import InputError, UnsupportedError
+from ..errors import InputError
+from ..limits import check_seconds
 from ..rules.seeds import playout_rng_v1
 from .groups import BLACK, grid_mask, grid_score
 from .position import PASS, SWAP, Position, format_move, position_string
@@ -122,10 +123,7 @@ class Engine:
 
     def __init__(self, seconds: float | None = None, *, iterations: int | None = None,
                  seed=0, solver_empty: int = SOLVER_EMPTY):
-        if seconds is not None and not (isinstance(seconds, (int, float))
-                                        and math.isfinite(seconds) and seconds > 0):
-            raise UnsupportedError(f"an engine budget is a finite number of seconds above 0, "
-                                   f"got {seconds!r}")
+        check_seconds(seconds, "the engine's budget")
         if iterations is None:
             iterations = int((seconds or DEFAULT_SECONDS) * ITERATIONS_PER_SECOND)
         self.iterations = max(MIN_ITERATIONS, min(MAX_ITERATIONS, iterations))

@@ -45,11 +45,11 @@ How the game's structure makes it fast
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 
 from ..errors import UnsupportedError
+from ..limits import check_count, check_seconds
 from .groups import BLACK, Groups, grid_mask, grid_score
 from .position import COLOUR_NAMES, PASS, SWAP, Position, format_move, position_string
 
@@ -276,27 +276,14 @@ class _Search:
                            grid_mask(b, pos.white), pos.side, alpha, beta)
 
 
-def _checked_limits(node_limit, time_limit):
-    if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)
-                                   or node_limit < 1):
-        raise UnsupportedError(f"a node limit is a whole number of at least 1, got {node_limit!r}")
-    if time_limit is not None:
-        try:
-            ok = math.isfinite(time_limit) and time_limit > 0
-        except TypeError:
-            ok = False
-        if not ok:
-            raise UnsupportedError(f"a time limit is a finite number of seconds above 0, "
-                                   f"got {time_limit!r}")
-
-
 def solve(pos: Position, *, all_moves: bool = False, node_limit: int | None = None,
           time_limit: float | None = None) -> SolveResult:
     """Solve ``pos`` exactly (see the module doc). ``all_moves``: also every legal
     move's value (``moves``, best first for the side to move). Positions with more than
     :data:`MAX_EMPTY_WITHOUT_LIMIT` live empty cells need ``node_limit`` or
     ``time_limit`` (UnsupportedError otherwise)."""
-    _checked_limits(node_limit, time_limit)
+    check_count(node_limit, "node_limit")
+    check_seconds(time_limit)
     t0 = time.monotonic()
     deadline = None if time_limit is None else t0 + time_limit
     search = _Search(pos, node_limit, deadline)

@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import InputError, UnsupportedError
+from ..limits import check_seconds
 from ..rules.bits import popcount
 from .base import RED, SIDE_NAMES, side_of_placement
 from .fast import inspired_mask, legal_mask
@@ -130,9 +131,7 @@ class Engine:
 
     def __init__(self, seconds: float = 1.0, *, seed="0", wall_clock: bool = False,
                  exact: bool = True):
-        if not (isinstance(seconds, (int, float)) and 0 < seconds < float("inf")):
-            raise UnsupportedError(f"an engine budget is a positive number of seconds, "
-                                   f"got {seconds!r}")
+        check_seconds(seconds, "the engine's budget", none_ok=False)
         self.seconds = seconds
         self.seed = seed
         self.wall_clock = wall_clock

@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import UnsupportedError
+from ..limits import check_count, check_seconds
 from ..rules.bits import popcount
 from .base import BLUE, RED, SIDE_NAMES, side_of_placement
 from .fast import inspired_mask, legal_mask
@@ -185,12 +186,8 @@ def solve(position, *, all_moves: bool = True, node_limit: int | None = None,
     (search nodes) and ``time_limit`` (CPU seconds); reaching one raises
     UnsupportedError naming it. A limit that is not a positive finite number is bad
     input (UnsupportedError)."""
-    if node_limit is not None and (not isinstance(node_limit, int) or node_limit < 1):
-        raise UnsupportedError(f"a node limit is a whole number above 0, got {node_limit!r}")
-    if time_limit is not None and not (isinstance(time_limit, (int, float))
-                                       and 0 < time_limit < float("inf")):
-        raise UnsupportedError(f"a time limit is a positive number of seconds, got "
-                               f"{time_limit!r}")
+    check_count(node_limit, "node_limit")
+    check_seconds(time_limit)
     start = time.process_time()
     s = _Search(position.board, position.protocol, node_limit, time_limit)
     red, blue = position.red, position.blue
