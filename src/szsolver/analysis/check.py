@@ -162,7 +162,7 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
     red = pos.side == RED
     child = pos.copy()
     child.make(turn)
-    s = sv._searcher(pos, sv.tt_entries_for(pos.turns_left), None, None)
+    s = sv.new_searcher(pos, sv.tt_entries_for(pos.turns_left), None, None)
     s.set_limits(node_limit or 0, time_limit or 0.0)
 
     def why():
@@ -178,7 +178,7 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
         played = over_facts(child)
     else:
         try:
-            lo, hi, done = sv._mtdf(s, lo, hi, sv._guess(s))
+            lo, hi, done = sv.run_mtdf(s, lo, hi, sv.first_guess(s))
         except KeyboardInterrupt:
             raise interrupt.Interrupted() from None
         if not done:
@@ -190,13 +190,13 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
         played = Facts(lo, lo, True, None, None)
         line = []
         try:
-            sv._walk_pv(s, lo, line)
+            sv.walk_pv(s, lo, line)
             end = child.copy()
             for t in line:
                 end.make(t)
             r, b = end.scores()
             played.scores = {"red": r, "blue": b}
-        except sv._Stopped:
+        except sv.Stopped:
             s.reset()
             s.make(turn)
         except KeyboardInterrupt:
@@ -227,7 +227,7 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
             else:
                 hi = min(hi, r[0])
         if done:
-            lo, hi, done = sv._mtdf(s, lo, hi, sv._guess(s))
+            lo, hi, done = sv.run_mtdf(s, lo, hi, sv.first_guess(s))
     except KeyboardInterrupt:
         raise interrupt.Interrupted() from None
     s.set_root_turns(None)
@@ -244,7 +244,7 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
             found, scores = sorted(mine), played.scores
         else:
             line = []
-            sv._walk_pv(s, value, line)
+            sv.walk_pv(s, value, line)
             end = pos.copy()
             for t in line:
                 end.make(t)
@@ -252,8 +252,8 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
             scores = {"red": r, "blue": b}
             found = sorted(next(o for o in orbits if line[0] in o))
         rest = [o for o in orbits if o is not mine and not set(o) & set(found)]
-        sv._best_turns(s, rest, value, red, found)
-    except sv._Stopped:
+        sv.prove_best_turns(s, rest, value, red, found)
+    except sv.Stopped:
         return Facts(value, value, stopped=f"{why()} after the value was proved "
                                            "(best turns incomplete)"), played
     except KeyboardInterrupt:

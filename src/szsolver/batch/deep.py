@@ -72,8 +72,8 @@ def _root(position: str):
 
 
 def _child_searcher(core, turn: int, size: int | None = None):
-    from ..endgame.solver import _searcher, tt_entries_for
-    s = _searcher(core, size or tt_entries_for(max(core.turns_left - 1, 0)), None, None)
+    from ..endgame.solver import new_searcher, tt_entries_for
+    s = new_searcher(core, size or tt_entries_for(max(core.turns_left - 1, 0)), None, None)
     s.make(turn)
     return s
 
@@ -338,9 +338,9 @@ def _prove_child(s, turn: int, window: Window, red: bool, budget: Budget) -> dic
     unless the shared window refutes it (``cut``: proved no better for the mover than
     the window) or the budget stops it (``finished`` False). Every bound that
     helps the mover is offered to the window as soon as it is proved."""
-    from ..endgame.solver import _guess
+    from ..endgame.solver import first_guess
     lo, hi = s.bounds()
-    g = _guess(s)
+    g = first_guess(s)
     cut, finished = False, True
 
     def want(w):
@@ -433,13 +433,13 @@ def child_task(position: str, turns: list[int], window: str | None,
     task alone. The bounds are proved whatever the window's history; which children are
     cut depends on it. Returns None when the solve that started it is over (its shared
     state deleted: nobody waits for the answer)."""
-    from ..endgame.solver import _searcher
+    from ..endgame.solver import new_searcher
     try:
         core = _root(position)
         red = core.side == 0
         win = Window(window, red, *start)
         budget = _budget(time_limit, node_limit, deadline, pool)
-        s = _searcher(core, _table_size(core, budget), None, None)
+        s = new_searcher(core, _table_size(core, budget), None, None)
         out = []
         stopped = False
         for turn in turns:
@@ -477,11 +477,11 @@ def optimal_task(position: str, turns: list[int], value: int, *,
     one table for them all, within the solve's budget). Returns ``{"optimal": [True,
     False or None (not checked: the budget ran out) per turn], "nodes": n}``; None when
     the solve is over."""
-    from ..endgame.solver import _searcher
+    from ..endgame.solver import new_searcher
     try:
         core = _root(position)
         budget = Budget(deadline, None, pool)
-        s = _searcher(core, _table_size(core, budget), None, None)
+        s = new_searcher(core, _table_size(core, budget), None, None)
         out = []
         for turn in turns:
             if out and out[-1] is None:
@@ -519,12 +519,12 @@ def pv_task(position: str, turn: int, value: int, *, deadline: float | None = No
 def _order(core, orbits) -> list[list[int]]:
     """Orbits best first for the mover by the static guess (the serial solver's first
     guess at each child), ties by turn: the eldest brother is the likeliest best."""
-    from ..endgame.solver import _guess, _searcher
-    s = _searcher(core, 2, None, None)
+    from ..endgame.solver import first_guess, new_searcher
+    s = new_searcher(core, 2, None, None)
     keyed = []
     for orb in orbits:
         s.make(orb[0])
-        g = _guess(s)
+        g = first_guess(s)
         s.unmake(orb[0])
         keyed.append(((-g if core.side == 0 else g), orb[0], orb))
     return [orb for _, _, orb in sorted(keyed)]
@@ -688,9 +688,9 @@ def _deep_solve(client, position, deadline, pool, node_limit, progress, retries,
     def unsearched(chunk) -> list[dict]:
         """The records of ``chunk`` once the budget is spent: static bounds, made here
         (no task round trip), refuted if the window already does it."""
-        from ..endgame.solver import _searcher
+        from ..endgame.solver import new_searcher
         w = (var.get() or [None])[0]
-        s = _searcher(core, 2, None, None)
+        s = new_searcher(core, 2, None, None)
         recs = []
         for orb in chunk:
             s.make(orb[0])

@@ -193,8 +193,8 @@ def turn_orbits(pos, turns=None) -> list[list[int]]:
 
 # --- MTD(f) -------------------------------------------------------------------------------------
 
-def _mtdf(searcher: Searcher, lo: int, hi: int, guess: int,
-          progress=None) -> tuple[int, int, bool]:
+def run_mtdf(searcher: Searcher, lo: int, hi: int, guess: int,
+             progress=None) -> tuple[int, int, bool]:
     """Narrow [lo, hi] (Red's side) by null-window probes at the searcher's current
     position until lo == hi. Returns (lo, hi, finished)."""
     g = min(max(guess, lo), hi)
@@ -228,7 +228,9 @@ def _pvs(searcher: Searcher, lo: int, hi: int) -> tuple[int, int, bool]:
     return v, v, True
 
 
-def _guess(searcher: Searcher) -> int:
+def first_guess(searcher: Searcher) -> int:
+    """MTD(f)'s first test value at the searcher's position: 100 x (Red's best
+    reachable score - Blue's) plus the tie-break as it stands (a guess, not a bound)."""
     lr, ur, lb, ub = searcher.score_bounds()
     pos = searcher.position()
     return 100 * (ur - ub) + pos.red_neutrals - pos.blue_neutrals
@@ -289,7 +291,12 @@ def _check_arguments(time_limit, node_limit, tt_size, options, score_caps, drive
         raise UnsupportedError(f"unknown driver {driver!r}: use mtdf or pvs")
 
 
-def _searcher(core, tt_size, options, score_caps, driver="mtdf"):
+def new_searcher(core, tt_size, options, score_caps, driver="mtdf"):
+    """A :class:`Searcher` at ``core`` with the techniques ``options`` (None: the
+    defaults), ``tt_size`` table entries and optional ``score_caps``. With
+    :func:`run_mtdf`, :func:`first_guess`, :func:`walk_pv`, :func:`prove_best_turns`
+    and :class:`Stopped` it is the driver's toolkit, shared with the other drivers
+    (``check``'s one-searcher solve and the deep solve over Dask)."""
     opts = ALL_OPTIONS if options is None else sum(OPTIONS[o] for o in set(options))
     if driver == "pvs":
         opts |= DRIVER_PVS
@@ -344,7 +351,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     split = threads > 1 and orbits is not None and len(orbits) > 1
     if tt_size is None:                  # threads: each searches the children's depth
         tt_size = tt_entries_for(max(core.turns_left - 1, 0) if split else core.turns_left)
-    s = _searcher(core, tt_size, options, score_caps, driver)
+    s = new_searcher(core, tt_size, options, score_caps, driver)
     s.set_limits(node_limit or 0, clock.left() if time_limit is not None else 0.0)
     if core.is_over():
         v = core.value()
@@ -355,7 +362,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
                            pv_complete=True)
     if split:
         n = min(threads, len(orbits))
-        searchers = [s] + [_searcher(core, tt_size, options, score_caps) for _ in range(n - 1)]
+        searchers = [s] + [new_searcher(core, tt_size, options, score_caps) for _ in range(n - 1)]
         for x in searchers:
             x.set_limits(node_limit or 0, clock.left() if time_limit is not None else 0.0)
         return _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv,
@@ -371,7 +378,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
             if driver == "pvs":
                 lo, hi, done = _pvs(s, lo, hi)
             else:
-                lo, hi, done = _mtdf(s, lo, hi, _guess(s), progress)
+                lo, hi, done = run_mtdf(s, lo, hi, first_guess(s), progress)
             s.set_root_turns(None)
     except KeyboardInterrupt:          # between probes: same answer as a stop inside one
         lo, hi, done = (lo, hi, False) if "lo" in locals() else (*_static(s), False)
@@ -386,7 +393,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
             result.best = sorted(t.turn for t in turns if t.value == lo)
             result.best_complete = True
         try:
-            _walk_pv(s, lo, result.pv)
+            walk_pv(s, lo, result.pv)
             result.pv_complete = True
             end = core.copy()
             for t in result.pv:
@@ -396,10 +403,10 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
             if turns is None:
                 known = next((o for o in orbits if result.pv[0] in o), [])
                 result.best = sorted(known)
-                _best_turns(s, [o for o in orbits if o is not known], lo, red_moves,
+                prove_best_turns(s, [o for o in orbits if o is not known], lo, red_moves,
                             result.best)
                 result.best_complete = True
-        except _Stopped:
+        except Stopped:
             pass
         except KeyboardInterrupt:          # Ctrl-C in Python code between probes
             pass
@@ -431,7 +438,7 @@ def _all_turns(s: Searcher, core, orbits, progress):
         s.make(rep)
         clo, chi = _static(s)
         if finished:
-            clo, chi, ok = _mtdf(s, clo, chi, _guess(s))
+            clo, chi, ok = run_mtdf(s, clo, chi, first_guess(s))
             if not ok:
                 finished = False
         s.unmake(rep)
@@ -455,25 +462,25 @@ def _all_turns(s: Searcher, core, orbits, progress):
     return lo, hi, done, turns
 
 
-class _Stopped(Exception):
+class Stopped(Exception):
     """A limit or Ctrl-C stopped a probe of the best turns or the PV."""
 
 
 def _is_optimal(s: Searcher, value: int, red_moves: bool) -> bool:
     """At a child position: does it keep the parent's exact value ``value``?
-    Raises _Stopped when a limit stops the probe."""
+    Raises Stopped when a limit stops the probe."""
     if red_moves:          # child <= value always; optimal iff child >= value
         r = s.red_probe(value)
         if r is None:
-            raise _Stopped
+            raise Stopped
         return r[1]
     r = s.red_probe(value + 1)   # optimal iff child <= value, i.e. not >= value + 1
     if r is None:
-        raise _Stopped
+        raise Stopped
     return not r[1]
 
 
-def _best_turns(s: Searcher, orbits, value: int, red_moves: bool, best: list) -> None:
+def prove_best_turns(s: Searcher, orbits, value: int, red_moves: bool, best: list) -> None:
     """Add to ``best`` (kept sorted) every turn of the orbits that keeps ``value``, one
     orbit at a time, so that a stop leaves the orbits proved so far. The searcher
     is back at its position afterwards, or after a stop once reset."""
@@ -486,7 +493,7 @@ def _best_turns(s: Searcher, orbits, value: int, red_moves: bool, best: list) ->
             best.sort()
 
 
-def _walk_pv(s: Searcher, value: int, pv: list) -> None:
+def walk_pv(s: Searcher, value: int, pv: list) -> None:
     """Append to ``pv`` an optimal line from the searcher's current position to the
     end of the game, one proved turn at a time (a stop leaves the proved start; the
     searcher then needs a reset)."""
@@ -536,7 +543,7 @@ def order_root(s: Searcher, orbits: list[list[int]]) -> list[list[int]]:
     keyed = []
     for orb in orbits:
         s.make(orb[0])
-        g = _guess(s)
+        g = first_guess(s)
         s.unmake(orb[0])
         keyed.append((-g if red else g, orb[0], orb))
     return [orb for _, _, orb in sorted(keyed)]
@@ -753,7 +760,7 @@ class _Team:
                 if k >= len(self.orbits):
                     return
                 s.make(self.orbits[k][0])
-                g = _guess(s)
+                g = first_guess(s)
                 s.unmake(self.orbits[k][0])
                 g = g if self.red else -g
                 while self.bounds[k][0] < self.bounds[k][1]:
@@ -785,7 +792,7 @@ def _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv, ps
     else:
         slo, shi = searchers[0].bounds()
         lo, hi = (slo, shi) if red else (-shi, -slo)
-        g = _guess(searchers[0])
+        g = first_guess(searchers[0])
         lo, hi, done = team.mtdf(lo, hi, g if red else -g, progress)
     value = lo if red else -lo                 # Red's view
     if all_turns:
@@ -817,16 +824,16 @@ def _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv, ps
         if result.best_complete:
             try:
                 if not team._arm(s):
-                    raise _Stopped
+                    raise Stopped
                 s.make(result.pv[0])
-                _walk_pv(s, value, result.pv)
+                walk_pv(s, value, result.pv)
                 result.pv_complete = True
                 end = core.copy()
                 for t in result.pv:
                     end.make(t)
                 r, b = end.scores()
                 result.scores = {"red": r, "blue": b}
-            except (_Stopped, KeyboardInterrupt):
+            except (Stopped, KeyboardInterrupt):
                 pass
             s.reset()
         if not result.pv_complete:
