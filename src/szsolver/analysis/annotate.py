@@ -27,10 +27,12 @@ import time
 from dataclasses import dataclass, field
 
 from .. import interrupt
+from ..errors import InputError
 from ..formats.notation import position_string
+from ..limits import check_seconds
 from ..rules.base import SIDE_NAMES
 from .check import (EXACT_TURNS, MIN_EXACT_TURNS, Facts, bound_facts, judge, over_facts,
-                    positive_seconds, refine, solver_facts)
+                    refine, solver_facts)
 
 TIME_PER_TURN = 2.0          # default engine budget per estimated turn (CPU seconds)
 SOLVER_TIME = 60.0           # default limit per exact solve (seconds)
@@ -75,7 +77,6 @@ def turn_number(game, i: int) -> int:
 def turn_index(game, number: int) -> int:
     """The index in ``game.turns`` of turn ``number`` (1-based over the whole game);
     InputError when the game has no such turn."""
-    from ..errors import InputError
     first = game.start.ply + 1
     last = game.start.ply + len(game.turns)
     if not game.turns:
@@ -97,9 +98,8 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     """
     from ..endgame.solver import to_core
     from ..engine.search import Engine
-    from ..errors import InputError
-    positive_seconds(time_per_turn, "the time per turn")
-    positive_seconds(solver_time, "the solver's time", none_ok=True)
+    check_seconds(time_per_turn, "the time per turn", none_ok=False, error=InputError)
+    check_seconds(solver_time, "the solver's time", error=InputError)
     if isinstance(exact_turns, bool) or not isinstance(exact_turns, int) or exact_turns < 0:
         raise InputError(f"the exact turns must be a whole number from 0, got {exact_turns!r}")
     exact_turns = max(exact_turns, MIN_EXACT_TURNS)

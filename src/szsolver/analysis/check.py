@@ -26,13 +26,13 @@ Contracts
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 
 from .. import interrupt
 from ..errors import IllegalTurnError, InputError
 from ..formats.notation import format_turn, position_string
+from ..limits import check_seconds
 from ..rules.base import RED, SIDE_NAMES
 from .verdict import ESTIMATE_MARGIN, classify, classify_bounds, loss_of
 
@@ -283,25 +283,6 @@ def bound_facts(pos, facts: Facts | None = None, time_limit=None, cpsat: bool = 
     return Facts(max(f.lower, lo), min(f.upper, hi), False, f.best, f.scores, sb, f.stopped)
 
 
-#: the longest time limit taken (about 30 years): beyond it a number is a typo
-MAX_SECONDS = 1e9
-
-
-def positive_seconds(value, what: str, none_ok: bool = False) -> None:
-    """``value`` is a time in seconds above 0 and at most :data:`MAX_SECONDS` (None
-    too with ``none_ok``), else InputError naming ``what``: NaN, infinite, zero and
-    negative limits are bad input."""
-    if value is None and none_ok:
-        return
-    try:
-        x = float(value)
-    except (TypeError, ValueError, OverflowError):
-        raise InputError(f"{what} must be a number of seconds, got {value!r}") from None
-    if not (math.isfinite(x) and 0 < x <= MAX_SECONDS):
-        raise InputError(f"{what} must be positive and at most {MAX_SECONDS:.0e} seconds, "
-                         f"got {value}")
-
-
 def checked_turn(pos, turn) -> int:
     """The turn code of ``turn`` (a code or text) if it is legal at ``pos``, else an
     IllegalTurnError naming it; InputError when the game is over."""
@@ -435,8 +416,8 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     """
     from ..endgame.solver import to_core
     from ..engine.search import MIN_ITERATIONS, Engine
-    positive_seconds(time_limit, "the time limit", none_ok=True)
-    positive_seconds(engine_seconds, "the engine's time")
+    check_seconds(time_limit, "the time limit", error=InputError)
+    check_seconds(engine_seconds, "the engine's time", none_ok=False, error=InputError)
     if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(
             node_limit, int) or node_limit < 1):
         raise InputError(f"the node limit must be a whole number above 0, got {node_limit!r}")

@@ -26,12 +26,12 @@ Contracts
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 
 from ..errors import IllegalTurnError, InputError
 from ..formats.notation import format_turn, position_string
+from ..limits import check_count, check_seconds
 from ..rules.base import ADVANCED, BASIC, RED
 from ..rules.seeds import playout_seed_v1
 
@@ -61,15 +61,6 @@ DEFAULT_SECONDS = 1.0
 #: the least time each of their four solves gets.
 BOUNDS_SHARE = 0.2
 MIN_BOUNDS_SECONDS = 0.005
-
-
-def _check_budget(what: str, value, whole: bool = False) -> None:
-    """A budget is a finite number > 0 (a whole number for counts): else InputError."""
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) \
-        and math.isfinite(value) and value > 0 and (not whole or value == int(value))
-    if not ok:
-        kind = "a whole number > 0" if whole else "a finite number of seconds > 0"
-        raise InputError(f"the engine's {what} must be {kind}, got {value!r}")
 
 
 @dataclass
@@ -185,11 +176,9 @@ class Engine:
                  solver_nodes: int | None = None, solver_turns: int = SOLVER_TURNS,
                  wall_clock: bool = False, bounds: bool = False, seed=0,
                  choice: str = "auto", **tree_options):
-        _check_budget("time budget", seconds)
-        if iterations is not None:
-            _check_budget("iteration budget", iterations, whole=True)
-        if solver_nodes is not None:
-            _check_budget("solver node budget", solver_nodes, whole=True)
+        check_seconds(seconds, "the engine's time budget", none_ok=False, error=InputError)
+        check_count(iterations, "the engine's iteration budget", error=InputError)
+        check_count(solver_nodes, "the engine's solver node budget", error=InputError)
         self.seconds = seconds
         self.fixed_iterations = iterations
         self.solver_nodes = solver_nodes if solver_nodes is not None else \
@@ -265,7 +254,7 @@ class Engine:
         if self.fixed_iterations is not None and seconds is None:
             return int(self.fixed_iterations)
         if seconds is not None:
-            _check_budget("time budget", seconds)
+            check_seconds(seconds, "the engine's time budget", error=InputError)
         return iterations_for(pos, self.seconds if seconds is None else seconds)
 
     def judge(self, pos, turn: int, seconds: float | None = None) -> dict:
