@@ -33,7 +33,6 @@ game (position) K instead of 0, so several processes can share a run. ``--quick`
 """
 import argparse
 import json
-import math
 import multiprocessing as mp
 import os
 import statistics
@@ -43,20 +42,10 @@ import time
 from szsolver import Position
 from szsolver.engine.players import PLAYERS, EnginePlayer, play_game
 from szsolver.engine.search import Engine
+from stats import wilson
 
 RULES = {"basic": 0, "advanced": 1}
 RULE_NAMES = ["basic", "advanced"]
-
-
-def wilson(k, n, z=1.96):
-    """95 % Wilson score interval of a proportion k/n."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def start_position(rule):

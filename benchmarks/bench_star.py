@@ -12,7 +12,6 @@ printed with every table, since the machine is shared.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import statistics
 import time
@@ -22,26 +21,11 @@ from szsolver.star.board import by_name
 from szsolver.star.engine import Engine, EnginePlayer, GreedyPlayer, RandomPlayer, play_game
 from szsolver.star.position import Position
 from szsolver.star.solver import solve
+from stats import rate
 
 
 def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95 % Wilson score interval of a proportion k/n."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
-
-
-def _rate(k: int, n: int) -> str:
-    lo, hi = wilson(k, n)
-    return f"{k}/{n} ({lo:.0%}-{hi:.0%})"
 
 
 def position_at(board, empty: int, seed, player: str = "random") -> Position:
@@ -95,8 +79,8 @@ def play(args) -> None:
             wins[colour][1] += 1
             margin.append(mine)
         won = wins["black"][0] + wins["white"][0]
-        print(f"  vs {name}: engine won {_rate(won, args.games)} in all, "
-              f"{_rate(*wins['black'])} as Black, {_rate(*wins['white'])} as White "
+        print(f"  vs {name}: engine won {rate(won, args.games)} in all, "
+              f"{rate(*wins['black'])} as Black, {rate(*wins['white'])} as White "
               f"(Wilson 95 %); mean margin {statistics.mean(margin):+.1f} points; "
               f"{time.process_time() - t:.0f} CPU s; load {_load()}", flush=True)
 

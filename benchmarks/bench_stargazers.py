@@ -12,7 +12,6 @@ Times are CPU seconds (time.process_time); run it on a quiet machine or say the 
 """
 from __future__ import annotations
 
-import math
 import os
 import random
 import statistics
@@ -22,6 +21,7 @@ import time
 from szsolver.stargazers import fast, reference
 from szsolver.stargazers.engine import engine_player, greedy_player, play_game, random_player
 from szsolver.stargazers.solver import solve
+from stats import rate
 
 
 def _midgame(cls, name, frac, seed):
@@ -85,22 +85,6 @@ def solver(max_empties=14, per=5):
               f"{max(nodes):>9,}", flush=True)
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95 % Wilson score interval of a proportion k/n."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
-
-
-def _rate(k: int, n: int) -> str:
-    lo, hi = wilson(k, n)
-    return f"{k}/{n} ({lo:.0%}-{hi:.0%})"
-
-
 def engine(games=20, seconds=0.3, board="12-star", first=0):
     """The engine against a random and a greedy player, colours alternating (the
     engine Red in the even games); ``first``: the number of the first game (its seeds),
@@ -122,8 +106,8 @@ def engine(games=20, seconds=0.3, board="12-star", first=0):
             r, b = end.scores()
             margins.append((r - b) if me == 0 else (b - r))
         won = wins[0][0] + wins[1][0]
-        print(f"engine ({seconds} s) vs {name} on {board}: won {_rate(won, games)} in all, "
-              f"{_rate(*wins[0])} as Red, {_rate(*wins[1])} as Blue (Wilson 95 %); mean "
+        print(f"engine ({seconds} s) vs {name} on {board}: won {rate(won, games)} in all, "
+              f"{rate(*wins[0])} as Red, {rate(*wins[1])} as Blue (Wilson 95 %); mean "
               f"margin {statistics.mean(margins):+.1f}; {time.process_time() - t:.0f} CPU s; "
               f"load {os.getloadavg()[0]:.1f}", flush=True)
 
