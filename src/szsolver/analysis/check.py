@@ -191,11 +191,7 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
         line = []
         try:
             sv.walk_pv(s, lo, line)
-            end = child.copy()
-            for t in line:
-                end.make(t)
-            r, b = end.scores()
-            played.scores = {"red": r, "blue": b}
+            played.scores = sv.line_scores(child, line)
         except sv.Stopped:
             s.reset()
             s.make(turn)
@@ -245,11 +241,7 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
         else:
             line = []
             sv.walk_pv(s, value, line)
-            end = pos.copy()
-            for t in line:
-                end.make(t)
-            r, b = end.scores()
-            scores = {"red": r, "blue": b}
+            scores = sv.line_scores(pos, line)
             found = sorted(next(o for o in orbits if line[0] in o))
         rest = [o for o in orbits if o is not mine and not set(o) & set(found)]
         sv.prove_best_turns(s, rest, value, red, found)

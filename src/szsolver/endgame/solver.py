@@ -294,9 +294,10 @@ def _check_arguments(time_limit, node_limit, tt_size, options, score_caps, drive
 def new_searcher(core, tt_size, options, score_caps, driver="mtdf"):
     """A :class:`Searcher` at ``core`` with the techniques ``options`` (None: the
     defaults), ``tt_size`` table entries and optional ``score_caps``. With
-    :func:`run_mtdf`, :func:`first_guess`, :func:`walk_pv`, :func:`prove_best_turns`
-    and :class:`Stopped` it is the driver's toolkit, shared with the other drivers
-    (``check``'s one-searcher solve and the deep solve over Dask)."""
+    :func:`run_mtdf`, :func:`first_guess`, :func:`walk_pv`, :func:`line_scores`,
+    :func:`prove_best_turns` and :class:`Stopped` it is the driver's toolkit, shared
+    with the other drivers (``check``'s one-searcher solve and the deep solve over
+    Dask)."""
     opts = ALL_OPTIONS if options is None else sum(OPTIONS[o] for o in set(options))
     if driver == "pvs":
         opts |= DRIVER_PVS
@@ -395,11 +396,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
         try:
             walk_pv(s, lo, result.pv)
             result.pv_complete = True
-            end = core.copy()
-            for t in result.pv:
-                end.make(t)
-            r, b = end.scores()
-            result.scores = {"red": r, "blue": b}
+            result.scores = line_scores(core, result.pv)
             if turns is None:
                 known = next((o for o in orbits if result.pv[0] in o), [])
                 result.best = sorted(known)
@@ -516,6 +513,16 @@ def walk_pv(s: Searcher, value: int, pv: list) -> None:
         pos = s.position()
     for t in reversed(pv):
         s.unmake(t)
+
+
+def line_scores(core, line) -> dict:
+    """The final scores ``{"red", "blue"}`` after playing ``line`` (a whole line to
+    the end of the game) from ``core``, which is not changed."""
+    end = core.copy()
+    for t in line:
+        end.make(t)
+    r, b = end.scores()
+    return {"red": r, "blue": b}
 
 
 # --- the root over threads ------------------------------------------------------------------------
@@ -828,11 +835,7 @@ def _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv, ps
                 s.make(result.pv[0])
                 walk_pv(s, value, result.pv)
                 result.pv_complete = True
-                end = core.copy()
-                for t in result.pv:
-                    end.make(t)
-                r, b = end.scores()
-                result.scores = {"red": r, "blue": b}
+                result.scores = line_scores(core, result.pv)
             except (Stopped, KeyboardInterrupt):
                 pass
             s.reset()
