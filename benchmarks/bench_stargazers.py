@@ -64,6 +64,17 @@ def width():
               flush=True)
 
 
+def random_endgame(rng, empty: int):
+    """A 12-star position reached by uniformly random placements, with ``empty``
+    empty playable cells and the game not over (games that end sooner are redrawn)."""
+    while True:
+        p = fast.Position()
+        while not p.is_over() and p.empty.bit_count() > empty:
+            p.play(rng.choice(p.legal_placements()))
+        if not p.is_over():
+            return p
+
+
 def solver(max_empties=14, per=5):
     """Exact solves of random 12-star endgames by the number of empty playable cells."""
     max_empties, per = int(max_empties), int(per)
@@ -71,12 +82,7 @@ def solver(max_empties=14, per=5):
     for k in range(8, max_empties + 1):
         times, nodes = [], []
         for _ in range(per):
-            while True:
-                p = fast.Position()
-                while not p.is_over() and p.empty.bit_count() > k:
-                    p.play(rng.choice(p.legal_placements()))
-                if not p.is_over():
-                    break
+            p = random_endgame(rng, k)
             s = solve(p, all_moves=False)
             times.append(s.seconds)
             nodes.append(s.nodes)
@@ -168,12 +174,7 @@ def bounds(per=12):
     for k in (10, 8, 6, 4):
         rows, single = [], 0
         for _ in range(per):
-            while True:
-                p = fast.Position()
-                while not p.is_over() and p.empty.bit_count() > k:
-                    p.play(rng.choice(p.legal_placements()))
-                if not p.is_over():
-                    break
+            p = random_endgame(rng, k)
             lo, hi, winners = continuations(p, 10 ** 6)
             s = status(p, node_limit=0)
             for side in (0, 1):
