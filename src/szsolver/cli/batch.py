@@ -13,6 +13,7 @@ import click
 
 from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, end_progress,
                      progress_printer, whole_number)
+from .pictures import out_path
 
 
 def max_local_workers() -> int:
@@ -111,14 +112,7 @@ def _output_file(path: str) -> None:
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise BadInput(f"cannot write {path}: no such directory {parent}")
-    existed = os.path.exists(path)
-    try:
-        with open(path, "a", encoding="utf-8"):
-            pass
-    except OSError as e:
-        raise BadInput(f"cannot write {path}: {e.strerror or e}") from None
-    if not existed:
-        os.remove(path)
+    out_path(path, "OUT")          # tried for writing (permissions, /proc, a read-only disk)
 
 
 def _output_dir(path: str) -> None:
