@@ -201,6 +201,78 @@ def test_neutral_rules_match_at_five_turns(seed):
     assert solve(p, pv=False).value == ref.value
 
 
+WITHOUT_FOOT = [o for o in OPTIONS if o not in ("foot", "killer")]
+
+
+@pytest.mark.parametrize("seed,tl", [(s, 5) for s in range(90, 96)] + [(s, 6) for s in range(96, 100)])
+def test_footprint_rule_matches(seed, tl):
+    """Basic, both supplies in hand (where the footprint rule prunes most), five and
+    six turns left: the default search against the same search without the rule
+    and against tt/order/leaf alone (no neutral rule at all), and with the rule on
+    top of each neutral rule alone (footprints of the three-turn leaf, the four-turn
+    rule's skips, the score tables and the TT each feed it)."""
+    p = random_game_at(seed, tl, BASIC, (5, 5), p_neutral=0.0)
+    ref = solve(p, options=["tt", "order", "leaf"], pv=False).value
+    assert solve(p, options=WITHOUT_FOOT, pv=False).value == ref
+    assert solve(p, pv=False).value == ref
+    for options in (["tt", "leaf", "foot"], ["tt", "leaf", "dom", "foot"],
+                    ["tt", "order", "leaf", "tables", "foot"], ["tt", "order", "leaf", "mono", "tables", "foot"]):
+        assert solve(p, options=options, pv=False).value == ref, options
+
+
+@pytest.mark.parametrize("seed", range(100, 103))
+def test_footprint_rule_every_turn(seed):
+    """Every turn's value at five turns left (Basic, both supplies in hand), and the
+    optimal turns, with the footprint rule against the search without it."""
+    p = random_game_at(seed, 5, BASIC, (5, 5), p_neutral=0.0)
+    ref = {t.turn: t.value for t in solve(p, options=WITHOUT_FOOT, all_turns=True).turns}
+    res = solve(p, all_turns=True)
+    assert {t.turn: t.value for t in res.turns} == ref
+    assert sorted(res.best) == sorted(t for t, v in ref.items() if v == res.value)
+
+
+@pytest.mark.parametrize("chunk", range(3))
+def test_footprint_rule_many_positions(chunk):
+    """150 positions at four turns left (Basic, both supplies in hand; a wrong
+    footprint shows only where a neutral on the refutation's points would pay):
+    the rule on its own and with the exact leaves, the table, ordering and the
+    neutral dominance rules, against tt/leaf alone."""
+    for seed in range(50 * chunk, 50 * chunk + 50):
+        rng = random.Random(seed_of("foot-many", seed))
+        p = reference.Position(red_neutrals=5, blue_neutrals=5, rule=BASIC)
+        random_play(p, p.turns_left - 4, rng, 0.0)
+        ref = solve(p, options=["tt", "leaf"], pv=False).value
+        for options in (["leaf", "foot"], ["tt", "leaf", "foot"], ["tt", "leaf", "order", "foot"],
+                        ["tt", "leaf", "dom", "foot"], list(OPTIONS)):
+            assert solve(p, options=options, pv=False).value == ref, (seed, options)
+
+
+class MemoBrute(Brute):
+    """The brute force above with a table of positions already valued: plain minimax
+    over every legal turn, affordable six turns deep on a 4x4 board."""
+
+    def value(self, p):
+        key = (p.stones(0), p.stones(1), p.neutral, p.red_neutrals, p.blue_neutrals, p.side)
+        if key not in self.cache:
+            self.cache[key] = super().value(p)
+        return self.cache[key]
+
+
+@pytest.mark.parametrize("seed,tl", [(s, 5) for s in range(4)] + [(4, 6)])
+def test_footprint_rule_small_board(seed, tl):
+    """Five and six turns left on a 4x4 square board (Basic, 2+2 neutrals in hand):
+    the rule alone and with the other techniques against the brute force."""
+    from szsolver.rules import geometry as geo
+    rng = random.Random(seed_of("foot-board", seed, tl))
+    p = reference.Position(geo.square(4), red_neutrals=2, blue_neutrals=2, rule=BASIC,
+                           stones_per_side=6)
+    random_play(p, p.turns_left - tl, rng, 0.0)
+    bv = MemoBrute().value(p.copy())
+    for options in (["foot"], ["leaf", "foot"], ["tt", "foot"], ["tt", "leaf", "dom", "foot"],
+                    ["tt", "order", "leaf", "tables", "foot"], list(OPTIONS)):
+        assert solve(p, options=options, pv=False).value == bv, options
+
+
 @pytest.mark.parametrize("seed", range(40, 46))
 def test_advanced_two_turn_bounds_match(seed):
     """Advanced, both supplies in hand (where the two-turn bounds prune most): the

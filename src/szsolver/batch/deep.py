@@ -81,7 +81,7 @@ def _child_searcher(core, turn: int, size: int | None = None):
 def _table_size(core, budget) -> int:
     """Transposition-table entries for a task at ``core``'s children: by depth, or a
     token table when the budget is already spent (a task that starts after the
-    deadline answers at once, without allocating up to 128 MiB first)."""
+    deadline answers at once, without allocating up to 256 MiB first)."""
     from ..endgame.solver import tt_entries_for
     if budget.out_of_time() or budget.grant() <= 0:
         return 2

@@ -94,8 +94,9 @@ def _note_full_table(res) -> None:
     tt = res.tt or {}
     entries = tt.get("tt_entries") or 0
     if entries and tt.get("tt_fill", 0.0) >= FULL_TABLE:
+        from ..endgame.solver import TT_ENTRY_BYTES
         click.echo(f"Note: the transposition table filled up ({entries:,} entries, "
-                   f"{entries * 16 / 2**20:.1f} MiB); a larger --tt-size (e.g. {4 * entries}) "
+                   f"{entries * TT_ENTRY_BYTES / 2**20:.1f} MiB); a larger --tt-size (e.g. {4 * entries}) "
                    "may solve faster, memory permitting.", err=True)
 
 
@@ -120,7 +121,7 @@ def _note_full_table(res) -> None:
 @click.option("--node-limit", type=whole_number(1), default=None, metavar="N",
               help="Stop after N nodes in all, the whole answer included (deterministic).")
 @click.option("--tt-size", type=whole_number(2), default=None,
-              help="Transposition-table entries (16 bytes each; default by depth, at most 2**23).")
+              help="Transposition-table entries (32 bytes each; default by depth, at most 2**23).")
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
               help="Override the rule (a game record is replayed under it).")
 @click.option("--two-turn-bounds", is_flag=True, hidden=True,

@@ -7,6 +7,15 @@ from szsolver.rules._core cimport Board, State, bb_t, sz_ctz, CORE_MAX_POINTS
 from szsolver.endgame._common cimport INF
 
 
+cdef struct TwoTurnPrints:
+    # Footprints of a two-turn position (Basic; see ``two_turns_from_scores``): the
+    # points each side's strategy plays on, for the footprint rule (``_search``).
+    bb_t best                           # the mover's best turn: its stone (and neutral)
+    bb_t other                          # another optimal turn with another stone (0: none)
+    bb_t last                           # the other side's three best points in a fixed
+                                        # order: its last stone takes the first one left
+
+
 cdef struct Refutation:
     # How a three-turn node (Basic) refuted a stone-only turn of the four-turn node
     # above it; that node reuses it to skip its neutral turns (four-turn rule).
@@ -14,23 +23,28 @@ cdef struct Refutation:
     int turn                            # the refuting turn (theirs)
     bb_t pool                           # empty points left for the last two turns
     bb_t relevant                       # points a neutral of ours could matter on
+    bb_t prints                         # the refutation's footprint against any neutral
+                                        # of ours it refutes: its turn and their four best
+                                        # pool points (their last stone takes one of them)
     int our_last[CORE_MAX_POINTS]       # per pool point: our final score with our last stone there
     int their_last[CORE_MAX_POINTS]     # per pool point: their final score with their last stone there
 
 
 cdef bb_t reach_points(const Board* b, bb_t own, bb_t nb, bb_t V) noexcept nogil
 cdef bb_t cut_points_of(const Board* b, bb_t own, bb_t nb, bb_t V) noexcept nogil
-cdef int last_turn(const Board* b, const State* s, int beta) noexcept nogil
-cdef int two_turns_basic(const Board* b, const State* s) noexcept nogil
+cdef int last_turn(const Board* b, const State* s, int beta, int* point) noexcept nogil
+cdef int two_turns_basic(const Board* b, const State* s, TwoTurnPrints* fp) noexcept nogil
 cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int first,
                             int* best_turn, long long* nodes) noexcept nogil
 cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, int tt_stone,
-                           int* best_turn, long long* nodes, Refutation* ref) noexcept nogil
+                           int* best_turn, long long* nodes, Refutation* ref,
+                           bb_t* prints) noexcept nogil
 cdef int refutation_line(const Board* b, State* s, int turn, int reply, Refutation* ref) noexcept nogil
 
 
 cdef inline int two_turns_from_scores(const int* mover_with, const int* other_with, bb_t pool,
-                                      int mover_left, int other_left, int* unique_best) noexcept nogil:
+                                      int mover_left, int other_left, int* unique_best,
+                                      TwoTurnPrints* fp) noexcept nogil:
     """Exact value (mover's view), Basic rule, each side one stone left, the mover
     first, from cached scores: ``mover_with[p]`` / ``other_with[p]`` is the mover's /
     other side's final score with its last stone on the pool point p; ``mover_left``
@@ -38,10 +52,12 @@ cdef inline int two_turns_from_scores(const int* mover_with, const int* other_wi
     point left (never a neutral: nothing follows), so the mover's only useful
     neutral covers the other side's best point apart from the mover's own stone.
     ``unique_best`` receives the mover's optimal stone when only one stone is
-    optimal, else -1. O(|pool|)."""
-    cdef bb_t e = pool
-    cdef int p, v, a, bb, best = -INF, best_p = -1
-    cdef int o1 = -1, o2 = -1, o3 = -1, p1 = -1, p2 = -1, x     # other side's three best
+    optimal, else -1. ``fp`` (may be NULL) receives the footprints: the other side's
+    best points are ranked by score, then by point, and its last stone takes the
+    first one left (of the first three: the mover removes at most two). O(|pool|)."""
+    cdef bb_t e = pool, tp, fp1 = 0, fp2 = 0
+    cdef int p, v, a, bb, best = -INF, best_p = -1, pa
+    cdef int o1 = -1, o2 = -1, o3 = -1, p1 = -1, p2 = -1, p3 = -1, x     # other side's three best
     cdef int tie = mover_left - other_left
     while e:
         p = sz_ctz(e)
@@ -49,40 +65,62 @@ cdef inline int two_turns_from_scores(const int* mover_with, const int* other_wi
         x = other_with[p]
         if x > o1:
             o3 = o2
+            p3 = p2
             o2 = o1
             p2 = p1
             o1 = x
             p1 = p
         elif x > o2:
             o3 = o2
+            p3 = p2
             o2 = x
             p2 = p
         elif x > o3:
             o3 = x
+            p3 = p
     e = pool
     while e:
         p = sz_ctz(e)
         e &= e - 1
-        # a: the other side's best score with p taken; bb: its next best
+        # a: the other side's best score with p taken (on point pa); bb: its next best
         if p == p1:
             a = o2
             bb = o3
+            pa = p2
         elif p == p2:
             a = o1
             bb = o3
+            pa = p1
         else:
             a = o1
             bb = o2
+            pa = p1
         if a < 0:          # no point left for the other side: cannot happen in play
             a = 0
         v = 100 * (mover_with[p] - a) + tie
+        tp = (<bb_t>1) << p
         if mover_left > 0 and bb >= 0 and bb < a:
             if 100 * (mover_with[p] - bb) + tie - 1 > v:
                 v = 100 * (mover_with[p] - bb) + tie - 1
+                tp |= (<bb_t>1) << pa
         if v > best:
             best = v
             best_p = p
+            fp1 = tp
+            fp2 = 0
         elif v == best:
             best_p = -1
+            if fp2 == 0:
+                fp2 = tp
     unique_best[0] = best_p
+    if fp != NULL:
+        fp.best = fp1
+        fp.other = fp2
+        fp.last = 0
+        if p1 >= 0:
+            fp.last |= (<bb_t>1) << p1
+        if p2 >= 0:
+            fp.last |= (<bb_t>1) << p2
+        if p3 >= 0:
+            fp.last |= (<bb_t>1) << p3
     return best

@@ -202,9 +202,10 @@ cdef bb_t cut_points_of(const Board* b, bb_t own, bb_t nb, bb_t V) noexcept nogi
 
 # --- one turn left --------------------------------------------------------------------------
 
-cdef int last_turn(const Board* b, const State* s, int beta) noexcept nogil:
+cdef int last_turn(const Board* b, const State* s, int beta, int* point) noexcept nogil:
     """Exact value (mover's view) with one turn left, the mover to play it.
-    Fail-soft: may stop early with a lower bound >= beta.
+    Fail-soft: may stop early with a lower bound >= beta. Basic: ``*point``
+    receives the stone of the best turn found (Advanced: -1).
     Advanced: each neutral is scored incrementally (``score_with_cut``); a neutral
     that cuts no beam leaves both scores unchanged and only costs the tie-break."""
     cdef int me = s.side, op = me ^ 1
@@ -222,6 +223,7 @@ cdef int last_turn(const Board* b, const State* s, int beta) noexcept nogil:
     cdef int opcut[64]
     cdef int minop
     cdef bb_t dop, cme, cp
+    point[0] = -1
     if s.rule == C_BASIC:
         sop = side_score(b, theirs, 0)
         e = V
@@ -231,6 +233,7 @@ cdef int last_turn(const Board* b, const State* s, int beta) noexcept nogil:
             v = 100 * (side_score(b, mine | bit(p), 0) - sop) + tie
             if v > best:
                 best = v
+                point[0] = p
                 if best >= beta:
                     return best
         return best
@@ -324,9 +327,9 @@ cdef inline void top2(int v, int x, int* v1, int* x1, int* v2) noexcept nogil:
 
 cdef inline int searched(const Board* b, State* s, int t, int alpha, long long* nodes) noexcept nogil:
     """Our turn t, then the other side's exact last turn: fail-soft, our view."""
-    cdef int v
+    cdef int v, point
     make_c(b, s, t)
-    v = -last_turn(b, s, -alpha)
+    v = -last_turn(b, s, -alpha, &point)
     unmake_c(b, s, t)
     nodes[0] += 1
     return v
@@ -454,9 +457,9 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
 
 # --- two turns left, Basic ------------------------------------------------------------------
 
-cdef int two_turns_basic(const Board* b, const State* s) noexcept nogil:
+cdef int two_turns_basic(const Board* b, const State* s, TwoTurnPrints* fp) noexcept nogil:
     """Exact value (mover's view), Basic rule, each side one stone left, mover first
-    (see ``two_turns_from_scores``)."""
+    (see ``two_turns_from_scores``; ``fp``: its footprints, may be NULL)."""
     cdef int me = s.side, op = me ^ 1
     cdef bb_t V = empty_points(b, s), e = V
     cdef int mover_with[64]
@@ -467,7 +470,7 @@ cdef int two_turns_basic(const Board* b, const State* s) noexcept nogil:
         e &= e - 1
         other_with[p] = side_score(b, s.stones[op] | bit(p), 0)
         mover_with[p] = side_score(b, s.stones[me] | bit(p), 0)
-    return two_turns_from_scores(mover_with, other_with, V, s.left[me], s.left[op], &unique_best)
+    return two_turns_from_scores(mover_with, other_with, V, s.left[me], s.left[op], &unique_best, fp)
 
 
 # --- three turns left, Basic ----------------------------------------------------------------
@@ -501,7 +504,9 @@ cdef inline void keep_line(Refutation* ref, int turn, bb_t pool, bb_t relevant,
                            const int* our_last, const int* their_last) noexcept nogil:
     """Record a refutation for the four-turn node above (``ref`` may be NULL)."""
     cdef bb_t e = pool
-    cdef int y
+    cdef int y, i, k
+    cdef int top[4]             # their four best pool points, by score then point
+    cdef int n = 0
     if ref == NULL:
         return
     while e:
@@ -509,13 +514,30 @@ cdef inline void keep_line(Refutation* ref, int turn, bb_t pool, bb_t relevant,
         e &= e - 1
         ref.our_last[y] = our_last[y]
         ref.their_last[y] = their_last[y]
+        # insert y among the four best (points come in increasing order: a tie keeps
+        # the earlier point first, the order two_turns_from_scores ranks by)
+        k = n if n < 4 else 4
+        while k > 0 and their_last[top[k - 1]] < their_last[y]:
+            if k < 4:
+                top[k] = top[k - 1]
+            k -= 1
+        if k < 4:
+            top[k] = y
+            if n < 4:
+                n += 1
     ref.turn = turn
     ref.pool = pool
     ref.relevant = relevant
+    # A neutral q of ours that this refutation skips leaves their last stone the
+    # first of their three best points in pool - q: within these four.
+    ref.prints = bit(turn & 63) | (bit((turn >> 6) - 1) if turn >= 64 else 0)
+    for i in range(n):
+        ref.prints |= bit(top[i])
 
 
 cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, int tt_stone,
-                           int* best_turn, long long* nodes, Refutation* ref) noexcept nogil:
+                           int* best_turn, long long* nodes, Refutation* ref,
+                           bb_t* prints) noexcept nogil:
     """Fail-soft value (mover's view), Basic rule, the mover two stones left and the
     other side one (its last turn comes between the mover's two). Every child is an
     exact two-turn position, evaluated from cached single-point scores in
@@ -531,7 +553,14 @@ cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, 
 
     When the value is >= beta and ``ref`` is not NULL, ``*ref`` receives the
     refutation (the turn, its two-turn line and the points a neutral of the node
-    above could matter on: see the four-turn rule in ``_search.negamax``)."""
+    above could matter on: see the four-turn rule in ``_search.negamax``).
+
+    ``*prints`` receives the footprint of the bound returned (footprint rule in
+    ``_search``): at a cutoff, our turn and our three best last points (the other
+    side's turn removes at most two); else the other side's answers to each of our
+    turns: the optimal answer to (x, -), with a second optimal one of another stone
+    when the optimal stone is not unique (the dominance proof replays them against
+    every (x, q) it skips), and the answer to (x, p*) when that is tried."""
     cdef int me = s.side, op = me ^ 1
     cdef bb_t V = empty_points(b, s), e, P
     cdef bb_t mine = s.stones[me], theirs = s.stones[op]
@@ -541,6 +570,8 @@ cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, 
     cdef int pts[64]
     cdef int n = 0, i, x, y, v, pstar, dummy, best = -INF, q
     cdef int lme = s.left[me], lop = s.left[op]
+    cdef TwoTurnPrints fp
+    cdef bb_t answers = 0       # the other side's answers to our turns tried so far
     e = V
     while e:
         x = sz_ctz(e)
@@ -561,7 +592,7 @@ cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, 
             e &= e - 1
             my_final[y] = side_score(b, mine | bit(x) | bit(y), 0)
         nodes[0] += 1
-        v = -two_turns_from_scores(other_last, my_final, P, lop, lme, &pstar)
+        v = -two_turns_from_scores(other_last, my_final, P, lop, lme, &pstar, &fp)
         if v > best:
             best = v
             best_turn[0] = x
@@ -570,11 +601,13 @@ cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, 
                 if alpha >= beta:
                     keep_line(ref, x, P, bit(x) | final_relevant(my_final, P),
                               other_last, my_final)
+                    prints[0] = bit(x) | fp.last
                     return best
+        answers |= fp.best | fp.other
         if lme > 0 and pstar >= 0:
             q = pstar
             nodes[0] += 1
-            v = -two_turns_from_scores(other_last, my_final, P & ~bit(q), lop, lme - 1, &dummy)
+            v = -two_turns_from_scores(other_last, my_final, P & ~bit(q), lop, lme - 1, &dummy, &fp)
             if v > best:
                 best = v
                 best_turn[0] = x + 64 * (q + 1)
@@ -584,7 +617,10 @@ cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, 
                         keep_line(ref, x + 64 * (q + 1), P & ~bit(q),
                                   bit(x) | bit(q) | final_relevant(my_final, P & ~bit(q)),
                                   other_last, my_final)
+                        prints[0] = bit(x) | bit(q) | fp.last
                         return best
+            answers |= fp.best
+    prints[0] = answers
     return best
 
 
@@ -609,7 +645,7 @@ cdef int refutation_line(const Board* b, State* s, int turn, int reply, Refutati
         e &= e - 1
         their_last[y] = side_score(b, s.stones[op] | bit(y), 0)
         our_last[y] = side_score(b, s.stones[me] | bit(y), 0)
-    v = -two_turns_from_scores(our_last, their_last, P, s.left[me], s.left[op], &dummy)
+    v = -two_turns_from_scores(our_last, their_last, P, s.left[me], s.left[op], &dummy, NULL)
     relevant = final_relevant(their_last, P) | bit(reply & 63)
     if reply >= 64:
         relevant |= bit((reply >> 6) - 1)

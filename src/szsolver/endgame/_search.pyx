@@ -18,8 +18,18 @@ The pieces (each technique can be switched off for measurement, see ``OPT_*``):
   value; with external caps on each side's final score (``set_score_caps``).
 * ``_order``: move ordering (``OPT_ORDER``, ``OPT_KILLER``).
 * here: fail-soft alpha-beta, the four-turn neutral rule (``OPT_DOM``), bound
-  monotonicity (``OPT_MONO``), PVS (``OPT_PVS``, chosen by the driver) and root
-  symmetry (``set_root_turns``).
+  monotonicity (``OPT_MONO``), the footprint rule (``OPT_FOOT``), PVS
+  (``OPT_PVS``, chosen by the driver) and root symmetry (``set_root_turns``).
+
+Footprints (Basic rule, ``OPT_FOOT``): a bound returned by a node comes with the
+set of points its proof plays on (``Outcome.prints``): for "value <= v" the
+points the other side's strategy places on, for "value >= v" the mover's. The
+proof stays valid when any other points are occupied and the side it is against
+has fewer neutrals (scores depend only on each side's own stones, so only the
+prover's moves need their points; the other side just has fewer turns to try).
+So when our (x, -) is refuted with footprint F, every (x, q) with q outside F is
+refuted by the same strategy, one tie-break point worse for us, and is skipped.
+All points (``ALL_POINTS``) means unknown.
 
 Fail-soft contract: a call with window (alpha, beta) returns v with
 ``v <= alpha`` => true value <= v, ``v >= beta`` => true value >= v, otherwise v
@@ -46,7 +56,7 @@ from szsolver.endgame._common cimport (INF, MAX_PLY, MAX_NODE_TURNS, MAX_SCORE, 
 from szsolver.endgame._tt cimport TT, TTEntry, tt_init, tt_free, tt_find, tt_store
 from szsolver.endgame._tables cimport (ScoreTables, build_score_tables, free_score_tables,
                                        tables_at_root, table_hi, table_lo)
-from szsolver.endgame._leaves cimport (Refutation, last_turn, two_turns_basic, two_turns_advanced,
+from szsolver.endgame._leaves cimport (Refutation, TwoTurnPrints, last_turn, two_turns_basic, two_turns_advanced,
                                        two_turns_from_scores, three_turns_basic, refutation_line,
                                        reach_points, cut_points_of)
 from szsolver.endgame._order cimport gen_ordered
@@ -68,19 +78,20 @@ cdef enum:
     OPT_ORDER = 8
     OPT_DOM = 16
     OPT_MONO = 32
-    OPT_ALL = 831         # the default set: all but PVS and killer (measured: docs/solver.md)
+    OPT_ALL = 1855        # the default set: all but PVS and killer (measured: docs/solver.md)
     OPT_PVS = 64          # not in OPT_ALL: chosen by the driver
     OPT_KILLER = 128
     OPT_ADV2 = 256        # Advanced two-turn bounds (two_turns_advanced)
     OPT_ADV3 = 512        # Advanced three-turn neutral rule (needs OPT_ADV2 and OPT_LEAF)
-    OPT_KNOWN = 1023
+    OPT_FOOT = 1024       # Basic footprint rule: a refutation that never plays on q refutes (x, q)
+    OPT_KNOWN = 2047
     ABORT_NONE = 0
     ABORT_NODES = 1
     ABORT_TIME = 2
     ABORT_INTERRUPT = 3
 
 DRIVER_PVS = OPT_PVS
-OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO, "killer": OPT_KILLER, "adv2": OPT_ADV2, "adv3": OPT_ADV3}
+OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO, "killer": OPT_KILLER, "adv2": OPT_ADV2, "adv3": OPT_ADV3, "foot": OPT_FOOT}
 ALL_OPTIONS = OPT_ALL
 ABORT_REASONS = {ABORT_NODES: "node limit", ABORT_TIME: "time limit",
                  ABORT_INTERRUPT: "interrupted"}
@@ -100,6 +111,7 @@ cdef enum:
 
 cdef struct Outcome:
     int value         # fail-soft value, the mover's view
+    bb_t prints       # footprint of the bound (OPT_FOOT; ALL_POINTS: unknown or exact value)
     int how           # BY_*
     int tt_turn       # BY_TT: the stored best turn, checked legal at the node; else -1
     int refuted_by    # an Advanced two-turn node that reached beta by searching: the turn
@@ -129,6 +141,7 @@ cdef struct Ctx:
     long long pruned_rel      # neutral turns skipped by the four-turn rule: off every relevant point
     long long pruned_line     # ... and by the exact line after the same refutation
     long long pruned_adv3     # neutral turns skipped by the three-turn rule (Advanced)
+    long long pruned_foot     # neutral turns skipped by the footprint rule (Basic)
     long long tt_bad_turns    # TT turns found illegal where they were read (key collisions)
     long long node_limit      # stop at this many nodes (0: none)
     long long next_check      # node count of the next limit and signal check
@@ -156,9 +169,13 @@ cdef void check_limits(Ctx* c) noexcept nogil:
             c.abort = ABORT_INTERRUPT
 
 
+cdef bb_t ALL_POINTS = ~(<bb_t>0)
+
+
 cdef inline Outcome found(int value, int how, int tt_turn) noexcept nogil:
     cdef Outcome r
     r.value = value
+    r.prints = ALL_POINTS
     r.how = how
     r.tt_turn = tt_turn
     r.refuted_by = -1
@@ -166,18 +183,19 @@ cdef inline Outcome found(int value, int how, int tt_turn) noexcept nogil:
 
 
 cdef inline void tt_record(Ctx* c, uint64_t key, int best, int alpha, int beta, int best_turn,
-                           int T) noexcept nogil:
+                           int T, bb_t prints) noexcept nogil:
     """Store a node's fail-soft result ``best`` for the window (alpha, beta) it was
-    searched with: an upper bound, a lower bound or the exact value."""
+    searched with: an upper bound, a lower bound or the exact value; ``prints``: the
+    bound's footprint (an exact value keeps none: ALL_POINTS)."""
     if SZ_DEBUG:
         sz_debug_check(best_turn < 0 or turn_is_legal(c.b, &c.s, best_turn),
                        "storing an illegal turn in the TT")
     if best <= alpha:
-        tt_store(&c.tt, key, -INF, best, best_turn, T)
+        tt_store(&c.tt, key, -INF, best, best_turn, T, 0, prints)
     elif best >= beta:
-        tt_store(&c.tt, key, best, INF, best_turn, T)
+        tt_store(&c.tt, key, best, INF, best_turn, T, prints, 0)
     else:
-        tt_store(&c.tt, key, best, best, best_turn, T)
+        tt_store(&c.tt, key, best, best, best_turn, T, ALL_POINTS, ALL_POINTS)
 
 
 cdef inline int legal_tt_turn(Ctx* c, const TTEntry* e) noexcept nogil:
@@ -214,9 +232,19 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     cdef Outcome r
     cdef Refutation* line
     cdef uint64_t key = s.key
+    # Footprint rule (Basic): per stone x whose (x, -) we saw refuted, the refutation's
+    # footprint; the node's own footprint if it fails low (the union of its children's)
+    # or high (the cutoff turn's points and its child's).
+    cdef bint foot = (c.opts & OPT_FOOT) and s.rule == C_BASIC
+    cdef bb_t fpx[64]
+    cdef bb_t have_fp = 0, fail_low_prints = 0, fail_high_prints = ALL_POINTS, leaf_prints
+    cdef TwoTurnPrints tp
+    cdef int point
     if T == 0:
         v = value_c(b, s)
-        return found(v if me == 0 else -v, BY_SEARCH, -1)
+        r = found(v if me == 0 else -v, BY_SEARCH, -1)
+        r.prints = 0
+        return r
     c.nodes += 1
     c.nodes_at[T] += 1
     if c.nodes >= c.next_check:
@@ -225,17 +253,33 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             return found(0, BY_SEARCH, -1)
     if c.opts & OPT_LEAF:
         if T == 1:
-            return found(last_turn(b, s, beta), BY_SEARCH, -1)
+            # >= beta: our turn on point; <= alpha: no strategy of theirs is needed
+            r = found(last_turn(b, s, beta, &point), BY_SEARCH, -1)
+            if r.value >= beta and point >= 0:
+                r.prints = bit(point)
+            elif r.value <= alpha:
+                r.prints = 0
+            return r
         if T == 2 and pm == 1 and s.rule == C_BASIC:
-            return found(two_turns_basic(b, s), BY_SEARCH, -1)
+            r = found(two_turns_basic(b, s, &tp), BY_SEARCH, -1)
+            if r.value >= beta:
+                r.prints = tp.best
+            elif r.value <= alpha:
+                r.prints = tp.last
+            return r
     if c.opts & OPT_TT:
         e = tt_find(&c.tt, key)
         if e != NULL:
             if e.lo >= beta or e.hi <= alpha or e.lo == e.hi:
                 if e.hi <= alpha and e.lo < beta:
-                    return found(e.hi, BY_TT, -1)
+                    r = found(e.hi, BY_TT, -1)
+                    r.prints = e.fp_hi
+                    return r
                 # the stored turn is played only by a four-turn parent (ref set)
-                return found(e.lo, BY_TT, legal_tt_turn(c, e) if ref != NULL else -1)
+                r = found(e.lo, BY_TT, legal_tt_turn(c, e) if ref != NULL else -1)
+                if e.lo >= beta:
+                    r.prints = e.fp_lo
+                return r
             if e.lo > alpha:
                 alpha = e.lo
             if e.hi < beta:
@@ -256,19 +300,27 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             uop = c.cap[op]
         # each side spends at most one neutral per turn it still has
         hi_b = 100 * (ume - lop) + s.left[me] - (s.left[op] - (po if po < s.left[op] else s.left[op]))
+        # Static bounds hold on every line: their proofs play on no point.
         if hi_b <= alpha:
-            return found(hi_b, BY_SEARCH, -1)
+            r = found(hi_b, BY_SEARCH, -1)
+            r.prints = 0
+            return r
         lo_b = 100 * (lme - uop) + (s.left[me] - (pm if pm < s.left[me] else s.left[me])) - s.left[op]
         if lo_b >= beta:
-            return found(lo_b, BY_STATIC, -1)
+            r = found(lo_b, BY_STATIC, -1)
+            r.prints = 0
+            return r
     a0 = alpha
     b0 = beta
     if (c.opts & OPT_DOM) and (c.opts & OPT_LEAF) and s.rule == C_BASIC and pm == 2 and po == 1:
         best = three_turns_basic(b, s, alpha, beta, (ttmove & 63) if ttmove >= 0 else -1,
-                                 &bestmove, &c.nodes, ref)
+                                 &bestmove, &c.nodes, ref, &leaf_prints)
+        r = found(best, BY_LINE if (best >= b0 and ref != NULL) else BY_SEARCH, -1)
+        if best >= b0 or best <= a0:
+            r.prints = leaf_prints          # the footprint of the bound returned
         if c.opts & OPT_TT:
-            tt_record(c, key, best, a0, b0, bestmove, T)
-        return found(best, BY_LINE if (best >= b0 and ref != NULL) else BY_SEARCH, -1)
+            tt_record(c, key, best, a0, b0, bestmove, T, r.prints)
+        return r
     if (c.opts & OPT_ADV2) and (c.opts & OPT_LEAF) and s.rule == C_ADVANCED and pm == 1 and po == 1:
         # First the TT turn, else (ordering) the turn that refuted the last two-turn
         # node searched at this ply: siblings are mostly refuted by the same answer.
@@ -279,7 +331,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
         if best >= b0 and bestmove >= 0:
             c.killer[ply] = bestmove
         if c.opts & OPT_TT:
-            tt_record(c, key, best, a0, b0, bestmove, T)
+            tt_record(c, key, best, a0, b0, bestmove, T, ALL_POINTS)
         r = found(best, BY_SEARCH, -1)
         if best >= b0 and bestmove >= 0:
             r.refuted_by = bestmove     # searched: its exact value is best
@@ -296,7 +348,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
         n = gen_turns_c(b, s, moves)
     if n == 0:                          # cannot happen: check_searchable leaves room for every turn
         v = value_c(b, s)
-        return found(v if me == 0 else -v, BY_SEARCH, -1)
+        return found(v if me == 0 else -v, BY_SEARCH, -1)    # (footprint unknown)
     best = -INF
     dead = 0
     # Four-turn rule (Basic, both sides two stones): a stone-only turn's refutation,
@@ -323,19 +375,29 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
                     # returned, which best already holds.
                     c.pruned_adv3 += 1
                     continue
+            if foot and (have_fp >> (t & 63)) & 1 and not ((fpx[t & 63] >> ((t >> 6) - 1)) & 1):
+                # The refutation of (stone, -) never plays on this neutral's point: it
+                # refutes (stone, q) too, one tie-break point worse for us (module
+                # docstring). Bounded by what (stone, -) returned, which best holds;
+                # its footprint is already in fail_low_prints.
+                c.pruned_foot += 1
+                continue
             if four and (relset >> (t & 63)) & 1:
                 line = &c.lines[t & 63]
                 q = (t >> 6) - 1
                 if not ((line.relevant >> q) & 1):
                     c.pruned_rel += 1
+                    fail_low_prints |= line.prints
                     continue    # the neutral misses every point the refutation needs
                 if (line.pool >> q) & 1:
                     # The same refutation after (t, q): an exact two-turn line, O(points).
                     m = line.turn
                     v = two_turns_from_scores(line.our_last, line.their_last, line.pool & ~bit(q),
-                                              s.left[me] - 1, s.left[op] - (1 if m >= 64 else 0), &ub)
+                                              s.left[me] - 1, s.left[op] - (1 if m >= 64 else 0), &ub,
+                                              NULL)
                     if v <= alpha:
                         c.pruned_line += 1
+                        fail_low_prints |= line.prints
                         if v > best:
                             best = v
                         continue
@@ -375,6 +437,15 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             rel3[t] = (reach_points(b, s.stones[me] | bit(t), s.neutral, V3 & ~bit(t))
                        | cut_points_of(b, s.stones[op] | bit(m & 63), s.neutral, V3))
             have3 |= bit(t)
+        if foot:
+            if v <= alpha:
+                # refuted: the refutation's footprint joins ours (if we fail low)
+                fail_low_prints |= r.prints
+                if t < 64:
+                    fpx[t] = r.prints
+                    have_fp |= bit(t)
+            elif v >= beta:
+                fail_high_prints = bit(t & 63) | (bit((t >> 6) - 1) if t >= 64 else 0) | r.prints
         if t < 64 and r.how == BY_STATIC and (c.opts & OPT_MONO):
             # The child failed high on its static lower bound (tables). With a
             # neutral added the child's bound only grows (the mover's best set can
@@ -389,9 +460,15 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
                 if alpha >= beta:
                     c.killer[ply] = t
                     break
+    r = found(best, BY_SEARCH, -1)
+    if foot:
+        if best >= b0:
+            r.prints = fail_high_prints
+        elif best <= a0:
+            r.prints = fail_low_prints
     if c.opts & OPT_TT:
-        tt_record(c, key, best, a0, b0, bestmove, T)
-    return found(best, BY_SEARCH, -1)
+        tt_record(c, key, best, a0, b0, bestmove, T, r.prints)
+    return r
 
 
 # --- what the search supports ---------------------------------------------------------------
@@ -664,7 +741,8 @@ cdef class Searcher:
         value (mover's view) or the search's answers are wrong."""
         if not -INF <= lo <= hi <= INF or not -1 <= turn < 32767:
             raise UnsupportedError(f"bad TT entry ({lo}, {hi}, {turn})")
-        tt_store(&self.c.tt, self.c.s.key, lo, hi, turn, picks_left(&self.c.s, 0) + picks_left(&self.c.s, 1))
+        tt_store(&self.c.tt, self.c.s.key, lo, hi, turn, picks_left(&self.c.s, 0) + picks_left(&self.c.s, 1),
+                 ALL_POINTS, ALL_POINTS)
 
     def legal_turns(self):
         cdef int buf[CORE_MAX_TURNS]        # n * n <= 64 * 64 turns
@@ -698,7 +776,9 @@ cdef class Searcher:
         return {"nodes": self.c.nodes, "tt_probes": self.c.tt.probes, "tt_hits": self.c.tt.hits,
                 "tt_stores": self.c.tt.stores, "tt_used": self.c.tt.used,
                 "tt_entries": self.c.tt.size,
-                "neutral_turns_pruned": self.c.pruned_rel + self.c.pruned_line + self.c.pruned_adv3,
+                "neutral_turns_pruned": (self.c.pruned_rel + self.c.pruned_line + self.c.pruned_adv3
+                                         + self.c.pruned_foot),
+                "neutral_turns_pruned_by_footprint": self.c.pruned_foot,
                 "nodes_by_turns_left": [self.c.nodes_at[i] for i in range(MAX_PLY + 1)
                                         if self.c.nodes_at[i]],
                 "tt_fill": (<double>self.c.tt.used) / self.c.tt.size if self.c.tt.size else 0.0}

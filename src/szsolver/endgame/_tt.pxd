@@ -3,8 +3,10 @@
 keyed by the core's incremental zobrist key (stones, neutrals left, side, rule).
 
 Every search runs to the end of the game, so an entry needs no depth: it holds a
-proved interval [lo, hi] of the exact value (mover's view) and the best turn found.
-Entries with the same key are merged (intervals intersected). Replacement: slot 0
+proved interval [lo, hi] of the exact value (mover's view), the best turn found,
+and each bound's footprint (Basic rule, ``OPT_FOOT`` in ``_search``: the points
+the bound's proof plays on; all points when unknown). Entries with the same key
+are merged (intervals intersected; a bound keeps the footprint of its proof). Replacement: slot 0
 of a bucket keeps the entry with more turns left (nearer the root, costlier to
 redo), slot 1 always takes the newcomer.
 
@@ -13,16 +15,19 @@ with ``_common.turn_is_legal`` before playing it.
 """
 from libc.stdint cimport uint64_t, int16_t, uint8_t
 
+from szsolver.rules._core cimport sz_popcount
 from szsolver.endgame._common cimport INF, SZ_DEBUG, sz_debug_check
 
 
-cdef struct TTEntry:                    # 16 bytes
+cdef struct TTEntry:                    # 32 bytes: a bucket of two is one cache line
     uint64_t key       # the position's zobrist key
     int16_t lo         # proved lower bound on the exact value (mover's view)
     int16_t hi         # proved upper bound
     int16_t move       # best turn + 1 (0: none; turn 0 is a real turn)
     uint8_t tl         # turns left at the entry (replacement priority)
     uint8_t used       # 1 once the slot holds an entry
+    uint64_t fp_lo     # footprint of the proof of lo (points it plays on; ~0: unknown)
+    uint64_t fp_hi     # footprint of the proof of hi
 
 
 cdef struct TT:
@@ -52,9 +57,11 @@ cdef inline TTEntry* tt_find(TT* tt, uint64_t key) noexcept nogil:
     return NULL
 
 
-cdef inline void tt_store(TT* tt, uint64_t key, int lo, int hi, int move, int tl) noexcept nogil:
+cdef inline void tt_store(TT* tt, uint64_t key, int lo, int hi, int move, int tl,
+                          uint64_t fp_lo, uint64_t fp_hi) noexcept nogil:
     """Record that the exact value of ``key``'s position lies in [lo, hi] and that
-    ``move`` (-1: none) is its best turn found; ``tl``: its turns left."""
+    ``move`` (-1: none) is its best turn found; ``tl``: its turns left; ``fp_lo`` /
+    ``fp_hi``: the footprints of the two bounds' proofs (~0: unknown)."""
     cdef TTEntry* e = &tt.entries[(key & tt.mask) * 2]
     cdef TTEntry* t
     tt.stores += 1
@@ -77,10 +84,16 @@ cdef inline void tt_store(TT* tt, uint64_t key, int lo, int hi, int move, int tl
         t.move = 0
         t.used = 1
         t.tl = tl
-    if lo > t.lo:
+        t.fp_lo = 0             # -INF and INF need no proof
+        t.fp_hi = 0
+    # A bound at least as strong replaces the stored one with its own footprint; an
+    # equal one only when its footprint is smaller (fewer points: more neutrals skipped).
+    if lo > t.lo or (lo == t.lo and sz_popcount(fp_lo) < sz_popcount(t.fp_lo)):
         t.lo = lo
-    if hi < t.hi:
+        t.fp_lo = fp_lo
+    if hi < t.hi or (hi == t.hi and sz_popcount(fp_hi) < sz_popcount(t.fp_hi)):
         t.hi = hi
+        t.fp_hi = fp_hi
     if SZ_DEBUG:
         # Both intervals hold the exact value, so they meet (barring a key collision).
         sz_debug_check(t.lo <= t.hi, "TT interval merge gave lo > hi")

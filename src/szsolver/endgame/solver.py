@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 try:
     from ..rules import _core
     from ._search import (ABORT_REASONS, ALL_OPTIONS, DRIVER_PVS, OPTIONS, Searcher,
-                          check_searchable)
+                          check_searchable, tt_bytes)
 except ImportError:  # the C extensions are not built
     from ..errors import UnsupportedError
     raise UnsupportedError("the endgame solver needs the compiled extension: pip install . "
@@ -55,6 +55,7 @@ from ..formats.notation import format_turn, position_string
 from ..rules.base import turn_neutral, turn_stone
 
 DEFAULT_TT_SIZE = None             # None: by depth, see tt_entries_for
+TT_ENTRY_BYTES = tt_bytes(2) // 2  # bytes of one transposition-table entry
 DEFAULT_OPTIONS = [name for name, bit in OPTIONS.items() if ALL_OPTIONS & bit]
 MAX_TURNS_WITHOUT_LIMIT = 8        # deeper positions need a time or node limit (9 turns: minutes to hours)
 ORDER_MIN_TURNS = 2                # heuristic ordering at nodes with more turns left
@@ -256,7 +257,7 @@ class _Clock:
 
 def tt_entries_for(turns_left: int) -> int:
     """Default transposition-table size: 2**(8 + 2 * turns left) entries, between
-    2**14 and 2**23 (16 bytes each: 128 MiB at most). A table far larger than the
+    2**14 and 2**23 (32 bytes each: 256 MiB at most). A table far larger than the
     search only costs page faults; measured in docs/solver.md."""
     return 1 << max(14, min(23, 8 + 2 * turns_left))
 
@@ -315,7 +316,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
           pv: bool = True, driver: str = "mtdf", threads: int = 1) -> SolveResult:
     """Solve ``position`` (either back end) exactly, or as far as the limits allow.
 
-    ``tt_size``: transposition-table entries (rounded to a power of two, 16 bytes
+    ``tt_size``: transposition-table entries (rounded to a power of two, 32 bytes
     each); default by depth (:func:`tt_entries_for`). ``all_turns``: also the exact value of every legal turn.
     ``options``: the techniques to use (names from ``_search.OPTIONS``; default
     ``DEFAULT_OPTIONS``, the search's default set: see docs/solver.md for what each

@@ -174,11 +174,11 @@ cdef inline int exact_tail(const Board* b, const State* s, int* value) noexcept 
     """With the last turns left (one; two under the Basic rule) the exact value
     (Red's side) goes to ``value`` and 1 is returned (the endgame solver's exact
     last-turn functions); else 0."""
-    cdef int tl = turns_left_c(s), v
+    cdef int tl = turns_left_c(s), v, point
     if tl == 1:
-        v = last_turn(b, s, INF)
+        v = last_turn(b, s, INF, &point)
     elif tl == 2 and s.rule == C_BASIC:
-        v = two_turns_basic(b, s)
+        v = two_turns_basic(b, s, NULL)
     else:
         return 0
     value[0] = v if s.side == 0 else -v
