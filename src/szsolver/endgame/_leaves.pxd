@@ -7,6 +7,26 @@ from szsolver.rules._core cimport Board, State, bb_t, sz_ctz, CORE_MAX_POINTS
 from szsolver.endgame._common cimport INF
 
 
+cdef enum:
+    PAIR_SLOTS = 4                      # pair tables kept (most recent stone sets)
+
+
+cdef struct PairTable:
+    # Basic rule: a side's final score with two more stones, score[x][y] =
+    # score(own + x + y), and score[x][x] = score(own + x); filled a row at a time.
+    # A three-turn node's mover needs the row of each stone it tries; its siblings
+    # (the node above tries many turns against the same stones of ours) reuse them.
+    bb_t own                            # the side's stones (~0: slot unused)
+    bb_t filled[CORE_MAX_POINTS]        # per row x: the y with score[x][y] filled
+    bb_t singles                        # x with score[x][x] filled
+    int score[CORE_MAX_POINTS][CORE_MAX_POINTS]
+
+
+cdef struct PairCache:
+    int next                            # slot to replace next (round robin)
+    PairTable t[PAIR_SLOTS]
+
+
 cdef struct TwoTurnPrints:
     # Footprints of a two-turn position (Basic; see ``two_turns_from_scores``): the
     # points each side's strategy plays on, for the footprint rule (``_search``).
@@ -36,9 +56,10 @@ cdef int last_turn(const Board* b, const State* s, int beta, int* point) noexcep
 cdef int two_turns_basic(const Board* b, const State* s, TwoTurnPrints* fp) noexcept nogil
 cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int first,
                             int* best_turn, long long* nodes) noexcept nogil
+cdef void pair_cache_init(PairCache* pc) noexcept nogil
 cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, int tt_stone,
                            int* best_turn, long long* nodes, Refutation* ref,
-                           bb_t* prints) noexcept nogil
+                           bb_t* prints, PairCache* pc, int last_stone) noexcept nogil
 cdef int refutation_line(const Board* b, State* s, int turn, int reply, Refutation* ref) noexcept nogil
 
 

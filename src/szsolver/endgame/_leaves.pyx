@@ -475,6 +475,54 @@ cdef int two_turns_basic(const Board* b, const State* s, TwoTurnPrints* fp) noex
 
 # --- three turns left, Basic ----------------------------------------------------------------
 
+cdef void pair_cache_init(PairCache* pc) noexcept nogil:
+    """An empty cache."""
+    cdef int i
+    pc.next = 0
+    for i in range(PAIR_SLOTS):
+        pc.t[i].own = ~(<bb_t>0)
+        memset(pc.t[i].filled, 0, sizeof(pc.t[i].filled))
+        pc.t[i].singles = 0
+
+
+cdef PairTable* pair_table(PairCache* pc, bb_t own, const PairTable* keep) noexcept nogil:
+    """The table of the stones ``own``: a kept one, else a slot emptied for it (never
+    ``keep``'s: a table still in use)."""
+    cdef int i
+    cdef PairTable* t
+    for i in range(PAIR_SLOTS):
+        if pc.t[i].own == own:
+            return &pc.t[i]
+    if &pc.t[pc.next] == keep:
+        pc.next = (pc.next + 1) % PAIR_SLOTS
+    t = &pc.t[pc.next]
+    pc.next = (pc.next + 1) % PAIR_SLOTS
+    t.own = own
+    memset(t.filled, 0, sizeof(t.filled))
+    t.singles = 0
+    return t
+
+
+cdef inline int pair_single(const Board* b, PairTable* t, int x) noexcept nogil:
+    """score(own + x)."""
+    if not (t.singles >> x) & 1:
+        t.score[x][x] = side_score(b, t.own | bit(x), 0)
+        t.singles |= bit(x)
+    return t.score[x][x]
+
+
+cdef inline int* pair_row(const Board* b, PairTable* t, int x, bb_t need) noexcept nogil:
+    """Row x, filled at least on ``need``: score(own + x + y) for y in need."""
+    cdef bb_t e = need & ~t.filled[x]
+    cdef int y
+    t.filled[x] |= e
+    while e:
+        y = sz_ctz(e)
+        e &= e - 1
+        t.score[x][y] = side_score(b, t.own | bit(x) | bit(y), 0)
+    return &t.score[x][0]
+
+
 cdef inline bb_t final_relevant(const int* last_with, bb_t pool) noexcept nogil:
     """Points y of the pool that the last mover (final score ``last_with[y]`` with its
     last stone on y) might need: fewer than 3 other pool points score at least as
@@ -537,7 +585,7 @@ cdef inline void keep_line(Refutation* ref, int turn, bb_t pool, bb_t relevant,
 
 cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, int tt_stone,
                            int* best_turn, long long* nodes, Refutation* ref,
-                           bb_t* prints) noexcept nogil:
+                           bb_t* prints, PairCache* pc, int last_stone) noexcept nogil:
     """Fail-soft value (mover's view), Basic rule, the mover two stones left and the
     other side one (its last turn comes between the mover's two). Every child is an
     exact two-turn position, evaluated from cached single-point scores in
@@ -560,7 +608,12 @@ cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, 
     side's turn removes at most two); else the other side's answers to each of our
     turns: the optimal answer to (x, -), with a second optimal one of another stone
     when the optimal stone is not unique (the dominance proof replays them against
-    every (x, q) it skips), and the answer to (x, p*) when that is tried."""
+    every (x, q) it skips), and the answer to (x, p*) when that is tried.
+
+    ``pc`` (may be NULL): the pair tables our final scores come from (the same
+    numbers, computed once per stone set and row); ``last_stone``: the other side's
+    stone of the turn that led here (-1: not known), whose row of the table of the
+    other side's earlier stones gives its final scores (shared by the siblings)."""
     cdef int me = s.side, op = me ^ 1
     cdef bb_t V = empty_points(b, s), e, P
     cdef bb_t mine = s.stones[me], theirs = s.stones[op]
@@ -568,46 +621,69 @@ cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, 
     cdef int my_final[64]       # ours with our stones on x (this turn) and y (the last)
     cdef int key[64]
     cdef int pts[64]
-    cdef int n = 0, i, x, y, v, pstar, dummy, best = -INF, q
+    cdef int n = 0, i, j, k, x, y, v, pstar, dummy, best = -INF, q
     cdef int lme = s.left[me], lop = s.left[op]
     cdef TwoTurnPrints fp
     cdef bb_t answers = 0       # the other side's answers to our turns tried so far
+    cdef PairTable* tm = pair_table(pc, mine, NULL) if pc != NULL else NULL
+    cdef int* fin
+    cdef int* olast = other_last
+    if pc != NULL and last_stone >= 0 and (theirs >> last_stone) & 1:
+        # (keeps our table: both are read below)
+        olast = pair_row(b, pair_table(pc, theirs & ~bit(last_stone), tm), last_stone, V)
     e = V
     while e:
         x = sz_ctz(e)
         e &= e - 1
-        other_last[x] = side_score(b, theirs | bit(x), 0)
-        key[x] = side_score(b, mine | bit(x), 0) + other_last[x]
+        if olast == other_last:
+            other_last[x] = side_score(b, theirs | bit(x), 0)
+        if tm != NULL:
+            key[x] = pair_single(b, tm, x) + olast[x]
+        else:
+            key[x] = side_score(b, mine | bit(x), 0) + olast[x]
         if x == tt_stone:
             key[x] += 100
         pts[n] = x
         n += 1
-    sort_by_key(pts, key, n)
     for i in range(n):
-        x = pts[i]
+        # the best key left (the earliest of equal ones): the order a stable sort
+        # gives, built only as far as the node goes (most stop after one or two)
+        j = i
+        for k in range(i + 1, n):
+            if key[pts[k]] > key[pts[j]]:
+                j = k
+        x = pts[j]
+        while j > i:
+            pts[j] = pts[j - 1]
+            j -= 1
+        pts[i] = x
         P = V & ~bit(x)
-        e = P
-        while e:
-            y = sz_ctz(e)
-            e &= e - 1
-            my_final[y] = side_score(b, mine | bit(x) | bit(y), 0)
+        if tm != NULL:
+            fin = pair_row(b, tm, x, P)
+        else:
+            fin = my_final
+            e = P
+            while e:
+                y = sz_ctz(e)
+                e &= e - 1
+                my_final[y] = side_score(b, mine | bit(x) | bit(y), 0)
         nodes[0] += 1
-        v = -two_turns_from_scores(other_last, my_final, P, lop, lme, &pstar, &fp)
+        v = -two_turns_from_scores(olast, fin, P, lop, lme, &pstar, &fp)
         if v > best:
             best = v
             best_turn[0] = x
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
-                    keep_line(ref, x, P, bit(x) | final_relevant(my_final, P),
-                              other_last, my_final)
+                    keep_line(ref, x, P, bit(x) | final_relevant(fin, P),
+                              olast, fin)
                     prints[0] = bit(x) | fp.last
                     return best
         answers |= fp.best | fp.other
         if lme > 0 and pstar >= 0:
             q = pstar
             nodes[0] += 1
-            v = -two_turns_from_scores(other_last, my_final, P & ~bit(q), lop, lme - 1, &dummy, &fp)
+            v = -two_turns_from_scores(olast, fin, P & ~bit(q), lop, lme - 1, &dummy, &fp)
             if v > best:
                 best = v
                 best_turn[0] = x + 64 * (q + 1)
@@ -615,8 +691,8 @@ cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, 
                     alpha = v
                     if alpha >= beta:
                         keep_line(ref, x + 64 * (q + 1), P & ~bit(q),
-                                  bit(x) | bit(q) | final_relevant(my_final, P & ~bit(q)),
-                                  other_last, my_final)
+                                  bit(x) | bit(q) | final_relevant(fin, P & ~bit(q)),
+                                  olast, fin)
                         prints[0] = bit(x) | bit(q) | fp.last
                         return best
             answers |= fp.best

@@ -56,7 +56,7 @@ from szsolver.endgame._common cimport (INF, MAX_PLY, MAX_NODE_TURNS, MAX_SCORE, 
 from szsolver.endgame._tt cimport TT, TTEntry, tt_init, tt_free, tt_find, tt_store
 from szsolver.endgame._tables cimport (ScoreTables, build_score_tables, free_score_tables,
                                        tables_at_root, table_hi, table_lo)
-from szsolver.endgame._leaves cimport (Refutation, TwoTurnPrints, last_turn, two_turns_basic, two_turns_advanced,
+from szsolver.endgame._leaves cimport (Refutation, TwoTurnPrints, PairCache, pair_cache_init, last_turn, two_turns_basic, two_turns_advanced,
                                        two_turns_from_scores, three_turns_basic, refutation_line,
                                        reach_points, cut_points_of)
 from szsolver.endgame._order cimport gen_ordered
@@ -133,6 +133,8 @@ cdef struct Ctx:
     int n_root                # how many (0: search every turn)
     uint64_t root_key         # the position they belong to
     int killer[MAX_PLY + 1]   # per ply: the turn of the last cutoff (OPT_KILLER)
+    int played[MAX_PLY + 1]   # per ply: the turn being searched there (its child's last turn)
+    PairCache pairs           # Basic: final scores with two more stones, per stone set (three-turn nodes)
     Refutation lines[CORE_MAX_POINTS]   # the open four-turn node's refutations, per stone
                               # turn (four-turn nodes never nest: their children are
                               # three-turn leaves)
@@ -314,7 +316,8 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     b0 = beta
     if (c.opts & OPT_DOM) and (c.opts & OPT_LEAF) and s.rule == C_BASIC and pm == 2 and po == 1:
         best = three_turns_basic(b, s, alpha, beta, (ttmove & 63) if ttmove >= 0 else -1,
-                                 &bestmove, &c.nodes, ref, &leaf_prints)
+                                 &bestmove, &c.nodes, ref, &leaf_prints, &c.pairs,
+                                 (c.played[ply - 1] & 63) if ply > 0 else -1)
         r = found(best, BY_LINE if (best >= b0 and ref != NULL) else BY_SEARCH, -1)
         if best >= b0 or best <= a0:
             r.prints = leaf_prints          # the footprint of the bound returned
@@ -402,6 +405,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
                             best = v
                         continue
         line = &c.lines[t] if (four and t < 64) else NULL
+        c.played[ply] = t
         make_c(b, s, t)
         if (c.opts & OPT_PVS) and best > -INF and beta - alpha > 1:
             # PVS: later turns first get a null window; re-search only if it fails high
@@ -582,6 +586,7 @@ cdef class Searcher:
             self.c.killer[i] = -1
         self.root = pos.copy()
         self.root_state = pos.st
+        pair_cache_init(&self.c.pairs)
         if opts & OPT_TABLES and pos.st.rule == C_BASIC:
             build_score_tables(&self.c.tables, self.c.b, &self.c.s)
 
