@@ -1,6 +1,8 @@
 # cython: language_level=3
-"""Move ordering of the endgame search (the ``order`` technique, with ``killer``):
-the TT turn, the killer, stones alone by a heuristic, then neutral turns with the
+"""Move ordering of the endgame search (the ``order`` technique, with ``killer`` and
+``early``): the TT turn, the killer, stones alone by a heuristic (with ``early``, used
+under the Basic rule, the first few each followed by the same stone with a neutral on
+the opponent's best point: often the refutation there), then neutral turns with the
 neutral on the points best for the opponent first.
 
 """
@@ -21,10 +23,14 @@ cdef inline int score_of(const Board* b, bb_t own, bb_t blockers) noexcept nogil
 
 
 cdef int gen_ordered(const Board* b, const State* s, int* out, int ttmove, int with_neutrals,
-                     int killer) noexcept nogil:
+                     int killer, int early) noexcept nogil:
     """All legal turns into ``out`` (room for MAX_NODE_TURNS), ordered: the TT turn
     (legal: checked by the caller), the killer (the turn that last refuted a sibling
-    at this ply, if legal here), stones alone by heuristic, then neutral turns."""
+    at this ply, if legal here), stones alone by heuristic, the first ``early`` of
+    them each followed by itself with a neutral on the opponent's best other point,
+    then the other neutral turns. Apart from the TT turn and the killer, a stone alone
+    comes before its neutral turns (the footprint and monotonicity rules skip neutral
+    turns after their stone alone)."""
     cdef int me = s.side, op = me ^ 1
     cdef bb_t V = empty_points(b, s), e
     cdef bb_t nb = s.neutral if s.rule == C_ADVANCED else 0
@@ -61,6 +67,12 @@ cdef int gen_ordered(const Board* b, const State* s, int* out, int ttmove, int w
         if t != ttmove and t != killer:
             out[k] = t
             k += 1
+        if i < early and s.left[me] > 0 and with_neutrals and n > 1:
+            q = nts[0] if nts[0] != t else nts[1]
+            t = t + 64 * (q + 1)
+            if t != ttmove and t != killer:
+                out[k] = t
+                k += 1
     if killer >= 64:            # a neutral killer leads the neutral turns
         out[k] = killer
         k += 1
@@ -71,6 +83,8 @@ cdef int gen_ordered(const Board* b, const State* s, int* out, int ttmove, int w
                 q = nts[j]
                 if q == p:
                     continue
+                if i < early and q == (nts[0] if nts[0] != p else nts[1]):
+                    continue        # already placed after its stone
                 t = p + 64 * (q + 1)
                 if t != ttmove and t != killer:
                     out[k] = t

@@ -78,20 +78,22 @@ cdef enum:
     OPT_ORDER = 8
     OPT_DOM = 16
     OPT_MONO = 32
-    OPT_ALL = 1855        # the default set: all but PVS and killer (measured: docs/solver.md)
+    OPT_ALL = 3903        # the default set: all but PVS and killer (measured: docs/solver.md)
     OPT_PVS = 64          # not in OPT_ALL: chosen by the driver
     OPT_KILLER = 128
     OPT_ADV2 = 256        # Advanced two-turn bounds (two_turns_advanced)
     OPT_ADV3 = 512        # Advanced three-turn neutral rule (needs OPT_ADV2 and OPT_LEAF)
     OPT_FOOT = 1024       # Basic footprint rule: a refutation that never plays on q refutes (x, q)
-    OPT_KNOWN = 2047
+    OPT_EARLY = 2048      # ordering (Basic): the first stones each followed by it with the best neutral
+    OPT_KNOWN = 4095
+    EARLY_PAIRS = 3       # how many (measured: docs/solver.md)
     ABORT_NONE = 0
     ABORT_NODES = 1
     ABORT_TIME = 2
     ABORT_INTERRUPT = 3
 
 DRIVER_PVS = OPT_PVS
-OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO, "killer": OPT_KILLER, "adv2": OPT_ADV2, "adv3": OPT_ADV3, "foot": OPT_FOOT}
+OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO, "killer": OPT_KILLER, "adv2": OPT_ADV2, "adv3": OPT_ADV3, "foot": OPT_FOOT, "early": OPT_EARLY}
 ALL_OPTIONS = OPT_ALL
 ABORT_REASONS = {ABORT_NODES: "node limit", ABORT_TIME: "time limit",
                  ABORT_INTERRUPT: "interrupted"}
@@ -346,7 +348,8 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
         for i in range(n):
             moves[i] = c.root_turns[i]
     elif (c.opts & OPT_ORDER) and T > c.order_min_t:
-        n = gen_ordered(b, s, moves, ttmove, 1, c.killer[ply] if (c.opts & OPT_KILLER) else -1)
+        n = gen_ordered(b, s, moves, ttmove, 1, c.killer[ply] if (c.opts & OPT_KILLER) else -1,
+                        EARLY_PAIRS if ((c.opts & OPT_EARLY) and s.rule == C_BASIC) else 0)
     else:
         n = gen_turns_c(b, s, moves)
     if n == 0:                          # cannot happen: check_searchable leaves room for every turn
