@@ -256,10 +256,10 @@ class _Clock:
 
 
 def tt_entries_for(turns_left: int) -> int:
-    """Default transposition-table size: 2**(8 + 2 * turns left) entries, between
+    """Default transposition-table size: 2**(7 + 2 * turns left) entries, between
     2**14 and 2**23 (32 bytes each: 256 MiB at most). A table far larger than the
     search only costs page faults; measured in docs/solver.md."""
-    return 1 << max(14, min(23, 8 + 2 * turns_left))
+    return 1 << max(14, min(23, 7 + 2 * turns_left))
 
 
 def _check_depth(pos, time_limit, node_limit):
