@@ -60,7 +60,8 @@ cdef void pair_cache_init(PairCache* pc) noexcept nogil
 cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, int tt_stone,
                            int* best_turn, long long* nodes, Refutation* ref,
                            bb_t* prints, PairCache* pc, int last_stone) noexcept nogil
-cdef int refutation_line(const Board* b, State* s, int turn, int reply, Refutation* ref) noexcept nogil
+cdef int refutation_line(const Board* b, State* s, int turn, int reply, Refutation* ref,
+                         PairCache* pc) noexcept nogil
 
 
 cdef inline int two_turns_from_scores(const int* mover_with, const int* other_with, bb_t pool,

@@ -700,32 +700,43 @@ cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, 
     return best
 
 
-cdef int refutation_line(const Board* b, State* s, int turn, int reply, Refutation* ref) noexcept nogil:
+cdef int refutation_line(const Board* b, State* s, int turn, int reply, Refutation* ref,
+                         PairCache* pc) noexcept nogil:
     """Four-turn rule from a TT refutation: after our stone-only ``turn`` and the
     other side's ``reply`` (both legal: checked by the caller), a two-turn position
     with us to move. Fills ``*ref`` (line and relevant points, as
     ``three_turns_basic`` does on a cutoff) and returns the other side's exact value
-    of ``reply``. ``s`` is restored before returning."""
+    of ``reply``. ``s`` is restored before returning. ``pc`` (may be NULL): the pair
+    tables the final scores are read from (the three-turn children use the same)."""
     cdef int their_last[64]
     cdef int our_last[64]
+    cdef int* tl = their_last
+    cdef int* ol = our_last
     cdef int me, op, y, v, dummy
     cdef bb_t P, e, relevant
+    cdef bb_t ours0 = s.stones[s.side], theirs0 = s.stones[s.side ^ 1]
+    cdef PairTable* their_tab
     make_c(b, s, turn)
     make_c(b, s, reply)
     me = s.side
     op = me ^ 1
     P = empty_points(b, s)
-    e = P
-    while e:
-        y = sz_ctz(e)
-        e &= e - 1
-        their_last[y] = side_score(b, s.stones[op] | bit(y), 0)
-        our_last[y] = side_score(b, s.stones[me] | bit(y), 0)
-    v = -two_turns_from_scores(our_last, their_last, P, s.left[me], s.left[op], &dummy, NULL)
-    relevant = final_relevant(their_last, P) | bit(reply & 63)
+    if pc != NULL:
+        their_tab = pair_table(pc, theirs0, NULL)
+        tl = pair_row(b, their_tab, reply & 63, P)
+        ol = pair_row(b, pair_table(pc, ours0, their_tab), turn & 63, P)
+    else:
+        e = P
+        while e:
+            y = sz_ctz(e)
+            e &= e - 1
+            their_last[y] = side_score(b, s.stones[op] | bit(y), 0)
+            our_last[y] = side_score(b, s.stones[me] | bit(y), 0)
+    v = -two_turns_from_scores(ol, tl, P, s.left[me], s.left[op], &dummy, NULL)
+    relevant = final_relevant(tl, P) | bit(reply & 63)
     if reply >= 64:
         relevant |= bit((reply >> 6) - 1)
-    keep_line(ref, reply, P, relevant, our_last, their_last)
+    keep_line(ref, reply, P, relevant, ol, tl)
     unmake_c(b, s, reply)
     unmake_c(b, s, turn)
     return v

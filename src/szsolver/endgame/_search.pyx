@@ -432,7 +432,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             elif r.how == BY_TT and r.tt_turn >= 0:
                 # Refuted from the TT: recompute the stored turn's exact line and its
                 # relevant points; usable when its value reaches the bound returned.
-                if refutation_line(b, s, t, r.tt_turn, line) >= r.value:
+                if refutation_line(b, s, t, r.tt_turn, line, &c.pairs) >= r.value:
                     relset |= bit(t)
         if three and t < 64 and r.refuted_by >= 0:
             m = r.refuted_by
