@@ -53,7 +53,7 @@ from szsolver.rules._core cimport (Board, State, bb_t, Position, gen_turns_c, ma
 from szsolver.endgame._common cimport (INF, MAX_PLY, MAX_NODE_TURNS, MAX_SCORE, SZ_DEBUG,
                                        sz_debug_check, bit, empty_points, picks_left, side_score,
                                        sort_by_key, turn_is_legal)
-from szsolver.endgame._tt cimport TT, TTEntry, tt_init, tt_free, tt_find, tt_store
+from szsolver.endgame._tt cimport TT, TTEntry, tt_init, tt_free, tt_find, tt_store, tt_prefetch
 from szsolver.endgame._tables cimport (ScoreTables, build_score_tables, free_score_tables,
                                        tables_at_root, table_hi, table_lo)
 from szsolver.endgame._leaves cimport (Refutation, TwoTurnPrints, PairCache, pair_cache_init, last_turn, two_turns_basic, two_turns_advanced,
@@ -210,6 +210,15 @@ cdef inline int legal_tt_turn(Ctx* c, const TTEntry* e) noexcept nogil:
         c.tt_bad_turns += 1
         return -1
     return t
+
+
+cdef inline uint64_t turn_key(const Board* b, const State* s, int t) noexcept nogil:
+    """What ``make_c(b, s, t)`` changes in the key (the child's key is s.key ^ this)."""
+    cdef int me = s.side, q = (t >> 6) - 1
+    cdef uint64_t k = b.key_stone[me][t & 63] ^ b.key_side
+    if q >= 0:
+        k ^= b.key_stone[2][q] ^ b.key_left[me][s.left[me]] ^ b.key_left[me][s.left[me] - 1]
+    return k
 
 
 # --- the search -----------------------------------------------------------------------------
@@ -409,6 +418,8 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
                         continue
         line = &c.lines[t] if (four and t < 64) else NULL
         c.played[ply] = t
+        if (c.opts & OPT_TT) and i + 1 < n:
+            tt_prefetch(&c.tt, s.key ^ turn_key(b, s, moves[i + 1]))
         make_c(b, s, t)
         if (c.opts & OPT_PVS) and best > -INF and beta - alpha > 1:
             # PVS: later turns first get a null window; re-search only if it fails high

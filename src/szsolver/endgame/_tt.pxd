@@ -40,8 +40,21 @@ cdef struct TT:
     long long used     # occupied entries
 
 
+cdef extern from *:
+    """
+    #define sz_prefetch(p) __builtin_prefetch((p), 0, 1)
+    """
+    void sz_prefetch(const void* p) noexcept nogil
+
+
 cdef int tt_init(TT* tt, long long entries) except -1
 cdef void tt_free(TT* tt) noexcept
+
+
+cdef inline void tt_prefetch(const TT* tt, uint64_t key) noexcept nogil:
+    """Start loading ``key``'s bucket into the cache (a sibling searched next probes
+    it: the table is far larger than the cache, so a probe is a memory load)."""
+    sz_prefetch(&tt.entries[(key & tt.mask) * 2])
 
 
 cdef inline TTEntry* tt_find(TT* tt, uint64_t key) noexcept nogil:
