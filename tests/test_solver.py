@@ -223,12 +223,16 @@ def test_footprint_rule_matches(seed, tl):
 @pytest.mark.parametrize("seed", range(100, 103))
 def test_footprint_rule_every_turn(seed):
     """Every turn's value at five turns left (Basic, both supplies in hand), and the
-    optimal turns, with the footprint rule against the search without it."""
+    optimal turns (also as the plain solve proves them, skipping the neutral turns
+    whose stone alone was refuted off their point), with the footprint rule against
+    the search without it."""
     p = random_game_at(seed, 5, BASIC, (5, 5), p_neutral=0.0)
     ref = {t.turn: t.value for t in solve(p, options=WITHOUT_FOOT, all_turns=True).turns}
     res = solve(p, all_turns=True)
     assert {t.turn: t.value for t in res.turns} == ref
     assert sorted(res.best) == sorted(t for t, v in ref.items() if v == res.value)
+    # the best turns of a plain solve: each proved by a probe, or skipped by the rule
+    assert sorted(solve(p).best) == sorted(res.best)
 
 
 @pytest.mark.parametrize("chunk", range(3))

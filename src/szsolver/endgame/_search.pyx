@@ -146,6 +146,7 @@ cdef struct Ctx:
     long long pruned_line     # ... and by the exact line after the same refutation
     long long pruned_adv3     # neutral turns skipped by the three-turn rule (Advanced)
     long long pruned_foot     # neutral turns skipped by the footprint rule (Basic)
+    bb_t last_prints          # the footprint of the last probe's bound (ALL_POINTS: none)
     long long tt_bad_turns    # TT turns found illegal where they were read (key collisions)
     long long node_limit      # stop at this many nodes (0: none)
     long long next_check      # node count of the next limit and signal check
@@ -670,6 +671,8 @@ cdef class Searcher:
         tables_at_root(&self.c.tables)
         with nogil:
             r = negamax(&self.c, alpha, beta, 0, NULL)
+        self.c.last_prints = r.prints if ((self.c.opts & OPT_FOOT) and self.c.s.rule == C_BASIC
+                                          and (r.value <= alpha or r.value >= beta)) else ALL_POINTS
         return r.value
 
     def stop(self):
@@ -777,6 +780,14 @@ cdef class Searcher:
     @property
     def aborted(self):
         return self.c.abort
+
+    @property
+    def last_footprint(self):
+        """The points the proof of the last probe's bound plays on (footprint rule,
+        Basic; every bit set when not known). A bound that goes against the side to
+        move here holds as well with any other points occupied and that side poorer
+        by neutrals (module docstring)."""
+        return self.c.last_prints
 
     @property
     def opts(self):

@@ -481,15 +481,29 @@ def _is_optimal(s: Searcher, value: int, red_moves: bool) -> bool:
 def prove_best_turns(s: Searcher, orbits, value: int, red_moves: bool, best: list) -> None:
     """Add to ``best`` (kept sorted) every turn of the orbits that keeps ``value``, one
     orbit at a time, so that a stop leaves the orbits proved so far. The searcher
-    is back at its position afterwards, or after a stop once reset."""
+    is back at its position afterwards, or after a stop once reset.
+
+    Footprint rule (Basic, docs/solver.md): once the stone alone x is proved below
+    ``value``, an orbit (x, q) with q off the footprint of that proof is below it
+    too (the same refutation, one neutral poorer) and is skipped unsearched; the
+    orbits come in order of their smallest turn, so every stone alone first."""
+    refuted = {}            # stone -> footprint of the proof that x alone is not optimal
     for orb in orbits:
-        s.make(orb[0])
-        ok = _is_optimal(s, value, red_moves)
-        s.unmake(orb[0])
+        t = orb[0]
+        x, q = turn_stone(t), turn_neutral(t)
+        if q >= 0 and x in refuted and not refuted[x] >> q & 1:
+            continue
+        s.make(t)
+        try:
+            ok = _is_optimal(s, value, red_moves)
+            prints = s.last_footprint
+        finally:
+            s.unmake(t)
         if ok:
             best.extend(orb)
             best.sort()
-
+        elif q < 0:
+            refuted[x] = prints
 
 def walk_pv(s: Searcher, value: int, pv: list) -> None:
     """Append to ``pv`` an optimal line from the searcher's current position to the
