@@ -48,7 +48,7 @@ from libc.stdint cimport uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from szsolver.rules._core cimport (Board, State, bb_t, Position, gen_turns_c, make_c, unmake_c,
-                                   value_c, sz_popcount, sz_ctz, CORE_MAX_POINTS, CORE_MAX_DIRS,
+                                   value_c, turn_key_c, sz_popcount, sz_ctz, CORE_MAX_POINTS, CORE_MAX_DIRS,
                                    CORE_MAX_TURNS, C_BASIC, C_ADVANCED)
 from szsolver.endgame._common cimport (INF, MAX_PLY, MAX_NODE_TURNS, MAX_SCORE, SZ_DEBUG,
                                        sz_debug_check, bit, empty_points, picks_left, side_score,
@@ -211,15 +211,6 @@ cdef inline int legal_tt_turn(Ctx* c, const TTEntry* e) noexcept nogil:
         c.tt_bad_turns += 1
         return -1
     return t
-
-
-cdef inline uint64_t turn_key(const Board* b, const State* s, int t) noexcept nogil:
-    """What ``make_c(b, s, t)`` changes in the key (the child's key is s.key ^ this)."""
-    cdef int me = s.side, q = (t >> 6) - 1
-    cdef uint64_t k = b.key_stone[me][t & 63] ^ b.key_side
-    if q >= 0:
-        k ^= b.key_stone[2][q] ^ b.key_left[me][s.left[me]] ^ b.key_left[me][s.left[me] - 1]
-    return k
 
 
 # --- the search -----------------------------------------------------------------------------
@@ -420,7 +411,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
         line = &c.lines[t] if (four and t < 64) else NULL
         c.played[ply] = t
         if (c.opts & OPT_TT) and i + 1 < n:
-            tt_prefetch(&c.tt, s.key ^ turn_key(b, s, moves[i + 1]))
+            tt_prefetch(&c.tt, s.key ^ turn_key_c(b, s, moves[i + 1]))
         make_c(b, s, t)
         if (c.opts & OPT_PVS) and best > -INF and beta - alpha > 1:
             # PVS: later turns first get a null window; re-search only if it fails high

@@ -251,19 +251,27 @@ cdef inline int gen_turns_c(const Board* b, const State* s, int* out) noexcept n
     return n
 
 
+cdef inline bb_t turn_key_c(const Board* b, const State* s, int turn) noexcept nogil:
+    """What making ``turn`` changes in ``s.key`` (the child's key is s.key ^ this)."""
+    cdef int side = s.side
+    cdef int q = (turn >> 6) - 1
+    cdef bb_t k = b.key_stone[side][turn & 63] ^ b.key_side
+    if q >= 0:
+        k ^= b.key_stone[2][q] ^ b.key_left[side][s.left[side]] ^ b.key_left[side][s.left[side] - 1]
+    return k
+
+
 cdef inline void make_c(const Board* b, State* s, int turn) noexcept nogil:
     """Make a legal turn."""
     cdef int side = s.side
     cdef int p = turn & 63
     cdef int q = (turn >> 6) - 1
+    s.key ^= turn_key_c(b, s, turn)
     s.stones[side] |= (<bb_t>1) << p
-    s.key ^= b.key_stone[side][p]
     if q >= 0:
         s.neutral |= (<bb_t>1) << q
-        s.key ^= b.key_stone[2][q] ^ b.key_left[side][s.left[side]] ^ b.key_left[side][s.left[side] - 1]
         s.left[side] -= 1
     s.side = side ^ 1
-    s.key ^= b.key_side
 
 
 cdef inline void unmake_c(const Board* b, State* s, int turn) noexcept nogil:
@@ -272,13 +280,11 @@ cdef inline void unmake_c(const Board* b, State* s, int turn) noexcept nogil:
     cdef int p = turn & 63
     cdef int q = (turn >> 6) - 1
     s.side = side
-    s.key ^= b.key_side
     s.stones[side] &= ~((<bb_t>1) << p)
-    s.key ^= b.key_stone[side][p]
     if q >= 0:
         s.neutral &= ~((<bb_t>1) << q)
-        s.key ^= b.key_stone[2][q] ^ b.key_left[side][s.left[side]] ^ b.key_left[side][s.left[side] + 1]
         s.left[side] += 1
+    s.key ^= turn_key_c(b, s, turn)     # the state as before the turn
 
 
 cdef inline bb_t map_mask_c(const Board* b, int sym, bb_t m) noexcept nogil:
