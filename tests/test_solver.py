@@ -12,7 +12,8 @@ from szsolver.formats.notation import parse_position, parse_turn, position_strin
 from szsolver.rules.playout import random_play
 from szsolver.rules.base import ADVANCED, BASIC, RED
 from szsolver.rules.seeds import playout_seed_v1
-from szsolver.endgame.solver import OPTIONS, solve, turn_values
+from szsolver.endgame.solver import (ALL_OPTIONS, DEFAULT_OPTIONS, OPTIONS, Searcher, ordered_orbit_turns,
+                                     solve, to_core, turn_orbits, turn_values)
 
 EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
                  "36 62 45n25 73n32 58 42n75 59 78n35 38 48 27 69").split()
@@ -235,6 +236,29 @@ def test_footprint_rule_every_turn(seed):
     assert sorted(solve(p).best) == sorted(res.best)
 
 
+WITHOUT_SHIFT = [o for o in OPTIONS if o not in ("shift", "killer")]
+
+
+@pytest.mark.parametrize("seed,tl", [(110, 5), (112, 5), (113, 5), (120, 5), (114, 6), (115, 6), (116, 6)])
+def test_shifted_probe_matches(seed, tl):
+    """The shifted probe (Basic, both supplies in hand) inside five- and six-turn
+    searches: the default search against the search without it and against
+    tt/order/leaf alone, every turn's value and the optimal turns (the best-turn
+    proofs use it at the root too); and it does decide nodes here."""
+    p = random_game_at(seed, tl, BASIC, (5, 5), p_neutral=0.0)
+    ref = solve(p, options=["tt", "order", "leaf"], pv=False).value
+    assert solve(p, options=WITHOUT_SHIFT, pv=False).value == ref
+    res = solve(p)
+    assert res.value == ref
+    assert res.tt["shifted_probe_cuts"] > 0
+    for options in (["tt", "leaf", "foot", "shift"], ["tt", "order", "leaf", "foot", "shift"],
+                    ["tt", "order", "leaf", "dom", "foot", "shift"]):
+        assert solve(p, options=options, pv=False).value == ref, options
+    if tl == 5:
+        every = {t.turn: t.value for t in solve(p, options=WITHOUT_SHIFT, all_turns=True).turns}
+        assert sorted(res.best) == sorted(t for t, v in every.items() if v == ref)
+
+
 @pytest.mark.parametrize("chunk", range(3))
 def test_footprint_rule_many_positions(chunk):
     """150 positions at four turns left (Basic, both supplies in hand; a wrong
@@ -247,7 +271,7 @@ def test_footprint_rule_many_positions(chunk):
         random_play(p, p.turns_left - 4, rng, 0.0)
         ref = solve(p, options=["tt", "leaf"], pv=False).value
         for options in (["leaf", "foot"], ["tt", "leaf", "foot"], ["tt", "leaf", "order", "foot"],
-                        ["tt", "leaf", "dom", "foot"], list(OPTIONS)):
+                        ["tt", "leaf", "dom", "foot"], ["tt", "leaf", "foot", "shift"], list(OPTIONS)):
             assert solve(p, options=options, pv=False).value == ref, (seed, options)
 
 
@@ -367,8 +391,8 @@ def test_techniques_do_not_change_values(options, rule):
         assert solve(pos, options=options, driver="pvs").value == solve(pos).value
 
 
-def test_symmetric_position_groups_turns():
-    # Transpose-symmetric position: mirror images of each other's turns group together.
+def symmetric_position():
+    """A transpose-symmetric position, Red to move, 4 turns left."""
     g = reference.Position().geometry
     sym = g.symmetries[[s.name for s in g.symmetries].index("transpose")]
     rng = random.Random(seed_of("symmetric"))
@@ -391,7 +415,12 @@ def test_symmetric_position_groups_turns():
                 blue |= 1 << q | 1 << sym.point_map[q]
             n += 2
     # 14 stones each, red to move: 4 turns left
-    p = reference.Position(red=red, blue=blue, red_neutrals=1, blue_neutrals=1)
+    return reference.Position(red=red, blue=blue, red_neutrals=1, blue_neutrals=1)
+
+
+def test_symmetric_position_groups_turns():
+    # Transpose-symmetric position: mirror images of each other's turns group together.
+    p = symmetric_position()
     res = solve(p, all_turns=True)
     groups = {}
     for t in res.turns:
@@ -405,6 +434,27 @@ def test_symmetric_position_groups_turns():
         c.play(t.turn)
         brute_children[t.turn] = solve(c, options=["tt"]).value
         assert brute_children[t.turn] == t.value
+
+
+@pytest.mark.parametrize("case", ["symmetric", "basic-5", "advanced-4", "basic-6"])
+def test_root_order_keeps_values(case):
+    """The root's turns in the search's order (option ``root``): one turn per orbit,
+    each once, and the same value and optimal turns as in plain turn order."""
+    if case == "symmetric":
+        p = symmetric_position()
+    else:
+        rule, tl = case.split("-")
+        p = random_game_at(7, int(tl), BASIC if rule == "basic" else ADVANCED, (4, 4), p_neutral=0.0)
+    core = to_core(p)
+    orbits = turn_orbits(core)
+    s = Searcher(core, 1 << 16, ALL_OPTIONS)
+    order = ordered_orbit_turns(s, orbits)
+    assert sorted(order) == sorted(o[0] for o in orbits)
+    plain = solve(p, options=[o for o in DEFAULT_OPTIONS if o != "root"])
+    ordered = solve(p)
+    assert (ordered.value, ordered.best) == (plain.value, plain.best)
+    if case == "symmetric":
+        assert len(order) < len(core.legal_turns())
 
 
 # --- limits --------------------------------------------------------------------------------------
@@ -516,7 +566,9 @@ def board_position(board, seed, tl, rule):
 BOARD_CASES = [(board, seed, tl, rule) for board in ("square-5", "hex-37")
                for rule in (BASIC, ADVANCED) for tl, seed in ((1, 0), (1, 1), (2, 2), (2, 3), (3, 4), (3, 5), (4, 6))]
 # every subset of the techniques (bit i of the index: OPTIONS' i-th name)
-SUBSETS = [[o for i, o in enumerate(OPTIONS) if k >> i & 1] for k in range(1 << len(OPTIONS))]
+# ("root" orders the driver's root turns: tested on its own below)
+SEARCH_OPTIONS = [o for o in OPTIONS if o != "root"]
+SUBSETS = [[o for i, o in enumerate(SEARCH_OPTIONS) if k >> i & 1] for k in range(1 << len(SEARCH_OPTIONS))]
 
 
 @pytest.mark.parametrize("board,seed,tl,rule", BOARD_CASES)

@@ -205,7 +205,10 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
     mine = next(o for o in orbits if turn in o)
     lo, hi = s.bounds()
     lo, hi = (max(lo, vp), hi) if red else (lo, min(hi, vp))
-    s.set_root_turns([o[0] for o in orbits])
+    # One turn per orbit, in the search's order (the child's line, then the ordering
+    # heuristic): the first probe asks for a better turn than the one played, and in
+    # plain turn order it would refute every stone alone before any neutral turn.
+    s.set_root_turns(sv.ordered_orbit_turns(s, orbits))
     try:
         # One null-window probe at the played value: is anything better? When not,
         # the turn is optimal and the value proved. When so, the value lies higher

@@ -29,6 +29,10 @@ has fewer neutrals (scores depend only on each side's own stones, so only the
 prover's moves need their points; the other side just has fewer turns to try).
 So when our (x, -) is refuted with footprint F, every (x, q) with q outside F is
 refuted by the same strategy, one tie-break point worse for us, and is skipped.
+The shifted probe (``OPT_SHIFT``) applies the same argument below such an (x, q)
+that could not be skipped: each node there first looks up its position without
+the neutral on q (the owner one neutral richer), searched under (x, -), and uses a
+bound whose footprint misses q.
 All points (``ALL_POINTS``) means unknown.
 
 Fail-soft contract: a call with window (alpha, beta) returns v with
@@ -78,14 +82,17 @@ cdef enum:
     OPT_ORDER = 8
     OPT_DOM = 16
     OPT_MONO = 32
-    OPT_ALL = 3903        # the default set: all but PVS and killer (measured: docs/solver.md)
+    OPT_ALL = 16287       # the default set: all but PVS and killer (measured: docs/solver.md)
     OPT_PVS = 64          # not in OPT_ALL: chosen by the driver
     OPT_KILLER = 128
     OPT_ADV2 = 256        # Advanced two-turn bounds (two_turns_advanced)
     OPT_ADV3 = 512        # Advanced three-turn neutral rule (needs OPT_ADV2 and OPT_LEAF)
     OPT_FOOT = 1024       # Basic footprint rule: a refutation that never plays on q refutes (x, q)
     OPT_EARLY = 2048      # ordering (Basic): the first stones each followed by it with the best neutral
-    OPT_KNOWN = 4095
+    OPT_SHIFT = 4096      # shifted probe (Basic, with OPT_FOOT and OPT_TT): the position without a
+                          # neutral, its owner one neutral richer, bounds this one
+    OPT_ROOT = 8192       # the driver orders the root's turns (solver.ordered_orbit_turns)
+    OPT_KNOWN = 16383
     EARLY_PAIRS = 3       # how many (measured: docs/solver.md)
     ABORT_NONE = 0
     ABORT_NODES = 1
@@ -93,7 +100,7 @@ cdef enum:
     ABORT_INTERRUPT = 3
 
 DRIVER_PVS = OPT_PVS
-OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO, "killer": OPT_KILLER, "adv2": OPT_ADV2, "adv3": OPT_ADV3, "foot": OPT_FOOT, "early": OPT_EARLY}
+OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO, "killer": OPT_KILLER, "adv2": OPT_ADV2, "adv3": OPT_ADV3, "foot": OPT_FOOT, "early": OPT_EARLY, "shift": OPT_SHIFT, "root": OPT_ROOT}
 ALL_OPTIONS = OPT_ALL
 ABORT_REASONS = {ABORT_NODES: "node limit", ABORT_TIME: "time limit",
                  ABORT_INTERRUPT: "interrupted"}
@@ -147,6 +154,12 @@ cdef struct Ctx:
     long long pruned_adv3     # neutral turns skipped by the three-turn rule (Advanced)
     long long pruned_foot     # neutral turns skipped by the footprint rule (Basic)
     bb_t last_prints          # the footprint of the last probe's bound (ALL_POINTS: none)
+    int shift_q[MAX_PLY + 1]  # per ply: a neutral point q whose position without it (its
+                              # owner one neutral richer) was searched before (-1: none)
+    int shift_side[MAX_PLY + 1]   # ... and that neutral's owner
+    int root_shift_q          # shift_q[0] of the next probes (Searcher.set_shift)
+    int root_shift_side
+    long long shift_cuts      # nodes decided by the shifted probe (Basic)
     long long tt_bad_turns    # TT turns found illegal where they were read (key collisions)
     long long node_limit      # stop at this many nodes (0: none)
     long long next_check      # node count of the next limit and signal check
@@ -242,6 +255,8 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     # or high (the cutoff turn's points and its child's).
     cdef bint foot = (c.opts & OPT_FOOT) and s.rule == C_BASIC
     cdef bb_t fpx[64]
+    cdef bint shift = foot and (c.opts & OPT_SHIFT) and (c.opts & OPT_TT)
+    cdef bb_t seen = 0
     cdef bb_t have_fp = 0, fail_low_prints = 0, fail_high_prints = ALL_POINTS, leaf_prints
     cdef TwoTurnPrints tp
     cdef int point
@@ -290,6 +305,30 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             if e.hi < beta:
                 beta = e.hi
             ttmove = legal_tt_turn(c, e)
+    if shift and c.shift_q[ply] >= 0:
+        # Shifted probe (Basic, docs/solver.md): the same position without the neutral
+        # on q, its owner A one neutral richer, was searched before (the stone alone
+        # beside a neutral turn). A proof of "A <= v" there that never plays on q
+        # holds here too, one tie-break point worse for A: A's turns here are turns
+        # there, the prover's answers stay legal, every line ends with the same stones.
+        q = c.shift_q[ply]
+        m = c.shift_side[ply]
+        e = tt_find(&c.tt, key ^ b.key_stone[2][q] ^ b.key_left[m][s.left[m]]
+                    ^ b.key_left[m][s.left[m] + 1])
+        if e != NULL:
+            if m == me:
+                if e.hi - 1 <= alpha and not ((e.fp_hi >> q) & 1):
+                    c.shift_cuts += 1
+                    r = found(e.hi - 1, BY_TT, -1)
+                    r.prints = e.fp_hi
+                    return r
+            elif e.lo + 1 >= beta and not ((e.fp_lo >> q) & 1):
+                c.shift_cuts += 1
+                r = found(e.lo + 1, BY_TT, -1)
+                r.prints = e.fp_lo
+                return r
+            if ttmove < 0:
+                ttmove = legal_tt_turn(c, e)
     # ply < MAX_PLY: the tables keep a scan index per ply (always true: see _common.pxd)
     if c.tables.ready and (c.opts & OPT_TABLES) and ply < MAX_PLY and T >= c.table_min_t:
         V = empty_points(b, s)
@@ -410,6 +449,15 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
                         continue
         line = &c.lines[t] if (four and t < 64) else NULL
         c.played[ply] = t
+        if shift and t >= 64 and (seen >> (t & 63)) & 1:
+            # its stone alone was searched here: the child may probe that position
+            c.shift_q[ply + 1] = (t >> 6) - 1
+            c.shift_side[ply + 1] = me
+        else:
+            c.shift_q[ply + 1] = c.shift_q[ply]
+            c.shift_side[ply + 1] = c.shift_side[ply]
+        if shift and t < 64:
+            seen |= bit(t)
         if (c.opts & OPT_TT) and i + 1 < n:
             tt_prefetch(&c.tt, s.key ^ turn_key_c(b, s, moves[i + 1]))
         make_c(b, s, t)
@@ -590,6 +638,9 @@ cdef class Searcher:
         self.c.table_min_t = 3
         for i in range(MAX_PLY + 1):
             self.c.killer[i] = -1
+        self.c.root_shift_q = -1
+        self.c.root_shift_side = 0
+        self.c.shift_cuts = 0
         self.root = pos.copy()
         self.root_state = pos.st
         pair_cache_init(&self.c.pairs)
@@ -660,6 +711,8 @@ cdef class Searcher:
         if self.c.abort:
             return 0
         tables_at_root(&self.c.tables)
+        self.c.shift_q[0] = self.c.root_shift_q
+        self.c.shift_side[0] = self.c.root_shift_side
         with nogil:
             r = negamax(&self.c, alpha, beta, 0, NULL)
         self.c.last_prints = r.prints if ((self.c.opts & OPT_FOOT) and self.c.s.rule == C_BASIC
@@ -724,6 +777,7 @@ cdef class Searcher:
             raise IllegalTurnError(f"turn {turn} is not legal in the current position")
         make_c(self.c.b, &self.c.s, turn)
         self.made.append(turn)
+        self.c.root_shift_q = -1
 
     def unmake(self, int turn):
         """Take back ``turn``, which must be the last turn made."""
@@ -731,11 +785,26 @@ cdef class Searcher:
             raise IllegalTurnError(f"turn {turn} is not the last turn made")
         unmake_c(self.c.b, &self.c.s, turn)
         self.made.pop()
+        self.c.root_shift_q = -1
+
+    def set_shift(self, int point):
+        """Tell the next probes that the current position without its neutral on
+        ``point``, placed by the side that just moved (one neutral richer then), was
+        searched on this table: the shifted probe (Basic) may use its bounds. Cleared
+        by the next make, unmake or reset."""
+        cdef int owner = self.c.s.side ^ 1
+        if not (0 <= point < 64 and (self.c.s.neutral >> point) & 1):
+            raise UnsupportedError(f"no neutral on point {point}")
+        if self.c.s.left[owner] + 1 > MAX_NEUTRALS_LEFT:
+            raise UnsupportedError("the neutral's owner would hold too many neutrals")
+        self.c.root_shift_q = point
+        self.c.root_shift_side = owner
 
     def reset(self):
         """Back to the root position (after makes)."""
         self.c.s = self.root_state
         self.made = []
+        self.c.root_shift_q = -1
 
     def tt_move(self):
         """The TT's best turn at the current position (checked legal), or -1."""
@@ -756,6 +825,24 @@ cdef class Searcher:
             raise UnsupportedError(f"bad TT entry ({lo}, {hi}, {turn})")
         tt_store(&self.c.tt, self.c.s.key, lo, hi, turn, picks_left(&self.c.s, 0) + picks_left(&self.c.s, 1),
                  ALL_POINTS, ALL_POINTS)
+
+    def ordered_turns(self):
+        """The legal turns at the current position in the search's order (the TT's
+        turn first; the ordering heuristic when ``order`` is on, else turn order)."""
+        cdef int buf[MAX_NODE_TURNS]
+        cdef TTEntry* e = tt_find(&self.c.tt, self.c.s.key) if (self.c.opts & OPT_TT) else NULL
+        cdef int tt = legal_tt_turn(&self.c, e) if e != NULL else -1
+        cdef int n
+        if not (self.c.opts & OPT_ORDER):
+            n = gen_turns_c(self.c.b, &self.c.s, buf)
+            out = [buf[i] for i in range(n)]
+            if tt >= 0:
+                out.remove(tt)
+                out.insert(0, tt)
+            return out
+        n = gen_ordered(self.c.b, &self.c.s, buf, tt, 1, -1,
+                        EARLY_PAIRS if ((self.c.opts & OPT_EARLY) and self.c.s.rule == C_BASIC) else 0)
+        return [buf[i] for i in range(n)]
 
     def legal_turns(self):
         cdef int buf[CORE_MAX_TURNS]        # n * n <= 64 * 64 turns
@@ -800,6 +887,7 @@ cdef class Searcher:
                 "neutral_turns_pruned": (self.c.pruned_rel + self.c.pruned_line + self.c.pruned_adv3
                                          + self.c.pruned_foot),
                 "neutral_turns_pruned_by_footprint": self.c.pruned_foot,
+                "shifted_probe_cuts": self.c.shift_cuts,
                 "nodes_by_turns_left": [self.c.nodes_at[i] for i in range(MAX_PLY + 1)
                                         if self.c.nodes_at[i]],
                 "tt_fill": (<double>self.c.tt.used) / self.c.tt.size if self.c.tt.size else 0.0}

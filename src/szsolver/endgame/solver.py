@@ -194,6 +194,16 @@ def turn_orbits(pos, turns=None) -> list[list[int]]:
 
 # --- MTD(f) -------------------------------------------------------------------------------------
 
+def ordered_orbit_turns(s: Searcher, orbits) -> list[int]:
+    """One turn per orbit (its smallest), in the search's order at the searcher's
+    position (the table's turn, then the ordering heuristic): the root turns for
+    :meth:`Searcher.set_root_turns`. In plain turn order a probe that must find a
+    good turn refutes every stone alone before any neutral turn (measured on
+    basic-random1-8: 21.7 M nodes against 15.0 M)."""
+    rep = {t: o[0] for o in orbits for t in o}
+    return list(dict.fromkeys(rep[t] for t in s.ordered_turns()))
+
+
 def run_mtdf(searcher: Searcher, lo: int, hi: int, guess: int,
              progress=None) -> tuple[int, int, bool]:
     """Narrow [lo, hi] (Red's side) by null-window probes at the searcher's current
@@ -375,7 +385,8 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
         if all_turns:
             lo, hi, done, turns = _all_turns(s, core, orbits, progress)
         else:
-            s.set_root_turns([o[0] for o in orbits])
+            s.set_root_turns(ordered_orbit_turns(s, orbits) if s.opts & OPTIONS["root"]
+                             else [o[0] for o in orbits])
             lo, hi = _static(s)
             if driver == "pvs":
                 lo, hi, done = _pvs(s, lo, hi)
@@ -488,12 +499,15 @@ def prove_best_turns(s: Searcher, orbits, value: int, red_moves: bool, best: lis
     too (the same refutation, one neutral poorer) and is skipped unsearched; the
     orbits come in order of their smallest turn, so every stone alone first."""
     refuted = {}            # stone -> footprint of the proof that x alone is not optimal
+    probed = set()          # stones alone probed here
     for orb in orbits:
         t = orb[0]
         x, q = turn_stone(t), turn_neutral(t)
         if q >= 0 and x in refuted and not refuted[x] >> q & 1:
             continue
         s.make(t)
+        if q >= 0 and x in probed:
+            s.set_shift(q)      # the position after x alone is in the table
         try:
             ok = _is_optimal(s, value, red_moves)
             prints = s.last_footprint
@@ -504,6 +518,8 @@ def prove_best_turns(s: Searcher, orbits, value: int, red_moves: bool, best: lis
             best.sort()
         elif q < 0:
             refuted[x] = prints
+        if q < 0:
+            probed.add(x)
 
 def walk_pv(s: Searcher, value: int, pv: list) -> None:
     """Append to ``pv`` an optimal line from the searcher's current position to the
