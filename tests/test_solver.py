@@ -239,6 +239,11 @@ def test_footprint_rule_every_turn(seed):
 WITHOUT_SHIFT = [o for o in OPTIONS if o not in ("shift", "killer")]
 
 
+def test_default_options():
+    """The default set is every technique (docs/solver.md)."""
+    assert sorted(DEFAULT_OPTIONS) == sorted(OPTIONS)
+
+
 @pytest.mark.parametrize("seed,tl", [(110, 5), (112, 5), (113, 5), (120, 5), (114, 6), (115, 6), (116, 6)])
 def test_shifted_probe_matches(seed, tl):
     """The shifted probe (Basic, both supplies in hand) inside five- and six-turn

@@ -82,7 +82,7 @@ cdef enum:
     OPT_ORDER = 8
     OPT_DOM = 16
     OPT_MONO = 32
-    OPT_ALL = 16287       # the default set: all but PVS and killer (measured: docs/solver.md)
+    OPT_ALL = 16319       # the default set: all but PVS (measured: docs/solver.md)
     OPT_PVS = 64          # not in OPT_ALL: chosen by the driver
     OPT_KILLER = 128
     OPT_ADV2 = 256        # Advanced two-turn bounds (two_turns_advanced)
