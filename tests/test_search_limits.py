@@ -277,6 +277,11 @@ def test_searcher_checks_its_inputs():
         s.set_root_turns([occupied])
     with pytest.raises(UnsupportedError):
         s.set_root_turns([])
+    with pytest.raises(UnsupportedError) as e:
+        s.set_shift(occupied)          # a stone there, no neutral
+    assert "no neutral" in one_line(e)
+    with pytest.raises(UnsupportedError):
+        s.set_shift(64)
     t, u = p.legal_turns()[:2]
     s.make(t)
     with pytest.raises(IllegalTurnError):

@@ -791,7 +791,8 @@ cdef class Searcher:
         """Tell the next probes that the current position without its neutral on
         ``point``, placed by the side that just moved (one neutral richer then), was
         searched on this table: the shifted probe (Basic) may use its bounds. Cleared
-        by the next make, unmake or reset."""
+        by the next make, unmake or reset. (Sound for any neutral and either owner:
+        the owner only says which position the table is likely to hold.)"""
         cdef int owner = self.c.s.side ^ 1
         if not (0 <= point < 64 and (self.c.s.neutral >> point) & 1):
             raise UnsupportedError(f"no neutral on point {point}")
