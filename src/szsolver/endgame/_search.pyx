@@ -228,6 +228,12 @@ cdef inline int legal_tt_turn(Ctx* c, const TTEntry* e) noexcept nogil:
 
 # --- the search -----------------------------------------------------------------------------
 
+cdef inline int early_pairs(const Ctx* c) noexcept nogil:
+    """How many stones the ordering follows with their early neutral turn (OPT_EARLY,
+    Basic only: measured in docs/solver.md)."""
+    return EARLY_PAIRS if ((c.opts & OPT_EARLY) and c.s.rule == C_BASIC) else 0
+
+
 cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noexcept nogil:
     """Fail-soft alpha-beta value of ``c.s`` (mover's view) for the window (alpha, beta),
     ``ply`` plies below the probe's root. ``ref``: where a three-turn child of a
@@ -389,7 +395,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             moves[i] = c.root_turns[i]
     elif (c.opts & OPT_ORDER) and T > c.order_min_t:
         n = gen_ordered(b, s, moves, ttmove, 1, c.killer[ply] if (c.opts & OPT_KILLER) else -1,
-                        EARLY_PAIRS if ((c.opts & OPT_EARLY) and s.rule == C_BASIC) else 0)
+                        early_pairs(c))
     else:
         n = gen_turns_c(b, s, moves)
     if n == 0:                          # cannot happen: check_searchable leaves room for every turn
@@ -841,8 +847,7 @@ cdef class Searcher:
                 out.remove(tt)
                 out.insert(0, tt)
             return out
-        n = gen_ordered(self.c.b, &self.c.s, buf, tt, 1, -1,
-                        EARLY_PAIRS if ((self.c.opts & OPT_EARLY) and self.c.s.rule == C_BASIC) else 0)
+        n = gen_ordered(self.c.b, &self.c.s, buf, tt, 1, -1, early_pairs(&self.c))
         return [buf[i] for i in range(n)]
 
     def legal_turns(self):
