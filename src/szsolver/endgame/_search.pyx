@@ -32,7 +32,8 @@ refuted by the same strategy, one tie-break point worse for us, and is skipped.
 The shifted probe (``OPT_SHIFT``) applies the same argument below such an (x, q)
 that could not be skipped: each node there first looks up its position without
 the neutral on q (the owner one neutral richer), searched under (x, -), and uses a
-bound whose footprint misses q.
+bound whose footprint misses q. Under either rule that position's best turn also
+orders the node when the table holds none for it.
 All points (``ALL_POINTS``) means unknown.
 
 Fail-soft contract: a call with window (alpha, beta) returns v with
@@ -89,8 +90,9 @@ cdef enum:
     OPT_ADV3 = 512        # Advanced three-turn neutral rule (needs OPT_ADV2 and OPT_LEAF)
     OPT_FOOT = 1024       # Basic footprint rule: a refutation that never plays on q refutes (x, q)
     OPT_EARLY = 2048      # ordering (Basic): the first stones each followed by it with the best neutral
-    OPT_SHIFT = 4096      # shifted probe (Basic, with OPT_FOOT and OPT_TT): the position without a
-                          # neutral, its owner one neutral richer, bounds this one
+    OPT_SHIFT = 4096      # shifted probe (with OPT_TT): the position without a neutral, its owner
+                          # one neutral richer, orders this one (both rules) and bounds it (Basic,
+                          # with OPT_FOOT)
     OPT_ROOT = 8192       # the driver orders the root's turns (solver.ordered_orbit_turns)
     OPT_KNOWN = 16383
     EARLY_PAIRS = 3       # how many (measured: docs/solver.md)
@@ -261,7 +263,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     # or high (the cutoff turn's points and its child's).
     cdef bint foot = (c.opts & OPT_FOOT) and s.rule == C_BASIC
     cdef bb_t fpx[64]
-    cdef bint shift = foot and (c.opts & OPT_SHIFT) and (c.opts & OPT_TT)
+    cdef bint shift = (c.opts & OPT_SHIFT) and (c.opts & OPT_TT)
     cdef bb_t seen = 0
     cdef bb_t have_fp = 0, fail_low_prints = 0, fail_high_prints = ALL_POINTS, leaf_prints
     cdef TwoTurnPrints tp
@@ -312,16 +314,17 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
                 beta = e.hi
             ttmove = legal_tt_turn(c, e)
     if shift and c.shift_q[ply] >= 0:
-        # Shifted probe (Basic, docs/solver.md): the same position without the neutral
-        # on q, its owner A one neutral richer, was searched before (the stone alone
-        # beside a neutral turn). A proof of "A <= v" there that never plays on q
+        # Shifted probe (docs/solver.md): the same position without the neutral on q,
+        # its owner A one neutral richer, was searched before (the stone alone beside
+        # a neutral turn). Basic: a proof of "A <= v" there that never plays on q
         # holds here too, one tie-break point worse for A: A's turns here are turns
         # there, the prover's answers stay legal, every line ends with the same stones.
+        # Both rules: its best turn orders this node when the table has none here.
         q = c.shift_q[ply]
         m = c.shift_side[ply]
         e = tt_find(&c.tt, key ^ b.key_stone[2][q] ^ b.key_left[m][s.left[m]]
                     ^ b.key_left[m][s.left[m] + 1])
-        if e != NULL:
+        if e != NULL and foot:
             if m == me:
                 if e.hi - 1 <= alpha and not ((e.fp_hi >> q) & 1):
                     c.shift_cuts += 1
@@ -333,8 +336,8 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
                 r = found(e.lo + 1, BY_TT, -1)
                 r.prints = e.fp_lo
                 return r
-            if ttmove < 0:
-                ttmove = legal_tt_turn(c, e)
+        if e != NULL and ttmove < 0:
+            ttmove = legal_tt_turn(c, e)
     # ply < MAX_PLY: the tables keep a scan index per ply (always true: see _common.pxd)
     if c.tables.ready and (c.opts & OPT_TABLES) and ply < MAX_PLY and T >= c.table_min_t:
         V = empty_points(b, s)
