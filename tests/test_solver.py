@@ -264,6 +264,35 @@ def test_shifted_probe_matches(seed, tl):
         assert sorted(res.best) == sorted(t for t, v in every.items() if v == ref)
 
 
+WITHOUT_DELAY = [o for o in OPTIONS if o != "delay"]
+DELAY_CASES = [(BASIC, 130, 5, (1, 1)), (BASIC, 130, 5, (2, 1)), (BASIC, 130, 6, (1, 1)),
+               (ADVANCED, 133, 5, (1, 1)), (ADVANCED, 130, 4, (1, 2)), (ADVANCED, 130, 5, (2, 1)),
+               (ADVANCED, 130, 6, (1, 1))]
+
+
+@pytest.mark.parametrize("rule,seed,tl,supplies", DELAY_CASES)
+def test_last_neutral_rule_matches(rule, seed, tl, supplies):
+    """The last-neutral rule (a side holding one neutral, with two stones or more
+    still to place), both rules, five and six turns left: the default search
+    against the search without it and against tt/order/leaf alone; the rule with
+    only the table and the exact leaves; every turn's value and the optimal turns;
+    and it does skip turns here."""
+    p = random_game_at(seed, tl, rule, supplies, p_neutral=0.0)
+    ref = solve(p, options=["tt", "order", "leaf"], pv=False).value
+    assert solve(p, options=WITHOUT_DELAY, pv=False).value == ref
+    res = solve(p, pv=False)
+    assert res.value == ref
+    assert res.tt["neutral_turns_pruned_by_last_neutral"] > 0
+    for options in (["tt", "leaf", "delay"], ["tt", "order", "leaf", "delay"]):
+        assert solve(p, options=options, pv=False).value == ref, options
+    if tl == 4:     # without the exact leaves the rule meets every depth
+        assert solve(p, options=["tt", "order", "delay"], pv=False).value == ref
+    if tl == 5:
+        every = {t.turn: t.value for t in solve(p, options=WITHOUT_DELAY, all_turns=True).turns}
+        assert {t.turn: t.value for t in solve(p, all_turns=True).turns} == every
+        assert sorted(solve(p).best) == sorted(t for t, v in every.items() if v == ref)
+
+
 @pytest.mark.parametrize("chunk", range(3))
 def test_footprint_rule_many_positions(chunk):
     """150 positions at four turns left (Basic, both supplies in hand; a wrong

@@ -83,7 +83,7 @@ cdef enum:
     OPT_ORDER = 8
     OPT_DOM = 16
     OPT_MONO = 32
-    OPT_ALL = 16319       # the default set: all but PVS (measured: docs/solver.md)
+    OPT_ALL = 32703       # the default set: all but PVS (measured: docs/solver.md)
     OPT_PVS = 64          # not in OPT_ALL: chosen by the driver
     OPT_KILLER = 128
     OPT_ADV2 = 256        # Advanced two-turn bounds (two_turns_advanced)
@@ -94,7 +94,8 @@ cdef enum:
                           # one neutral richer, orders this one (both rules) and bounds it (Basic,
                           # with OPT_FOOT)
     OPT_ROOT = 8192       # the driver orders the root's turns (solver.ordered_orbit_turns)
-    OPT_KNOWN = 16383
+    OPT_DELAY = 16384     # last neutral: (x, q) refuted by the reply that refuted (x, -)
+    OPT_KNOWN = 32767
     EARLY_PAIRS = 3       # how many (measured: docs/solver.md)
     ABORT_NONE = 0
     ABORT_NODES = 1
@@ -102,7 +103,7 @@ cdef enum:
     ABORT_INTERRUPT = 3
 
 DRIVER_PVS = OPT_PVS
-OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO, "killer": OPT_KILLER, "adv2": OPT_ADV2, "adv3": OPT_ADV3, "foot": OPT_FOOT, "early": OPT_EARLY, "shift": OPT_SHIFT, "root": OPT_ROOT}
+OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO, "killer": OPT_KILLER, "adv2": OPT_ADV2, "adv3": OPT_ADV3, "foot": OPT_FOOT, "early": OPT_EARLY, "shift": OPT_SHIFT, "root": OPT_ROOT, "delay": OPT_DELAY}
 ALL_OPTIONS = OPT_ALL
 ABORT_REASONS = {ABORT_NODES: "node limit", ABORT_TIME: "time limit",
                  ABORT_INTERRUPT: "interrupted"}
@@ -125,8 +126,9 @@ cdef struct Outcome:
     bb_t prints       # footprint of the bound (OPT_FOOT; ALL_POINTS: unknown or exact value)
     int how           # BY_*
     int tt_turn       # BY_TT: the stored best turn, checked legal at the node; else -1
-    int refuted_by    # an Advanced two-turn node that reached beta by searching: the turn
-                      # whose exact value it returned; else -1
+    int refuted_by    # a node that reached beta by searching a turn of its own: that turn,
+                      # whose searched value (a lower bound of its line) it returned; from an
+                      # Advanced two-turn node, that value is exact; else -1
 
 
 cdef struct Ctx:
@@ -155,7 +157,10 @@ cdef struct Ctx:
     long long pruned_line     # ... and by the exact line after the same refutation
     long long pruned_adv3     # neutral turns skipped by the three-turn rule (Advanced)
     long long pruned_foot     # neutral turns skipped by the footprint rule (Basic)
+    long long pruned_delay    # neutral turns skipped by the last-neutral rule
     bb_t last_prints          # the footprint of the last probe's bound (ALL_POINTS: none)
+    int last_refutation       # the turn by which the last probe's position reached beta
+                              # (Outcome.refuted_by), or -1
     int shift_q[MAX_PLY + 1]  # per ply: a neutral point q whose position without it (its
                               # owner one neutral richer) was searched before (-1: none)
     int shift_side[MAX_PLY + 1]   # ... and that neutral's owner
@@ -253,6 +258,9 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     cdef int ref3[64]         # three-turn rule: per stone x, the refutation of (x, -)
     cdef bb_t rel3[64]        # ... and the points a neutral of ours could matter on
     cdef int four, q, m, ub
+    cdef int delay            # last-neutral rule: we hold one neutral and place two stones or more
+    cdef int refd[64]         # ... per stone x, the turn that refuted (x, -) by searching
+    cdef bb_t have_refd = 0
     cdef TTEntry* e
     cdef int* moves
     cdef Outcome r
@@ -415,11 +423,24 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
              and s.rule == C_ADVANCED and pm == 2 and po == 1)
     if three:
         V3 = empty_points(b, s)
+    # Last-neutral rule (both rules): holding one neutral and two stones or more, a
+    # neutral turn (x, q) is refuted by the reply m that refuted (x, -), unless m
+    # plays on q: after (x, q), m we hold no neutral, and each turn (z, -) of ours
+    # there reaches the very position of (x, -), m, (z, q). So value(x, q) <=
+    # value(x, -, m) <= what (x, -) returned, which best already holds; the proof
+    # is the one of (x, -) (the same footprint).
+    delay = (c.opts & OPT_DELAY) and s.left[me] == 1 and pm >= 2
     for i in range(n):
         t = moves[i]
         if t >= 64:
             if (dead >> (t & 63)) & 1:
                 continue    # (stone, neutral) is bounded by (stone, -): see OPT_MONO below
+            if delay and (have_refd >> (t & 63)) & 1:
+                q = (t >> 6) - 1
+                m = refd[t & 63]
+                if q != (m & 63) and q != (m >> 6) - 1:
+                    c.pruned_delay += 1
+                    continue
             if three and (have3 >> (t & 63)) & 1:
                 q = (t >> 6) - 1
                 m = ref3[t & 63]
@@ -494,6 +515,9 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
                 # relevant points; usable when its value reaches the bound returned.
                 if refutation_line(b, s, t, r.tt_turn, line, &c.pairs) >= r.value:
                     relset |= bit(t)
+        if delay and t < 64 and v <= alpha and r.refuted_by >= 0:
+            refd[t] = r.refuted_by
+            have_refd |= bit(t)
         if three and t < 64 and r.refuted_by >= 0:
             m = r.refuted_by
             ref3[t] = m
@@ -528,6 +552,8 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
                     c.killer[ply] = t
                     break
     r = found(best, BY_SEARCH, -1)
+    if best >= b0 and bestmove >= 0:
+        r.refuted_by = bestmove     # searched: its value is best
     if foot:
         if best >= b0:
             r.prints = fail_high_prints
@@ -726,6 +752,7 @@ cdef class Searcher:
             r = negamax(&self.c, alpha, beta, 0, NULL)
         self.c.last_prints = r.prints if ((self.c.opts & OPT_FOOT) and self.c.s.rule == C_BASIC
                                           and (r.value <= alpha or r.value >= beta)) else ALL_POINTS
+        self.c.last_refutation = r.refuted_by if r.value >= beta else -1
         return r.value
 
     def stop(self):
@@ -877,6 +904,13 @@ cdef class Searcher:
         return self.c.last_prints
 
     @property
+    def last_refutation(self):
+        """The turn by which the last probe's position reached its beta, searched (its
+        value is what the probe returned: a lower bound on that line for the side to
+        move there), or -1 (it did not, or a table or a bound decided it)."""
+        return self.c.last_refutation
+
+    @property
     def opts(self):
         return self.c.opts
 
@@ -894,7 +928,8 @@ cdef class Searcher:
                 "tt_stores": self.c.tt.stores, "tt_used": self.c.tt.used,
                 "tt_entries": self.c.tt.size,
                 "neutral_turns_pruned": (self.c.pruned_rel + self.c.pruned_line + self.c.pruned_adv3
-                                         + self.c.pruned_foot),
+                                         + self.c.pruned_foot + self.c.pruned_delay),
+                "neutral_turns_pruned_by_last_neutral": self.c.pruned_delay,
                 "neutral_turns_pruned_by_footprint": self.c.pruned_foot,
                 "shifted_probe_cuts": self.c.shift_cuts,
                 "nodes_by_turns_left": [self.c.nodes_at[i] for i in range(MAX_PLY + 1)
