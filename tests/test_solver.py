@@ -293,6 +293,23 @@ def test_last_neutral_rule_matches(rule, seed, tl, supplies):
         assert sorted(solve(p).best) == sorted(t for t, v in every.items() if v == ref)
 
 
+@pytest.mark.parametrize("rule,tl,supplies,seed,options", [
+    (ADVANCED, 2, (1, 1), 200, ["tt", "order", "delay"]), (ADVANCED, 3, (1, 1), 231, None),
+    (ADVANCED, 4, (1, 1), 205, None), (ADVANCED, 4, (1, 2), 203, None),
+    (BASIC, 5, (1, 1), 211, None), (BASIC, 6, (1, 1), 201, None)])
+def test_last_neutral_rule_best_turns(rule, tl, supplies, seed, options):
+    """The optimal turns as the solve proves them, skipping a neutral turn when its
+    stone alone was refuted by a reply off its point (the mover holding one
+    neutral), against every turn's value; positions where an optimal neutral turn
+    sits on the reply's point, and one without the exact leaves, where the rule
+    would otherwise meet the mover's last stone."""
+    p = random_game_at(seed, tl, rule, supplies, p_neutral=0.0)
+    every = solve(p, options=WITHOUT_DELAY, all_turns=True)
+    res = solve(p, options=options)
+    assert res.value == every.value
+    assert sorted(res.best) == sorted(t.turn for t in every.turns if t.value == every.value)
+
+
 @pytest.mark.parametrize("chunk", range(3))
 def test_footprint_rule_many_positions(chunk):
     """150 positions at four turns left (Basic, both supplies in hand; a wrong

@@ -497,13 +497,23 @@ def prove_best_turns(s: Searcher, orbits, value: int, red_moves: bool, best: lis
     Footprint rule (Basic, docs/solver.md): once the stone alone x is proved below
     ``value``, an orbit (x, q) with q off the footprint of that proof is below it
     too (the same refutation, one neutral poorer) and is skipped unsearched; the
-    orbits come in order of their smallest turn, so every stone alone first."""
+    orbits come in order of their smallest turn, so every stone alone first.
+
+    Last-neutral rule (both rules): when the mover holds one neutral and places two
+    stones or more, an orbit (x, q) is below ``value`` too once x alone was refuted
+    by a reply that does not play on q (the reply refutes (x, q) as well)."""
     refuted = {}            # stone -> footprint of the proof that x alone is not optimal
+    replies = {}            # stone -> the reply that refuted x alone
     probed = set()          # stones alone probed here
+    pos = s.position()
+    delay = (s.opts & OPTIONS["delay"] and pos.neutrals_left(pos.side) == 1
+             and (pos.turns_left + 1) // 2 >= 2)
     for orb in orbits:
         t = orb[0]
         x, q = turn_stone(t), turn_neutral(t)
         if q >= 0 and x in refuted and not refuted[x] >> q & 1:
+            continue
+        if q >= 0 and x in replies and q not in (turn_stone(replies[x]), turn_neutral(replies[x])):
             continue
         s.make(t)
         if q >= 0 and x in probed:
@@ -511,6 +521,7 @@ def prove_best_turns(s: Searcher, orbits, value: int, red_moves: bool, best: lis
         try:
             ok = _is_optimal(s, value, red_moves)
             prints = s.last_footprint
+            reply = s.last_refutation
         finally:
             s.unmake(t)
         if ok:
@@ -518,6 +529,8 @@ def prove_best_turns(s: Searcher, orbits, value: int, red_moves: bool, best: lis
             best.sort()
         elif q < 0:
             refuted[x] = prints
+            if delay and reply >= 0:
+                replies[x] = reply
         if q < 0:
             probed.add(x)
 
