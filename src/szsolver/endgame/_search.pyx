@@ -253,14 +253,13 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     cdef int T = pm + po
     cdef int v, best, bestmove = -1, ttmove = -1, i, n, t
     cdef int a0, b0, lo_b, hi_b, ume, lme, uop, lop
-    cdef bb_t V, Am, Ao, dead, relset = 0, have3 = 0, V3 = 0
+    cdef bb_t V, Am, Ao, dead, relset = 0, V3 = 0
     cdef int three
-    cdef int ref3[64]         # three-turn rule: per stone x, the refutation of (x, -)
-    cdef bb_t rel3[64]        # ... and the points a neutral of ours could matter on
-    cdef int four, q, m, ub
     cdef int delay            # last-neutral rule: we hold one neutral and place two stones or more
-    cdef int refd[64]         # ... per stone x, the turn that refuted (x, -) by searching
-    cdef bb_t have_refd = 0
+    cdef int refx[64]         # three-turn and last-neutral rules: per stone x, the reply that
+    cdef bb_t have_ref = 0    # refuted (x, -) by searching (the x with one)
+    cdef bb_t rel3[64]        # three-turn rule: the points a neutral of ours could matter on
+    cdef int four, q, m, ub
     cdef TTEntry* e
     cdef int* moves
     cdef Outcome r
@@ -435,22 +434,20 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
         if t >= 64:
             if (dead >> (t & 63)) & 1:
                 continue    # (stone, neutral) is bounded by (stone, -): see OPT_MONO below
-            if delay and (have_refd >> (t & 63)) & 1:
+            if (have_ref >> (t & 63)) & 1:
                 q = (t >> 6) - 1
-                m = refd[t & 63]
-                if q != (m & 63) and q != (m >> 6) - 1:
-                    c.pruned_delay += 1
-                    continue
-            if three and (have3 >> (t & 63)) & 1:
-                q = (t >> 6) - 1
-                m = ref3[t & 63]
-                if q != (m & 63) and q != (m >> 6) - 1 and not ((rel3[t & 63] >> q) & 1):
-                    # Their refutation m of (stone, -) refutes (stone, q) too, one
-                    # tie-break point worse for us: q changes no final score
-                    # (docs/solver.md, "three-turn rule"). Bounded by what (stone, -)
-                    # returned, which best already holds.
-                    c.pruned_adv3 += 1
-                    continue
+                m = refx[t & 63]
+                if q != (m & 63) and q != (m >> 6) - 1:     # m is legal after (stone, q)
+                    if delay:
+                        c.pruned_delay += 1
+                        continue
+                    if three and not ((rel3[t & 63] >> q) & 1):
+                        # Their refutation m of (stone, -) refutes (stone, q) too, one
+                        # tie-break point worse for us: q changes no final score
+                        # (docs/solver.md, "three-turn rule"). Bounded by what (stone, -)
+                        # returned, which best already holds.
+                        c.pruned_adv3 += 1
+                        continue
             if foot and (have_fp >> (t & 63)) & 1 and not ((fpx[t & 63] >> ((t >> 6) - 1)) & 1):
                 # The refutation of (stone, -) never plays on this neutral's point: it
                 # refutes (stone, q) too, one tie-break point worse for us (module
@@ -515,19 +512,18 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
                 # relevant points; usable when its value reaches the bound returned.
                 if refutation_line(b, s, t, r.tt_turn, line, &c.pairs) >= r.value:
                     relset |= bit(t)
-        if delay and t < 64 and v <= alpha and r.refuted_by >= 0:
-            refd[t] = r.refuted_by
-            have_refd |= bit(t)
-        if three and t < 64 and r.refuted_by >= 0:
+        if (three or delay) and t < 64 and r.refuted_by >= 0:
+            # the child reached its beta by searching m: (t, -) is refuted (v <= alpha)
             m = r.refuted_by
-            ref3[t] = m
-            # Our neutral q matters only where it could change a final score: ours
-            # (our stones, t, and one more stone anywhere) or theirs (their stones
-            # and m's stone: their last). Blockers: the neutrals now (more only
-            # shrink both sets).
-            rel3[t] = (reach_points(b, s.stones[me] | bit(t), s.neutral, V3 & ~bit(t))
-                       | cut_points_of(b, s.stones[op] | bit(m & 63), s.neutral, V3))
-            have3 |= bit(t)
+            refx[t] = m
+            have_ref |= bit(t)
+            if three:
+                # Our neutral q matters only where it could change a final score: ours
+                # (our stones, t, and one more stone anywhere) or theirs (their stones
+                # and m's stone: their last). Blockers: the neutrals now (more only
+                # shrink both sets).
+                rel3[t] = (reach_points(b, s.stones[me] | bit(t), s.neutral, V3 & ~bit(t))
+                           | cut_points_of(b, s.stones[op] | bit(m & 63), s.neutral, V3))
         if foot:
             if v <= alpha:
                 # refuted: the refutation's footprint joins ours (if we fail low)
