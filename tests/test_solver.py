@@ -385,6 +385,36 @@ def test_advanced_last_turn_with_supplies_in_hand(seed):
     assert solve(p, pv=False).value == best_val
 
 
+@pytest.mark.parametrize("rule", [BASIC, ADVANCED])
+@pytest.mark.parametrize("tl", [1, 2, 3])
+def test_probes_are_fail_soft(rule, tl):
+    """The fail-soft contract of a probe, against the brute force, for windows on
+    every side of the value, wide and null: the exact last turn skips neutral turns
+    whose bound cannot beat alpha, so a value at or below alpha is an upper bound
+    (not always the exact value), one at or above beta a lower bound, and one in
+    between exact. Positions with supplies in hand, on a fresh table and on one kept
+    across the probes; the value from the brute force (one turn left) or plain
+    alpha-beta with TT and ordering (itself checked against the brute force above)."""
+    for seed in range(3):
+        p = random_game_at(300 + seed, tl, rule, (4, 4) if tl < 3 else (2, 2), p_neutral=0.0)
+        if tl == 1:
+            true = Brute().value(p.copy())
+        else:
+            true = solve(p, options=["tt", "order"], pv=False).value
+        true = true if p.side == RED else -true
+        kept = Searcher(to_core(p), 1 << 12, ALL_OPTIONS)
+        for alpha in (true - 201, true - 100, true - 2, true - 1, true, true + 1, true + 99):
+            for beta in (alpha + 1, alpha + 2, alpha + 150, 30000):
+                for s in (Searcher(to_core(p), 1 << 12, ALL_OPTIONS), kept):
+                    v = s.probe(alpha, beta)
+                    if v <= alpha:
+                        assert true <= v, (seed, alpha, beta, v, true)
+                    elif v >= beta:
+                        assert true >= v, (seed, alpha, beta, v, true)
+                    else:
+                        assert v == true, (seed, alpha, beta, v, true)
+
+
 @pytest.mark.parametrize("seed", range(66, 72))
 def test_advanced_two_turns_with_supplies_in_hand(seed):
     """Two and three turns left, both supplies in hand: the default techniques (the

@@ -202,20 +202,46 @@ cdef bb_t cut_points_of(const Board* b, bb_t own, bb_t nb, bb_t V) noexcept nogi
 
 # --- one turn left --------------------------------------------------------------------------
 
-cdef int last_turn(const Board* b, const State* s, int beta, int* point) noexcept nogil:
-    """Exact value (mover's view) with one turn left, the mover to play it.
-    Fail-soft: may stop early with a lower bound >= beta. Basic: ``*point``
-    receives the stone of the best turn found (Advanced: -1).
+# Per direction d, the patterns with bit d set (patterns have at most 6 bits).
+cdef bb_t WITH_BIT[6]
+WITH_BIT[:] = [0xAAAAAAAAAAAAAAAA, 0xCCCCCCCCCCCCCCCC, 0xF0F0F0F0F0F0F0F0,
+               0xFF00FF00FF00FF00, 0xFFFF0000FFFF0000, 0xFFFFFFFF00000000]
+
+
+cdef inline int cut_gain_bound(const Board* b, const int* cnt) noexcept nogil:
+    """Advanced rule: how much one more neutral can at most raise the score of stones
+    whose pattern histogram is ``cnt``. A cut takes bit d from at most one stone per
+    direction d (on each axis, the nearest stone on each side loses its beam towards
+    the cut; ``score_with_cut``), and a changed stone adds a pattern to the score only
+    if its new pattern P & ~d was absent: so at most one point per direction d in
+    which some present pattern P with bit d has P & ~d absent."""
+    cdef bb_t present = 0, shown
+    cdef int i, d, g = 0
+    for i in range(1 << b.ndirs):
+        present |= (<bb_t>(cnt[i] != 0)) << i
+    for d in range(b.ndirs):
+        shown = (present & WITH_BIT[d]) >> (1 << d)     # P & ~d for each present P with d
+        if shown & ~present:
+            g += 1
+    return g
+
+
+cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* point) noexcept nogil:
+    """Fail-soft value (mover's view) with one turn left, the mover to play it, for the
+    window (alpha, beta): v >= beta is a lower bound (it may stop at the first turn
+    that reaches beta), v <= alpha an upper bound, anything between is exact. Basic:
+    the exact value below beta, and ``*point`` receives the stone of the best turn
+    found (Advanced: -1).
     Advanced: each neutral is scored incrementally (``score_with_cut``); a neutral
-    that cuts no beam leaves both scores unchanged and only costs the tie-break."""
+    that cuts no beam leaves both scores unchanged and only costs the tie-break; a
+    neutral turn whose bound (our gain from a cut at most ``cut_gain_bound``) cannot
+    beat both the best turn found and alpha is not scored."""
     cdef int me = s.side, op = me ^ 1
     cdef bb_t V = empty_points(b, s), e, e2, pb
     cdef bb_t mine = s.stones[me], theirs = s.stones[op], nb = s.neutral
-    cdef int p, q, v, best = -INF, sop, sme, sme2
+    cdef int p, q, v, best = -INF, sop, sme, sme2, so_q, g, u, thr
+    cdef int hi = -INF          # the largest bound of a neutral turn not scored
     cdef int tie = s.left[me] - s.left[op]
-    # A cut changes at most 2 of our stones per axis (score_with_cut), each by at
-    # most one pattern: our score rises by at most 2 * axes (4 on square cells).
-    cdef int max_gain = 2 * b.naxes
     cdef bb_t beam_m[6]
     cdef bb_t beam_o[6]
     cdef int cnt_m[64]
@@ -264,24 +290,42 @@ cdef int last_turn(const Board* b, const State* s, int beta, int* point) noexcep
             best = v
             if best >= beta:
                 return best
-        if s.left[me] > 0 and 100 * (sme + max_gain - minop) + tie - 1 > best:
-            # A neutral off every point that changes a score only costs the
-            # tie-break: worse than p alone, so only these points are tried.
-            cp = (cme | cut_points_added(b, mine, nb, p)) & V & ~bit(p)
-            e2 = (cp | dop) & ~bit(p)
-            while e2:
-                q = sz_ctz(e2)
-                e2 &= e2 - 1
-                if (cp >> q) & 1:
-                    sme2 = score_with_cut(b, pb, beam_m, cnt_m, sme, nb, q)
-                else:
-                    sme2 = sme
-                v = 100 * (sme2 - (opcut[q] if (dop >> q) & 1 else sop)) + tie - 1
-                if v > best:
-                    best = v
-                    if best >= beta:
-                        return best
-    return best
+        if s.left[me] == 0:
+            continue
+        # Neutral turns (p, q): a neutral off every point that changes a score only
+        # costs the tie-break (worse than p alone), so only these points are tried,
+        # and only while their bound can beat max(best, alpha). A turn skipped for
+        # that leaves its bound in hi: the value returned stays an upper bound.
+        g = cut_gain_bound(b, cnt_m)
+        thr = best if best > alpha else alpha
+        u = 100 * (sme + g - minop) + tie - 1
+        if u <= thr:
+            if u > hi:
+                hi = u
+            continue
+        cp = (cme | cut_points_added(b, mine, nb, p)) & V & ~bit(p)
+        e2 = (cp | dop) & ~bit(p)
+        while e2:
+            q = sz_ctz(e2)
+            e2 &= e2 - 1
+            so_q = opcut[q] if (dop >> q) & 1 else sop
+            if (cp >> q) & 1:
+                u = 100 * (sme + g - so_q) + tie - 1
+                if u <= thr:
+                    if u > hi:
+                        hi = u
+                    continue
+                sme2 = score_with_cut(b, pb, beam_m, cnt_m, sme, nb, q)
+            else:
+                sme2 = sme
+            v = 100 * (sme2 - so_q) + tie - 1
+            if v > best:
+                best = v
+                if best >= beta:
+                    return best
+                if best > thr:
+                    thr = best
+    return best if best >= hi else hi
 
 
 # --- two turns left, Advanced ---------------------------------------------------------------
@@ -325,11 +369,13 @@ cdef inline void top2(int v, int x, int* v1, int* x1, int* v2) noexcept nogil:
         v2[0] = v
 
 
-cdef inline int searched(const Board* b, State* s, int t, int alpha, long long* nodes) noexcept nogil:
-    """Our turn t, then the other side's exact last turn: fail-soft, our view."""
+cdef inline int searched(const Board* b, State* s, int t, int alpha, int beta,
+                         long long* nodes) noexcept nogil:
+    """Our turn t, then the other side's last turn: fail-soft for the window (alpha,
+    beta), our view."""
     cdef int v, point
     make_c(b, s, t)
-    v = -last_turn(b, s, -alpha, &point)
+    v = -last_turn(b, s, -beta, -alpha, &point)
     unmake_c(b, s, t)
     nodes[0] += 1
     return v
@@ -364,7 +410,7 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
     cdef int q1x[64]
     cdef int q2[64]                                  # ... with our neutral on q
     if first >= 0:
-        best = searched(b, s, first, alpha, nodes)
+        best = searched(b, s, first, alpha, beta, nodes)
         bt = first
         if best > alpha:
             alpha = best
@@ -401,7 +447,7 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
                 best = u
                 bt = -1
             break
-        v = searched(b, s, p, alpha, nodes)
+        v = searched(b, s, p, alpha, beta, nodes)
         if v > best:
             best = v
             bt = p
@@ -442,7 +488,7 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
                         best = u
                         bt = -1
                     continue
-                v = searched(b, s, p + 64 * (q + 1), alpha, nodes)
+                v = searched(b, s, p + 64 * (q + 1), alpha, beta, nodes)
                 if v > best:
                     best = v
                     bt = p + 64 * (q + 1)

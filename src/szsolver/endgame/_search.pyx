@@ -127,8 +127,7 @@ cdef struct Outcome:
     int how           # BY_*
     int tt_turn       # BY_TT: the stored best turn, checked legal at the node; else -1
     int refuted_by    # a node that reached beta by searching a turn of its own: that turn,
-                      # whose searched value (a lower bound of its line) it returned; from an
-                      # Advanced two-turn node, that value is exact; else -1
+                      # whose searched value (a lower bound of its line) it returned; else -1
 
 
 cdef struct Ctx:
@@ -289,7 +288,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     if c.opts & OPT_LEAF:
         if T == 1:
             # >= beta: our turn on point; <= alpha: no strategy of theirs is needed
-            r = found(last_turn(b, s, beta, &point), BY_SEARCH, -1)
+            r = found(last_turn(b, s, alpha, beta, &point), BY_SEARCH, -1)
             if r.value >= beta and point >= 0:
                 r.prints = bit(point)
             elif r.value <= alpha:
@@ -395,7 +394,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             tt_record(c, key, best, a0, b0, bestmove, T, ALL_POINTS)
         r = found(best, BY_SEARCH, -1)
         if best >= b0 and bestmove >= 0:
-            r.refuted_by = bestmove     # searched: its exact value is best
+            r.refuted_by = bestmove     # searched: its value (a lower bound) is best
         return r
     # ply < MAX_PLY (see _common.pxd): this ply's slice of c.moves exists
     moves = c.moves + ply * MAX_NODE_TURNS

@@ -176,7 +176,7 @@ cdef inline int exact_tail(const Board* b, const State* s, int* value) noexcept 
     last-turn functions); else 0."""
     cdef int tl = turns_left_c(s), v, point
     if tl == 1:
-        v = last_turn(b, s, INF, &point)
+        v = last_turn(b, s, -INF, INF, &point)
     elif tl == 2 and s.rule == C_BASIC:
         v = two_turns_basic(b, s, NULL)
     else:
