@@ -137,6 +137,56 @@ cdef inline int score_with_cut(const Board* b, bb_t own, const bb_t* beam, const
     return score
 
 
+cdef inline int score_with_stone(const Board* b, bb_t own, const bb_t* beam0, const int* cnt0,
+                                 int score, bb_t nb, int p, bb_t* beam, int* cnt) noexcept nogil:
+    """The score of ``own`` plus a stone on the empty point p (blockers ``nb``), from
+    the beams ``beam0``, pattern histogram ``cnt0`` and score ``score`` of ``own``;
+    fills ``beam`` and ``cnt`` for own + p. On each axis, p sees the nearest own
+    stone on each side within its unblocked segment, and such a stone gains its beam
+    towards p only if nothing of ours lay beyond p (else it saw that already): at
+    most one stone per axis changes, in O(axes) instead of a full scoring."""
+    cdef int a, d, x, old, new, pat = 0
+    cdef bb_t hr, lr, mh, ml
+    for d in range(b.ndirs):
+        beam[d] = beam0[d]
+    if b.ndirs == 4:            # square cells: a fixed size, so the compiler inlines it
+        memcpy(cnt, cnt0, 16 * sizeof(int))
+    else:
+        memcpy(cnt, cnt0, (1 << b.ndirs) * sizeof(int))
+    for a in range(b.naxes):
+        open_rays(b, nb, p, a, &hr, &lr)
+        mh = own & hr
+        ml = own & lr
+        x = -1
+        if mh:
+            pat |= 1 << b.axis_up[a]
+            if not ml:
+                x = sz_ctz(mh)              # nearest above p now sees p below it
+                d = b.axis_down[a]
+        if ml:
+            pat |= 1 << b.axis_down[a]
+            if not mh:
+                x = sz_msb(ml)              # nearest below p now sees p above it
+                d = b.axis_up[a]
+        if x >= 0:
+            old = pattern_of(b, beam, x)
+            new = old | (1 << d)
+            beam[d] |= bit(x)
+            cnt[old] -= 1
+            if cnt[old] == 0:
+                score -= 1
+            if cnt[new] == 0:
+                score += 1
+            cnt[new] += 1
+    for d in range(b.ndirs):
+        if (pat >> d) & 1:
+            beam[d] |= bit(p)
+    if cnt[pat] == 0:
+        score += 1
+    cnt[pat] += 1
+    return score
+
+
 cdef inline bb_t cut_points(const Board* b, bb_t own, bb_t nb, bb_t V) noexcept nogil:
     """The points q of V where one more neutral could change the score of ``own``
     (blockers ``nb``): on some axis, q's unblocked segment holds own stones on both
@@ -244,8 +294,11 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
     cdef int tie = s.left[me] - s.left[op]
     cdef bb_t beam_m[6]
     cdef bb_t beam_o[6]
+    cdef bb_t beam_0[6]         # our stones before p
     cdef int cnt_m[64]
     cdef int cnt_o[64]
+    cdef int cnt_0[64]
+    cdef int sme0
     cdef int opcut[64]
     cdef int minop
     cdef bb_t dop, cme, cp
@@ -278,13 +331,14 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
             if opcut[q] != sop:
                 dop |= bit(q)
         cme = cut_points(b, mine, nb, V)
+    beam_masks(b, mine, nb, beam_0)
+    sme0 = histogram(b, mine, beam_0, cnt_0)
     e = V
     while e:
         p = sz_ctz(e)
         e &= e - 1
         pb = mine | bit(p)
-        beam_masks(b, pb, nb, beam_m)
-        sme = histogram(b, pb, beam_m, cnt_m)
+        sme = score_with_stone(b, mine, beam_0, cnt_0, sme0, nb, p, beam_m, cnt_m)
         v = 100 * (sme - sop) + tie
         if v > best:
             best = v
@@ -337,16 +391,19 @@ cdef void side_tables(const Board* b, bb_t own, bb_t nb, bb_t V, int with_cut,
     ``withq[64 * x + q]`` = that score with a neutral on q too (q in V, q != x)."""
     cdef bb_t e = V, e2, pb, c0 = 0, cx
     cdef bb_t beam[6]
+    cdef bb_t beam0[6]
     cdef int cnt[64]
-    cdef int x, q
+    cdef int cnt0[64]
+    cdef int x, q, s0
     if with_cut:
         c0 = cut_points(b, own, nb, V)
+    beam_masks(b, own, nb, beam0)
+    s0 = histogram(b, own, beam0, cnt0)
     while e:
         x = sz_ctz(e)
         e &= e - 1
         pb = own | bit(x)
-        beam_masks(b, pb, nb, beam)
-        with0[x] = histogram(b, pb, beam, cnt)
+        with0[x] = score_with_stone(b, own, beam0, cnt0, s0, nb, x, beam, cnt)
         if with_cut:
             # a neutral off the points where a cut changes this side's score keeps it
             cx = c0 | cut_points_added(b, own, nb, x)
