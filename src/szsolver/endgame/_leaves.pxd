@@ -27,6 +27,13 @@ cdef struct PairCache:
     PairTable t[PAIR_SLOTS]
 
 
+cdef struct Rays:
+    # Per axis (at most 3) and empty point: the point's rays towards higher and lower
+    # point numbers, each cut short at its nearest blocker, for one set of blockers.
+    bb_t hi[3][CORE_MAX_POINTS]
+    bb_t lo[3][CORE_MAX_POINTS]
+
+
 cdef struct TwoTurnPrints:
     # Footprints of a two-turn position (Basic; see ``two_turns_from_scores``): the
     # points each side's strategy plays on, for the footprint rule (``_search``).

@@ -45,6 +45,19 @@ cdef inline void open_rays(const Board* b, bb_t nb, int q, int a, bb_t* hr, bb_t
     lr[0] = l
 
 
+cdef inline void fill_rays(const Board* b, bb_t nb, bb_t V, Rays* r) noexcept nogil:
+    """``open_rays`` of every point of V on every axis, for the blockers ``nb``: the
+    last turn and the two-turn tables ask for each point's rays many times (as a
+    stone, as a neutral, for both sides) under the same blockers."""
+    cdef bb_t e = V
+    cdef int q, a
+    while e:
+        q = sz_ctz(e)
+        e &= e - 1
+        for a in range(b.naxes):
+            open_rays(b, nb, q, a, &r.hi[a][q], &r.lo[a][q])
+
+
 cdef inline int pattern_of(const Board* b, const bb_t* beam, int x) noexcept nogil:
     cdef int d, pat = 0
     if b.ndirs == 4:            # square cells: unrolled
@@ -97,10 +110,10 @@ cdef inline int histogram(const Board* b, bb_t own, const bb_t* beam, int* cnt) 
 
 
 cdef inline int score_with_cut(const Board* b, bb_t own, const bb_t* beam, const int* cnt0,
-                               int score, bb_t nb, int q) noexcept nogil:
+                               int score, const Rays* r, int q) noexcept nogil:
     """Advanced rule, no stone to come: the score of ``own`` (beams ``beam``, pattern
-    histogram ``cnt0``, score ``score`` under blockers ``nb``) after one more neutral
-    on the empty point q. On each line through q only the nearest own stone on each
+    histogram ``cnt0``, score ``score`` under the blockers of the rays ``r``) after one
+    more neutral on the empty point q. On each line through q only the nearest own stone on each
     side, within q's unblocked segment, can change: if both exist each loses its beam
     towards q. So at most 2 stones per axis change (a stone lies on one line through
     q), in O(axes) instead of a full scoring."""
@@ -108,7 +121,8 @@ cdef inline int score_with_cut(const Board* b, bb_t own, const bb_t* beam, const
     cdef int a, k, x, old, new, axis_bit, copied = 0
     cdef bb_t hr, lr, mh, ml
     for a in range(b.naxes):
-        open_rays(b, nb, q, a, &hr, &lr)
+        hr = r.hi[a][q]
+        lr = r.lo[a][q]
         mh = own & hr
         ml = own & lr
         if mh == 0 or ml == 0:
@@ -138,8 +152,9 @@ cdef inline int score_with_cut(const Board* b, bb_t own, const bb_t* beam, const
 
 
 cdef inline int score_with_stone(const Board* b, bb_t own, const bb_t* beam0, const int* cnt0,
-                                 int score, bb_t nb, int p, bb_t* beam, int* cnt) noexcept nogil:
-    """The score of ``own`` plus a stone on the empty point p (blockers ``nb``), from
+                                 int score, const Rays* r, int p, bb_t* beam, int* cnt) noexcept nogil:
+    """The score of ``own`` plus a stone on the empty point p (the blockers of the
+    rays ``r``), from
     the beams ``beam0``, pattern histogram ``cnt0`` and score ``score`` of ``own``;
     fills ``beam`` and ``cnt`` for own + p. On each axis, p sees the nearest own
     stone on each side within its unblocked segment, and such a stone gains its beam
@@ -154,7 +169,8 @@ cdef inline int score_with_stone(const Board* b, bb_t own, const bb_t* beam0, co
     else:
         memcpy(cnt, cnt0, (1 << b.ndirs) * sizeof(int))
     for a in range(b.naxes):
-        open_rays(b, nb, p, a, &hr, &lr)
+        hr = r.hi[a][p]
+        lr = r.lo[a][p]
         mh = own & hr
         ml = own & lr
         x = -1
@@ -187,25 +203,26 @@ cdef inline int score_with_stone(const Board* b, bb_t own, const bb_t* beam0, co
     return score
 
 
-cdef inline bb_t cut_points(const Board* b, bb_t own, bb_t nb, bb_t V) noexcept nogil:
+cdef inline bb_t cut_points(const Board* b, bb_t own, const Rays* r, bb_t V) noexcept nogil:
     """The points q of V where one more neutral could change the score of ``own``
-    (blockers ``nb``): on some axis, q's unblocked segment holds own stones on both
-    sides of q. A neutral anywhere else in V leaves that score as it is
-    (``score_with_cut`` changes nothing there)."""
+    (the blockers of the rays ``r``, filled for V): on some axis, q's unblocked
+    segment holds own stones on both sides of q. A neutral anywhere else in V leaves
+    that score as it is (``score_with_cut`` changes nothing there)."""
     cdef bb_t e = V, out = 0, hr, lr
     cdef int q, a
     while e:
         q = sz_ctz(e)
         e &= e - 1
         for a in range(b.naxes):
-            open_rays(b, nb, q, a, &hr, &lr)
+            hr = r.hi[a][q]
+            lr = r.lo[a][q]
             if (own & hr) and (own & lr):
                 out |= bit(q)
                 break
     return out
 
 
-cdef inline bb_t cut_points_added(const Board* b, bb_t own, bb_t nb, int p) noexcept nogil:
+cdef inline bb_t cut_points_added(const Board* b, bb_t own, const Rays* r, int p) noexcept nogil:
     """The points that one more own stone on p adds to ``cut_points``: on each axis,
     those between p and the nearest own stone on either side of p within p's
     unblocked segment. cut_points(own | p) = cut_points(own) | this (restricted to
@@ -214,7 +231,8 @@ cdef inline bb_t cut_points_added(const Board* b, bb_t own, bb_t nb, int p) noex
     cdef bb_t out = 0, hr, lr, x
     cdef int a
     for a in range(b.naxes):
-        open_rays(b, nb, p, a, &hr, &lr)
+        hr = r.hi[a][p]
+        lr = r.lo[a][p]
         x = own & hr
         if x:
             out |= hr & ((x & (~x + 1)) - 1)
@@ -246,8 +264,10 @@ cdef bb_t reach_points(const Board* b, bb_t own, bb_t nb, bb_t V) noexcept nogil
 
 
 cdef bb_t cut_points_of(const Board* b, bb_t own, bb_t nb, bb_t V) noexcept nogil:
-    """``cut_points`` for the other modules."""
-    return cut_points(b, own, nb, V)
+    """``cut_points`` for the other modules (blockers ``nb``)."""
+    cdef Rays r
+    fill_rays(b, nb, V, &r)
+    return cut_points(b, own, &r, V)
 
 
 # --- one turn left --------------------------------------------------------------------------
@@ -299,6 +319,7 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
     cdef int cnt_o[64]
     cdef int cnt_0[64]
     cdef int sme0
+    cdef Rays rays              # every empty point's rays under the neutrals
     cdef int opcut[64]
     cdef int minop
     cdef bb_t dop, cme, cp
@@ -316,21 +337,22 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
                 if best >= beta:
                     return best
         return best
+    fill_rays(b, nb, V, &rays)
     beam_masks(b, theirs, nb, beam_o)
     sop = histogram(b, theirs, beam_o, cnt_o)
     minop = sop
     dop = 0
     if s.left[me] > 0:          # the opponent's score after a cut on q: independent of p
-        e = cut_points(b, theirs, nb, V)
+        e = cut_points(b, theirs, &rays, V)
         while e:
             q = sz_ctz(e)
             e &= e - 1
-            opcut[q] = score_with_cut(b, theirs, beam_o, cnt_o, sop, nb, q)
+            opcut[q] = score_with_cut(b, theirs, beam_o, cnt_o, sop, &rays, q)
             if opcut[q] < minop:
                 minop = opcut[q]
             if opcut[q] != sop:
                 dop |= bit(q)
-        cme = cut_points(b, mine, nb, V)
+        cme = cut_points(b, mine, &rays, V)
     beam_masks(b, mine, nb, beam_0)
     sme0 = histogram(b, mine, beam_0, cnt_0)
     e = V
@@ -338,7 +360,7 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
         p = sz_ctz(e)
         e &= e - 1
         pb = mine | bit(p)
-        sme = score_with_stone(b, mine, beam_0, cnt_0, sme0, nb, p, beam_m, cnt_m)
+        sme = score_with_stone(b, mine, beam_0, cnt_0, sme0, &rays, p, beam_m, cnt_m)
         v = 100 * (sme - sop) + tie
         if v > best:
             best = v
@@ -357,7 +379,7 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
             if u > hi:
                 hi = u
             continue
-        cp = (cme | cut_points_added(b, mine, nb, p)) & V & ~bit(p)
+        cp = (cme | cut_points_added(b, mine, &rays, p)) & V & ~bit(p)
         e2 = (cp | dop) & ~bit(p)
         while e2:
             q = sz_ctz(e2)
@@ -369,7 +391,7 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
                     if u > hi:
                         hi = u
                     continue
-                sme2 = score_with_cut(b, pb, beam_m, cnt_m, sme, nb, q)
+                sme2 = score_with_cut(b, pb, beam_m, cnt_m, sme, &rays, q)
             else:
                 sme2 = sme
             v = 100 * (sme2 - so_q) + tie - 1
@@ -384,7 +406,7 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
 
 # --- two turns left, Advanced ---------------------------------------------------------------
 
-cdef void side_tables(const Board* b, bb_t own, bb_t nb, bb_t V, int with_cut,
+cdef void side_tables(const Board* b, bb_t own, bb_t nb, const Rays* r, bb_t V, int with_cut,
                       int* with0, int* withq) noexcept nogil:
     """Advanced rule, no stone of this side after the next: ``with0[x]`` = the side's
     score with one more own stone on x (x in V); with ``with_cut`` also
@@ -396,23 +418,23 @@ cdef void side_tables(const Board* b, bb_t own, bb_t nb, bb_t V, int with_cut,
     cdef int cnt0[64]
     cdef int x, q, s0
     if with_cut:
-        c0 = cut_points(b, own, nb, V)
+        c0 = cut_points(b, own, r, V)
     beam_masks(b, own, nb, beam0)
     s0 = histogram(b, own, beam0, cnt0)
     while e:
         x = sz_ctz(e)
         e &= e - 1
         pb = own | bit(x)
-        with0[x] = score_with_stone(b, own, beam0, cnt0, s0, nb, x, beam, cnt)
+        with0[x] = score_with_stone(b, own, beam0, cnt0, s0, r, x, beam, cnt)
         if with_cut:
             # a neutral off the points where a cut changes this side's score keeps it
-            cx = c0 | cut_points_added(b, own, nb, x)
+            cx = c0 | cut_points_added(b, own, r, x)
             e2 = V & ~bit(x)
             while e2:
                 q = sz_ctz(e2)
                 e2 &= e2 - 1
                 if (cx >> q) & 1:
-                    withq[64 * x + q] = score_with_cut(b, pb, beam, cnt, with0[x], nb, q)
+                    withq[64 * x + q] = score_with_cut(b, pb, beam, cnt, with0[x], r, q)
                 else:
                     withq[64 * x + q] = with0[x]
 
@@ -466,6 +488,7 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
     cdef int q1[64]
     cdef int q1x[64]
     cdef int q2[64]                                  # ... with our neutral on q
+    cdef Rays rays                                   # every empty point's rays under the neutrals
     if first >= 0:
         best = searched(b, s, first, alpha, beta, nodes)
         bt = first
@@ -474,8 +497,9 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
             if alpha >= beta:
                 best_turn[0] = bt
                 return best
-    side_tables(b, s.stones[me], nb, V, 0, sm0, sm)
-    side_tables(b, s.stones[op], nb, V, 0, so0, so)
+    fill_rays(b, nb, V, &rays)
+    side_tables(b, s.stones[me], nb, &rays, V, 0, sm0, sm)
+    side_tables(b, s.stones[op], nb, &rays, V, 0, so0, so)
     e = V
     while e:
         x = sz_ctz(e)
@@ -514,8 +538,8 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
                     best_turn[0] = bt
                     return best
     if s.left[me] > 0:
-        side_tables(b, s.stones[me], nb, V, 1, sm0, sm)
-        side_tables(b, s.stones[op], nb, V, 1, so0, so)
+        side_tables(b, s.stones[me], nb, &rays, V, 1, sm0, sm)
+        side_tables(b, s.stones[op], nb, &rays, V, 1, so0, so)
         e = V
         while e:
             q = sz_ctz(e)
