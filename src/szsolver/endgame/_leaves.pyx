@@ -109,6 +109,18 @@ cdef inline int histogram(const Board* b, bb_t own, const bb_t* beam, int* cnt) 
     return score
 
 
+cdef inline int repattern(int* cnt, int old, int new, int score) noexcept nogil:
+    """One stone's pattern goes from ``old`` to ``new`` in the histogram ``cnt``: the
+    score (patterns shown) after it."""
+    cnt[old] -= 1
+    if cnt[old] == 0:
+        score -= 1
+    if cnt[new] == 0:
+        score += 1
+    cnt[new] += 1
+    return score
+
+
 cdef inline int score_with_cut(const Board* b, bb_t own, const bb_t* beam, const int* cnt0,
                                int score, const Rays* r, int q) noexcept nogil:
     """Advanced rule, no stone to come: the score of ``own`` (beams ``beam``, pattern
@@ -118,7 +130,7 @@ cdef inline int score_with_cut(const Board* b, bb_t own, const bb_t* beam, const
     towards q. So at most 2 stones per axis change (a stone lies on one line through
     q), in O(axes) instead of a full scoring."""
     cdef int cnt[64]
-    cdef int a, k, x, old, new, axis_bit, copied = 0
+    cdef int a, k, x, old, axis_bit, copied = 0
     cdef bb_t hr, lr, mh, ml
     for a in range(b.naxes):
         hr = r.hi[a][q]
@@ -141,13 +153,7 @@ cdef inline int score_with_cut(const Board* b, bb_t own, const bb_t* beam, const
                 x = sz_ctz(mh)              # nearest above q loses its beam towards q
                 axis_bit = b.axis_down[a]
             old = pattern_of(b, beam, x)
-            new = old & ~(1 << axis_bit)
-            cnt[old] -= 1
-            if cnt[old] == 0:
-                score -= 1
-            if cnt[new] == 0:
-                score += 1
-            cnt[new] += 1
+            score = repattern(cnt, old, old & ~(1 << axis_bit), score)
     return score
 
 
@@ -160,7 +166,7 @@ cdef inline int score_with_stone(const Board* b, bb_t own, const bb_t* beam0, co
     stone on each side within its unblocked segment, and such a stone gains its beam
     towards p only if nothing of ours lay beyond p (else it saw that already): at
     most one stone per axis changes, in O(axes) instead of a full scoring."""
-    cdef int a, d, x, old, new, pat = 0
+    cdef int a, d, x, old, pat = 0
     cdef bb_t hr, lr, mh, ml
     for d in range(b.ndirs):
         beam[d] = beam0[d]
@@ -186,14 +192,8 @@ cdef inline int score_with_stone(const Board* b, bb_t own, const bb_t* beam0, co
                 d = b.axis_up[a]
         if x >= 0:
             old = pattern_of(b, beam, x)
-            new = old | (1 << d)
+            score = repattern(cnt, old, old | (1 << d), score)
             beam[d] |= bit(x)
-            cnt[old] -= 1
-            if cnt[old] == 0:
-                score -= 1
-            if cnt[new] == 0:
-                score += 1
-            cnt[new] += 1
     for d in range(b.ndirs):
         if (pat >> d) & 1:
             beam[d] |= bit(p)
