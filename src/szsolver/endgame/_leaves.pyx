@@ -125,10 +125,10 @@ cdef inline int score_with_cut(const Board* b, bb_t own, const bb_t* beam, const
                                int score, const Rays* r, int q) noexcept nogil:
     """Advanced rule, no stone to come: the score of ``own`` (beams ``beam``, pattern
     histogram ``cnt0``, score ``score`` under the blockers of the rays ``r``) after one
-    more neutral on the empty point q. On each line through q only the nearest own stone on each
-    side, within q's unblocked segment, can change: if both exist each loses its beam
-    towards q. So at most 2 stones per axis change (a stone lies on one line through
-    q), in O(axes) instead of a full scoring."""
+    more neutral on the empty point q. On each line through q only the nearest own
+    stone on each side, within q's unblocked segment, can change: if both exist each
+    loses its beam towards q. So at most 2 stones per axis change (a stone lies on one
+    line through q), in O(axes) instead of a full scoring."""
     cdef int cnt[64]
     cdef int a, k, x, old, axis_bit, copied = 0
     cdef bb_t hr, lr, mh, ml
@@ -159,13 +159,13 @@ cdef inline int score_with_cut(const Board* b, bb_t own, const bb_t* beam, const
 
 cdef inline int score_with_stone(const Board* b, bb_t own, const bb_t* beam0, const int* cnt0,
                                  int score, const Rays* r, int p, bb_t* beam, int* cnt) noexcept nogil:
-    """The score of ``own`` plus a stone on the empty point p (the blockers of the
-    rays ``r``), from
-    the beams ``beam0``, pattern histogram ``cnt0`` and score ``score`` of ``own``;
-    fills ``beam`` and ``cnt`` for own + p. On each axis, p sees the nearest own
-    stone on each side within its unblocked segment, and such a stone gains its beam
-    towards p only if nothing of ours lay beyond p (else it saw that already): at
-    most one stone per axis changes, in O(axes) instead of a full scoring."""
+    """The score of ``own`` plus a stone on the empty point p (under the blockers of
+    the rays ``r``), from the beams ``beam0``, pattern histogram ``cnt0`` and score
+    ``score`` of ``own``; fills ``beam`` and ``cnt`` for own + p. On each axis, p sees
+    the nearest own stone on each side within its unblocked segment, and such a stone
+    gains its beam towards p only if nothing of ours lay beyond p (else it saw that
+    already): at most one stone per axis changes, in O(axes) instead of a full
+    scoring."""
     cdef int a, d, x, old, pat = 0
     cdef bb_t hr, lr, mh, ml
     for d in range(b.ndirs):

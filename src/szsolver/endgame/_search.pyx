@@ -240,6 +240,13 @@ cdef inline int early_pairs(const Ctx* c) noexcept nogil:
     return EARLY_PAIRS if ((c.opts & OPT_EARLY) and c.s.rule == C_BASIC) else 0
 
 
+cdef inline int ordered_turns(Ctx* c, int* moves, int ttmove, int ply) noexcept nogil:
+    """Every legal turn at ``c.s`` into ``moves`` in the search's order (``gen_ordered``:
+    the TT turn, this ply's killer, the heuristic); returns how many."""
+    return gen_ordered(c.b, &c.s, moves, ttmove, 1, c.killer[ply] if (c.opts & OPT_KILLER) else -1,
+                       early_pairs(c))
+
+
 cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noexcept nogil:
     """Fail-soft alpha-beta value of ``c.s`` (mover's view) for the window (alpha, beta),
     ``ply`` plies below the probe's root. ``ref``: where a three-turn child of a
@@ -412,8 +419,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             n = 1
             lazy = 1
         else:
-            n = gen_ordered(b, s, moves, ttmove, 1, c.killer[ply] if (c.opts & OPT_KILLER) else -1,
-                            early_pairs(c))
+            n = ordered_turns(c, moves, ttmove, ply)
     else:
         n = gen_turns_c(b, s, moves)
     if n == 0:                          # cannot happen: check_searchable leaves room for every turn
@@ -445,8 +451,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             # The TT turn did not cut: the whole list, the TT turn first again (the
             # killer and the ordering keys are what they were: same list as unlazily).
             lazy = 0
-            n = gen_ordered(b, s, moves, ttmove, 1, c.killer[ply] if (c.opts & OPT_KILLER) else -1,
-                            early_pairs(c))
+            n = ordered_turns(c, moves, ttmove, ply)
             if i == n:
                 break
         t = moves[i]
