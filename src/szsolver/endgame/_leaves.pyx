@@ -242,10 +242,10 @@ cdef inline bb_t cut_points_added(const Board* b, bb_t own, const Rays* r, int p
     return out
 
 
-cdef bb_t reach_points(const Board* b, bb_t own, bb_t nb, bb_t V) noexcept nogil:
+cdef bb_t reach_points(const Board* b, bb_t own, const Rays* r, bb_t V) noexcept nogil:
     """The points q of V where a neutral could change the score of ``own`` plus at
-    most one more own stone anywhere in V (more blockers than ``nb`` only shrink the
-    set): on some axis, q's unblocked segment holds an own stone on one side and an
+    most one more own stone anywhere in V (under the blockers of the rays ``r``,
+    filled for V; more blockers only shrink the set): on some axis, q's unblocked segment holds an own stone on one side and an
     own stone or a point of V on the other. The three-turn rule (Advanced, in
     ``_search.negamax``) skips our neutral turns off these points."""
     cdef bb_t e = V, out = 0, hr, lr, hs, ls
@@ -254,7 +254,8 @@ cdef bb_t reach_points(const Board* b, bb_t own, bb_t nb, bb_t V) noexcept nogil
         q = sz_ctz(e)
         e &= e - 1
         for a in range(b.naxes):
-            open_rays(b, nb, q, a, &hr, &lr)
+            hr = r.hi[a][q]
+            lr = r.lo[a][q]
             hs = own & hr
             ls = own & lr
             if (hs and (ls or (V & lr))) or (ls and (V & hr)):
@@ -263,11 +264,14 @@ cdef bb_t reach_points(const Board* b, bb_t own, bb_t nb, bb_t V) noexcept nogil
     return out
 
 
-cdef bb_t cut_points_of(const Board* b, bb_t own, bb_t nb, bb_t V) noexcept nogil:
-    """``cut_points`` for the other modules (blockers ``nb``)."""
-    cdef Rays r
-    fill_rays(b, nb, V, &r)
-    return cut_points(b, own, &r, V)
+cdef bb_t cut_points_of(const Board* b, bb_t own, const Rays* r, bb_t V) noexcept nogil:
+    """``cut_points`` for the other modules."""
+    return cut_points(b, own, r, V)
+
+
+cdef void fill_rays_of(const Board* b, bb_t nb, bb_t V, Rays* r) noexcept nogil:
+    """``fill_rays`` for the other modules."""
+    fill_rays(b, nb, V, r)
 
 
 # --- one turn left --------------------------------------------------------------------------

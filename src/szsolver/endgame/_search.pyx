@@ -63,7 +63,7 @@ from szsolver.endgame._tables cimport (ScoreTables, build_score_tables, free_sco
                                        tables_at_root, table_hi, table_lo)
 from szsolver.endgame._leaves cimport (Refutation, TwoTurnPrints, PairCache, pair_cache_init, last_turn, two_turns_basic, two_turns_advanced,
                                        two_turns_from_scores, three_turns_basic, refutation_line,
-                                       reach_points, cut_points_of)
+                                       Rays, fill_rays_of, reach_points, cut_points_of)
 from szsolver.endgame._order cimport gen_ordered
 
 from szsolver.errors import IllegalTurnError, UnsupportedError
@@ -266,6 +266,8 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     cdef int refx[64]         # three-turn and last-neutral rules: per stone x, the reply that
     cdef bb_t have_ref = 0    # refuted (x, -) by searching (the x with one)
     cdef bb_t rel3[64]        # three-turn rule: the points a neutral of ours could matter on
+    cdef Rays rays3           # ... found from the empty points' rays under the neutrals now
+    cdef bint rays3_ready = 0
     cdef int four, q, m, ub
     cdef TTEntry* e
     cdef int* moves
@@ -547,8 +549,11 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
                 # (our stones, t, and one more stone anywhere) or theirs (their stones
                 # and m's stone: their last). Blockers: the neutrals now (more only
                 # shrink both sets).
-                rel3[t] = (reach_points(b, s.stones[me] | bit(t), s.neutral, V3 & ~bit(t))
-                           | cut_points_of(b, s.stones[op] | bit(m & 63), s.neutral, V3))
+                if not rays3_ready:     # one fill for every stone of this node
+                    fill_rays_of(b, s.neutral, V3, &rays3)
+                    rays3_ready = 1
+                rel3[t] = (reach_points(b, s.stones[me] | bit(t), &rays3, V3 & ~bit(t))
+                           | cut_points_of(b, s.stones[op] | bit(m & 63), &rays3, V3))
         if foot:
             if v <= alpha:
                 # refuted: the refutation's footprint joins ours (if we fail low)
