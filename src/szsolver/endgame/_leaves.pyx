@@ -26,7 +26,8 @@ from libc.string cimport memset, memcpy
 
 from szsolver.rules._core cimport (Board, State, bb_t, beam_masks, make_c, unmake_c,
                                    sz_ctz, sz_msb, sz_popcount, C_BASIC)
-from szsolver.endgame._common cimport (INF, MAX_SCORE, bit, empty_points, side_score, sort_by_key)
+from szsolver.endgame._common cimport (INF, MAX_SCORE, bit, empty_points, side_score, sort_by_key,
+                                       turn_is_legal)
 
 
 # --- Advanced rule: what one more neutral changes -----------------------------------------
@@ -300,12 +301,13 @@ cdef inline int cut_gain_bound(const Board* b, const int* cnt) noexcept nogil:
     return g
 
 
-cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* point) noexcept nogil:
+cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* point, int* turn) noexcept nogil:
     """Fail-soft value (mover's view) with one turn left, the mover to play it, for the
     window (alpha, beta): v >= beta is a lower bound (it may stop at the first turn
     that reaches beta), v <= alpha an upper bound, anything between is exact. Basic:
     the exact value below beta, and ``*point`` receives the stone of the best turn
-    found (Advanced: -1).
+    found (Advanced: -1). ``*turn``: the best turn found (stone + 64 * (neutral + 1)),
+    the one that reached beta when v >= beta; -1 if none was scored.
     Advanced: each neutral is scored incrementally (``score_with_cut``); a neutral
     that cuts no beam leaves both scores unchanged and only costs the tie-break; a
     neutral turn whose bound (our gain from a cut at most ``cut_gain_bound``) cannot
@@ -328,6 +330,7 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
     cdef int minop
     cdef bb_t dop, cme, cp
     point[0] = -1
+    turn[0] = -1
     if s.rule == C_BASIC:
         sop = side_score(b, theirs, 0)
         e = V
@@ -338,6 +341,7 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
             if v > best:
                 best = v
                 point[0] = p
+                turn[0] = p
                 if best >= beta:
                     return best
         return best
@@ -368,6 +372,7 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
         v = 100 * (sme - sop) + tie
         if v > best:
             best = v
+            turn[0] = p
             if best >= beta:
                 return best
         if s.left[me] == 0:
@@ -401,6 +406,7 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
             v = 100 * (sme2 - so_q) + tie - 1
             if v > best:
                 best = v
+                turn[0] = p + 64 * (q + 1)
                 if best >= beta:
                     return best
                 if best > thr:
@@ -410,37 +416,31 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
 
 # --- two turns left, Advanced ---------------------------------------------------------------
 
-cdef void side_tables(const Board* b, bb_t own, bb_t nb, const Rays* r, bb_t V, int with_cut,
-                      int* with0, int* withq) noexcept nogil:
-    """Advanced rule, no stone of this side after the next: ``with0[x]`` = the side's
-    score with one more own stone on x (x in V); with ``with_cut`` also
-    ``withq[64 * x + q]`` = that score with a neutral on q too (q in V, q != x)."""
-    cdef bb_t e = V, e2, pb, c0 = 0, cx
+cdef void scores_with_stone(const Board* b, bb_t own, bb_t nb, const Rays* r, bb_t V,
+                            int* with0) noexcept nogil:
+    """Advanced rule: ``with0[x]`` = the score of ``own`` with one more own stone on x,
+    for every x in V (blockers ``nb``, their rays ``r``)."""
+    cdef bb_t e = V
     cdef bb_t beam[6]
     cdef bb_t beam0[6]
     cdef int cnt[64]
     cdef int cnt0[64]
-    cdef int x, q, s0
-    if with_cut:
-        c0 = cut_points(b, own, r, V)
+    cdef int x, s0
     beam_masks(b, own, nb, beam0)
     s0 = histogram(b, own, beam0, cnt0)
     while e:
         x = sz_ctz(e)
         e &= e - 1
-        pb = own | bit(x)
         with0[x] = score_with_stone(b, own, beam0, cnt0, s0, r, x, beam, cnt)
-        if with_cut:
-            # a neutral off the points where a cut changes this side's score keeps it
-            cx = c0 | cut_points_added(b, own, r, x)
-            e2 = V & ~bit(x)
-            while e2:
-                q = sz_ctz(e2)
-                e2 &= e2 - 1
-                if (cx >> q) & 1:
-                    withq[64 * x + q] = score_with_cut(b, pb, beam, cnt, with0[x], r, q)
-                else:
-                    withq[64 * x + q] = with0[x]
+
+
+cdef inline int score_after_cut(const Board* b, bb_t own, const bb_t* beam, const int* cnt,
+                                int score, const Rays* r, bb_t cx, int q) noexcept nogil:
+    """``score_with_cut`` where it can change the score: ``cx`` holds the cut points
+    of ``own``; a neutral anywhere else leaves ``score``."""
+    if (cx >> q) & 1:
+        return score_with_cut(b, own, beam, cnt, score, r, q)
+    return score
 
 
 cdef inline void top2(int v, int x, int* v1, int* x1, int* v2) noexcept nogil:
@@ -452,15 +452,85 @@ cdef inline void top2(int v, int x, int* v1, int* x1, int* v2) noexcept nogil:
         v2[0] = v
 
 
+
+cdef enum:
+    CANDIDATES = 4      # the other side's best stones alone tried under each neutral of ours
+
+
+cdef void their_best_under_cut(const Board* b, bb_t own, bb_t nb, const Rays* r, bb_t V,
+                               const int* with0, int* q1, int* q1x, int* q2) noexcept nogil:
+    """For every point q of V, a neutral of ours there: a lower bound on the other
+    side's best score with its last stone alone on x != q (``q1``, at ``q1x``) and on
+    its best at another stone than q1x (``q2``), taking x among its CANDIDATES best
+    stones (``with0``: its scores with one stone more, no neutral). Any stone is an
+    answer it may play, so U(t) built on these is an upper bound as with the full
+    maximum, and a neutral seldom cuts all its best stones: 4 x O(points) cut scorings
+    instead of O(points^2) (advanced-random4-6: -19 % CPU with the leaf hint)."""
+    cdef bb_t e, e2, cand = 0, cx, c0
+    cdef bb_t beam[6]
+    cdef bb_t beam0[6]
+    cdef int cnt[64]
+    cdef int cnt0[64]
+    cdef int top[CANDIDATES]
+    cdef int k, x, q, s0, sx, nk = 0
+    # the CANDIDATES best stones by with0 (ties: lowest point)
+    for k in range(CANDIDATES):
+        top[k] = -1
+        e = V & ~cand
+        while e:
+            x = sz_ctz(e)
+            e &= e - 1
+            if top[k] < 0 or with0[x] > with0[top[k]]:
+                top[k] = x
+        if top[k] < 0:
+            break
+        cand |= bit(top[k])
+        nk += 1
+    e = V
+    while e:
+        q = sz_ctz(e)
+        e &= e - 1
+        q1[q] = -INF
+        q2[q] = -INF
+        q1x[q] = -1
+    c0 = cut_points(b, own, r, V)
+    beam_masks(b, own, nb, beam0)
+    s0 = histogram(b, own, beam0, cnt0)
+    for k in range(nk):
+        x = top[k]
+        sx = score_with_stone(b, own, beam0, cnt0, s0, r, x, beam, cnt)
+        cx = c0 | cut_points_added(b, own, r, x)
+        e2 = V & ~bit(x)
+        while e2:
+            q = sz_ctz(e2)
+            e2 &= e2 - 1
+            top2(score_after_cut(b, own | bit(x), beam, cnt, sx, r, cx, q), x, &q1[q], &q1x[q], &q2[q])
+
+
 cdef inline int searched(const Board* b, State* s, int t, int alpha, int beta,
-                         long long* nodes) noexcept nogil:
+                         long long* nodes, int* hint) noexcept nogil:
     """Our turn t, then the other side's last turn: fail-soft for the window (alpha,
-    beta), our view."""
-    cdef int v, point
+    beta), our view. ``hint``: the other side's last turn that refuted a sibling of t
+    (-1: none). Its line alone is scored first: the other side may always play it, so
+    its value is an upper bound of t's, and when that is <= alpha the last turn is
+    not searched (siblings are mostly refuted by the same answer). Set to the
+    refuting turn of every search that fails low."""
+    cdef int v, point, h = hint[0], me, lv, turn
+    cdef bb_t nb
     make_c(b, s, t)
-    v = -last_turn(b, s, -beta, -alpha, &point)
-    unmake_c(b, s, t)
     nodes[0] += 1
+    if h >= 0 and turn_is_legal(b, s, h):
+        me = s.side
+        nb = s.neutral | (bit((h >> 6) - 1) if h >= 64 else 0)
+        lv = (100 * (side_score(b, s.stones[me] | bit(h & 63), nb) - side_score(b, s.stones[me ^ 1], nb))
+              + s.left[me] - (1 if h >= 64 else 0) - s.left[me ^ 1])
+        if lv >= -alpha:
+            unmake_c(b, s, t)
+            return -lv
+    v = -last_turn(b, s, -beta, -alpha, &point, &turn)
+    unmake_c(b, s, t)
+    if v <= alpha and turn >= 0:
+        hint[0] = turn
     return v
 
 
@@ -468,15 +538,18 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
                             int* best_turn, long long* nodes) noexcept nogil:
     """Fail-soft value (mover's view), Advanced rule, each side one stone left, the
     mover first. Every turn t of ours gets a cheap upper bound U(t): the value if the
-    other side answered with its best stone alone (no neutral), which it may always
-    do. Scores are per side (enemy stones never block), so both sides' scores with
-    one more stone and at most our one neutral come from per-side tables. Turns are
-    searched exactly (``last_turn`` after them) only while U(t) > alpha; the others
-    are bounded by U. ``first`` (a legal turn from the TT, or -1: none) is searched
-    before any table is built: most such nodes fail high on it. Then the stone-only
-    turns (their tables cost O(points)), highest U first; the neutral tables
-    (O(points^2)) only when no stone-only turn reached beta. ``best_turn``: the turn that gave the returned
-    value, or -1 when a bound did."""
+    other side answered with a stone alone (no neutral) that it may always play: its
+    best, or for our neutral turns the best of its CANDIDATES best stones under that
+    neutral (``their_best_under_cut``). Scores are per side (enemy stones never
+    block), so both sides' scores come from per-side tables. Turns are searched
+    exactly (``last_turn`` after them, or the hint of ``searched``) only while U(t) >
+    alpha; the others are bounded by U. ``first`` (a legal turn from the TT, or -1:
+    none) is searched before any table is built: most such nodes fail high on it.
+    Then the stone-only turns (tables O(points)), highest U first; our neutral turns
+    only when no stone-only turn reached beta, a stone's row of them not at all when
+    even our best possible gain from a cut (``cut_gain_bound``) against their worst
+    case keeps all of them at or below alpha. ``best_turn``: the turn that gave the
+    returned value, or -1 when a bound did."""
     cdef int me = s.side, op = me ^ 1
     cdef bb_t V = empty_points(b, s), e, e2
     cdef bb_t nb = s.neutral
@@ -484,17 +557,21 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
     cdef int sm0[64]
     cdef int so0[64]
     cdef int ub0[64]
-    cdef int sm[64 * 64]
-    cdef int so[64 * 64]
-    cdef int p, q, u, v, best = -INF, bt = -1, o, x, i, n
+    cdef int p, q, u, v, best = -INF, bt = -1, o, x, i, n, omin, s0, sx
+    cdef bb_t c0, cx
+    cdef bb_t beam[6]
+    cdef bb_t beam0[6]
+    cdef int cnt[64]
+    cdef int cnt0[64]
     cdef int pts[64]
     cdef int a1 = -INF, a2 = -INF, ax = -1           # other side's best stones, no neutral
     cdef int q1[64]
     cdef int q1x[64]
     cdef int q2[64]                                  # ... with our neutral on q
     cdef Rays rays                                   # every empty point's rays under the neutrals
+    cdef int hint = -1
     if first >= 0:
-        best = searched(b, s, first, alpha, beta, nodes)
+        best = searched(b, s, first, alpha, beta, nodes, &hint)
         bt = first
         if best > alpha:
             alpha = best
@@ -502,8 +579,8 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
                 best_turn[0] = bt
                 return best
     fill_rays(b, nb, V, &rays)
-    side_tables(b, s.stones[me], nb, &rays, V, 0, sm0, sm)
-    side_tables(b, s.stones[op], nb, &rays, V, 0, so0, so)
+    scores_with_stone(b, s.stones[me], nb, &rays, V, sm0)
+    scores_with_stone(b, s.stones[op], nb, &rays, V, so0)
     e = V
     while e:
         x = sz_ctz(e)
@@ -532,7 +609,7 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
                 best = u
                 bt = -1
             break
-        v = searched(b, s, p, alpha, beta, nodes)
+        v = searched(b, s, p, alpha, beta, nodes, &hint)
         if v > best:
             best = v
             bt = p
@@ -542,30 +619,38 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
                     best_turn[0] = bt
                     return best
     if s.left[me] > 0:
-        side_tables(b, s.stones[me], nb, &rays, V, 1, sm0, sm)
-        side_tables(b, s.stones[op], nb, &rays, V, 1, so0, so)
+        their_best_under_cut(b, s.stones[op], nb, &rays, V, so0, q1, q1x, q2)
+        omin = INF
         e = V
         while e:
             q = sz_ctz(e)
             e &= e - 1
-            q1[q] = -INF
-            q2[q] = -INF
-            q1x[q] = -1
-            e2 = V & ~bit(q)
-            while e2:
-                x = sz_ctz(e2)
-                e2 &= e2 - 1
-                top2(so[64 * x + q], x, &q1[q], &q1x[q], &q2[q])
+            if q2[q] < omin:
+                omin = q2[q]
+        c0 = cut_points(b, s.stones[me], &rays, V)
+        beam_masks(b, s.stones[me], nb, beam0)
+        s0 = histogram(b, s.stones[me], beam0, cnt0)
         e = V
         while e:
             p = sz_ctz(e)
             e &= e - 1
+            sx = score_with_stone(b, s.stones[me], beam0, cnt0, s0, &rays, p, beam, cnt)
+            # a neutral raises our score by at most cut_gain_bound; their best
+            # answer is at least omin whatever q is: a bound on all of p's turns
+            u = 100 * (sx + cut_gain_bound(b, cnt) - omin) + tie - 1
+            if u <= alpha:
+                if u > best:
+                    best = u
+                    bt = -1
+                continue
+            cx = c0 | cut_points_added(b, s.stones[me], &rays, p)
             e2 = V & ~bit(p)
             while e2:
                 q = sz_ctz(e2)
                 e2 &= e2 - 1
                 o = q2[q] if p == q1x[q] else q1[q]
-                u = 100 * (sm[64 * p + q] - o) + tie - 1
+                u = 100 * (score_after_cut(b, s.stones[me] | bit(p), beam, cnt, sx, &rays, cx, q)
+                           - o) + tie - 1
                 if p + 64 * (q + 1) == first:
                     continue
                 if u <= alpha:
@@ -573,7 +658,7 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
                         best = u
                         bt = -1
                     continue
-                v = searched(b, s, p + 64 * (q + 1), alpha, beta, nodes)
+                v = searched(b, s, p + 64 * (q + 1), alpha, beta, nodes, &hint)
                 if v > best:
                     best = v
                     bt = p + 64 * (q + 1)

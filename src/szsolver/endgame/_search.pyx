@@ -283,7 +283,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     cdef bb_t seen = 0
     cdef bb_t have_fp = 0, fail_low_prints = 0, fail_high_prints = ALL_POINTS, leaf_prints
     cdef TwoTurnPrints tp
-    cdef int point
+    cdef int point, leaf_turn
     if T == 0:
         v = value_c(b, s)
         r = found(v if me == 0 else -v, BY_SEARCH, -1)
@@ -298,7 +298,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     if c.opts & OPT_LEAF:
         if T == 1:
             # >= beta: our turn on point; <= alpha: no strategy of theirs is needed
-            r = found(last_turn(b, s, alpha, beta, &point), BY_SEARCH, -1)
+            r = found(last_turn(b, s, alpha, beta, &point, &leaf_turn), BY_SEARCH, -1)
             if r.value >= beta and point >= 0:
                 r.prints = bit(point)
             elif r.value <= alpha:
