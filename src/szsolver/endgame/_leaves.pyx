@@ -283,22 +283,44 @@ WITH_BIT[:] = [0xAAAAAAAAAAAAAAAA, 0xCCCCCCCCCCCCCCCC, 0xF0F0F0F0F0F0F0F0,
                0xFF00FF00FF00FF00, 0xFFFF0000FFFF0000, 0xFFFFFFFF00000000]
 
 
-cdef inline int cut_gain_bound(const Board* b, const int* cnt) noexcept nogil:
-    """Advanced rule: how much one more neutral can at most raise the score of stones
-    whose pattern histogram is ``cnt``. A cut takes bit d from at most one stone per
-    direction d (on each axis, the nearest stone on each side loses its beam towards
-    the cut; ``score_with_cut``), and a changed stone adds a pattern to the score only
-    if its new pattern P & ~d was absent: so at most one point per direction d in
-    which some present pattern P with bit d has P & ~d absent."""
+cdef inline int cut_gain_dirs(const Board* b, const int* cnt) noexcept nogil:
+    """Advanced rule: the directions in which one more neutral can raise the score of
+    stones whose pattern histogram is ``cnt`` (bit d). A cut takes bit d from at most
+    one stone per direction d (on each axis, the nearest stone on each side loses its
+    beam towards the cut; ``score_with_cut``), and a changed stone adds a pattern to
+    the score only if its new pattern P & ~d was absent: so at most one point per
+    direction d in which some present pattern P with bit d has P & ~d absent."""
     cdef bb_t present = 0, shown
     cdef int i, d, g = 0
-    for i in range(1 << b.ndirs):
-        present |= (<bb_t>(cnt[i] != 0)) << i
+    cdef unsigned int p16 = 0
+    if b.ndirs == 4:            # square cells: a fixed size, so the compiler unrolls it
+        for i in range(16):
+            p16 |= (<unsigned int>(cnt[i] != 0)) << i
+        present = p16
+    else:
+        for i in range(1 << b.ndirs):
+            present |= (<bb_t>(cnt[i] != 0)) << i
     for d in range(b.ndirs):
         shown = (present & WITH_BIT[d]) >> (1 << d)     # P & ~d for each present P with d
         if shown & ~present:
-            g += 1
+            g |= 1 << d
     return g
+
+
+cdef inline int cut_gain_bound(const Board* b, const int* cnt) noexcept nogil:
+    """How much one more neutral can at most raise that score (``cut_gain_dirs``)."""
+    return sz_popcount(<bb_t>cut_gain_dirs(b, cnt))
+
+
+cdef inline int cut_dirs(const Board* b, bb_t own, const Rays* r, int q) noexcept nogil:
+    """The directions d in which a neutral on q takes bit d from a stone of ``own``:
+    on each axis where q's unblocked segment holds own stones on both sides, the
+    nearest below loses its beam up and the nearest above its beam down."""
+    cdef int a, dirs = 0
+    for a in range(b.naxes):
+        if (own & r.hi[a][q]) and (own & r.lo[a][q]):
+            dirs |= (1 << b.axis_up[a]) | (1 << b.axis_down[a])
+    return dirs
 
 
 cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* point, int* turn) noexcept nogil:
@@ -315,7 +337,7 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
     cdef int me = s.side, op = me ^ 1
     cdef bb_t V = empty_points(b, s), e, e2, pb
     cdef bb_t mine = s.stones[me], theirs = s.stones[op], nb = s.neutral
-    cdef int p, q, v, best = -INF, sop, sme, sme2, so_q, g, u, thr
+    cdef int p, q, v, best = -INF, sop, sme, sme2, so_q, g, gd, u, thr
     cdef int hi = -INF          # the largest bound of a neutral turn not scored
     cdef int tie = s.left[me] - s.left[op]
     cdef bb_t beam_m[6]
@@ -381,7 +403,8 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
         # costs the tie-break (worse than p alone), so only these points are tried,
         # and only while their bound can beat max(best, alpha). A turn skipped for
         # that leaves its bound in hi: the value returned stays an upper bound.
-        g = cut_gain_bound(b, cnt_m)
+        gd = cut_gain_dirs(b, cnt_m)
+        g = sz_popcount(<bb_t>gd)
         thr = best if best > alpha else alpha
         u = 100 * (sme + g - minop) + tie - 1
         if u <= thr:
@@ -395,7 +418,8 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
             e2 &= e2 - 1
             so_q = opcut[q] if (dop >> q) & 1 else sop
             if (cp >> q) & 1:
-                u = 100 * (sme + g - so_q) + tie - 1
+                # our gain from this cut: only in the directions it cuts
+                u = 100 * (sme + sz_popcount(<bb_t>(gd & cut_dirs(b, pb, &rays, q))) - so_q) + tie - 1
                 if u <= thr:
                     if u > hi:
                         hi = u
