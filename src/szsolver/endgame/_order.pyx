@@ -6,20 +6,33 @@ the opponent's best point: often the refutation there), then neutral turns with 
 neutral on the points best for the opponent first.
 
 """
-from szsolver.rules._core cimport (Board, State, bb_t, beam_masks, pattern_set4, sz_ctz,
-                                   sz_popcount, C_ADVANCED)
-from szsolver.endgame._common cimport bit, empty_points, side_score, sort_by_key
+from szsolver.rules._core cimport Board, State, bb_t, sz_ctz, C_ADVANCED
+from szsolver.endgame._common cimport MAX_SCORE, bit, empty_points
+from szsolver.endgame._leaves cimport Rays, fill_rays_of, scores_with_stone
 
 
-cdef inline int score_of(const Board* b, bb_t own, bb_t blockers) noexcept nogil:
-    """``side_score``, with the square-cell case spelled out: small enough for the
-    compiler to inline into the loop below (the generic scoring's 64-slot buffer
-    stops it, which cost 4 % more instructions here)."""
-    cdef bb_t beam[4]
-    if b.ndirs == 4:
-        beam_masks(b, own, blockers, beam)
-        return sz_popcount(pattern_set4(own, beam))
-    return side_score(b, own, blockers)
+cdef inline void sort_by_small_key(int* pts, const int* key, int n) noexcept nogil:
+    """``sort_by_key`` (descending, ties in the order given) for keys in 0..2 *
+    MAX_SCORE, by counting: the same order in O(n + keys) instead of O(n^2)."""
+    cdef int count[2 * MAX_SCORE + 2]
+    cdef int tmp[64]
+    cdef int i, k, hi = 0, pos = 0, c
+    for i in range(n):
+        if key[pts[i]] > hi:
+            hi = key[pts[i]]
+    for k in range(hi + 1):
+        count[k] = 0
+    for i in range(n):
+        count[key[pts[i]]] += 1
+    for k in range(hi, -1, -1):        # start of each key's run, highest key first
+        c = count[k]
+        count[k] = pos
+        pos += c
+    for i in range(n):
+        tmp[count[key[pts[i]]]] = pts[i]
+        count[key[pts[i]]] += 1
+    for i in range(n):
+        pts[i] = tmp[i]
 
 
 cdef int gen_ordered(const Board* b, const State* s, int* out, int ttmove, int with_neutrals,
@@ -39,17 +52,21 @@ cdef int gen_ordered(const Board* b, const State* s, int* out, int ttmove, int w
     cdef int key[64]
     cdef int okey[64]
     cdef int n = 0, k = 0, i, j, p, q, t
+    cdef Rays rays
+    # each side's score with one more stone, counted incrementally from the rays
+    fill_rays_of(b, nb, V, &rays)
+    scores_with_stone(b, s.stones[op], nb, &rays, V, okey)
+    scores_with_stone(b, s.stones[me], nb, &rays, V, key)
     e = V
     while e:
         p = sz_ctz(e)
         e &= e - 1
-        okey[p] = score_of(b, s.stones[op] | bit(p), nb)
-        key[p] = score_of(b, s.stones[me] | bit(p), nb) + okey[p]
+        key[p] += okey[p]
         pts[n] = p
         nts[n] = p
         n += 1
-    sort_by_key(pts, key, n)
-    sort_by_key(nts, okey, n)
+    sort_by_small_key(pts, key, n)
+    sort_by_small_key(nts, okey, n)
     if ttmove >= 0:
         out[k] = ttmove
         k += 1
