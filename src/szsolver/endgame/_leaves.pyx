@@ -277,6 +277,31 @@ cdef void fill_rays_of(const Board* b, bb_t nb, bb_t V, Rays* r) noexcept nogil:
 
 # --- one turn left --------------------------------------------------------------------------
 
+cdef extern from *:
+    """
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    /* bit i set when cnt[i] != 0, i < 16: four compares, two packs, one movemask */
+    static inline unsigned int sz_nonzero16(const int* cnt) {
+        __m128i z = _mm_setzero_si128();
+        __m128i a = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i*)cnt), z);
+        __m128i b = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i*)(cnt + 4)), z);
+        __m128i c = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i*)(cnt + 8)), z);
+        __m128i d = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i*)(cnt + 12)), z);
+        __m128i ab = _mm_packs_epi32(a, b), cd = _mm_packs_epi32(c, d);
+        return (~(unsigned int)_mm_movemask_epi8(_mm_packs_epi16(ab, cd))) & 0xFFFFu;
+    }
+    #else
+    static inline unsigned int sz_nonzero16(const int* cnt) {
+        unsigned int m = 0;
+        for (int i = 0; i < 16; i++) m |= (unsigned int)(cnt[i] != 0) << i;
+        return m;
+    }
+    #endif
+    """
+    unsigned int sz_nonzero16(const int* cnt) nogil
+
+
 # Per direction d, the patterns with bit d set (patterns have at most 6 bits).
 cdef bb_t WITH_BIT[6]
 WITH_BIT[:] = [0xAAAAAAAAAAAAAAAA, 0xCCCCCCCCCCCCCCCC, 0xF0F0F0F0F0F0F0F0,
@@ -292,11 +317,8 @@ cdef inline int cut_gain_dirs(const Board* b, const int* cnt) noexcept nogil:
     direction d in which some present pattern P with bit d has P & ~d absent."""
     cdef bb_t present = 0, shown
     cdef int i, d, g = 0
-    cdef unsigned int p16 = 0
-    if b.ndirs == 4:            # square cells: a fixed size, so the compiler unrolls it
-        for i in range(16):
-            p16 |= (<unsigned int>(cnt[i] != 0)) << i
-        present = p16
+    if b.ndirs == 4:            # square cells: 16 patterns
+        present = sz_nonzero16(cnt)
     else:
         for i in range(1 << b.ndirs):
             present |= (<bb_t>(cnt[i] != 0)) << i
