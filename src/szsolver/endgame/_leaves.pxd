@@ -58,6 +58,8 @@ cdef struct Refutation:
 
 
 cdef void fill_rays_of(const Board* b, bb_t nb, bb_t V, Rays* r) noexcept nogil
+cdef int scores_with_cut(const Board* b, bb_t own, bb_t nb, const Rays* r, bb_t V,
+                         int* out) noexcept nogil
 cdef void scores_with_stone(const Board* b, bb_t own, bb_t nb, const Rays* r, bb_t V,
                             int* with0) noexcept nogil
 cdef bb_t reach_points(const Board* b, bb_t own, const Rays* r, bb_t V) noexcept nogil

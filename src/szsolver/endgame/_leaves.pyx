@@ -480,6 +480,24 @@ cdef void scores_with_stone(const Board* b, bb_t own, bb_t nb, const Rays* r, bb
         with0[x] = score_with_stone(b, own, beam0, cnt0, s0, r, x, beam, cnt)
 
 
+cdef int scores_with_cut(const Board* b, bb_t own, bb_t nb, const Rays* r, bb_t V,
+                         int* out) noexcept nogil:
+    """Advanced rule: ``out[q]`` = the score of ``own`` with one more neutral on q, for
+    every q in V (blockers ``nb``, their rays ``r``); returns the score without it."""
+    cdef bb_t e = V, c0
+    cdef bb_t beam[6]
+    cdef int cnt[64]
+    cdef int q, s0
+    beam_masks(b, own, nb, beam)
+    s0 = histogram(b, own, beam, cnt)
+    c0 = cut_points(b, own, r, V)
+    while e:
+        q = sz_ctz(e)
+        e &= e - 1
+        out[q] = score_with_cut(b, own, beam, cnt, s0, r, q) if (c0 >> q) & 1 else s0
+    return s0
+
+
 cdef inline int score_after_cut(const Board* b, bb_t own, const bb_t* beam, const int* cnt,
                                 int score, const Rays* r, bb_t cx, int q) noexcept nogil:
     """``score_with_cut`` where it can change the score: ``cx`` holds the cut points

@@ -235,9 +235,9 @@ cdef inline int legal_tt_turn(Ctx* c, const TTEntry* e) noexcept nogil:
 # --- the search -----------------------------------------------------------------------------
 
 cdef inline int early_pairs(const Ctx* c) noexcept nogil:
-    """How many stones the ordering follows with their early neutral turn (OPT_EARLY,
-    Basic only: measured in docs/solver.md)."""
-    return EARLY_PAIRS if ((c.opts & OPT_EARLY) and c.s.rule == C_BASIC) else 0
+    """How many stones the ordering follows with their early neutral turn (OPT_EARLY;
+    measured in docs/solver.md)."""
+    return EARLY_PAIRS if (c.opts & OPT_EARLY) else 0
 
 
 cdef inline int ordered_turns(Ctx* c, int* moves, int ttmove, int ply) noexcept nogil:
