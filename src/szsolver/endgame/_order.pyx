@@ -50,7 +50,8 @@ cdef int gen_ordered(const Board* b, const State* s, int* out, int ttmove, int w
                      int killer, int early) noexcept nogil:
     """All legal turns into ``out`` (room for MAX_NODE_TURNS), ordered: the TT turn
     (legal: checked by the caller), the killer (the turn that last refuted a sibling
-    at this ply, if legal here), stones alone by heuristic, the first ``early`` of
+    at this ply, if legal here; a neutral killer heads the neutral turns instead
+    under the Basic rule), stones alone by heuristic, the first ``early`` of
     them each followed by itself with a neutral on the opponent's best other point,
     then the other neutral turns (Advanced, with ``early``: the neutral's point ranked
     with what a cut there does to both scores). Apart from the TT turn and the killer, a stone alone
@@ -69,6 +70,7 @@ cdef int gen_ordered(const Board* b, const State* s, int* out, int ttmove, int w
     cdef int mcut[64]
     cdef int nkey[64]
     cdef int so, sm
+    cdef bint killer_done = 0
     # each side's score with one more stone, counted incrementally from the rays
     fill_rays_of(b, nb, V, &rays)
     scores_with_stone(b, s.stones[op], nb, &rays, V, okey)
@@ -106,6 +108,12 @@ cdef int gen_ordered(const Board* b, const State* s, int* out, int ttmove, int w
             k += 1
         elif not (with_neutrals and s.left[me] > 0 and (V >> q) & 1 and q != (killer & 63)):
             killer = -1
+        elif s.rule == C_ADVANCED:
+            # Advanced: a neutral killer too comes first (the refutations there are
+            # often neutral turns); Basic: it leads the neutral turns (measured)
+            out[k] = killer
+            k += 1
+            killer_done = 1
     else:
         killer = -1
     for i in range(n):
@@ -119,7 +127,7 @@ cdef int gen_ordered(const Board* b, const State* s, int* out, int ttmove, int w
             if t != ttmove and t != killer:
                 out[k] = t
                 k += 1
-    if killer >= 64:            # a neutral killer leads the neutral turns
+    if killer >= 64 and not killer_done:    # Basic: a neutral killer leads the neutral turns
         out[k] = killer
         k += 1
     if s.left[me] > 0 and with_neutrals:
