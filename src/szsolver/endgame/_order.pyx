@@ -47,11 +47,12 @@ cdef inline void sort_by_small_key(int* pts, const int* key, int n) noexcept nog
 
 
 cdef int gen_ordered(const Board* b, const State* s, int* out, int ttmove, int with_neutrals,
-                     int killer, int early) noexcept nogil:
+                     int killer, int early, int killer2) noexcept nogil:
     """All legal turns into ``out`` (room for MAX_NODE_TURNS), ordered: the TT turn
     (legal: checked by the caller), the killer (the turn that last refuted a sibling
     at this ply, if legal here; a neutral killer heads the neutral turns instead
-    under the Basic rule), stones alone by heuristic, the first ``early`` of
+    under the Basic rule), the second killer ``killer2`` (the cutoff before; if legal,
+    and under the Basic rule a stone alone), stones alone by heuristic, the first ``early`` of
     them each followed by itself with a neutral on the opponent's best other point,
     then the other neutral turns (Advanced, with ``early``: the neutral's point ranked
     with what a cut there does to both scores). Apart from the TT turn and the killer, a stone alone
@@ -116,15 +117,25 @@ cdef int gen_ordered(const Board* b, const State* s, int* out, int ttmove, int w
             killer_done = 1
     else:
         killer = -1
+    # the second killer (the cutoff before the killer's), if legal: a neutral one only
+    # under the Advanced rule
+    q = (killer2 >> 6) - 1
+    if (killer2 >= 0 and killer2 != ttmove and killer2 != killer and (V >> (killer2 & 63)) & 1
+            and (q < 0 or (s.rule == C_ADVANCED and with_neutrals and s.left[me] > 0
+                           and (V >> q) & 1 and q != (killer2 & 63)))):
+        out[k] = killer2
+        k += 1
+    else:
+        killer2 = -1
     for i in range(n):
         t = pts[i]
-        if t != ttmove and t != killer:
+        if t != ttmove and t != killer and t != killer2:
             out[k] = t
             k += 1
         if i < early and s.left[me] > 0 and with_neutrals and n > 1:
             q = nts[0] if nts[0] != t else nts[1]
             t = t + 64 * (q + 1)
-            if t != ttmove and t != killer:
+            if t != ttmove and t != killer and t != killer2:
                 out[k] = t
                 k += 1
     if killer >= 64 and not killer_done:    # Basic: a neutral killer leads the neutral turns
@@ -140,7 +151,7 @@ cdef int gen_ordered(const Board* b, const State* s, int* out, int ttmove, int w
                 if i < early and q == (nts[0] if nts[0] != p else nts[1]):
                     continue        # already placed after its stone
                 t = p + 64 * (q + 1)
-                if t != ttmove and t != killer:
+                if t != ttmove and t != killer and t != killer2:
                     out[k] = t
                     k += 1
     return k

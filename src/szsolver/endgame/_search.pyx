@@ -145,6 +145,7 @@ cdef struct Ctx:
     int n_root                # how many (0: search every turn)
     uint64_t root_key         # the position they belong to
     int killer[MAX_PLY + 1]   # per ply: the turn of the last cutoff (OPT_KILLER)
+    int killer2[MAX_PLY + 1]  # ... and of the cutoff before it by another turn
     int played[MAX_PLY + 1]   # per ply: the turn being searched there (its child's last turn)
     PairCache pairs           # Basic: final scores with two more stones, per stone set (three-turn nodes)
     Refutation lines[CORE_MAX_POINTS]   # the open four-turn node's refutations, per stone
@@ -242,9 +243,9 @@ cdef inline int early_pairs(const Ctx* c) noexcept nogil:
 
 cdef inline int ordered_turns(Ctx* c, int* moves, int ttmove, int ply) noexcept nogil:
     """Every legal turn at ``c.s`` into ``moves`` in the search's order (``gen_ordered``:
-    the TT turn, this ply's killer, the heuristic); returns how many."""
+    the TT turn, this ply's two killers, the heuristic); returns how many."""
     return gen_ordered(c.b, &c.s, moves, ttmove, 1, c.killer[ply] if (c.opts & OPT_KILLER) else -1,
-                       early_pairs(c))
+                       early_pairs(c), c.killer2[ply] if (c.opts & OPT_KILLER) else -1)
 
 
 cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noexcept nogil:
@@ -575,6 +576,8 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
+                    if t != c.killer[ply]:
+                        c.killer2[ply] = c.killer[ply]
                     c.killer[ply] = t
                     break
     r = found(best, BY_SEARCH, -1)
@@ -699,6 +702,7 @@ cdef class Searcher:
         self.c.table_min_t = 3
         for i in range(MAX_PLY + 1):
             self.c.killer[i] = -1
+            self.c.killer2[i] = -1
         self.c.root_shift_q = -1
         self.c.root_shift_side = 0
         self.c.shift_cuts = 0
@@ -903,7 +907,7 @@ cdef class Searcher:
                 out.remove(tt)
                 out.insert(0, tt)
             return out
-        n = gen_ordered(self.c.b, &self.c.s, buf, tt, 1, -1, early_pairs(&self.c))
+        n = gen_ordered(self.c.b, &self.c.s, buf, tt, 1, -1, early_pairs(&self.c), -1)
         return [buf[i] for i in range(n)]
 
     def legal_turns(self):
