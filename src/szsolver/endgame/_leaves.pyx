@@ -73,7 +73,8 @@ cdef inline int histogram(const Board* b, bb_t own, const bb_t* beam, int* cnt) 
     """cnt[pattern] = own stones showing it (cnt: 1 << ndirs slots); returns the
     score (patterns shown)."""
     cdef int x, pat, score = 0
-    cdef bb_t u, r, d, l, a0, a1, b0, b1, b2, b3, c[8]
+    cdef bb_t u, r, d, l, a0, a1, b0, b1, b2, b3
+    cdef bb_t c[8]
     if b.ndirs == 4:            # square cells: split the stones by beam bits, count each class
         u = beam[0]
         r = beam[1]
@@ -464,8 +465,8 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
 
 cdef void scores_with_stone(const Board* b, bb_t own, bb_t nb, const Rays* r, bb_t V,
                             int* with0) noexcept nogil:
-    """Advanced rule: ``with0[x]`` = the score of ``own`` with one more own stone on x,
-    for every x in V (blockers ``nb``, their rays ``r``)."""
+    """``with0[x]`` = the score of ``own`` with one more own stone on x, for every x in
+    V (blockers ``nb``, their rays ``r``; no blockers: the Basic rule's score)."""
     cdef bb_t e = V
     cdef bb_t beam[6]
     cdef bb_t beam0[6]
@@ -478,24 +479,6 @@ cdef void scores_with_stone(const Board* b, bb_t own, bb_t nb, const Rays* r, bb
         x = sz_ctz(e)
         e &= e - 1
         with0[x] = score_with_stone(b, own, beam0, cnt0, s0, r, x, beam, cnt)
-
-
-cdef int scores_with_cut(const Board* b, bb_t own, bb_t nb, const Rays* r, bb_t V,
-                         int* out) noexcept nogil:
-    """Advanced rule: ``out[q]`` = the score of ``own`` with one more neutral on q, for
-    every q in V (blockers ``nb``, their rays ``r``); returns the score without it."""
-    cdef bb_t e = V, c0
-    cdef bb_t beam[6]
-    cdef int cnt[64]
-    cdef int q, s0
-    beam_masks(b, own, nb, beam)
-    s0 = histogram(b, own, beam, cnt)
-    c0 = cut_points(b, own, r, V)
-    while e:
-        q = sz_ctz(e)
-        e &= e - 1
-        out[q] = score_with_cut(b, own, beam, cnt, s0, r, q) if (c0 >> q) & 1 else s0
-    return s0
 
 
 cdef inline int score_after_cut(const Board* b, bb_t own, const bb_t* beam, const int* cnt,
@@ -515,6 +498,23 @@ cdef inline void top2(int v, int x, int* v1, int* x1, int* v2) noexcept nogil:
     elif v > v2[0]:
         v2[0] = v
 
+
+cdef int scores_with_cut(const Board* b, bb_t own, bb_t nb, const Rays* r, bb_t V,
+                         int* out) noexcept nogil:
+    """Advanced rule: ``out[q]`` = the score of ``own`` with one more neutral on q, for
+    every q in V (blockers ``nb``, their rays ``r``); returns the score without it."""
+    cdef bb_t e = V, c0
+    cdef bb_t beam[6]
+    cdef int cnt[64]
+    cdef int q, s0
+    beam_masks(b, own, nb, beam)
+    s0 = histogram(b, own, beam, cnt)
+    c0 = cut_points(b, own, r, V)
+    while e:
+        q = sz_ctz(e)
+        e &= e - 1
+        out[q] = score_after_cut(b, own, beam, cnt, s0, r, c0, q)
+    return s0
 
 
 cdef enum:
