@@ -64,7 +64,7 @@ cdef void scores_with_stone(const Board* b, bb_t own, bb_t nb, const Rays* r, bb
                             int* with0) noexcept nogil
 cdef bb_t reach_points(const Board* b, bb_t own, const Rays* r, bb_t V) noexcept nogil
 cdef bb_t cut_points_of(const Board* b, bb_t own, const Rays* r, bb_t V) noexcept nogil
-cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* point, int* turn) noexcept nogil
+cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* turn) noexcept nogil
 cdef int two_turns_basic(const Board* b, const State* s, TwoTurnPrints* fp) noexcept nogil
 cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int first,
                             int* best_turn, long long* nodes) noexcept nogil

@@ -346,13 +346,13 @@ cdef inline int cut_dirs(const Board* b, bb_t own, const Rays* r, int q) noexcep
     return dirs
 
 
-cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* point, int* turn) noexcept nogil:
+cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* turn) noexcept nogil:
     """Fail-soft value (mover's view) with one turn left, the mover to play it, for the
     window (alpha, beta): v >= beta is a lower bound (it may stop at the first turn
-    that reaches beta), v <= alpha an upper bound, anything between is exact. Basic:
-    the exact value below beta, and ``*point`` receives the stone of the best turn
-    found (Advanced: -1). ``*turn``: the best turn found (stone + 64 * (neutral + 1)),
-    the one that reached beta when v >= beta; -1 if none was scored.
+    that reaches beta), v <= alpha an upper bound, anything between is exact (Basic:
+    the exact value below beta). ``*turn``: the best turn found (stone + 64 * (neutral
+    + 1); Basic: a stone alone), the one that reached beta when v >= beta; -1 if none
+    was scored.
     Advanced: each neutral is scored incrementally (``score_with_cut``); a neutral
     that cuts no beam leaves both scores unchanged and only costs the tie-break; a
     neutral turn whose bound (our gain from a cut at most ``cut_gain_bound``) cannot
@@ -374,7 +374,6 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
     cdef int opcut[64]
     cdef int minop
     cdef bb_t dop, cme, cp
-    point[0] = -1
     turn[0] = -1
     if s.rule == C_BASIC:
         sop = side_score(b, theirs, 0)
@@ -385,7 +384,6 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* poi
             v = 100 * (side_score(b, mine | bit(p), 0) - sop) + tie
             if v > best:
                 best = v
-                point[0] = p
                 turn[0] = p
                 if best >= beta:
                     return best
@@ -579,7 +577,7 @@ cdef inline int searched(const Board* b, State* s, int t, int alpha, int beta,
     its value is an upper bound of t's, and when that is <= alpha the last turn is
     not searched (siblings are mostly refuted by the same answer). Set to the
     refuting turn of every search that fails low."""
-    cdef int v, point, h = hint[0], me, lv, turn
+    cdef int v, h = hint[0], me, lv, turn
     cdef bb_t nb
     make_c(b, s, t)
     nodes[0] += 1
@@ -591,7 +589,7 @@ cdef inline int searched(const Board* b, State* s, int t, int alpha, int beta,
         if lv >= -alpha:
             unmake_c(b, s, t)
             return -lv
-    v = -last_turn(b, s, -beta, -alpha, &point, &turn)
+    v = -last_turn(b, s, -beta, -alpha, &turn)
     unmake_c(b, s, t)
     if v <= alpha and turn >= 0:
         hint[0] = turn
@@ -712,11 +710,11 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
             while e2:
                 q = sz_ctz(e2)
                 e2 &= e2 - 1
+                if p + 64 * (q + 1) == first:
+                    continue
                 o = q2[q] if p == q1x[q] else q1[q]
                 u = 100 * (score_after_cut(b, s.stones[me] | bit(p), beam, cnt, sx, &rays, cx, q)
                            - o) + tie - 1
-                if p + 64 * (q + 1) == first:
-                    continue
                 if u <= alpha:
                     if u > best:
                         best = u

@@ -284,7 +284,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     cdef bb_t seen = 0
     cdef bb_t have_fp = 0, fail_low_prints = 0, fail_high_prints = ALL_POINTS, leaf_prints
     cdef TwoTurnPrints tp
-    cdef int point, leaf_turn
+    cdef int leaf_turn
     if T == 0:
         v = value_c(b, s)
         r = found(v if me == 0 else -v, BY_SEARCH, -1)
@@ -298,10 +298,11 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             return found(0, BY_SEARCH, -1)
     if c.opts & OPT_LEAF:
         if T == 1:
-            # >= beta: our turn on point; <= alpha: no strategy of theirs is needed
-            r = found(last_turn(b, s, alpha, beta, &point, &leaf_turn), BY_SEARCH, -1)
-            if r.value >= beta and point >= 0:
-                r.prints = bit(point)
+            # >= beta: our stone (Basic: the footprint rule's); <= alpha: no strategy
+            # of theirs is needed
+            r = found(last_turn(b, s, alpha, beta, &leaf_turn), BY_SEARCH, -1)
+            if r.value >= beta and leaf_turn >= 0 and s.rule == C_BASIC:
+                r.prints = bit(leaf_turn)
             elif r.value <= alpha:
                 r.prints = 0
             return r

@@ -174,9 +174,9 @@ cdef inline int exact_tail(const Board* b, const State* s, int* value) noexcept 
     """With the last turns left (one; two under the Basic rule) the exact value
     (Red's side) goes to ``value`` and 1 is returned (the endgame solver's exact
     last-turn functions); else 0."""
-    cdef int tl = turns_left_c(s), v, point, turn
+    cdef int tl = turns_left_c(s), v, turn
     if tl == 1:
-        v = last_turn(b, s, -INF, INF, &point, &turn)
+        v = last_turn(b, s, -INF, INF, &turn)
     elif tl == 2 and s.rule == C_BASIC:
         v = two_turns_basic(b, s, NULL)
     else:
