@@ -58,7 +58,8 @@ from szsolver.rules._core cimport (Board, State, bb_t, Position, gen_turns_c, ma
 from szsolver.endgame._common cimport (INF, MAX_PLY, MAX_NODE_TURNS, MAX_SCORE, SZ_DEBUG,
                                        sz_debug_check, bit, empty_points, picks_left, side_score,
                                        sort_by_key, turn_is_legal)
-from szsolver.endgame._tt cimport TT, TTEntry, tt_init, tt_free, tt_find, tt_store, tt_prefetch
+from szsolver.endgame._tt cimport (TT, TTEntry, sz_tt_slot, tt_init, tt_share, tt_free, tt_find,
+                                   tt_store, tt_prefetch)
 from szsolver.endgame._tables cimport (ScoreTables, build_score_tables, free_score_tables,
                                        tables_at_root, table_hi, table_lo)
 from szsolver.endgame._leaves cimport (Refutation, TwoTurnPrints, PairCache, pair_cache_init, last_turn, two_turns_basic, two_turns_advanced,
@@ -140,6 +141,7 @@ cdef struct Ctx:
                               # the largest possible score)
     int order_min_t           # heuristic ordering only at nodes with more turns left
     int table_min_t           # score-table bounds only at nodes with at least this many turns left
+    bint helper               # a helper thread: the probe's root turns from the middle of the list
     int* moves                # turn lists: MAX_NODE_TURNS per ply, MAX_PLY plies
     int* root_turns           # the root's turns (one per symmetry orbit), MAX_NODE_TURNS slots
     int n_root                # how many (0: search every turn)
@@ -248,6 +250,23 @@ cdef inline int ordered_turns(Ctx* c, int* moves, int ttmove, int ply) noexcept 
                        early_pairs(c), c.killer2[ply] if (c.opts & OPT_KILLER) else -1)
 
 
+cdef inline void reverse_turns(int* a, int n) noexcept nogil:
+    cdef int i = 0, j = n - 1, t
+    while i < j:
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+        i += 1
+        j -= 1
+
+
+cdef void rotate_turns(int* a, int n, int k) noexcept nogil:
+    """a[k:] + a[:k] in place (three reversals)."""
+    reverse_turns(a, k)
+    reverse_turns(a + k, n - k)
+    reverse_turns(a, n)
+
+
 cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noexcept nogil:
     """Fail-soft alpha-beta value of ``c.s`` (mover's view) for the window (alpha, beta),
     ``ply`` plies below the probe's root. ``ref``: where a three-turn child of a
@@ -271,6 +290,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     cdef bint rays3_ready = 0
     cdef int four, q, m, ub
     cdef TTEntry* e
+    cdef TTEntry entry          # e points here: a copy (other threads may share the table)
     cdef int* moves
     cdef Outcome r
     cdef Refutation* line
@@ -314,7 +334,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
                 r.prints = tp.last
             return r
     if c.opts & OPT_TT:
-        e = tt_find(&c.tt, key)
+        e = tt_find(&c.tt, key, &entry)
         if e != NULL:
             if e.lo >= beta or e.hi <= alpha or e.lo == e.hi:
                 if e.hi <= alpha and e.lo < beta:
@@ -341,7 +361,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
         q = c.shift_q[ply]
         m = c.shift_side[ply]
         e = tt_find(&c.tt, key ^ b.key_stone[2][q] ^ b.key_left[m][s.left[m]]
-                    ^ b.key_left[m][s.left[m] + 1])
+                    ^ b.key_left[m][s.left[m] + 1], &entry)
         if e != NULL and foot:
             if m == me:
                 if e.hi - 1 <= alpha and not ((e.fp_hi >> q) & 1):
@@ -426,6 +446,14 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             n = ordered_turns(c, moves, ttmove, ply)
     else:
         n = gen_turns_c(b, s, moves)
+    if ply == 0 and c.helper:
+        # A helper shares the table with a thread that searches this position from the
+        # front of the list: start halfway, so that the two meet in the middle and
+        # each finds the other's half proved in the table.
+        if lazy:
+            lazy = 0
+            n = ordered_turns(c, moves, ttmove, ply)
+        rotate_turns(moves, n, n // 2)
     if n == 0:                          # cannot happen: check_searchable leaves room for every turn
         v = value_c(b, s)
         return found(v if me == 0 else -v, BY_SEARCH, -1)    # (footprint unknown)
@@ -655,7 +683,7 @@ def tt_bytes(long long entries):
     cdef long long n = 2
     while n < entries:
         n *= 2
-    return n * <long long>sizeof(TTEntry)
+    return n * <long long>sizeof(sz_tt_slot)
 
 
 # --- Python-facing driver object ------------------------------------------------------------
@@ -672,6 +700,7 @@ cdef class Searcher:
     cdef Position root
     cdef State root_state
     cdef list made              # turns made through make() since the root, in order
+    cdef object table_owner     # the Searcher whose table this one uses (share_table), or None
 
     def __cinit__(self, Position pos not None, long long tt_entries=1 << 20, int opts=OPT_ALL):
         cdef int side
@@ -729,6 +758,23 @@ cdef class Searcher:
         self.c.deadline = now_c() + seconds if seconds > 0 else 0.0
         self.c.abort = 0
         self.c.next_check = self.c.nodes + 1
+
+    def share_table(self, Searcher owner not None):
+        """Use ``owner``'s transposition table from now on (this one's own is freed):
+        threads whose Searchers share one table see each other's proofs. The table's
+        entries are facts about positions, so this is sound whatever the sharers
+        searched before, provided they use the same techniques and score caps."""
+        if owner is self or owner.table_owner is not None:
+            raise UnsupportedError("share the table of a Searcher that owns its table")
+        if owner.c.opts != self.c.opts or owner.c.cap[0] != self.c.cap[0] or owner.c.cap[1] != self.c.cap[1]:
+            raise UnsupportedError("Searchers that share a table need the same options and score caps")
+        tt_share(&self.c.tt, &owner.c.tt)
+        self.table_owner = owner
+
+    def set_helper(self, bint on):
+        """As a helper thread (on a table shared with another that probes the same
+        position), search the probe's root turns from the middle of the list."""
+        self.c.helper = on
 
     def set_order_min_turns(self, int t):
         """Order turns heuristically only at nodes with more than ``t`` turns left."""
@@ -876,11 +922,13 @@ cdef class Searcher:
 
     def tt_move(self):
         """The TT's best turn at the current position (checked legal), or -1."""
-        cdef TTEntry* e = tt_find(&self.c.tt, self.c.s.key)
+        cdef TTEntry entry
+        cdef TTEntry* e = tt_find(&self.c.tt, self.c.s.key, &entry)
         return legal_tt_turn(&self.c, e) if e != NULL else -1
 
     def tt_bounds(self):
-        cdef TTEntry* e = tt_find(&self.c.tt, self.c.s.key)
+        cdef TTEntry entry
+        cdef TTEntry* e = tt_find(&self.c.tt, self.c.s.key, &entry)
         if e == NULL:
             return None
         return (e.lo, e.hi)
@@ -898,7 +946,8 @@ cdef class Searcher:
         """The legal turns at the current position in the search's order (the TT's
         turn first; the ordering heuristic when ``order`` is on, else turn order)."""
         cdef int buf[MAX_NODE_TURNS]
-        cdef TTEntry* e = tt_find(&self.c.tt, self.c.s.key) if (self.c.opts & OPT_TT) else NULL
+        cdef TTEntry entry
+        cdef TTEntry* e = tt_find(&self.c.tt, self.c.s.key, &entry) if (self.c.opts & OPT_TT) else NULL
         cdef int tt = legal_tt_turn(&self.c, e) if e != NULL else -1
         cdef int n
         if not (self.c.opts & OPT_ORDER):

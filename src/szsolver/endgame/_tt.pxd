@@ -10,6 +10,14 @@ are merged (intervals intersected; a bound keeps the footprint of its proof). Re
 of a bucket keeps the entry with more turns left (nearer the root, costlier to
 redo), slot 1 always takes the newcomer.
 
+One table may serve several threads at once (``tt_share``): no locks. A slot is
+four 64-bit words written and read one word at a time, so a reader may see words of
+two writes mixed; the first word is the key sealed with a hash of the other three
+(``sz_tt_seal``), so a mixed slot does not pass for its key and reads as empty (as
+likely to pass as two positions are to share a 64-bit key). Every entry is a fact
+about its position, whoever wrote it; two stores to one slot at once keep one of
+them, and a lost bound is only work to redo.
+
 A stored turn may belong to another position (a key collision): callers check it
 with ``_common.turn_is_legal`` before playing it.
 """
@@ -19,7 +27,48 @@ from szsolver.rules._core cimport sz_popcount
 from szsolver.endgame._common cimport INF, SZ_DEBUG, sz_debug_check
 
 
-cdef struct TTEntry:                    # 32 bytes: a bucket of two is one cache line
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #define sz_prefetch(p) __builtin_prefetch((p), 0, 1)
+    /* A slot as stored: 32 bytes, a bucket of two is one 64-byte cache line. */
+    typedef struct {
+        uint64_t lock;     /* the key ^ sz_tt_seal(data, fp_lo, fp_hi) */
+        uint64_t data;     /* lo, hi, turn + 1 (16 bits each), turns left, used (8 bits each) */
+        uint64_t fp_lo;    /* footprint of the proof of lo */
+        uint64_t fp_hi;    /* footprint of the proof of hi */
+    } sz_tt_slot;
+    /* Word by word, relaxed: other threads may write the slot meanwhile. */
+    #define sz_tt_get(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+    #define sz_tt_put(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+    static inline uint64_t sz_tt_seal(uint64_t data, uint64_t fp_lo, uint64_t fp_hi) {
+        /* Words multiplied by distinct odd constants, then a 64-bit finaliser: a
+           difference in one word cannot be cancelled by one in another. */
+        uint64_t x = data * 0x9e3779b97f4a7c15ULL ^ fp_lo * 0xc2b2ae3d27d4eb4fULL
+                     ^ fp_hi * 0x165667b19e3779f9ULL;
+        x ^= x >> 31; x *= 0x7fb5d329728ea185ULL;
+        x ^= x >> 27; x *= 0x81dadef4bc2dd44dULL;
+        return x ^ (x >> 33);
+    }
+    static inline uint64_t sz_tt_pack(int lo, int hi, int move, int tl) {
+        return (uint64_t)(uint16_t)lo | ((uint64_t)(uint16_t)hi << 16)
+               | ((uint64_t)(uint16_t)move << 32) | ((uint64_t)(uint8_t)tl << 48)
+               | ((uint64_t)1 << 56);
+    }
+    """
+    ctypedef struct sz_tt_slot:
+        uint64_t lock
+        uint64_t data
+        uint64_t fp_lo
+        uint64_t fp_hi
+    void sz_prefetch(const void* p) noexcept nogil
+    uint64_t sz_tt_get(const uint64_t* p) noexcept nogil
+    void sz_tt_put(uint64_t* p, uint64_t v) noexcept nogil
+    uint64_t sz_tt_seal(uint64_t data, uint64_t fp_lo, uint64_t fp_hi) noexcept nogil
+    uint64_t sz_tt_pack(int lo, int hi, int move, int tl) noexcept nogil
+
+
+cdef struct TTEntry:                    # an entry read out of its slot (a copy)
     uint64_t key       # the position's zobrist key
     int16_t lo         # proved lower bound on the exact value (mover's view)
     int16_t hi         # proved upper bound
@@ -31,42 +80,61 @@ cdef struct TTEntry:                    # 32 bytes: a bucket of two is one cache
 
 
 cdef struct TT:
-    TTEntry* entries   # 2 * (mask + 1) entries: bucket k is entries[2k], entries[2k + 1]
+    sz_tt_slot* slots  # 2 * (mask + 1) slots, 2 MiB-aligned: bucket k is slots[2k], slots[2k + 1]
+    void* block        # the mapping the slots lie in (NULL when the table is another's)
+    size_t block_len   # its length
     uint64_t mask      # buckets - 1 (buckets: a power of two)
     long long size     # entries (2 * buckets)
-    long long probes   # lookups
+    long long probes   # lookups (this thread's)
     long long hits     # lookups that found their key
     long long stores   # stores (new entries and merges)
-    long long used     # occupied entries
-
-
-cdef extern from *:
-    """
-    #define sz_prefetch(p) __builtin_prefetch((p), 0, 1)
-    """
-    void sz_prefetch(const void* p) noexcept nogil
+    long long used     # entries this thread filled
 
 
 cdef int tt_init(TT* tt, long long entries) except -1
+cdef void tt_share(TT* tt, const TT* owner) noexcept
 cdef void tt_free(TT* tt) noexcept
 
 
 cdef inline void tt_prefetch(const TT* tt, uint64_t key) noexcept nogil:
     """Start loading ``key``'s bucket into the cache (a sibling searched next probes
     it: the table is far larger than the cache, so a probe is a memory load)."""
-    sz_prefetch(&tt.entries[(key & tt.mask) * 2])
+    sz_prefetch(&tt.slots[(key & tt.mask) * 2])
 
 
-cdef inline TTEntry* tt_find(TT* tt, uint64_t key) noexcept nogil:
-    """The entry stored for ``key``, or NULL."""
-    cdef TTEntry* e = &tt.entries[(key & tt.mask) * 2]
+cdef inline bint tt_read(const sz_tt_slot* p, TTEntry* out) noexcept nogil:
+    """Copy slot ``p`` into ``out``; False when it is empty or was read while being
+    written (its seal does not match)."""
+    cdef uint64_t lock = sz_tt_get(&p.lock)
+    cdef uint64_t data = sz_tt_get(&p.data)
+    out.fp_lo = sz_tt_get(&p.fp_lo)
+    out.fp_hi = sz_tt_get(&p.fp_hi)
+    if not (data >> 56):
+        return 0
+    out.key = lock ^ sz_tt_seal(data, out.fp_lo, out.fp_hi)
+    out.lo = <int16_t>(data & 0xffff)
+    out.hi = <int16_t>((data >> 16) & 0xffff)
+    out.move = <int16_t>((data >> 32) & 0xffff)
+    out.tl = <uint8_t>((data >> 48) & 0xff)
+    out.used = 1
+    return 1
+
+
+cdef inline void tt_write(sz_tt_slot* p, const TTEntry* e) noexcept nogil:
+    cdef uint64_t data = sz_tt_pack(e.lo, e.hi, e.move, e.tl)
+    sz_tt_put(&p.lock, e.key ^ sz_tt_seal(data, e.fp_lo, e.fp_hi))
+    sz_tt_put(&p.data, data)
+    sz_tt_put(&p.fp_lo, e.fp_lo)
+    sz_tt_put(&p.fp_hi, e.fp_hi)
+
+
+cdef inline TTEntry* tt_find(TT* tt, uint64_t key, TTEntry* out) noexcept nogil:
+    """The entry stored for ``key``, copied into ``out`` (returned), or NULL."""
+    cdef sz_tt_slot* p = &tt.slots[(key & tt.mask) * 2]
     tt.probes += 1
-    if e[0].used and e[0].key == key:
+    if (tt_read(&p[0], out) and out.key == key) or (tt_read(&p[1], out) and out.key == key):
         tt.hits += 1
-        return &e[0]
-    if e[1].used and e[1].key == key:
-        tt.hits += 1
-        return &e[1]
+        return out
     return NULL
 
 
@@ -75,22 +143,26 @@ cdef inline void tt_store(TT* tt, uint64_t key, int lo, int hi, int move, int tl
     """Record that the exact value of ``key``'s position lies in [lo, hi] and that
     ``move`` (-1: none) is its best turn found; ``tl``: its turns left; ``fp_lo`` /
     ``fp_hi``: the footprints of the two bounds' proofs (~0: unknown)."""
-    cdef TTEntry* e = &tt.entries[(key & tt.mask) * 2]
-    cdef TTEntry* t
+    cdef sz_tt_slot* p = &tt.slots[(key & tt.mask) * 2]
+    cdef TTEntry e0, e1, t
+    cdef bint ok0 = tt_read(&p[0], &e0), ok1 = tt_read(&p[1], &e1)
+    cdef int k
     tt.stores += 1
-    if e[0].used and e[0].key == key:
-        t = &e[0]
-    elif e[1].used and e[1].key == key:
-        t = &e[1]
+    if ok0 and e0.key == key:
+        t = e0
+        k = 0
+    elif ok1 and e1.key == key:
+        t = e1
+        k = 1
     else:
-        if not e[1].used:
+        if not ok1:
             tt.used += 1
-        if not e[0].used or tl >= e[0].tl:
-            if e[0].used:
-                e[1] = e[0]
-            t = &e[0]
+        if not ok0 or tl >= e0.tl:
+            if ok0:
+                tt_write(&p[1], &e0)
+            k = 0
         else:
-            t = &e[1]
+            k = 1
         t.key = key
         t.lo = -INF
         t.hi = INF
@@ -112,3 +184,4 @@ cdef inline void tt_store(TT* tt, uint64_t key, int lo, int hi, int move, int tl
         sz_debug_check(t.lo <= t.hi, "TT interval merge gave lo > hi")
     if move >= 0:
         t.move = move + 1
+    tt_write(&p[k], &t)
