@@ -307,3 +307,53 @@ def test_cli_threads():
         assert r.exit_code == 2 and "Error" in r.output
     r = CliRunner().invoke(main, ["solve", text, "--threads", "2", "--workers", "2"])
     assert r.exit_code == 2 and "--threads" in r.output
+
+
+# --- one table for every thread --------------------------------------------------------------
+
+def test_torn_table_slots_never_pass_for_an_entry():
+    """Threads write a slot word by word: a slot mixing two writes must read as empty,
+    including two writes of one key whose bound and footprint differ in matching bits
+    (a plain xor seal lets those pass); intact slots read back exactly."""
+    from szsolver.endgame import _tt
+    assert _tt.torn_reads_accepted(20000) == (0, 0)
+
+
+def test_searchers_sharing_a_table_see_each_others_proofs():
+    from szsolver.endgame._search import Searcher
+    from szsolver.endgame.solver import to_core
+    core = to_core(random_game_at(40, 4, ADVANCED, (4, 4)))
+    owner, other = Searcher(core, 1 << 14), Searcher(core, 2)
+    other.share_table(owner)
+    assert other.stats()["tt_entries"] == owner.stats()["tt_entries"] == 1 << 14
+    t = owner.legal_turns()[3]
+    owner.make(t)
+    v = owner.probe(-30000, 30000)          # exact: stored as lo == hi
+    other.make(t)
+    assert other.tt_bounds() == owner.tt_bounds() == (v, v)
+    # one node, answered by the entry the owner stored
+    assert other.probe(-30000, 30000) == v and other.stats()["nodes"] == 1 < owner.stats()["nodes"]
+    with pytest.raises(UnsupportedError):
+        owner.share_table(owner)
+    with pytest.raises(UnsupportedError):
+        Searcher(core, 2).share_table(other)            # other does not own its table
+    with pytest.raises(UnsupportedError):
+        Searcher(core, 2, 1).share_table(owner)         # other techniques
+
+
+@pytest.mark.parametrize("tl,rule", [(3, ADVANCED), (4, BASIC), (4, ADVANCED)])
+def test_a_helper_order_gives_the_same_bounds(tl, rule):
+    """A helper searches its root's turns from the middle of the list: every probe
+    still holds the value (fail-soft), checked against the serial solver's value on
+    positions from seeded random play."""
+    from szsolver.endgame.solver import new_searcher, to_core
+    for seed in range(12):
+        p = random_game_at(100 + seed, tl, rule, (5, 5) if rule == BASIC else (4, 4))
+        core = to_core(p)
+        v = solve(p, pv=False).value
+        v = v if core.side == RED else -v                   # mover's view
+        s = new_searcher(core, 1 << 14, None, None)
+        s.set_helper(True)
+        for a, b in ((-30000, 30000), (v - 1, v), (v, v + 1), (v - 50, v + 50), (v - 3, v - 2)):
+            r = s.probe(a, b)
+            assert (r <= a and v <= r) or (r >= b and v >= r) or (a < r < b and r == v), (seed, a, b)

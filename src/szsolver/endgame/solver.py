@@ -26,7 +26,7 @@ Contracts
 * Node limits are deterministic; the answer never depends on the clock unless
   a time limit is given.
 * ``threads`` > 1 runs the root's null-window probes over threads, each with its own
-  search and table for its share of the root's turns (see :class:`_Team`). The value
+  search, all on one transposition table (see :class:`_Team`). The value
   and the best turns are the serial ones; the PV is an optimal line (maybe another
   one); the node limit counts every thread's nodes but is no longer deterministic.
 
@@ -337,9 +337,9 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     as window; a stopped PVS proves only the static bounds). Measured in docs/solver.md.
     ``progress``: optional callable(str) for progress lines. ``pv=False`` skips
     proving the optimal turns and the principal variation (value only; for benchmarks).
-    ``threads``: split the root's turns over this many threads, each with its own
-    table of ``tt_size`` entries (default by the depth below the root): same value and
-    best turns, an optimal PV; see docs/solver.md for the design and the scaling.
+    ``threads``: split the root's turns over this many threads, which share one
+    table of ``tt_size`` entries: same value and best turns, an optimal PV; see
+    docs/solver.md for the design and the scaling.
 
     Raises :class:`~szsolver.errors.UnsupportedError` (one line) before searching
     for a position the search was not built for (a board over 64 points or 6
@@ -361,8 +361,8 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     pstr = position_string(core)
     orbits = None if core.is_over() else turn_orbits(core)
     split = threads > 1 and orbits is not None and len(orbits) > 1
-    if tt_size is None:                  # threads: each searches the children's depth
-        tt_size = tt_entries_for(max(core.turns_left - 1, 0) if split else core.turns_left)
+    if tt_size is None:
+        tt_size = tt_entries_for(core.turns_left)
     s = new_searcher(core, tt_size, options, score_caps, driver)
     s.set_limits(node_limit or 0, clock.left() if time_limit is not None else 0.0)
     if core.is_over():
@@ -374,7 +374,9 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
                            pv_complete=True)
     if split:
         n = min(threads, len(orbits))
-        searchers = [s] + [new_searcher(core, tt_size, options, score_caps) for _ in range(n - 1)]
+        searchers = [s] + [new_searcher(core, 2, options, score_caps) for _ in range(n - 1)]
+        for x in searchers[1:]:
+            x.share_table(s)
         for x in searchers:
             x.set_limits(node_limit or 0, clock.left() if time_limit is not None else 0.0)
         return _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv,
@@ -587,24 +589,21 @@ def _mover_probe(s: Searcher, gamma: int, red: bool):
     return (v, is_lower) if red else (-v, not is_lower)
 
 
-def order_root(s: Searcher, orbits: list[list[int]]) -> list[list[int]]:
-    """The orbits best first for the mover by the static guess at each child, ties by
-    turn. ``s`` is at the root and is left there."""
-    red = s.position().side == 0
-    keyed = []
-    for orb in orbits:
-        s.make(orb[0])
-        g = first_guess(s)
-        s.unmake(orb[0])
-        keyed.append((-g if red else g, orb[0], orb))
-    return [orb for _, _, orb in sorted(keyed)]
+def root_orbits(s: Searcher, orbits: list[list[int]]) -> list[list[int]]:
+    """The orbits in the serial root's order (:func:`ordered_orbit_turns` with the
+    ``root`` technique, else by turn). ``s`` is at the root."""
+    if not s.opts & OPTIONS["root"]:
+        return orbits
+    by_first = {o[0]: o for o in orbits}
+    return [by_first[t] for t in ordered_orbit_turns(s, orbits)]
 
 
 class _Team:
-    """Searchers (one per thread) at the root, the root's children (one per orbit) dealt
-    round-robin to them (child k to searcher k mod n: each keeps its children's trees
-    in its own table from one round of probes to the next), the bounds proved on every
-    child (mover's view) and the reason a stop struck (the first one)."""
+    """Searchers (one per thread, one shared table) at the root, the root's children
+    (one per orbit, best first), the bounds proved on every child (mover's view) and
+    the reason a stop struck (the first one). A thread that is free takes the next
+    child: with one table a child's tree is every thread's, so no child is tied to a
+    thread and the children run in the serial order."""
 
     def __init__(self, core, orbits, searchers, clock, node_limit):
         self.core = core
@@ -617,6 +616,7 @@ class _Team:
         self.reason = None
         self.cancel = threading.Event()     # this round's answer is known: stop it
         self.bounds = []
+        self.on = {}                        # id(searcher) -> the child it probes, or None
         s = searchers[0]
         for orb in orbits:                  # static bounds, mover's view
             s.make(orb[0])
@@ -626,6 +626,20 @@ class _Team:
 
     def nodes(self) -> int:
         return sum(s.stats()["nodes"] for s in self.searchers)
+
+    def dealer(self, skip: int | None = None):
+        """A function that hands out the children 0, 1, ... (but ``skip``) once each,
+        then None (thread-safe)."""
+        nxt = [0]
+
+        def deal():
+            with self.lock:
+                k = nxt[0]
+                if k == skip:
+                    k += 1
+                nxt[0] = k + 1
+            return k if k < len(self.orbits) else None
+        return deal
 
     def narrow(self, k: int, lo: int | None = None, hi: int | None = None) -> None:
         with self.lock:
@@ -661,27 +675,46 @@ class _Team:
                      self.clock.left() if self.clock.limit is not None else 0.0)
         return not self.cancel.is_set() and self.reason is None
 
+    def decided(self, k: int, gamma: int):
+        """Child k's answer to "mover's value >= gamma" from the bounds proved, or None."""
+        a, b = self.bounds[k]
+        return (a, True) if a >= gamma else (b, False) if b < gamma else None
+
     def probe(self, s: Searcher, k: int, gamma: int):
         """Child k: "mover's value >= gamma"? (bound, is_lower), its bounds narrowed; None
-        when the round or the search was stopped (a limit of its own stops them all)."""
-        a, b = self.bounds[k]
-        if a >= gamma:
-            return a, True
-        if b < gamma:
-            return b, False
+        when the round or the search was stopped (a limit of its own stops them all).
+        A probe stopped because another thread answered it (:meth:`settled`) returns
+        that answer."""
+        if (d := self.decided(k, gamma)) is not None:
+            return d
+        with self.lock:
+            self.on[id(s)] = k
         if not self._arm(s):
             return None
+        if (d := self.decided(k, gamma)) is not None:     # answered while arming
+            return d
         turn = self.orbits[k][0]
         s.make(turn)
         r = _mover_probe(s, gamma, self.red)
         s.unmake(turn)
+        with self.lock:
+            self.on[id(s)] = None
         if r is None:
+            if (d := self.decided(k, gamma)) is not None and self.reason is None:
+                return d
             if not self.cancel.is_set():
                 self.stop(ABORT_REASONS.get(s.aborted, "interrupted"))
             return None
         v, is_lower = r
         self.narrow(k, lo=v) if is_lower else self.narrow(k, hi=v)
         return r
+
+    def settled(self, k: int) -> None:
+        """Child k is answered: stop the threads still probing it (they go on)."""
+        with self.lock:
+            for s in self.searchers:
+                if self.on.get(id(s)) == k:
+                    s.stop()
 
     def run(self, work) -> None:
         """``work(i)`` for every searcher i, one thread each; the main thread watches
@@ -739,21 +772,34 @@ class _Team:
     def round(self, gamma: int):
         """One root probe "mover's value >= gamma" over the threads: ("high", v) when a
         child reaches gamma (the others are dropped), ("low", v) when every child fails
-        (v the largest fail-soft bound), None when stopped."""
-        n = len(self.searchers)
+        (v the largest fail-soft bound), None when stopped.
+
+        Every thread starts on the eldest child not yet answered, the helpers from the
+        middle of its turns (``Searcher.set_helper``): with one table they split its
+        proof, which is all a round needs when that child reaches gamma (a serial
+        round stops there too). Once it is answered the rest are dealt one each."""
         high = []
+        eldest = next((k for k in range(len(self.orbits)) if self.decided(k, gamma) is None), None)
+        deal = self.dealer(skip=eldest)
 
         def work(i):
             s = self.searchers[i]
-            for k in range(i, len(self.orbits), n):
+            k, helper = (eldest, i > 0) if eldest is not None else (deal(), False)
+            while k is not None:
                 if self.cancel.is_set():
                     return
+                s.set_helper(helper)
                 r = self.probe(s, k, gamma)
+                s.set_helper(False)
                 if r is not None and r[1]:
                     with self.lock:
                         high.append(r[0])
                     self.halt_round()
                     return
+                if r is None:
+                    return
+                self.settled(k)
+                k, helper = deal(), False
 
         self.run(work)
         if high:
@@ -787,11 +833,11 @@ class _Team:
     def classify(self, value: int) -> None:
         """Every child proved >= ``value`` (optimal: the root's value is ``value``) or
         below it, over the threads; a stop leaves the rest open."""
-        n = len(self.searchers)
+        deal = self.dealer()
 
         def work(i):
             s = self.searchers[i]
-            for k in range(i, len(self.orbits), n):
+            while (k := deal()) is not None:
                 if self.reason is not None or self.probe(s, k, value) is None:
                     return
 
@@ -800,16 +846,11 @@ class _Team:
     def exact_children(self, progress=None) -> None:
         """Every child's exact value (MTD(f) each), children taken in turn by the
         threads; a stop leaves the rest with the bounds proved."""
-        nxt = [0]
+        deal = self.dealer()
 
         def work(i):
             s = self.searchers[i]
-            while self.reason is None:
-                with self.lock:
-                    k = nxt[0]
-                    nxt[0] += 1
-                if k >= len(self.orbits):
-                    return
+            while self.reason is None and (k := deal()) is not None:
                 s.make(self.orbits[k][0])
                 g = first_guess(s)
                 s.unmake(self.orbits[k][0])
@@ -832,7 +873,7 @@ def _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv, ps
     """:func:`solve` with the root's children probed over threads (its contracts)."""
     red = core.side == 0
     if not all_turns:
-        orbits = order_root(searchers[0], orbits)
+        orbits = root_orbits(searchers[0], orbits)
     team = _Team(core, orbits, searchers, clock, node_limit)
     turns = None
     if all_turns:
@@ -871,7 +912,7 @@ def _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv, ps
         result.best_complete = all(a >= lo or b < lo for a, b in team.bounds)
         if opt:
             result.pv.append(orbits[opt[0]][0])
-        s = searchers[opt[0] % len(searchers)] if opt else searchers[0]
+        s = searchers[0]                       # the table holds every thread's proofs
         if result.best_complete:
             try:
                 if not team._arm(s):
@@ -894,8 +935,9 @@ def _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv, ps
     result.nodes = sum(st["nodes"] for st in stats)
     result.seconds = clock.elapsed()
     tt = {key: sum(st[key] for st in stats)
-          for key in ("nodes", "tt_probes", "tt_hits", "tt_stores", "tt_used", "tt_entries",
+          for key in ("nodes", "tt_probes", "tt_hits", "tt_stores", "tt_used",
                       "neutral_turns_pruned")}
+    tt["tt_entries"] = stats[0]["tt_entries"]      # one table
     tt["tt_fill"] = tt["tt_used"] / tt["tt_entries"] if tt["tt_entries"] else 0.0
     tt["threads"] = len(searchers)
     result.tt = tt
