@@ -689,16 +689,18 @@ class _Team:
             return d
         with self.lock:
             self.on[id(s)] = k
-        if not self._arm(s):
-            return None
-        if (d := self.decided(k, gamma)) is not None:     # answered while arming
-            return d
-        turn = self.orbits[k][0]
-        s.make(turn)
-        r = _mover_probe(s, gamma, self.red)
-        s.unmake(turn)
-        with self.lock:
-            self.on[id(s)] = None
+        try:
+            if not self._arm(s):
+                return None
+            if (d := self.decided(k, gamma)) is not None:     # answered while arming
+                return d
+            turn = self.orbits[k][0]
+            s.make(turn)
+            r = _mover_probe(s, gamma, self.red)
+            s.unmake(turn)
+        finally:
+            with self.lock:
+                self.on[id(s)] = None
         if r is None:
             if (d := self.decided(k, gamma)) is not None and self.reason is None:
                 return d
