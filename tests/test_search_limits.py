@@ -282,6 +282,9 @@ def test_searcher_checks_its_inputs():
     assert "no neutral" in one_line(e)
     with pytest.raises(UnsupportedError):
         s.set_shift(64)
+    with pytest.raises(UnsupportedError) as e:
+        s.set_shift(occupied, 2)       # no such side
+    assert "owner" in one_line(e)
     t, u = p.legal_turns()[:2]
     s.make(t)
     with pytest.raises(IllegalTurnError):

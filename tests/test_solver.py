@@ -264,6 +264,99 @@ def test_shifted_probe_matches(seed, tl):
         assert sorted(res.best) == sorted(t for t, v in every.items() if v == ref)
 
 
+def _mover_value(position):
+    """Exact value of ``position`` from its mover's side (a fresh search)."""
+    v = solve(position, options=["tt", "order", "leaf"], pv=False).value
+    return v if position.side == RED else -v
+
+
+@pytest.mark.parametrize("seed,tl", [(140, 4), (141, 4), (142, 4), (143, 5)])
+def test_shifted_probe_bounds_hold(seed, tl):
+    """The shifted probe's own bound, checked against exact values (Basic, both
+    supplies in hand): for each stone x, the child (x, -) is probed at its exact
+    value w so that the table holds "w" as a lower bound for the mover there, with
+    its footprint; then each (x, q) is probed just above w with the shift set, so
+    that the probe's first node may answer from that entry (w + 1: one tie-break
+    point better for the mover, our neutral spent). Every probe's fail-soft result
+    must bound the exact value of (x, q) on the side it claims: a shift by more
+    than one tie-break point claims a lower bound above the value wherever the
+    neutral changes no score."""
+    p = random_game_at(seed, tl, BASIC, (5, 5), p_neutral=0.0)
+    core = to_core(p)
+    s = Searcher(core, 1 << 16)
+    cuts = 0
+    for x in sorted({t & 63 for t in p.legal_turns()}):
+        s.make(x)
+        child = p.copy()
+        child.play(x)
+        w = _mover_value(child)
+        assert s.probe(w - 1, w) == w          # fail-soft: >= w, and no more than the value
+        s.unmake(x)
+        for t in p.legal_turns():
+            if t & 63 != x or t < 64:
+                continue
+            s.make(t)
+            s.set_shift((t >> 6) - 1)
+            before = s.stats()["shifted_probe_cuts"]
+            v = s.probe(w, w + 1)
+            cuts += s.stats()["shifted_probe_cuts"] - before
+            s.unmake(t)
+            child = p.copy()
+            child.play(t)
+            exact = _mover_value(child)
+            if v >= w + 1:
+                assert exact >= v, (x, t, w, v, exact)
+            else:
+                assert exact <= v, (x, t, w, v, exact)
+    assert cuts > 0
+
+
+@pytest.mark.parametrize("seed", [150, 151, 152])
+def test_shifted_probe_bounds_hold_for_its_owner(seed):
+    """The same check where the neutral's owner is the mover (the shifted probe's
+    upper bounds): five turns left (Basic, both supplies in hand), after our stone
+    x and a reply r the position is probed at its exact value w for us, so that the
+    table holds "w" as our upper bound there; then after (x, q) and r, with the
+    shift set to our neutral on q, a probe just below w may answer w - 1 from it."""
+    p = random_game_at(seed, 5, BASIC, (5, 5), p_neutral=0.0)
+    us = p.side
+    s = Searcher(to_core(p), 1 << 16)
+    cuts = 0
+    stones = sorted({t & 63 for t in p.legal_turns()})[:6]
+    for x in stones:
+        after_x = p.copy()
+        after_x.play(x)
+        for r in [t for t in after_x.legal_turns() if t < 64][:3]:
+            s.make(x)
+            s.make(r)
+            node = after_x.copy()
+            node.play(r)
+            w = _mover_value(node)
+            assert s.probe(w, w + 1) == w      # fail-soft: <= w, and no less than the value
+            s.unmake(r)
+            s.unmake(x)
+            for t in p.legal_turns():
+                if t & 63 != x or t < 64 or (t >> 6) - 1 == r:
+                    continue
+                s.make(t)
+                s.make(r)
+                s.set_shift((t >> 6) - 1, us)
+                before = s.stats()["shifted_probe_cuts"]
+                v = s.probe(w - 1, w)
+                cuts += s.stats()["shifted_probe_cuts"] - before
+                s.unmake(r)
+                s.unmake(t)
+                node = p.copy()
+                node.play(t)
+                node.play(r)
+                exact = _mover_value(node)
+                if v <= w - 1:
+                    assert exact <= v, (x, r, t, w, v, exact)
+                else:
+                    assert exact >= v, (x, r, t, w, v, exact)
+    assert cuts > 0
+
+
 WITHOUT_DELAY = [o for o in OPTIONS if o != "delay"]
 DELAY_CASES = [(BASIC, 130, 5, (1, 1)), (BASIC, 130, 5, (2, 1)), (BASIC, 130, 6, (1, 1)),
                (ADVANCED, 133, 5, (1, 1)), (ADVANCED, 130, 4, (1, 2)), (ADVANCED, 130, 5, (2, 1)),

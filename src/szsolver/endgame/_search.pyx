@@ -900,13 +900,17 @@ cdef class Searcher:
         self.made.pop()
         self.c.root_shift_q = -1
 
-    def set_shift(self, int point):
+    def set_shift(self, int point, int owner=-1):
         """Tell the next probes that the current position without its neutral on
-        ``point``, placed by the side that just moved (one neutral richer then), was
-        searched on this table: the shifted probe (Basic) may use its bounds. Cleared
-        by the next make, unmake or reset. (Sound for any neutral and either owner:
-        the owner only says which position the table is likely to hold.)"""
-        cdef int owner = self.c.s.side ^ 1
+        ``point``, placed by ``owner`` (0 red, 1 blue; default: the side that just
+        moved), who is one neutral richer there, was searched on this table: the
+        shifted probe (Basic) may use its bounds. Cleared by the next make, unmake
+        or reset. (Sound for any neutral and either owner: the owner only says which
+        position the table is likely to hold.)"""
+        if owner == -1:
+            owner = self.c.s.side ^ 1
+        if owner not in (0, 1):
+            raise UnsupportedError(f"owner {owner}: must be 0 (red) or 1 (blue)")
         if not (0 <= point < 64 and (self.c.s.neutral >> point) & 1):
             raise UnsupportedError(f"no neutral on point {point}")
         if self.c.s.left[owner] + 1 > MAX_NEUTRALS_LEFT:
