@@ -81,7 +81,8 @@ def test_check_verdicts_follow_the_values():
             assert d["verdict"] == "inaccuracy"
 
 
-def test_annotate_a_short_game_from_a_set_up_start():
+def _short_game():
+    """A game record from a set-up start with 8 empty cells: (start, turns, record)."""
     p = endgame("cli-annotate", empties=8)
     while p.placements_left != (1 if p.ply == 0 else 2):
         p.play(p.legal_placements()[0])
@@ -97,7 +98,11 @@ def test_annotate_a_short_game_from_a_set_up_start():
             t.append(c)
             q.play(c)
         turns.append(",".join(map(str, t)))
-    record = game_string(Game({"Game": "stargazers", "Position": str(p)}, turns))
+    return p, turns, game_string(Game({"Game": "stargazers", "Position": str(p)}, turns))
+
+
+def test_annotate_a_short_game_from_a_set_up_start():
+    p, turns, record = _short_game()
     code, out = run("annotate", record, "--json")
     assert code == 0, out
     d = json.loads(out)
@@ -109,6 +114,25 @@ def test_annotate_a_short_game_from_a_set_up_start():
             pos.play(c)
         assert j["method"] == "solver"
         assert (j["verdict"] == "optimal") == (brute(pos) == before)
+
+
+def test_annotate_honours_exact_turns():
+    """``--exact-turns N`` proves the turns with at most N empty cells: with 0 every
+    turn is the engine's; with 6 the first turn (8 empty cells) is estimated and the
+    second (6) proved; with 8 both are proved."""
+    p, turns, record = _short_game()
+    pos = reference.Position(str(p))
+    empties = []
+    for t in turns:
+        empties.append(pos.empty.bit_count())
+        for c in map(int, t.split(",")):
+            pos.play(c)
+    assert empties == [8, 6]
+    for n in (0, 6, 8):
+        code, out = run("annotate", record, "--exact-turns", str(n), "--json")
+        assert code == 0, out
+        methods = [j["method"] for j in json.loads(out)["turns"]]
+        assert methods == ["solver" if e <= n else "engine" for e in empties], (n, empties)
 
 
 @pytest.mark.parametrize("args,words", [

@@ -347,8 +347,9 @@ def annotation_text(ann) -> str:
 @click.option("--example", is_flag=True, help="Annotate the bundled rulebook example game.")
 @click.option("--time-per-turn", type=SECONDS, default=None, metavar="S",
               help="Engine budget per estimated turn (default 2; fixed iterations).")
-@click.option("--exact-turns", type=click.IntRange(0, 8), default=8, show_default=True,
-              help="Prove the turns with at most this many turns left.")
+@click.option("--exact-turns", type=click.IntRange(0, 8), default=None, metavar="N",
+              help="Prove the turns with at most N turns left (default 8; Star: N live "
+                   "empty cells, default 8; Stargazers: N empty cells, default 13).")
 @click.option("--solver-time", type=SECONDS, default=None, metavar="S",
               help="Limit per exact solve (default 60); a solve that stops is estimated.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), default=None,
@@ -364,7 +365,7 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, html_
                 exact_turns=exact_turns, solver_time=solver_time, html_file=html_file,
                 rule=rule, as_json=as_json):
         return
-    from ..analysis.annotate import SOLVER_TIME, TIME_PER_TURN, annotate
+    from ..analysis.annotate import EXACT_TURNS, SOLVER_TIME, TIME_PER_TURN, annotate
     from .common import end_progress, progress_printer
     _positive("--time-per-turn", time_per_turn)
     _positive("--solver-time", solver_time)
@@ -384,7 +385,8 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, html_
             width = 30
             fill = int(width * done / max(total, 1))
             show(f"[{'#' * fill}{'.' * (width - fill)}] {done}/{total} {text}")
-    ann = annotate(game, time_per_turn=time_per_turn or TIME_PER_TURN, exact_turns=exact_turns,
+    ann = annotate(game, time_per_turn=time_per_turn or TIME_PER_TURN,
+                   exact_turns=EXACT_TURNS if exact_turns is None else exact_turns,
                    solver_time=solver_time or SOLVER_TIME, progress=progress)
     end_progress(show)
     if html_file:

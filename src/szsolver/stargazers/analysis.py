@@ -22,7 +22,7 @@ from ..errors import IllegalTurnError, UnsupportedError
 from .base import RED, SIDE_NAMES
 from .record import Turn, parse_turn
 
-__all__ = ["Check", "check", "annotate", "DEFAULT_SOLVER_NODES"]
+__all__ = ["Check", "check", "annotate", "DEFAULT_SOLVER_NODES", "EXACT_EMPTIES"]
 
 #: the solver's node limit per proof when no limit is given
 DEFAULT_SOLVER_NODES = 300_000
@@ -84,8 +84,10 @@ def _after(position, turn):
 
 
 def check(position, turn, *, node_limit: int | None = None, time_limit: float | None = None,
-          engine_seconds: float = 1.0) -> Check:
-    """Judge ``turn`` (text ``17`` / ``17,23`` or a Turn) played in ``position``."""
+          engine_seconds: float = 1.0, exact_empties: int = EXACT_EMPTIES) -> Check:
+    """Judge ``turn`` (text ``17`` / ``17,23`` or a Turn) played in ``position``: by the
+    solver when at most ``exact_empties`` playable cells are empty and it proves both
+    values within its limits, else by the engine."""
     if isinstance(turn, str):
         turn = parse_turn(turn)
     turn = Turn(turn)
@@ -99,7 +101,7 @@ def check(position, turn, *, node_limit: int | None = None, time_limit: float | 
     if node_limit is None and time_limit is None:
         node_limit = DEFAULT_SOLVER_NODES
     best = played = None
-    if position.empty.bit_count() <= EXACT_EMPTIES:
+    if position.empty.bit_count() <= exact_empties:
         best = _proved(position, node_limit, time_limit)
         played = _proved(after, node_limit, time_limit) if best is not None else None
     if best is not None and played is not None:
@@ -128,12 +130,14 @@ def check(position, turn, *, node_limit: int | None = None, time_limit: float | 
 
 
 def annotate(game, *, node_limit: int | None = None, time_limit: float | None = None,
-             engine_seconds: float = 0.5, progress=None) -> list[Check]:
-    """Judge every turn of ``game`` (a :class:`.record.Game`)."""
+             engine_seconds: float = 0.5, progress=None,
+             exact_empties: int = EXACT_EMPTIES) -> list[Check]:
+    """Judge every turn of ``game`` (a :class:`.record.Game`), as :func:`check` does."""
     out = []
     for i, t in enumerate(game.turns):
         if progress is not None:
             progress(i, len(game.turns), f"turn {i + 1}")
         out.append(check(game.position_before(i), t, node_limit=node_limit,
-                         time_limit=time_limit, engine_seconds=engine_seconds))
+                         time_limit=time_limit, engine_seconds=engine_seconds,
+                         exact_empties=exact_empties))
     return out
