@@ -2,7 +2,8 @@
 
 The legal root turns (one per symmetry orbit, as the serial solver has them) are
 proved in tasks on the workers (MTD(f) null-window probes, the serial solver's C
-search): the first turn by the static guess (the likeliest best) alone, then, as soon
+search): the first turn by the static guess (the likeliest best; ties in the serial
+root's order) alone, then, as soon
 as a bound on the root exists, the others dealt round-robin into a few chunks per
 worker thread, one task each, with one transposition table per task.
 
@@ -518,15 +519,19 @@ def pv_task(position: str, turn: int, value: int, *, deadline: float | None = No
 
 def _order(core, orbits) -> list[list[int]]:
     """Orbits best first for the mover by the static guess (the serial solver's first
-    guess at each child), ties by turn: the eldest brother is the likeliest best."""
-    from ..endgame.solver import first_guess, new_searcher
+    guess at each child), ties in the serial root's order (the search's ordering of
+    the root's turns): the eldest brother is the likeliest best. Under the Advanced
+    rule the static guesses differ only by the neutrals spent, so the search's order
+    picks the eldest (measured in docs/batch.md)."""
+    from ..endgame.solver import first_guess, new_searcher, root_orbits
     s = new_searcher(core, 2, None, None)
+    rank = {orb[0]: i for i, orb in enumerate(root_orbits(s, orbits))}
     keyed = []
     for orb in orbits:
         s.make(orb[0])
         g = first_guess(s)
         s.unmake(orb[0])
-        keyed.append(((-g if core.side == 0 else g), orb[0], orb))
+        keyed.append(((-g if core.side == 0 else g), rank[orb[0]], orb))
     return [orb for _, _, orb in sorted(keyed)]
 
 
