@@ -3,9 +3,9 @@
 The legal root turns (one per symmetry orbit, as the serial solver has them) are
 proved in tasks on the workers (MTD(f) null-window probes, the serial solver's C
 search): the first turn by the static guess (the likeliest best; ties in the serial
-root's order) alone, then, as soon
-as a bound on the root exists, the others dealt round-robin into a few chunks per
-worker thread, one task each, with one transposition table per task.
+root's order) alone, then, as soon as a bound on the root exists, the others dealt
+round-robin into a few chunks per worker thread, one task each, with one
+transposition table per task.
 
 Tasks share what they prove while they run: a :class:`Window` (a Dask ``Variable``
 narrowed under a Dask ``Lock``) holds the best proved bound on the root (a lower bound
