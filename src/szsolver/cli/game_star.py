@@ -13,10 +13,6 @@ import os
 
 from .common import BadInput, emit, write_file
 
-#: ``annotate``'s default: moves are proved with at most this many live empty cells
-#: (``--exact-turns``), as the Stars' Zone default proves the last 8 turns
-ANNOTATE_EXACT_EMPTY = 8
-
 __all__ = ["show", "score", "replay", "best", "check", "annotate", "solve"]
 
 
@@ -247,6 +243,7 @@ def annotate(text: str, *, time_per_turn: float | None = None, exact_turns: int 
              as_json: bool = False, **other) -> None:
     """Judge every move of a game: proved with at most ``exact_turns`` live empty cells
     (moves left), estimated by the engine before."""
+    from ..analysis.check import EXACT_TURNS
     from ..star.analysis import annotate as star_annotate
     from .common import end_progress, progress_printer
     _no_other_options("annotate", other)
@@ -259,7 +256,8 @@ def annotate(text: str, *, time_per_turn: float | None = None, exact_turns: int 
         def progress(done, total, where):
             show(f"{done}/{total} {where}")
     ann = star_annotate(game, seconds_per_move=time_per_turn,
-                        exact_empty=ANNOTATE_EXACT_EMPTY if exact_turns is None else exact_turns,
+                        # --exact-turns' default, read as live empty cells (moves left)
+                        exact_empty=EXACT_TURNS if exact_turns is None else exact_turns,
                         progress=progress)
     end_progress(show)
     emit(ann.to_json(), ann.text(), as_json)
