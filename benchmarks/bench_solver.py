@@ -1,6 +1,6 @@
 """Endgame solver benchmark: fixed positions at 2 to 10 turns left, both rules.
 
-Run: python3 benchmarks/bench_solver.py [--set main|random] [--depths 2,4,6]
+Run: python3 benchmarks/bench_solver.py [--set main|random|selfplay] [--depths 2,4,6]
          [--rules basic,advanced] [--options tt,leaf,...] [--time-limit S]
          [--node-limit N] [--tt-size N] [--names SUBSTRING] [--value-only | --both]
          [--threads N]
@@ -8,8 +8,9 @@ Run: python3 benchmarks/bench_solver.py [--set main|random] [--depths 2,4,6]
 Positions: ``--set main`` (default) benchmarks/solver_positions.txt (the rulebook
 example game and four greedy-policy games per rule, 2 to 10 turns left);
 ``--set random`` benchmarks/solver_positions_random.txt (ten random-play games per
-rule with both neutral supplies in hand, 6 and 8 turns left); see
-make_solver_positions.py. Prints, per position, value, nodes, seconds (wall clock
+rule with both neutral supplies in hand, 4, 5, 6 and 8 turns left); ``--set selfplay``
+benchmarks/solver_positions_selfplay.txt (ten engine self-play games per rule, 6, 8,
+9 and 10 turns left); see make_solver_positions.py. Prints, per position, value, nodes, seconds (wall clock
 and this process's CPU time: on a shared machine the CPU time is the steadier
 figure) and nodes/s, then the median and worst per (rule, depth), and the load
 average before and after.
@@ -33,7 +34,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 SETS = {"main": os.path.join(HERE, "solver_positions.txt"),
-        "random": os.path.join(HERE, "solver_positions_random.txt")}
+        "random": os.path.join(HERE, "solver_positions_random.txt"),
+        "selfplay": os.path.join(HERE, "solver_positions_selfplay.txt")}
 
 
 def load(path=SETS["main"]):

@@ -1,6 +1,7 @@
 """Write benchmarks/solver_positions.txt: fixed endgame positions for bench_solver.py.
 
-Run: python3 benchmarks/make_solver_positions.py   (deterministic; rewrites the file)
+Run: python3 benchmarks/make_solver_positions.py [--sets main,random,selfplay]
+     (deterministic; rewrites the files)
 
 Sources, for each rule (Basic with 5+5 neutrals, Advanced with 4+4):
 * the rulebook example game (rules.md) at 2, 4, 6 and 8 turns left. Under the
@@ -18,6 +19,15 @@ sides still hold their whole supply (Basic 5+5, Advanced 4+4) at the cut: the
 position a new user who pastes a random game meets. Each game is cut at 6 and at 8
 turns left (and at 4 and 5, where the Advanced levers show).
 
+A third file, benchmarks/solver_positions_selfplay.txt, holds engine self-play
+positions: per rule, ``SELFPLAY_GAMES`` games of the engine against itself
+(``Engine(SELFPLAY_SECONDS)``, a fixed budget of iterations and solver nodes, so the
+games are the same on every machine; each side's seed from the rule, the game and the
+side), cut at 6, 8, 9 and 10 turns left. The engine spends its neutrals sparingly
+early on, so these positions hold most of both supplies, like random play, but their
+stones stand where a player would put them. Writing them takes a few minutes
+(``--sets selfplay`` writes this file alone).
+
 Greedy policy (deliberately simple, deterministic per seed): for each empty point
 p, gain(p) = 2 * (own score with a stone on p - own score now)
            + (opponent's score with a stone on p - opponent's score now),
@@ -28,6 +38,7 @@ gain from a stone on q) when that gain is at least 1 point and a seeded coin
 (probability 0.4) says so; never in the first two rounds. This uses about 3-5
 neutrals per side, like the rulebook game.
 """
+import argparse
 import os
 
 from szsolver.rules import _core
@@ -41,9 +52,13 @@ EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82
 DEPTHS = (2, 4, 6, 8, 9, 10)
 RANDOM_DEPTHS = (4, 5, 6, 8)
 RANDOM_GAMES = 10
+SELFPLAY_DEPTHS = (6, 8, 9, 10)
+SELFPLAY_GAMES = 10
+SELFPLAY_SECONDS = 0.25
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "solver_positions.txt")
 OUT_RANDOM = os.path.join(HERE, "solver_positions_random.txt")
+OUT_SELFPLAY = os.path.join(HERE, "solver_positions_selfplay.txt")
 
 
 rng_for = playout_rng_v1  # the values written to solver_positions.txt depend on this recipe
@@ -100,6 +115,19 @@ def random_game(rule, neutrals, index):
     return out
 
 
+def selfplay_game(rule, neutrals, index, stop):
+    """The engine against itself, played until ``stop`` turns are left."""
+    from szsolver.engine.search import Engine
+    engines = [Engine(SELFPLAY_SECONDS, seed=("solver_positions_selfplay", rule, neutrals,
+                                              index, side)) for side in (0, 1)]
+    p = _core.Position(red_neutrals=neutrals, blue_neutrals=neutrals, rule=rule)
+    out = [p.copy()]
+    while p.turns_left > stop:
+        p.play(engines[p.side].analyse(p).turn)
+        out.append(p.copy())
+    return out
+
+
 def score_with(p, side, q):
     """The side's score with one more own stone on q (everything else unchanged)."""
     r = Ref.__new__(Ref)                 # unchecked: stone counts need not fit
@@ -113,7 +141,7 @@ def score_with(p, side, q):
     return r.score(side)
 
 
-def main():
+def write_main():
     lines = ["# Fixed endgame positions for benchmarks/bench_solver.py (written by",
              "# make_solver_positions.py; see its docstring for sources and the greedy policy).",
              "# name | turns left | position string"]
@@ -130,6 +158,9 @@ def main():
     with open(OUT, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
     print(f"wrote {OUT}")
+
+
+def write_random():
     lines = ["# Random-play endgame positions for benchmarks/bench_solver.py --set random",
              "# (written by make_solver_positions.py: stones on uniformly random empty points,",
              "# no neutral spent, so both sides hold their whole supply at the cut).",
@@ -143,6 +174,36 @@ def main():
     with open(OUT_RANDOM, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
     print(f"wrote {OUT_RANDOM}")
+
+
+def write_selfplay():
+    lines = ["# Engine self-play endgame positions for benchmarks/bench_solver.py --set selfplay",
+             f"# (written by make_solver_positions.py: Engine({SELFPLAY_SECONDS}) against itself,",
+             "# seeded per rule, game and side; neutrals left are in each position string).",
+             "# name | turns left | position string"]
+    for rule, neutrals in ((BASIC, 5), (ADVANCED, 4)):
+        rname = ("basic", "advanced")[rule]
+        for i in range(SELFPLAY_GAMES):
+            states = selfplay_game(rule, neutrals, i, min(SELFPLAY_DEPTHS))
+            for d in SELFPLAY_DEPTHS:
+                lines.append(f"{rname}-selfplay{i}-{d} | {d} | {position_string(states[32 - d])}")
+            print(rname, i, position_string(states[-1]), flush=True)
+    with open(OUT_SELFPLAY, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"wrote {OUT_SELFPLAY}")
+
+
+WRITERS = {"main": write_main, "random": write_random, "selfplay": write_selfplay}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sets", default=",".join(WRITERS),
+                    help="comma-separated files to write: " + ",".join(WRITERS))
+    for name in ap.parse_args().sets.split(","):
+        if name not in WRITERS:
+            ap.error(f"unknown set {name!r}: use " + ", ".join(WRITERS))
+        WRITERS[name]()
 
 
 if __name__ == "__main__":
