@@ -232,6 +232,92 @@ def test_turn_facts_stopped_by_a_node_limit_keep_proved_bounds():
                 assert (res.value_before, res.played_value, res.loss) == (value, after, loss)
 
 
+def _told_bounds(msgs, phase):
+    """The (lower, upper) pairs a progress callback was told in ``phase``."""
+    out = []
+    for m in msgs:
+        if m.startswith(phase + ": ") and "<= value <=" in m:
+            lo, rest = m[len(phase) + 2:].split(" <= value <= ")
+            out.append((int(lo), int(rest.split()[0])))
+    return out
+
+
+def test_check_tells_its_progress_and_every_bound_it_tells_holds():
+    for core, turn in _deeper_cases()[:5]:
+        value, best, after = _truth(core, turn)
+        msgs = []
+        res = check(core, turn, progress=msgs.append)
+        assert res.exact and res.value_before == value and res.played_value == after
+        told_after, told_before = _told_bounds(msgs, "after the turn"), \
+            _told_bounds(msgs, "before the turn")
+        assert told_after and told_after[-1] == (after, after)
+        assert all(lo <= after <= hi for lo, hi in told_after)
+        assert all(lo <= value <= hi for lo, hi in told_before)
+        if turn not in best:           # the played value alone does not settle it
+            assert told_before and told_before[-1] == (value, value)
+        assert msgs == [m for m in msgs if m.split(":")[0] in
+                        ("after the turn", "before the turn", "best turns")], msgs
+
+
+def test_check_tells_when_it_estimates():
+    game = example_game()
+    i = 20                                      # 12 turns left: bounds, then the engine
+    msgs = []
+    check(game.position_before(i), game.turns[i], engine_seconds=0.05, progress=msgs.append)
+    assert msgs[0] == "CP-SAT score bounds"
+    assert msgs[1].startswith("engine estimate (") and msgs[1].endswith(" iterations)")
+
+
+def test_cli_check_shows_progress_on_a_terminal_and_clears_it():
+    """On a terminal, stderr carries one updating progress line that is cleared at the
+    end; the answer on stdout is the same as without a terminal."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    text = CASES[3][0]
+    plain = run("check", text, "66")
+    master, slave = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-m", "szsolver", "check", text, "66"],
+                         stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    err = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:                 # the other end closed: the command ended
+            break
+        if not chunk:
+            break
+        err += chunk
+    out = p.stdout.read().decode()
+    assert p.wait() == 0
+    os.close(master)
+    assert out == plain.output
+    err = err.decode()
+    assert "before the turn: " in err or "after the turn: " in err
+    assert err.endswith("\r\x1b[K")            # the line is cleared
+
+
+def test_a_progress_line_is_cleared_before_an_error_is_printed():
+    import click
+    from szsolver.cli.common import BadInput, _ProgressLine
+
+    lines = []
+
+    @click.command()
+    def fails():
+        lines.append(_ProgressLine())
+        lines[0]("working")
+        raise BadInput("it went wrong")
+
+    r = CliRunner().invoke(fails, [])
+    assert r.exit_code == 2
+    # off a terminal click drops the escape codes: the clearing shows as its "\r"
+    assert r.stderr == "\rworking, 0 s\rError: it went wrong\n"
+    assert lines[0].done.is_set()               # and its clock stopped
+
+
 def test_a_time_limit_too_small_still_answers_with_proved_bounds():
     game = example_game()
     i = 26                                      # 6 turns left: the true values are quick

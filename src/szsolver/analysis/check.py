@@ -122,13 +122,13 @@ def over_facts(pos) -> Facts:
     return Facts(v, v, True, [], {"red": r, "blue": b})
 
 
-def solver_facts(pos, time_limit=None, node_limit=None) -> Facts:
+def solver_facts(pos, time_limit=None, node_limit=None, progress=None) -> Facts:
     """The exact solver's answer at ``pos`` (with ``time_limit`` or ``node_limit``:
-    proved bounds if it stops early)."""
+    proved bounds if it stops early). ``progress``: optional callable(str)."""
     from ..endgame.solver import solve
     if pos.is_over():
         return over_facts(pos)
-    r = solve(pos, time_limit=time_limit, node_limit=node_limit)
+    r = solve(pos, time_limit=time_limit, node_limit=node_limit, progress=progress)
     if r.stopped and r.stopped.startswith("interrupted"):
         raise interrupt.Interrupted()   # the search absorbed Ctrl-C: the judging stops
     if r.exact and r.best_complete:
@@ -141,7 +141,7 @@ def solver_facts(pos, time_limit=None, node_limit=None) -> Facts:
 
 
 def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
-               best: bool = True) -> tuple[Facts, Facts]:
+               best: bool = True, progress=None) -> tuple[Facts, Facts]:
     """What the exact solver proves at ``pos`` (a core position, game not over) and
     after ``turn`` there: ``(before, played)``, as two :func:`solver_facts` would,
     with less search. One searcher (one transposition table) does both: first the
@@ -156,7 +156,8 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
     ``time_limit``/``node_limit`` bound the whole; a stop leaves proved bounds (each
     from a finished probe or a static bound) and, once a value is proved, that value
     without its optimal turns (``stopped`` names the reason). Ctrl-C raises
-    :class:`~szsolver.interrupt.Interrupted`."""
+    :class:`~szsolver.interrupt.Interrupted`. ``progress``: optional callable(str),
+    told each proved bound as it comes."""
     from ..endgame import solver as sv
     interrupt.check()
     red = pos.side == RED
@@ -164,6 +165,9 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
     child.make(turn)
     s = sv.new_searcher(pos, sv.tt_entries_for(pos.turns_left), None, None)
     s.set_limits(node_limit or 0, time_limit or 0.0)
+
+    def phase(text):
+        return None if progress is None else (lambda msg: progress(f"{text}: {msg}"))
 
     def why():
         reason = sv.ABORT_REASONS.get(s.aborted, "interrupted")
@@ -178,7 +182,7 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
         played = over_facts(child)
     else:
         try:
-            lo, hi, done = sv.run_mtdf(s, lo, hi, sv.first_guess(s))
+            lo, hi, done = sv.run_mtdf(s, lo, hi, sv.first_guess(s), phase("after the turn"))
         except KeyboardInterrupt:
             raise interrupt.Interrupted() from None
         if not done:
@@ -226,7 +230,7 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
             else:
                 hi = min(hi, r[0])
         if done:
-            lo, hi, done = sv.run_mtdf(s, lo, hi, sv.first_guess(s))
+            lo, hi, done = sv.run_mtdf(s, lo, hi, sv.first_guess(s), phase("before the turn"))
     except KeyboardInterrupt:
         raise interrupt.Interrupted() from None
     s.set_root_turns(None)
@@ -247,7 +251,7 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
             scores = sv.line_scores(pos, line)
             found = sorted(next(o for o in orbits if line[0] in o))
         rest = [o for o in orbits if o is not mine and not set(o) & set(found)]
-        sv.prove_best_turns(s, rest, value, red, found)
+        sv.prove_best_turns(s, rest, value, red, found, phase("best turns"))
     except sv.Stopped:
         return Facts(value, value, stopped=f"{why()} after the value was proved "
                                            "(best turns incomplete)"), played
@@ -398,7 +402,7 @@ def refine(pos, estimate: dict, exact_turns: int = EXACT_TURNS, time_limit=None,
 
 def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float = ENGINE_SECONDS,
           exact_turns: int = EXACT_TURNS, cpsat: bool = True, engine=None,
-          node_limit: int | None = None) -> CheckResult:
+          node_limit: int | None = None, progress=None) -> CheckResult:
     """Judge ``turn`` (a turn code or text) played at ``pos`` (either back end).
 
     ``time_limit``: seconds for the whole check (None: the solver runs to the end
@@ -406,8 +410,9 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     score bounds when the answer is not exact. ``engine``: an ``Engine`` to use
     (default: a new one). ``node_limit``: at most this many solver nodes per exact
     solve (deterministic, unlike a time limit; None: no limit); a solve it stops
-    leaves proved bounds, as a time limit does. Raises IllegalTurnError /
-    InputError for bad input.
+    leaves proved bounds, as a time limit does. ``progress``: optional callable(str),
+    told what the check is doing (each bound the solver proves, the CP-SAT bounds,
+    the engine's estimate). Raises IllegalTurnError / InputError for bad input.
     """
     from ..endgame.solver import to_core
     from ..engine.search import MIN_ITERATIONS, Engine
@@ -429,10 +434,14 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     before, played = Facts(), Facts()
     if child.is_over():
         played = over_facts(child)
+    tell = progress or (lambda msg: None)
     if core.turns_left - 1 == exact_turns and not played.exact:
-        played = solver_facts(child, share(SOLVER_SHARE / 2), node_limit)  # the value after
+        played = solver_facts(child, share(SOLVER_SHARE / 2), node_limit,   # the value after
+                              None if progress is None else
+                              (lambda msg: progress(f"after the turn: {msg}")))
     if core.turns_left <= exact_turns:
-        before, played = turn_facts(core, turn, share(SOLVER_SHARE), node_limit)
+        before, played = turn_facts(core, turn, share(SOLVER_SHARE), node_limit,
+                                    progress=progress)
         if before.stopped:
             notes.append(f"solver stopped ({before.stopped})")
     if before.exact and (played.exact or turn in before.best):
@@ -442,6 +451,8 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
 
     # 2. Proved bounds from CP-SAT (each side's best and worst reachable score).
     interrupt.check()
+    if cpsat:
+        tell("CP-SAT score bounds")
     t = None if time_limit is None else max(share(BOUNDS_SHARE) / 8, 0.01)
     before = bound_facts(core, before, t, cpsat)
     played = bound_facts(child, played, t, cpsat)
@@ -454,6 +465,7 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     estimate = None
     if core.turns_left > MIN_EXACT_TURNS and (
             time_limit is None or eng.iterations_for(core, seconds) > MIN_ITERATIONS):
+        tell(f"engine estimate ({eng.iterations_for(core, seconds):,} iterations)")
         estimate = eng.judge(core, turn, seconds)
         if estimate["best"] != turn and not before.exact:
             left = None if time_limit is None else \

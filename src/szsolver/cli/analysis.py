@@ -7,8 +7,8 @@ import sys
 
 import click
 
-from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, load_source_arg, show_warnings,
-                     whole_number, write_file)
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, end_progress, load_source_arg,
+                     progress_printer, show_warnings, whole_number, write_file)
 from .games import dispatch
 from .pictures import out_path
 
@@ -141,7 +141,9 @@ def check_cmd(args, number, example, time_limit, rule, as_json):
     core = to_core(pos)
     turn = checked_turn(core, turn)
     show_warnings(game)
-    res = check(core, turn, time_limit=time_limit)
+    show = progress_printer(not as_json)
+    res = check(core, turn, time_limit=time_limit, progress=show)
+    end_progress(show)
     data = res.to_json()
     if number is not None:
         data = {"turn_number": number, **data}
@@ -366,7 +368,6 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, html_
                 rule=rule, as_json=as_json):
         return
     from ..analysis.annotate import EXACT_TURNS, SOLVER_TIME, TIME_PER_TURN, annotate
-    from .common import end_progress, progress_printer
     _positive("--time-per-turn", time_per_turn)
     _positive("--solver-time", solver_time)
     out_path(html_file, "--html")

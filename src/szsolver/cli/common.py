@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import math
 import sys
+import threading
+import time
 
 import click
 
@@ -185,17 +187,56 @@ def write_file(path: str, text: str) -> None:
         raise BadInput(f"cannot write {path}: {e.strerror}") from None
 
 
+class _ProgressLine:
+    """One updating line on stderr: the last message and the seconds since the start,
+    redrawn every second by a daemon thread, so that a long proof (one probe can take
+    minutes) still shows that the command is working. :func:`end_progress` stops it,
+    and so does the end of the command's click context, before an error is printed."""
+
+    def __init__(self):
+        self.start = time.monotonic()
+        self.msg = "working"           # until the command says what it is doing
+        self.drawn = 0.0
+        self.lock = threading.Lock()
+        self.done = threading.Event()
+        ctx = click.get_current_context(silent=True)
+        if ctx is not None:
+            ctx.call_on_close(self.close)
+        threading.Thread(target=self._tick, daemon=True).start()
+
+    def _draw(self) -> None:
+        with self.lock:
+            if not self.done.is_set():
+                elapsed = time.monotonic() - self.start
+                click.echo(f"\r\033[K{self.msg}, {elapsed:.0f} s", err=True, nl=False)
+                self.drawn = time.monotonic()
+
+    def _tick(self) -> None:
+        while not self.done.wait(1.0):
+            self._draw()
+
+    def __call__(self, msg: str) -> None:
+        self.msg = msg
+        now = time.monotonic()
+        if now - self.drawn >= 0.1:     # a fast stream of messages: a few redraws a second
+            self._draw()
+
+    def close(self) -> None:
+        with self.lock:
+            if not self.done.is_set():
+                self.done.set()
+                click.echo("\r\033[K", err=True, nl=False)
+
+
 def progress_printer(enabled: bool = True):
-    """A progress callback: one updating line on stderr, only when it is a terminal."""
+    """A progress callback: one updating line on stderr (with the seconds spent), only
+    when it is a terminal; None otherwise. Close it with :func:`end_progress`."""
     if not enabled or not sys.stderr.isatty():
         return None
-
-    def show(msg: str) -> None:
-        click.echo("\r\033[K" + msg, err=True, nl=False)
-    return show
+    return _ProgressLine()
 
 
 def end_progress(show) -> None:
-    """Clear the progress line, if one was shown."""
+    """Clear the progress line and stop its clock, if one was shown (safe twice)."""
     if show is not None:
-        click.echo("\r\033[K", err=True, nl=False)
+        show.close()

@@ -415,7 +415,8 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
                 known = next((o for o in orbits if result.pv[0] in o), [])
                 result.best = sorted(known)
                 prove_best_turns(s, [o for o in orbits if o is not known], lo, red_moves,
-                            result.best)
+                                 result.best, None if progress is None else
+                                 (lambda msg: progress(f"best turns: {msg}")))
                 result.best_complete = True
         except Stopped:
             pass
@@ -491,7 +492,8 @@ def _is_optimal(s: Searcher, value: int, red_moves: bool) -> bool:
     return not r[1]
 
 
-def prove_best_turns(s: Searcher, orbits, value: int, red_moves: bool, best: list) -> None:
+def prove_best_turns(s: Searcher, orbits, value: int, red_moves: bool, best: list,
+                     progress=None) -> None:
     """Add to ``best`` (kept sorted) every turn of the orbits that keeps ``value``, one
     orbit at a time, so that a stop leaves the orbits proved so far. The searcher
     is back at its position afterwards, or after a stop once reset.
@@ -503,14 +505,19 @@ def prove_best_turns(s: Searcher, orbits, value: int, red_moves: bool, best: lis
 
     Last-neutral rule (both rules): when the mover holds one neutral and places two
     stones or more, an orbit (x, q) is below ``value`` too once x alone was refuted
-    by a reply that does not play on q (the reply refutes (x, q) as well)."""
+    by a reply that does not play on q (the reply refutes (x, q) as well).
+
+    ``progress``: optional callable(str), told after each orbit."""
     refuted = {}            # stone -> footprint of the proof that x alone is not optimal
     replies = {}            # stone -> the reply that refuted x alone
     probed = set()          # stones alone probed here
     pos = s.position()
     delay = (s.opts & OPTIONS["delay"] and pos.neutrals_left(pos.side) == 1
              and (pos.turns_left + 1) // 2 >= 2)
-    for orb in orbits:
+    for k, orb in enumerate(orbits):
+        if progress is not None and k:
+            progress(f"{k}/{len(orbits)} turns, {len(best)} optimal "
+                     f"({s.stats()['nodes']:,} nodes)")
         t = orb[0]
         x, q = turn_stone(t), turn_neutral(t)
         if q >= 0 and x in refuted and not refuted[x] >> q & 1:
