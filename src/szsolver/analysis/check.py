@@ -16,7 +16,8 @@ Contracts
   (each side's best and worst reachable final score) and the trivial bounds; they
   equal the values when exact. An estimate is always clamped into them.
 * The solver is used with at most ``exact_turns`` turns left (8: seconds to a
-  minute or two; docs/solver.md), also after the turn and after the engine's own
+  minute under the Basic rule; under the Advanced rule with both supplies in hand
+  minutes, docs/solver.md), also after the turn and after the engine's own
   choice one turn earlier (proved values there make a proved bound on the best
   value, and ``verdict_proved`` says when the bounds decide the verdict). Without a
   time limit it runs to the end there;
