@@ -116,6 +116,11 @@ class Facts:
         return self.lower, self.upper
 
 
+def _phase(progress, text):
+    """``progress`` (a callable(str) or None) with each message prefixed by ``text``."""
+    return None if progress is None else (lambda msg: progress(f"{text}: {msg}"))
+
+
 def over_facts(pos) -> Facts:
     """A finished game: its value."""
     v = pos.value()
@@ -167,9 +172,6 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
     s = sv.new_searcher(pos, sv.tt_entries_for(pos.turns_left), None, None)
     s.set_limits(node_limit or 0, time_limit or 0.0)
 
-    def phase(text):
-        return None if progress is None else (lambda msg: progress(f"{text}: {msg}"))
-
     def why():
         reason = sv.ABORT_REASONS.get(s.aborted, "interrupted")
         if reason.startswith("interrupted"):
@@ -183,7 +185,8 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
         played = over_facts(child)
     else:
         try:
-            lo, hi, done = sv.run_mtdf(s, lo, hi, sv.first_guess(s), phase("after the turn"))
+            lo, hi, done = sv.run_mtdf(s, lo, hi, sv.first_guess(s),
+                                       _phase(progress, "after the turn"))
         except KeyboardInterrupt:
             raise interrupt.Interrupted() from None
         if not done:
@@ -231,7 +234,8 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
             else:
                 hi = min(hi, r[0])
         if done:
-            lo, hi, done = sv.run_mtdf(s, lo, hi, sv.first_guess(s), phase("before the turn"))
+            lo, hi, done = sv.run_mtdf(s, lo, hi, sv.first_guess(s),
+                                       _phase(progress, "before the turn"))
     except KeyboardInterrupt:
         raise interrupt.Interrupted() from None
     s.set_root_turns(None)
@@ -252,7 +256,7 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
             scores = sv.line_scores(pos, line)
             found = sorted(next(o for o in orbits if line[0] in o))
         rest = [o for o in orbits if o is not mine and not set(o) & set(found)]
-        sv.prove_best_turns(s, rest, value, red, found, phase("best turns"))
+        sv.prove_best_turns(s, rest, value, red, found, _phase(progress, "best turns"))
     except sv.Stopped:
         return Facts(value, value, stopped=f"{why()} after the value was proved "
                                            "(best turns incomplete)"), played
@@ -438,8 +442,7 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     tell = progress or (lambda msg: None)
     if core.turns_left - 1 == exact_turns and not played.exact:
         played = solver_facts(child, share(SOLVER_SHARE / 2), node_limit,   # the value after
-                              None if progress is None else
-                              (lambda msg: progress(f"after the turn: {msg}")))
+                              _phase(progress, "after the turn"))
     if core.turns_left <= exact_turns:
         before, played = turn_facts(core, turn, share(SOLVER_SHARE), node_limit,
                                     progress=progress)
