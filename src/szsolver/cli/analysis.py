@@ -111,6 +111,8 @@ def check_cmd(args, number, example, time_limit, rule, as_json):
 
     Near the end (8 turns left or fewer) the exact solver proves the answer;
     earlier the engine estimates it and CP-SAT bounds say what is proved.
+    Under the Advanced rule with neutrals in hand a proof from 8 turns left can
+    take minutes: --time-limit bounds the whole check.
     """
     if not example and args and dispatch("check", args[0], args=tuple(args[1:]),
                                          number=number, example=example,
