@@ -115,17 +115,15 @@ def random_game(rule, neutrals, index):
     return out
 
 
-def selfplay_game(rule, neutrals, index, stop):
-    """The engine against itself, played until ``stop`` turns are left."""
+def selfplay_game(rule, neutrals, index):
+    """The engine against itself (the players of ``szsolver selfplay``): every position."""
+    from szsolver.engine.players import EnginePlayer, play_game
     from szsolver.engine.search import Engine
-    engines = [Engine(SELFPLAY_SECONDS, seed=("solver_positions_selfplay", rule, neutrals,
-                                              index, side)) for side in (0, 1)]
-    p = _core.Position(red_neutrals=neutrals, blue_neutrals=neutrals, rule=rule)
-    out = [p.copy()]
-    while p.turns_left > stop:
-        p.play(engines[p.side].analyse(p).turn)
-        out.append(p.copy())
-    return out
+    red, blue = (EnginePlayer(Engine(SELFPLAY_SECONDS, seed=(
+        "solver_positions_selfplay", rule, neutrals, index, side))) for side in (0, 1))
+    start = _core.Position(red_neutrals=neutrals, blue_neutrals=neutrals, rule=rule)
+    game = play_game(red, blue, start)
+    return [game.position_before(i) for i in range(len(game.turns))] + [game.final]
 
 
 def score_with(p, side, q):
@@ -184,10 +182,10 @@ def write_selfplay():
     for rule, neutrals in ((BASIC, 5), (ADVANCED, 4)):
         rname = ("basic", "advanced")[rule]
         for i in range(SELFPLAY_GAMES):
-            states = selfplay_game(rule, neutrals, i, min(SELFPLAY_DEPTHS))
+            states = selfplay_game(rule, neutrals, i)
             for d in SELFPLAY_DEPTHS:
                 lines.append(f"{rname}-selfplay{i}-{d} | {d} | {position_string(states[32 - d])}")
-            print(rname, i, position_string(states[-1]), flush=True)
+            print(rname, i, position_string(states[32 - min(SELFPLAY_DEPTHS)]), flush=True)
     with open(OUT_SELFPLAY, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
     print(f"wrote {OUT_SELFPLAY}")
