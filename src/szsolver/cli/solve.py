@@ -127,8 +127,8 @@ def _note_full_table(res) -> None:
 @click.option("--two-turn-bounds", is_flag=True, hidden=True,
               help="Kept for older scripts: the Advanced two-turn bounds are always on.")
 @click.option("--threads", type=whole_number(1), default=1, metavar="N",
-              help="Split the root's turns over N threads in this process, each with its "
-                   "own transposition table of --tt-size entries (same value and best "
+              help="Split the root's turns over N threads in this process, which share "
+                   "one transposition table of --tt-size entries (same value and best "
                    "turns; the PV may be another optimal line; a node limit then counts "
                    "every thread's nodes, not deterministically).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
