@@ -126,10 +126,14 @@ def _lock(name: str):
 
 
 def _close_lock(name: str) -> None:
-    """Delete the lock ``name`` on the scheduler (a lock lives there until closed)."""
+    """Delete the lock ``name`` on the scheduler (a lock lives there until closed),
+    unless another task of the ended solve holds it: that one closes it when it lets go
+    and finds the solve over (closed while held, the scheduler warns)."""
     import contextlib
     with contextlib.suppress(Exception):
-        _lock(name).close()
+        lock = _lock(name)
+        if not lock.locked():
+            lock.close()
 
 
 #: seconds a task goes on with the window it read last before reading it again (a read
@@ -598,12 +602,16 @@ def _in_process(client) -> bool:
     return getattr(client, "cluster", None) is not None
 
 
-def _forget(client, name: str) -> None:
+def _forget(client, name: str, running=()) -> None:
     """Delete the shared variable ``name`` and its lock from the scheduler (tasks still
-    running find them gone and end; see :class:`_Ended`)."""
+    running find them gone and end; see :class:`_Ended`). ``running``: futures of tasks
+    that may still use them (a solve that failed): they are told the solve ended and
+    given up to :data:`GONE_AFTER` seconds to stop first, so that none takes the lock
+    again after it is deleted (it would stay on the scheduler while it waits for the
+    variable)."""
     import contextlib
 
-    from distributed import Lock, Variable
+    from distributed import Lock, Variable, wait
     var = Variable(name, client=client)
     lock = Lock(name + "-lock", scheduler_rpc=client.scheduler, loop=client.loop)
     held = False
@@ -616,6 +624,9 @@ def _forget(client, name: str) -> None:
         if held:
             with contextlib.suppress(Exception):
                 lock.release()
+    if running:
+        with contextlib.suppress(Exception):
+            wait([f for f in running if not f.done()], timeout=GONE_AFTER)
     with contextlib.suppress(Exception):
         var.delete()
     with contextlib.suppress(Exception):
@@ -686,9 +697,13 @@ def _deep_solve(client, position, deadline, pool, node_limit, progress, retries,
         return ((deadline is not None and time.time() >= deadline)
                 or (pool is not None and Variable(pool, client=client).get() <= 0))
 
+    live = []       # the child tasks submitted: a failed solve waits for them to end
+
     def submit(chunk):
-        return client.submit(child_task, pstr, [orb[0] for orb in chunk], name, None, None,
-                             pure=False, retries=retries, **limits)
+        fut = client.submit(child_task, pstr, [orb[0] for orb in chunk], name, None, None,
+                            pure=False, retries=retries, **limits)
+        live.append(fut)
+        return fut
 
     def unsearched(chunk) -> list[dict]:
         """The records of ``chunk`` once the budget is spent: static bounds, made here
@@ -795,7 +810,7 @@ def _deep_solve(client, position, deadline, pool, node_limit, progress, retries,
             _forget(client, name)
         raise
     except BaseException:
-        _forget(client, name)
+        _forget(client, name, live)
         raise
     _forget(client, name)
     if not best_turns:
