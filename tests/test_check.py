@@ -348,6 +348,25 @@ def test_engine_judgement_far_from_the_end_is_estimated_and_bounded():
         (res.value_before, res.played_value, res.best)          # deterministic
 
 
+def test_a_time_limit_holds_where_the_engine_cost_model_is_too_hopeful(monkeypatch):
+    """The engine's budget is a number of iterations from a cost model; on a machine
+    slower than the model (here: a model that thinks iterations are free) the time
+    limit still stops it, and the answer says so and keeps its proved bounds."""
+    import szsolver.engine.search as search
+    monkeypatch.setattr(search, "ITERATION_COST", {0: (1e-12, 1e-12), 1: (1e-12, 1e-12)})
+    game = example_game()
+    i = 20                                      # 12 turns left: bounds, then the engine
+    pos, turn = game.position_before(i), game.turns[i]
+    assert search.iterations_for(pos, 1.0) == search.MAX_ITERATIONS
+    res = check(pos, turn, time_limit=1.0, cpsat=False)
+    note = next(n for n in res.notes if n.startswith("engine estimate ("))
+    assert note.endswith("; stopped by the time limit)")
+    iterations = int(note.split("(")[1].split(" ")[0].replace(",", ""))
+    assert 0 < iterations < search.MAX_ITERATIONS
+    assert res.method == "engine" and not res.exact
+    assert res.lower["value_before"] <= res.value_before <= res.upper["value_before"]
+
+
 def test_bad_turns_are_input_errors():
     game = example_game()
     pos = game.position_before(10)

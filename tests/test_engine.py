@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from szsolver import Position
 from szsolver.cli import main
 from szsolver.endgame.solver import solve
-from szsolver.engine import _mcts
+from szsolver.engine import _mcts, search
 from szsolver.engine.players import (GreedyPlayer, PotentialGreedyPlayer, RandomPlayer,
                                      EnginePlayer, play_game)
 from szsolver.engine.search import Engine, iterations_for, trivial_bounds
@@ -255,6 +255,29 @@ def test_engine_judge_refuses_bad_budgets(seconds):
     pos = sample(0, 10)
     with pytest.raises(InputError):
         Engine(0.01).judge(pos, pos.legal_turns()[0], seconds)
+
+
+def test_a_judgement_with_a_far_deadline_is_the_fixed_budget_one():
+    """The deadline is only a safety net: run in chunks to a deadline never reached,
+    the tree is the one of a single run (the same estimates, visits, iterations)."""
+    import time
+    pos = sample(1, 20)
+    turn = pos.legal_turns()[7]
+    plain = Engine(0.02).judge(pos, turn)
+    chunked = Engine(0.02).judge(pos, turn, deadline=time.perf_counter() + 3600)
+    assert plain["iterations"] > 2 * search.DEADLINE_CHUNK     # it ran several chunks
+    assert chunked == plain and not plain["stopped"]
+
+
+def test_a_judgement_stops_at_a_passed_deadline():
+    import time
+    pos = sample(0, 10)
+    turn = pos.legal_turns()[3]
+    j = Engine(1.0).judge(pos, turn, deadline=time.perf_counter())
+    planned = Engine(1.0).iterations_for(pos)
+    # one chunk for the search, at most one for the played turn's focus
+    assert j["stopped"] and j["iterations"] <= 2 * search.DEADLINE_CHUNK < planned
+    assert j["best"] in pos.legal_turns()
 
 
 def test_cpsat_bounds_run_within_the_budget_and_still_hold(monkeypatch):

@@ -23,7 +23,9 @@ Contracts
   time limit it runs to the end there;
   with one, the budget is shared: the solver up to 60 %, the CP-SAT bounds up to
   10 %, the engine the rest as a fixed number of iterations derived from the
-  limit (so the estimate does not depend on the clock).
+  limit (so the estimate does not depend on the clock). The limit still bounds the
+  whole check: on a machine slower than the engine's cost model assumes, the engine
+  stops at it (the notes say so, and the estimate then rests on fewer iterations).
 """
 from __future__ import annotations
 
@@ -370,7 +372,8 @@ def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = 
         margin = 0 if res.lower["loss"] > 0 else ESTIMATE_MARGIN
         res.loss, res.verdict = classify(vb, vp, mover, margin)
         res.method = "engine"
-        res.notes.append(f"engine estimate ({estimate['iterations']:,} iterations)")
+        cut = "; stopped by the time limit" if estimate.get("stopped") else ""
+        res.notes.append(f"engine estimate ({estimate['iterations']:,} iterations{cut})")
         proved = classify_bounds(b, p, mover)
         if proved is not None:         # the bounds decide: that verdict, not the estimate's
             res.verdict, res.verdict_proved = proved, True
@@ -470,7 +473,10 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     if core.turns_left > MIN_EXACT_TURNS and (
             time_limit is None or eng.iterations_for(core, seconds) > MIN_ITERATIONS):
         tell(f"engine estimate ({eng.iterations_for(core, seconds):,} iterations)")
-        estimate = eng.judge(core, turn, seconds)
+        # The budget is fixed (the same estimate on every machine); the deadline only
+        # keeps the limit where the cost model is too hopeful for this machine.
+        estimate = eng.judge(core, turn, seconds,
+                             deadline=None if time_limit is None else start + time_limit)
         if estimate["best"] != turn and not before.exact:
             left = None if time_limit is None else \
                 max(time_limit - (time.perf_counter() - start), 0.001)

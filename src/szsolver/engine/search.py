@@ -51,6 +51,8 @@ BACKED_FRACTION = 0.1
 BACKED_TURNS = 6
 MIN_ITERATIONS = 64
 MAX_ITERATIONS = 1_000_000         # memory: ~120 bytes per iteration
+#: iterations between looks at a deadline (about 10 ms at 8 turns left)
+DEADLINE_CHUNK = 1024
 #: Solver nodes per second of budget (the C search runs 1-3 M nodes/s).
 SOLVER_NODES_PER_SECOND = 1_000_000
 #: The exact solver is tried from this many turns left (docs/solver.md: 8 turns
@@ -257,7 +259,8 @@ class Engine:
             check_seconds(seconds, "the engine's time budget", error=InputError)
         return iterations_for(pos, self.seconds if seconds is None else seconds)
 
-    def judge(self, pos, turn: int, seconds: float | None = None) -> dict:
+    def judge(self, pos, turn: int, seconds: float | None = None,
+              deadline: float | None = None) -> dict:
         """Estimates for judging ``turn`` at ``pos`` (no solver): one search picks the
         engine's turn, then more iterations through ``turn`` until it has as many
         visits as the engine's turn (at most half the budget more), so both estimates
@@ -265,7 +268,11 @@ class Engine:
         "best_value": v, "played_value": v, "visits": {...}, "iterations": n}``,
         values Red's side (estimates, never proved); where the tree opens no turn
         (one turn left, two under Basic) every turn is solved instead and the
-        answer has ``"exact": True``."""
+        answer has ``"exact": True``. ``deadline`` (``time.perf_counter()``; None:
+        none): a caller's time limit, a safety net under the fixed budget, which the
+        cost model means to fit; the searches stop there (after at least
+        :data:`DEADLINE_CHUNK` iterations each), and ``"stopped"`` says so (the answer
+        then depends on the machine's speed)."""
         from ..endgame.solver import to_core
         core = to_core(pos)
         pstr = position_string(core)
@@ -273,20 +280,21 @@ class Engine:
         if self._tail(core):
             return _tail_judgement(core, turn)
         tree = self._tree(core, pstr)
-        tree.run(n)
+        stopped = not _run_until(tree.run, n, deadline)
         first = tree.backed_stats(BACKED_FRACTION)
         how = self._how(core)
         best, _v = choose(first, core.side, how)          # before the focus below
         visits = {t: v for t, v, _r, _m, _b in first}
         want = max(16, min(visits[best], n // 2))
         if visits.get(turn, 0) < want:
-            tree.focus(turn, want - visits.get(turn, 0))
+            stopped = not _run_until(lambda k: tree.focus(turn, k),
+                                     want - visits.get(turn, 0), deadline) or stopped
         stats = {t: (v, b if how == "backed" else m)
                  for t, v, _r, m, b in tree.backed_stats(BACKED_FRACTION)}
         return {"best": best, "best_value": int(round(stats[best][1])),
                 "played_value": int(round(stats[turn][1])),
                 "visits": {"best": stats[best][0], "played": stats[turn][0]},
-                "iterations": tree.iterations}
+                "iterations": tree.iterations, "stopped": stopped}
 
     def _tail(self, pos) -> bool:
         """The tree search values the last turns exactly in its playouts and opens
@@ -306,6 +314,23 @@ class Engine:
         return Tree(core, seed_for("mcts", self.seed, pstr), **self.tree_options)
 
 
+def _run_until(run, iterations: int, deadline: float | None) -> bool:
+    """``run(iterations)``; with a ``deadline`` (``time.perf_counter()``) in chunks of
+    :data:`DEADLINE_CHUNK`, stopping after the first chunk that ends past it (a tree's
+    iterations run one after another, so the chunks give the same tree as one run).
+    True when every iteration ran."""
+    if deadline is None:
+        run(iterations)
+        return True
+    while iterations > 0:
+        k = min(DEADLINE_CHUNK, iterations)
+        run(k)
+        iterations -= k
+        if iterations > 0 and time.perf_counter() >= deadline:
+            return False
+    return True
+
+
 def _tail_judgement(core, turn: int) -> dict:
     """:meth:`Engine.judge`'s answer where the tree opens no turn (see
     ``Engine._tail``): every turn valued by the exact solver (instant with one or
@@ -316,7 +341,8 @@ def _tail_judgement(core, turn: int) -> dict:
         raise IllegalTurnError(f"illegal turn {format_turn(turn, core.geometry)}")
     best = next(iter(values))                  # best first for the side to move
     return {"best": best, "best_value": values[best], "played_value": values[turn],
-            "visits": {"best": 0, "played": 0}, "iterations": 0, "exact": True}
+            "visits": {"best": 0, "played": 0}, "iterations": 0, "exact": True,
+            "stopped": False}
 
 
 def _first_in_pv(res) -> int:
