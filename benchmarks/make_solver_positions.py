@@ -17,13 +17,13 @@ per rule, ``RANDOM_GAMES`` games whose stones go on uniformly random empty point
 (seeded per rule and game through rules.seeds), with no neutral spent, so both
 sides still hold their whole supply (Basic 5+5, Advanced 4+4) at the cut: the
 position a new user who pastes a random game meets. Each game is cut at 6 and at 8
-turns left (and at 4 and 5, where the Advanced levers show).
+turns left (and at 4, 5 and 7, where the Advanced levers and the horizon show).
 
 A third file, benchmarks/solver_positions_selfplay.txt, holds engine self-play
 positions: per rule, ``SELFPLAY_GAMES`` games of the engine against itself
 (``Engine(SELFPLAY_SECONDS)``, a fixed budget of iterations and solver nodes, so the
 games are the same on every machine; each side's seed from the rule, the game and the
-side), cut at 6, 8, 9 and 10 turns left. The engine spends its neutrals sparingly
+side), cut at 6, 7, 8, 9 and 10 turns left. The engine spends its neutrals sparingly
 early on, so these positions hold most of both supplies, like random play, but their
 stones stand where a player would put them. Writing them takes a few minutes
 (``--sets selfplay`` writes this file alone).
@@ -50,9 +50,9 @@ from szsolver.rules.seeds import playout_rng_v1
 EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
                  "36 62 45n25 73n32 58 42n75 59 78n35 38 48 27 69").split()
 DEPTHS = (2, 4, 6, 8, 9, 10)
-RANDOM_DEPTHS = (4, 5, 6, 8)
+RANDOM_DEPTHS = (4, 5, 6, 7, 8)
 RANDOM_GAMES = 10
-SELFPLAY_DEPTHS = (6, 8, 9, 10)
+SELFPLAY_DEPTHS = (6, 7, 8, 9, 10)
 SELFPLAY_GAMES = 10
 SELFPLAY_SECONDS = 0.25
 HERE = os.path.dirname(os.path.abspath(__file__))
