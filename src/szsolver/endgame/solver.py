@@ -624,6 +624,7 @@ class _Team:
         self.cancel = threading.Event()     # this round's answer is known: stop it
         self.bounds = []
         self.on = {}                        # id(searcher) -> the child it probes, or None
+        self.alone = set()                  # stones whose turn alone a thread has probed
         s = searchers[0]
         for orb in orbits:                  # static bounds, mover's view
             s.make(orb[0])
@@ -702,9 +703,17 @@ class _Team:
             if (d := self.decided(k, gamma)) is not None:     # answered while arming
                 return d
             turn = self.orbits[k][0]
+            x, q = turn_stone(turn), turn_neutral(turn)
             s.make(turn)
+            if q >= 0 and x in self.alone:
+                # the shifted probe, as the serial root gives it to a neutral turn
+                # after its stone alone: that position is in the shared table
+                s.set_shift(q)
             r = _mover_probe(s, gamma, self.red)
             s.unmake(turn)
+            if q < 0:
+                with self.lock:
+                    self.alone.add(x)
         finally:
             with self.lock:
                 self.on[id(s)] = None
