@@ -168,9 +168,30 @@ def test_cli_annotate_json_and_html(tmp_path):
     assert "accuracy" in out
 
 
+def test_threads_give_the_same_judgements(ann, monkeypatch):
+    """Each exact solve on two threads: the same values, verdicts and best turns."""
+    import szsolver.endgame.solver as solver
+    seen, real = [], solver.solve
+
+    def spy(pos, **kw):
+        seen.append(kw.get("threads"))
+        return real(pos, **kw)
+    monkeypatch.setattr(solver, "solve", spy)
+    two = annotate(tail_game(10), time_per_turn=0.05, exact_turns=4, threads=2)
+    assert seen and set(seen) == {2}
+    for a, b in zip(ann.turns, two.turns):
+        assert (a.exact, a.value_before, a.played_value, a.verdict, a.loss) == \
+            (b.exact, b.value_before, b.played_value, b.verdict, b.loss)
+        if a.exact:
+            assert a.best == b.best
+    with pytest.raises(InputError, match="threads"):
+        annotate(tail_game(4), threads=0)
+
+
 @pytest.mark.parametrize("args,message", [
     (["../....../......./......../....N..../......../......./....../.. R 5 5 basic"],
      "needs a game record"),
+    (["--example", "--threads", "0"], "must be at least 1"),
     (["--example", "--time-per-turn", "-1"], "must be positive"),
     (["--example", "--html", "/nonexistent-dir/x.html"], "cannot write"),
     (["--example", "--exact-turns", "9"], "9"),

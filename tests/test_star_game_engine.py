@@ -130,6 +130,7 @@ def test_the_analysis_commands_take_star_sources(tmp_path):
     assert [m["verdict"] for m in json.loads(r.output)["moves"]][0] == "blunder"
     for args in (("solve", LATE, "--tt-size", "64"), ("check", LATE, "E7", "F4"),
                  ("annotate", str(record), "--html", str(tmp_path / "a.html")),
+                 ("annotate", str(record), "--threads", "2"),
                  ("best", LATE, "--rule", "basic"), ("check", LATE, "K9")):
         r = _run(*args)
         assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1, (args, r.output)

@@ -133,6 +133,9 @@ def test_annotate_honours_exact_turns():
         assert code == 0, out
         methods = [j["method"] for j in json.loads(out)["turns"]]
         assert methods == ["solver" if e <= n else "engine" for e in empties], (n, empties)
+    code, out = run("annotate", record, "--threads", "2")      # a Stars' Zone option
+    assert code == 2 and "--threads is a Stars' Zone option" in out
+    assert len(out.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("args,words", [

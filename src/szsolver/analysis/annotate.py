@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from .. import interrupt
 from ..errors import InputError
 from ..formats.notation import position_string
-from ..limits import check_seconds
+from ..limits import check_count, check_seconds
 from ..rules.base import SIDE_NAMES
 from .check import (EXACT_TURNS, MIN_EXACT_TURNS, Facts, bound_facts, judge, over_facts,
                     refine, solver_facts)
@@ -91,15 +91,18 @@ def turn_index(game, number: int) -> int:
 
 def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = EXACT_TURNS,
              solver_time: float | None = SOLVER_TIME, cpsat: bool = True, engine=None,
-             progress=None) -> Annotation:
+             progress=None, threads: int = 1) -> Annotation:
     """Judge every turn of ``game`` (a :class:`szsolver.formats.record.Game`).
 
-    ``progress``: optional callable(done, total, text) after each step.
+    ``progress``: optional callable(done, total, text) after each step. ``threads``:
+    the exact solver's threads (the same values, verdicts and best turns; a final
+    score shown may come from another optimal line).
     """
     from ..endgame.solver import to_core
     from ..engine.search import Engine
     check_seconds(time_per_turn, "the time per turn", none_ok=False, error=InputError)
     check_seconds(solver_time, "the solver's time", error=InputError)
+    check_count(threads, "the threads", minimum=1, error=InputError)
     if isinstance(exact_turns, bool) or not isinstance(exact_turns, int) or exact_turns < 0:
         raise InputError(f"the exact turns must be a whole number from 0, got {exact_turns!r}")
     exact_turns = max(exact_turns, MIN_EXACT_TURNS)
@@ -114,7 +117,7 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     if cores[n].is_over():
         facts[n] = over_facts(cores[n])
     elif cores[n].turns_left <= exact_turns:        # an unfinished game
-        facts[n] = solver_facts(cores[n], solver_time)
+        facts[n] = solver_facts(cores[n], solver_time, threads=threads)
     # Exact part: from the end backwards, so a solve that fails stops the proved run.
     for i in range(n - 1, -1, -1):
         if cores[i].turns_left > exact_turns:
@@ -123,7 +126,7 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
         if progress:
             progress(n - 1 - i, n, f"solving turn {turn_number(game, i)}")
         t = time.perf_counter()
-        f = solver_facts(cores[i], solver_time)
+        f = solver_facts(cores[i], solver_time, threads=threads)
         spent[i] += time.perf_counter() - t
         facts[i] = f
         if not f.exact:
@@ -147,7 +150,8 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
             if cores[i].turns_left > MIN_EXACT_TURNS:     # else a stopped solve: bounds only
                 estimate = eng.judge(cores[i], turn, time_per_turn)
                 if estimate["best"] != turn and not before.exact:
-                    estimate = refine(cores[i], estimate, exact_turns, solver_time)
+                    estimate = refine(cores[i], estimate, exact_turns, solver_time,
+                                      threads=threads)
             done += 1
         results.append(judge(cores[i], turn, before, after, estimate))
         results[-1].seconds = spent[i] + time.perf_counter() - t

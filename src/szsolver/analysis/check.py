@@ -130,13 +130,15 @@ def over_facts(pos) -> Facts:
     return Facts(v, v, True, [], {"red": r, "blue": b})
 
 
-def solver_facts(pos, time_limit=None, node_limit=None, progress=None) -> Facts:
+def solver_facts(pos, time_limit=None, node_limit=None, progress=None, threads=1) -> Facts:
     """The exact solver's answer at ``pos`` (with ``time_limit`` or ``node_limit``:
-    proved bounds if it stops early). ``progress``: optional callable(str)."""
+    proved bounds if it stops early). ``progress``: optional callable(str).
+    ``threads``: the solver's threads (the same value and best turns)."""
     from ..endgame.solver import solve
     if pos.is_over():
         return over_facts(pos)
-    r = solve(pos, time_limit=time_limit, node_limit=node_limit, progress=progress)
+    r = solve(pos, time_limit=time_limit, node_limit=node_limit, progress=progress,
+              threads=threads)
     if r.stopped and r.stopped.startswith("interrupted"):
         raise interrupt.Interrupted()   # the search absorbed Ctrl-C: the judging stops
     if r.exact and r.best_complete:
@@ -394,15 +396,16 @@ def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = 
 
 
 def refine(pos, estimate: dict, exact_turns: int = EXACT_TURNS, time_limit=None,
-           node_limit=None) -> dict:
+           node_limit=None, threads: int = 1) -> dict:
     """The engine's ``estimate`` at ``pos`` with its own turn valued exactly when that
     leaves at most ``exact_turns`` turns (``best_exact``: then ``best_value`` is a
-    proved value of that turn, so a proved bound on the best value)."""
+    proved value of that turn, so a proved bound on the best value); ``threads``: the
+    solver's."""
     child = pos.copy()
     child.make(estimate["best"])
     if child.turns_left > exact_turns:
         return estimate
-    f = solver_facts(child, time_limit, node_limit)
+    f = solver_facts(child, time_limit, node_limit, threads=threads)
     if not f.exact:
         return estimate
     return {**estimate, "best_value": f.value, "best_exact": True}

@@ -356,18 +356,22 @@ def annotation_text(ann) -> str:
                    "empty cells, default 8; Stargazers: N empty cells, default 13).")
 @click.option("--solver-time", type=SECONDS, default=None, metavar="S",
               help="Limit per exact solve (default 60); a solve that stops is estimated.")
+@click.option("--threads", type=whole_number(1), default=1, metavar="N",
+              help="Each exact solve on N threads of this process (as solve --threads: "
+                   "the same values, verdicts and best turns; a final score shown may "
+                   "come from another optimal line).")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), default=None,
               help="Also write the annotated game as one self-contained HTML page.")
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
               help="Override the rule (the game is replayed under it).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, html_file, rule,
-                 as_json):
+def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, threads, html_file,
+                 rule, as_json):
     """Judge every turn of a GAME: the value over the game, each turn's verdict and
     best turn, per player accuracy. The last turns are proved, earlier ones estimated."""
     if dispatch("annotate", source, example=example, time_per_turn=time_per_turn,
                 exact_turns=exact_turns, solver_time=solver_time, html_file=html_file,
-                rule=rule, as_json=as_json):
+                rule=rule, as_json=as_json, threads=None if threads == 1 else threads):
         return
     from ..analysis.annotate import EXACT_TURNS, SOLVER_TIME, TIME_PER_TURN, annotate
     _positive("--time-per-turn", time_per_turn)
@@ -390,7 +394,8 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, html_
             show(f"[{'#' * fill}{'.' * (width - fill)}] {done}/{total} {text}")
     ann = annotate(game, time_per_turn=time_per_turn or TIME_PER_TURN,
                    exact_turns=EXACT_TURNS if exact_turns is None else exact_turns,
-                   solver_time=solver_time or SOLVER_TIME, progress=progress)
+                   solver_time=solver_time or SOLVER_TIME, progress=progress,
+                   threads=threads)
     end_progress(show)
     if html_file:
         from ..analysis.report import annotation_html

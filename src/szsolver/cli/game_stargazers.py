@@ -270,12 +270,12 @@ def check(text, *, example=False, rule=None, as_json=False, args=(), number=None
 
 
 def annotate(text, *, example=False, rule=None, as_json=False, time_per_turn=None,
-             solver_time=None, html_file=None, exact_turns=None, **_ignored):
+             solver_time=None, html_file=None, exact_turns=None, threads=None, **_ignored):
     """Judge every turn of a game: exactly with at most ``exact_turns`` empty cells
     (default :data:`~szsolver.stargazers.analysis.EXACT_EMPTIES`)."""
     from ..stargazers.analysis import EXACT_EMPTIES
     from ..stargazers.analysis import annotate as annotate_game
-    _refuse(**{"--rule": rule, "--html": html_file})
+    _refuse(**{"--rule": rule, "--html": html_file, "--threads": threads})
     _pos, game = _load(text)
     if game is None:
         raise BadInput("annotate needs a game record, not a position")
