@@ -269,6 +269,15 @@ def test_a_judgement_with_a_far_deadline_is_the_fixed_budget_one():
     assert chunked == plain and not plain["stopped"]
 
 
+def test_wall_clock_runs_until_the_time_is_up_within_the_tree_cap(monkeypatch):
+    pos = sample(0, 10)
+    res = Engine(0.2, wall_clock=True, solver_turns=0).analyse(pos)
+    assert res.seconds >= 0.2 and res.iterations >= search.DEADLINE_CHUNK
+    monkeypatch.setattr(search, "MAX_ITERATIONS", 2 * search.DEADLINE_CHUNK)
+    res = Engine(30.0, wall_clock=True, solver_turns=0).analyse(pos)
+    assert res.iterations == 2 * search.DEADLINE_CHUNK      # the cap ends it long before
+
+
 def test_a_judgement_stops_at_a_passed_deadline():
     import time
     pos = sample(0, 10)

@@ -232,12 +232,8 @@ class Engine:
             stopped = res.stopped
         tree = self._tree(core, pstr)
         if self.wall_clock and self.fixed_iterations is None:
-            deadline = start + self.seconds
-            chunk = 256
-            while True:
-                tree.run(chunk)
-                if time.perf_counter() >= deadline:
-                    break
+            # until the time is up, at most MAX_ITERATIONS (the tree's memory)
+            _run_until(tree.run, MAX_ITERATIONS, start + self.seconds)
         else:
             tree.run(self.iterations_for(core))
         stats = tree.backed_stats(BACKED_FRACTION)
