@@ -10,6 +10,7 @@ from szsolver.analysis.verdict import ESTIMATE_MARGIN, classify, classify_bounds
 from szsolver.cli import main
 from szsolver.endgame.solver import solve
 from szsolver.errors import IllegalTurnError, InputError
+from szsolver.formats.notation import format_turn, position_string
 from szsolver.formats.record import Game, example_game, example_path, game_string
 from szsolver.rules.reference import Position as Reference
 
@@ -363,8 +364,12 @@ def test_a_time_limit_holds_where_the_engine_cost_model_is_too_hopeful(monkeypat
     assert note.endswith("; stopped by the time limit)")
     iterations = int(note.split("(")[1].split(" ")[0].replace(",", ""))
     assert 0 < iterations < search.MAX_ITERATIONS
-    assert res.method == "engine" and not res.exact
+    assert res.method == "engine" and not res.exact and res.engine_stopped
     assert res.lower["value_before"] <= res.value_before <= res.upper["value_before"]
+    r = CliRunner().invoke(main, ["check", position_string(pos), format_turn(turn, pos.geometry),
+                                  "--time-limit", "0.5"])
+    assert r.exit_code == 0 and "cut the engine's search short" in r.output
+    assert check(pos, turn, engine_seconds=0.05, cpsat=False).engine_stopped is False
 
 
 def test_bad_turns_are_input_errors():

@@ -69,6 +69,7 @@ class CheckResult:
     score_bounds: dict | None = None
     played_exact: bool = False                     # played_value proved (even if not all is)
     verdict_proved: bool = False                   # the verdict follows from proved bounds
+    engine_stopped: bool = False                   # the time limit cut the engine's search short
     notes: list[str] = field(default_factory=list)
     geometry: object = None
 
@@ -87,6 +88,7 @@ class CheckResult:
             "exact": self.exact,
             "played_exact": self.played_exact,
             "verdict_proved": self.verdict_proved,
+            "engine_stopped": self.engine_stopped,
             "method": self.method,
             "lower": self.lower,
             "upper": self.upper,
@@ -374,7 +376,8 @@ def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = 
         margin = 0 if res.lower["loss"] > 0 else ESTIMATE_MARGIN
         res.loss, res.verdict = classify(vb, vp, mover, margin)
         res.method = "engine"
-        cut = "; stopped by the time limit" if estimate.get("stopped") else ""
+        res.engine_stopped = bool(estimate.get("stopped"))
+        cut = "; stopped by the time limit" if res.engine_stopped else ""
         res.notes.append(f"engine estimate ({estimate['iterations']:,} iterations{cut})")
         proved = classify_bounds(b, p, mover)
         if proved is not None:         # the bounds decide: that verdict, not the estimate's

@@ -89,7 +89,9 @@ def check_text(res) -> str:
         else:
             body = (f"{mover} gives away about {res.loss} in value ({_signed(res.best_value)} -> "
                     f"{_signed(res.played_value)}, Red's side); the engine prefers {best}")
-        return f"{head}: {body}. {proved}."
+        cut = (" The time limit cut the engine's search short: a rougher estimate."
+               if res.engine_stopped else "")
+        return f"{head}: {body}. {proved}.{cut}"
     if res.verdict is None:
         return f"{t}: no verdict within the time limit. {proved}."
     return f"{t} was {_article(res.verdict)} (decided by proved bounds, values not exact). {proved}."
