@@ -508,6 +508,30 @@ def test_probes_are_fail_soft(rule, tl):
                         assert v == true, (seed, alpha, beta, v, true)
 
 
+@pytest.mark.parametrize("tl", [2, 3, 4])
+@pytest.mark.parametrize("seed", range(8))
+def test_advanced_probes_are_fail_soft_with_supplies_in_hand(seed, tl):
+    """The fail-soft contract of a probe (as above) under the Advanced rule with both
+    supplies of 4 in hand, where the two-turn nodes bound most turns by a line of
+    the other side's alone: the last sibling's refutation and the recent ones kept
+    per ply (``replies``), on a fresh table and on one kept across the probes. A
+    line's bound one point too low fails here."""
+    p = random_game_at(900 + seed, tl, ADVANCED, (4, 4), p_neutral=0.0)
+    true = solve(p, options=["tt", "order", "leaf"], pv=False).value
+    true = true if p.side == RED else -true
+    kept = Searcher(to_core(p), 1 << 12, ALL_OPTIONS)
+    for alpha in (true - 201, true - 100, true - 2, true - 1, true, true + 1, true + 99):
+        for beta in (alpha + 1, alpha + 2, alpha + 150, 30000):
+            for s in (Searcher(to_core(p), 1 << 12, ALL_OPTIONS), kept):
+                v = s.probe(alpha, beta)
+                if v <= alpha:
+                    assert true <= v, (seed, alpha, beta, v, true)
+                elif v >= beta:
+                    assert true >= v, (seed, alpha, beta, v, true)
+                else:
+                    assert v == true, (seed, alpha, beta, v, true)
+
+
 @pytest.mark.parametrize("seed", range(66, 72))
 def test_advanced_two_turns_with_supplies_in_hand(seed):
     """Two and three turns left, both supplies in hand: the default techniques (the
@@ -522,7 +546,9 @@ def test_advanced_two_turns_with_supplies_in_hand(seed):
         for options in (["leaf"], ["leaf", "adv2"], ["leaf", "adv2", "order"],
                         ["leaf", "adv2", "tt"], ["leaf", "adv2", "tt", "order"],
                         ["leaf", "adv2", "adv3"], ["leaf", "adv2", "adv3", "order"],
-                        ["leaf", "adv2", "adv3", "tt", "order"], ["leaf", "adv3"]):
+                        ["leaf", "adv2", "adv3", "tt", "order"], ["leaf", "adv3"],
+                        ["leaf", "adv2", "replies"], ["leaf", "adv2", "replies", "tt", "order"],
+                        ["leaf", "replies"]):
             assert solve(p, options=options, pv=False).value == res.value, options
 
 
@@ -535,6 +561,8 @@ def test_advanced_four_turns_with_supplies_in_hand(seed):
     ref = solve(p, options=["tt", "order", "leaf"], pv=False).value
     assert solve(p, pv=False).value == ref
     assert solve(p, options=[o for o in OPTIONS if o != "adv3"], pv=False).value == ref
+    assert solve(p, options=[o for o in OPTIONS if o != "replies"], pv=False).value == ref
+    assert solve(p, options=["tt", "order", "leaf", "adv2", "replies"], pv=False).value == ref
 
 
 @pytest.mark.parametrize("board,seed", [("square-5", 1675), ("square-4", 2817)])

@@ -66,8 +66,10 @@ cdef bb_t reach_points(const Board* b, bb_t own, const Rays* r, bb_t V) noexcept
 cdef bb_t cut_points_of(const Board* b, bb_t own, const Rays* r, bb_t V) noexcept nogil
 cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* turn) noexcept nogil
 cdef int two_turns_basic(const Board* b, const State* s, TwoTurnPrints* fp) noexcept nogil
+cdef enum:
+    REPLIES = 4         # the other side's refuting last turns kept per ply (two_turns_advanced)
 cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int first,
-                            int* best_turn, long long* nodes) noexcept nogil
+                            int* best_turn, long long* nodes, int* ring) noexcept nogil
 cdef void pair_cache_init(PairCache* pc) noexcept nogil
 cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, int tt_stone,
                            int* best_turn, long long* nodes, Refutation* ref,

@@ -569,35 +569,67 @@ cdef void their_best_under_cut(const Board* b, bb_t own, bb_t nb, const Rays* r,
             top2(score_after_cut(b, own | bit(x), beam, cnt, sx, r, cx, q), x, &q1[q], &q1x[q], &q2[q])
 
 
+cdef inline int line_value(const Board* b, const State* s, int h) noexcept nogil:
+    """The mover's final value (its view) after its last turn h (legal in ``s``)."""
+    cdef int me = s.side
+    cdef bb_t nb = s.neutral | (bit((h >> 6) - 1) if h >= 64 else 0)
+    return (100 * (side_score(b, s.stones[me] | bit(h & 63), nb) - side_score(b, s.stones[me ^ 1], nb))
+            + s.left[me] - (1 if h >= 64 else 0) - s.left[me ^ 1])
+
+
 cdef inline int searched(const Board* b, State* s, int t, int alpha, int beta,
-                         long long* nodes, int* hint) noexcept nogil:
+                         long long* nodes, int* hint, int* ring) noexcept nogil:
     """Our turn t, then the other side's last turn: fail-soft for the window (alpha,
     beta), our view. ``hint``: the other side's last turn that refuted a sibling of t
     (-1: none). Its line alone is scored first: the other side may always play it, so
     its value is an upper bound of t's, and when that is <= alpha the last turn is
-    not searched (siblings are mostly refuted by the same answer). Set to the
-    refuting turn of every search that fails low."""
-    cdef int v, h = hint[0], me, lv, turn
-    cdef bb_t nb
+    not searched (siblings are mostly refuted by the same answer). When there is a
+    hint (a sibling was refuted: the node is likely to fail low), the lines of
+    ``ring`` come next: the REPLIES last distinct turns of the other side that
+    refuted a turn in a two-turn node at this ply, the latest first (-1: an empty
+    slot; NULL: none kept). The nodes after sibling turns of the node above are
+    mostly refuted by the same few answers; without the hint, in nodes that fail
+    high, these lines seldom refute and would only cost. ``hint`` is set to the
+    turn that refuted t, and ``ring`` gets it at its front."""
+    cdef int v, h = hint[0], lv, turn, k, g
     make_c(b, s, t)
     nodes[0] += 1
     if h >= 0 and turn_is_legal(b, s, h):
-        me = s.side
-        nb = s.neutral | (bit((h >> 6) - 1) if h >= 64 else 0)
-        lv = (100 * (side_score(b, s.stones[me] | bit(h & 63), nb) - side_score(b, s.stones[me ^ 1], nb))
-              + s.left[me] - (1 if h >= 64 else 0) - s.left[me ^ 1])
+        lv = line_value(b, s, h)
         if lv >= -alpha:
             unmake_c(b, s, t)
             return -lv
+    for k in range(REPLIES if ring != NULL and h >= 0 else 0):
+        g = ring[k]
+        if g < 0:
+            break
+        if g != h and turn_is_legal(b, s, g):
+            lv = line_value(b, s, g)
+            if lv >= -alpha:
+                unmake_c(b, s, t)
+                hint[0] = g
+                while k > 0:            # to the front
+                    ring[k] = ring[k - 1]
+                    k -= 1
+                ring[0] = g
+                return -lv
     v = -last_turn(b, s, -beta, -alpha, &turn)
     unmake_c(b, s, t)
     if v <= alpha and turn >= 0:
         hint[0] = turn
+    if v <= alpha and turn >= 0 and ring != NULL:
+        k = 0                           # move (or add) it to the front of the ring
+        while k < REPLIES - 1 and ring[k] != turn:
+            k += 1
+        while k > 0:
+            ring[k] = ring[k - 1]
+            k -= 1
+        ring[0] = turn
     return v
 
 
 cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int first,
-                            int* best_turn, long long* nodes) noexcept nogil:
+                            int* best_turn, long long* nodes, int* ring) noexcept nogil:
     """Fail-soft value (mover's view), Advanced rule, each side one stone left, the
     mover first. Every turn t of ours gets a cheap upper bound U(t): the value if the
     other side answered with a stone alone (no neutral) that it may always play: its
@@ -611,7 +643,8 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
     only when no stone-only turn reached beta, a stone's row of them not at all when
     even our best possible gain from a cut (``cut_gain_bound``) against their worst
     case keeps all of them at or below alpha. ``best_turn``: the turn that gave the
-    returned value, or -1 when a bound did."""
+    returned value, or -1 when a bound did. ``ring``: this ply's recent refuting
+    replies (``searched``), or NULL."""
     cdef int me = s.side, op = me ^ 1
     cdef bb_t V = empty_points(b, s), e, e2
     cdef bb_t nb = s.neutral
@@ -633,7 +666,7 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
     cdef Rays rays                                   # every empty point's rays under the neutrals
     cdef int hint = -1
     if first >= 0:
-        best = searched(b, s, first, alpha, beta, nodes, &hint)
+        best = searched(b, s, first, alpha, beta, nodes, &hint, ring)
         bt = first
         if best > alpha:
             alpha = best
@@ -671,7 +704,7 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
                 best = u
                 bt = -1
             break
-        v = searched(b, s, p, alpha, beta, nodes, &hint)
+        v = searched(b, s, p, alpha, beta, nodes, &hint, ring)
         if v > best:
             best = v
             bt = p
@@ -720,7 +753,7 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
                         best = u
                         bt = -1
                     continue
-                v = searched(b, s, p + 64 * (q + 1), alpha, beta, nodes, &hint)
+                v = searched(b, s, p + 64 * (q + 1), alpha, beta, nodes, &hint, ring)
                 if v > best:
                     best = v
                     bt = p + 64 * (q + 1)

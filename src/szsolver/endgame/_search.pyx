@@ -62,7 +62,7 @@ from szsolver.endgame._tt cimport (TT, TTEntry, sz_tt_slot, tt_init, tt_share, t
                                    tt_store, tt_prefetch)
 from szsolver.endgame._tables cimport (ScoreTables, build_score_tables, free_score_tables,
                                        tables_at_root, table_hi, table_lo)
-from szsolver.endgame._leaves cimport (Refutation, TwoTurnPrints, PairCache, pair_cache_init, last_turn, two_turns_basic, two_turns_advanced,
+from szsolver.endgame._leaves cimport (Refutation, TwoTurnPrints, PairCache, pair_cache_init, last_turn, two_turns_basic, two_turns_advanced, REPLIES,
                                        two_turns_from_scores, three_turns_basic, refutation_line,
                                        Rays, fill_rays_of, reach_points, cut_points_of)
 from szsolver.endgame._order cimport gen_ordered
@@ -84,7 +84,7 @@ cdef enum:
     OPT_ORDER = 8
     OPT_DOM = 16
     OPT_MONO = 32
-    OPT_ALL = 32703       # the default set: all but PVS (measured: docs/solver.md)
+    OPT_ALL = 65471       # the default set: all but PVS (measured: docs/solver.md)
     OPT_PVS = 64          # not in OPT_ALL: chosen by the driver
     OPT_KILLER = 128
     OPT_ADV2 = 256        # Advanced two-turn bounds (two_turns_advanced)
@@ -96,7 +96,8 @@ cdef enum:
                           # with OPT_FOOT)
     OPT_ROOT = 8192       # the driver orders the root's turns (solver.ordered_orbit_turns)
     OPT_DELAY = 16384     # last neutral: (x, q) refuted by the reply that refuted (x, -)
-    OPT_KNOWN = 32767
+    OPT_REPLIES = 32768   # Advanced two-turn nodes: the other side's recent refutations tried first
+    OPT_KNOWN = 65535
     EARLY_PAIRS = 3       # how many (measured: docs/solver.md)
     ABORT_NONE = 0
     ABORT_NODES = 1
@@ -104,7 +105,7 @@ cdef enum:
     ABORT_INTERRUPT = 3
 
 DRIVER_PVS = OPT_PVS
-OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO, "killer": OPT_KILLER, "adv2": OPT_ADV2, "adv3": OPT_ADV3, "foot": OPT_FOOT, "early": OPT_EARLY, "shift": OPT_SHIFT, "root": OPT_ROOT, "delay": OPT_DELAY}
+OPTIONS = {"tt": OPT_TT, "leaf": OPT_LEAF, "tables": OPT_TABLES, "order": OPT_ORDER, "dom": OPT_DOM, "mono": OPT_MONO, "killer": OPT_KILLER, "adv2": OPT_ADV2, "adv3": OPT_ADV3, "foot": OPT_FOOT, "early": OPT_EARLY, "shift": OPT_SHIFT, "root": OPT_ROOT, "delay": OPT_DELAY, "replies": OPT_REPLIES}
 ALL_OPTIONS = OPT_ALL
 ABORT_REASONS = {ABORT_NODES: "node limit", ABORT_TIME: "time limit",
                  ABORT_INTERRUPT: "interrupted"}
@@ -148,6 +149,8 @@ cdef struct Ctx:
     uint64_t root_key         # the position they belong to
     int killer[MAX_PLY + 1]   # per ply: the turn of the last cutoff (OPT_KILLER)
     int killer2[MAX_PLY + 1]  # ... and of the cutoff before it by another turn
+    int replies[MAX_PLY + 1][REPLIES]   # per ply: the other side's last turns that refuted
+                              # turns in the two-turn nodes there, the latest first (adv2)
     int played[MAX_PLY + 1]   # per ply: the turn being searched there (its child's last turn)
     PairCache pairs           # Basic: final scores with two more stones, per stone set (three-turn nodes)
     Refutation lines[CORE_MAX_POINTS]   # the open four-turn node's refutations, per stone
@@ -419,7 +422,8 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
         t = ttmove
         if t < 0 and (c.opts & OPT_ORDER) and c.killer[ply] >= 0 and turn_is_legal(b, s, c.killer[ply]):
             t = c.killer[ply]
-        best = two_turns_advanced(b, s, alpha, beta, t, &bestmove, &c.nodes)
+        best = two_turns_advanced(b, s, alpha, beta, t, &bestmove, &c.nodes,
+                                  c.replies[ply] if (c.opts & OPT_REPLIES) else NULL)
         if best >= b0 and bestmove >= 0:
             c.killer[ply] = bestmove
         if c.opts & OPT_TT:
@@ -733,6 +737,8 @@ cdef class Searcher:
         for i in range(MAX_PLY + 1):
             self.c.killer[i] = -1
             self.c.killer2[i] = -1
+            for j in range(REPLIES):
+                self.c.replies[i][j] = -1
         self.c.root_shift_q = -1
         self.c.root_shift_side = 0
         self.c.shift_cuts = 0
