@@ -267,7 +267,7 @@ def test_searcher_checks_its_inputs():
         Searcher(p, 1)
     assert "at least 2" in one_line(e)
     with pytest.raises(UnsupportedError) as e:
-        Searcher(p, 1 << 12, 1 << 15)
+        Searcher(p, 1 << 12, 1 << 16)
     assert "options" in one_line(e)
     s = Searcher(p, 1 << 12)
     occupied = (p.red | p.blue).bit_length() - 1
