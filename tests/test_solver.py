@@ -478,6 +478,23 @@ def test_advanced_last_turn_with_supplies_in_hand(seed):
     assert solve(p, pv=False).value == best_val
 
 
+def assert_probes_fail_soft(p, true, seed):
+    """Probes of ``p`` (value ``true``, its mover's view) for windows on every side of
+    the value, wide and null, on fresh tables and on one kept across them: v <= alpha
+    bounds the value from above, v >= beta from below, anything between is exact."""
+    kept = Searcher(to_core(p), 1 << 12, ALL_OPTIONS)
+    for alpha in (true - 201, true - 100, true - 2, true - 1, true, true + 1, true + 99):
+        for beta in (alpha + 1, alpha + 2, alpha + 150, 30000):
+            for s in (Searcher(to_core(p), 1 << 12, ALL_OPTIONS), kept):
+                v = s.probe(alpha, beta)
+                if v <= alpha:
+                    assert true <= v, (seed, alpha, beta, v, true)
+                elif v >= beta:
+                    assert true >= v, (seed, alpha, beta, v, true)
+                else:
+                    assert v == true, (seed, alpha, beta, v, true)
+
+
 @pytest.mark.parametrize("rule", [BASIC, ADVANCED])
 @pytest.mark.parametrize("tl", [1, 2, 3])
 def test_probes_are_fail_soft(rule, tl):
@@ -494,18 +511,7 @@ def test_probes_are_fail_soft(rule, tl):
             true = Brute().value(p.copy())
         else:
             true = solve(p, options=["tt", "order"], pv=False).value
-        true = true if p.side == RED else -true
-        kept = Searcher(to_core(p), 1 << 12, ALL_OPTIONS)
-        for alpha in (true - 201, true - 100, true - 2, true - 1, true, true + 1, true + 99):
-            for beta in (alpha + 1, alpha + 2, alpha + 150, 30000):
-                for s in (Searcher(to_core(p), 1 << 12, ALL_OPTIONS), kept):
-                    v = s.probe(alpha, beta)
-                    if v <= alpha:
-                        assert true <= v, (seed, alpha, beta, v, true)
-                    elif v >= beta:
-                        assert true >= v, (seed, alpha, beta, v, true)
-                    else:
-                        assert v == true, (seed, alpha, beta, v, true)
+        assert_probes_fail_soft(p, true if p.side == RED else -true, seed)
 
 
 @pytest.mark.parametrize("tl", [2, 3, 4])
@@ -518,18 +524,7 @@ def test_advanced_probes_are_fail_soft_with_supplies_in_hand(seed, tl):
     line's bound one point too low fails here."""
     p = random_game_at(900 + seed, tl, ADVANCED, (4, 4), p_neutral=0.0)
     true = solve(p, options=["tt", "order", "leaf"], pv=False).value
-    true = true if p.side == RED else -true
-    kept = Searcher(to_core(p), 1 << 12, ALL_OPTIONS)
-    for alpha in (true - 201, true - 100, true - 2, true - 1, true, true + 1, true + 99):
-        for beta in (alpha + 1, alpha + 2, alpha + 150, 30000):
-            for s in (Searcher(to_core(p), 1 << 12, ALL_OPTIONS), kept):
-                v = s.probe(alpha, beta)
-                if v <= alpha:
-                    assert true <= v, (seed, alpha, beta, v, true)
-                elif v >= beta:
-                    assert true >= v, (seed, alpha, beta, v, true)
-                else:
-                    assert v == true, (seed, alpha, beta, v, true)
+    assert_probes_fail_soft(p, true if p.side == RED else -true, seed)
 
 
 @pytest.mark.parametrize("seed", range(66, 72))

@@ -150,7 +150,7 @@ cdef struct Ctx:
     int killer[MAX_PLY + 1]   # per ply: the turn of the last cutoff (OPT_KILLER)
     int killer2[MAX_PLY + 1]  # ... and of the cutoff before it by another turn
     int replies[MAX_PLY + 1][REPLIES]   # per ply: the other side's last turns that refuted
-                              # turns in the two-turn nodes there, the latest first (adv2)
+                              # turns in the two-turn nodes there, the latest first (OPT_REPLIES)
     int played[MAX_PLY + 1]   # per ply: the turn being searched there (its child's last turn)
     PairCache pairs           # Basic: final scores with two more stones, per stone set (three-turn nodes)
     Refutation lines[CORE_MAX_POINTS]   # the open four-turn node's refutations, per stone
