@@ -577,6 +577,15 @@ cdef inline int line_value(const Board* b, const State* s, int h) noexcept nogil
             + s.left[me] - (1 if h >= 64 else 0) - s.left[me ^ 1])
 
 
+cdef inline void to_front(int* ring, int k, int turn) noexcept nogil:
+    """Put ``turn`` at the front of ``ring``, shifting slots 0..k-1 back by one (slot
+    k, the turn's own or the last, is overwritten)."""
+    while k > 0:
+        ring[k] = ring[k - 1]
+        k -= 1
+    ring[0] = turn
+
+
 cdef inline int searched(const Board* b, State* s, int t, int alpha, int beta,
                          long long* nodes, int* hint, int* ring) noexcept nogil:
     """Our turn t, then the other side's last turn: fail-soft for the window (alpha,
@@ -608,23 +617,17 @@ cdef inline int searched(const Board* b, State* s, int t, int alpha, int beta,
             if lv >= -alpha:
                 unmake_c(b, s, t)
                 hint[0] = g
-                while k > 0:            # to the front
-                    ring[k] = ring[k - 1]
-                    k -= 1
-                ring[0] = g
+                to_front(ring, k, g)
                 return -lv
     v = -last_turn(b, s, -beta, -alpha, &turn)
     unmake_c(b, s, t)
     if v <= alpha and turn >= 0:
         hint[0] = turn
-    if v <= alpha and turn >= 0 and ring != NULL:
-        k = 0                           # move (or add) it to the front of the ring
-        while k < REPLIES - 1 and ring[k] != turn:
-            k += 1
-        while k > 0:
-            ring[k] = ring[k - 1]
-            k -= 1
-        ring[0] = turn
+        if ring != NULL:
+            k = 0                       # where it stands, else the last slot (dropped)
+            while k < REPLIES - 1 and ring[k] != turn:
+                k += 1
+            to_front(ring, k, turn)
     return v
 
 
