@@ -627,6 +627,36 @@ def test_a_task_of_a_finished_solve_ends_and_leaves_nothing(client):
     assert _scheduler_state(client) == []
 
 
+def test_a_lock_held_when_its_solve_ends_is_closed_once_let_go(client):
+    """A task may hold a solve's lock when the solve ends (it was waiting for it, or
+    its search ran past the wait): the solve's state goes once the task has read the
+    end under the lock and let go. Closed while held, the scheduler warns, and the
+    task would find the variable gone instead of the end."""
+    import threading
+    import warnings
+
+    from szsolver.batch.deep import ENDED, _forget
+    name = "szsolver-test-held"
+    distributed.Variable(name, client=client).set(5)
+    holding, seen = threading.Event(), []
+
+    def task():
+        with distributed.Lock(name + "-lock"):
+            holding.set()
+            time.sleep(3)       # past the 2 s the solve tries to take the lock itself
+            seen.append(distributed.Variable(name).get(timeout=1))
+    t = threading.Thread(target=task)
+    t.start()
+    assert holding.wait(30)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _forget(client, name)
+        t.join()
+        assert _scheduler_state(client) == []
+    assert seen == [ENDED]
+    assert not [w for w in caught if "unreleased leases" in str(w.message)]
+
+
 def test_a_failed_deep_solve_leaves_nothing_on_the_scheduler(client):
     pos = parse(_no_neutrals_for_the_mover(_late_positions(5, 5)[1]))
 

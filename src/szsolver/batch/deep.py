@@ -44,6 +44,7 @@ Contracts:
 """
 from __future__ import annotations
 
+import contextlib
 import time
 
 from ..errors import UnsupportedError
@@ -125,13 +126,34 @@ def _lock(name: str):
     return Lock(name)
 
 
+@contextlib.contextmanager
+def _holding(lock):
+    """``with lock:``, but :class:`_Ended` when the lock is gone: the solve that made it
+    is over and closed it (Dask then refuses the acquire with a RuntimeError)."""
+    try:
+        lock.acquire()
+    except RuntimeError:
+        raise _Ended from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 def _close_lock(name: str) -> None:
-    """Delete the lock ``name`` on the scheduler (a lock lives there until closed),
-    unless another task of the ended solve holds it: that one closes it when it lets go
-    and finds the solve over (closed while held, the scheduler warns)."""
-    import contextlib
+    """Delete the lock of the shared variable ``name`` on the scheduler (a lock lives
+    there until closed) if this task made it again after its solve deleted both: only
+    once the variable is gone. While it is there, even ENDED, the solve deletes the
+    lock itself once nobody holds it (:func:`_forget`), and other tasks may take it
+    meanwhile (closed while held, the scheduler warns)."""
+    from distributed import Variable
     with contextlib.suppress(Exception):
-        lock = _lock(name)
+        try:
+            Variable(name).get(timeout=0.1)
+            return
+        except TimeoutError:
+            pass
+        lock = _lock(name + "-lock")
         if not lock.locked():
             lock.close()
 
@@ -183,7 +205,7 @@ class Window:
         if self._var is None:
             return
         _read(self._var)                 # still there? (else the lock is not made again)
-        with self._lock:
+        with _holding(self._lock):
             cur = _read(self._var)
             if not cur or self.better(v, cur[0]):
                 self._var.set([v, turn])
@@ -227,7 +249,7 @@ class Budget:
             return SLICE_NODES
         if self._held <= 0 and self._var is not None:
             _read(self._var)
-            with self._lock:
+            with _holding(self._lock):
                 left = _read(self._var)
                 take = min(left, max(NODE_GRAIN, min(SLICE_NODES, left // 4)))
                 self._var.set(left - take)
@@ -243,7 +265,7 @@ class Budget:
         if self._var is not None and self._held > 0:
             held, self._held = self._held, 0
             _read(self._var)
-            with self._lock:
+            with _holding(self._lock):
                 self._var.set(_read(self._var) + held)
 
 
@@ -415,7 +437,7 @@ def _ending(names: list[str | None]) -> None:
     """A task found its solve over: delete the locks it may have made again."""
     for name in names:
         if name is not None:
-            _close_lock(name + "-lock")
+            _close_lock(name)
 
 
 def child_task(position: str, turns: list[int], window: str | None,
@@ -602,6 +624,17 @@ def _in_process(client) -> bool:
     return getattr(client, "cluster", None) is not None
 
 
+def _wait_free(lock, seconds: float) -> bool:
+    """Wait until nobody holds ``lock``, at most ``seconds``: is it free?"""
+    end = time.time() + seconds
+    with contextlib.suppress(Exception):
+        while lock.locked():
+            if time.time() >= end:
+                return False
+            time.sleep(0.02)
+    return True
+
+
 def _forget(client, name: str, running=()) -> None:
     """Delete the shared variable ``name`` and its lock from the scheduler (tasks still
     running find them gone and end; see :class:`_Ended`). ``running``: futures of tasks
@@ -609,8 +642,6 @@ def _forget(client, name: str, running=()) -> None:
     given up to :data:`GONE_AFTER` seconds to stop first, so that none takes the lock
     again after it is deleted (it would stay on the scheduler while it waits for the
     variable)."""
-    import contextlib
-
     from distributed import Lock, Variable, wait
     var = Variable(name, client=client)
     lock = Lock(name + "-lock", scheduler_rpc=client.scheduler, loop=client.loop)
@@ -627,8 +658,16 @@ def _forget(client, name: str, running=()) -> None:
     if running:
         with contextlib.suppress(Exception):
             wait([f for f in running if not f.done()], timeout=GONE_AFTER)
+    # A task may hold the lock now: one that waited for it while we held it, or one
+    # still running after the wait. Under it, it reads ENDED and lets go at once, so
+    # the variable goes only after that (gone, it would make the task wait for it);
+    # a lock closed while held makes the scheduler warn. A lease of a lost worker
+    # (it expires in 30 s) is not waited out.
+    free = _wait_free(lock, GONE_AFTER)
     with contextlib.suppress(Exception):
         var.delete()
+    if free:                # one that read the variable just before ENDED
+        _wait_free(lock, GONE_AFTER + 1)
     with contextlib.suppress(Exception):
         lock.close()
 
