@@ -11,7 +11,8 @@ Contracts
   each under ``solver_time`` seconds; a solve that does not finish
   leaves its turn to the engine), the others get the engine's estimate
   (``time_per_turn`` seconds of budget, converted to iterations: deterministic)
-  and CP-SAT bounds. The proved part of the game (``proved_from`` on) is kept
+  and CP-SAT bounds (each position once, each of its four CP-SAT calls limited to
+  ``min(CPSAT_TIME, time_per_turn)`` seconds: proved, looser when stopped). The proved part of the game (``proved_from`` on) is kept
   apart from the estimated part in every output.
 * Accuracy per player: the share of optimal turns among the player's turns judged
   exactly (None when none was).
@@ -36,7 +37,7 @@ from .check import (EXACT_TURNS, MIN_EXACT_TURNS, Facts, bound_facts, judge, ove
 
 TIME_PER_TURN = 2.0          # default engine budget per estimated turn (CPU seconds)
 SOLVER_TIME = 60.0           # default limit per exact solve (seconds)
-CPSAT_TIME = 2.0             # limit per CP-SAT bound (seconds)
+CPSAT_TIME = 2.0             # limit per CP-SAT bound (seconds; at most the time per turn)
 VERDICT_COUNTS = {"optimal": "optimal", "inaccuracy": "inaccuracies", "mistake": "mistakes",
                   "blunder": "blunders"}
 
@@ -110,6 +111,9 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
         raise InputError("the game has no turns to judge")
     start, cpu_start = time.perf_counter(), time.process_time()
     eng = engine or Engine(time_per_turn)
+    # A small budget per turn asks for a quick run: the CP-SAT bounds (four calls per
+    # position, each position once) get no more time each than a turn's estimate.
+    cpsat_time = min(CPSAT_TIME, time_per_turn)
     cores = [to_core(game.start)] + [to_core(p) for p in game.positions]
     n = len(game.turns)
     facts: list[Facts | None] = [None] * (n + 1)
@@ -144,8 +148,8 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
         if need_estimate:
             if progress:
                 progress(done, n, f"estimating turn {turn_number(game, i)}")
-            before = bound_facts(cores[i], before, CPSAT_TIME, cpsat)
-            after = bound_facts(cores[i + 1], after, CPSAT_TIME, cpsat)
+            before = bound_facts(cores[i], before, cpsat_time, cpsat)
+            after = bound_facts(cores[i + 1], after, cpsat_time, cpsat)
             facts[i], facts[i + 1] = before, after
             if cores[i].turns_left > MIN_EXACT_TURNS:     # else a stopped solve: bounds only
                 estimate = eng.judge(cores[i], turn, time_per_turn)

@@ -277,10 +277,11 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
 def bound_facts(pos, facts: Facts | None = None, time_limit=None, cpsat: bool = True) -> Facts:
     """``facts`` (default: nothing known) tightened by the trivial bounds and, with
     ``cpsat``, each side's CP-SAT final-score floor and bound (``time_limit`` per
-    CP-SAT call)."""
+    CP-SAT call). Facts that hold CP-SAT bounds already are returned as they are
+    (a position shared by two turns is bounded once)."""
     from ..engine.search import bounds_from_scores, score_bounds, trivial_bounds
     f = facts or Facts()
-    if f.exact:
+    if f.exact or f.score_bounds is not None:
         return f
     if pos.is_over():
         return over_facts(pos)

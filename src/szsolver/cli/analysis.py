@@ -352,7 +352,8 @@ def annotation_text(ann) -> str:
 @click.argument("source", required=False)
 @click.option("--example", is_flag=True, help="Annotate the bundled rulebook example game.")
 @click.option("--time-per-turn", type=SECONDS, default=None, metavar="S",
-              help="Engine budget per estimated turn (default 2; fixed iterations).")
+              help="Engine budget per estimated turn (default 2; fixed iterations); "
+                   "each CP-SAT bound of a position takes at most S seconds too.")
 @click.option("--exact-turns", type=click.IntRange(0, 8), default=None, metavar="N",
               help="Prove the turns with at most N turns left (default 8; Star: N live "
                    "empty cells, default 8; Stargazers: N empty cells, default 13).")
