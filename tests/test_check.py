@@ -369,6 +369,7 @@ def test_a_time_limit_holds_where_the_engine_cost_model_is_too_hopeful(monkeypat
     r = CliRunner().invoke(main, ["check", position_string(pos), format_turn(turn, pos.geometry),
                                   "--time-limit", "0.5"])
     assert r.exit_code == 0 and "cut the engine's search short" in r.output
+    monkeypatch.undo()          # the real model: without a time limit nothing stops it
     assert check(pos, turn, engine_seconds=0.05, cpsat=False).engine_stopped is False
 
 
