@@ -54,6 +54,7 @@ has to improve on it or prove it (:func:`maximise`).
 """
 from __future__ import annotations
 
+import functools
 import math
 import time
 
@@ -96,6 +97,22 @@ def score_of(geometry, own: int, neutral: int, advanced: bool) -> int:
     return popcount(pattern_set(geometry, own, neutral if advanced else 0))
 
 
+@functools.lru_cache(maxsize=8)
+def _ray_masks(geometry) -> list[list[tuple[int, bool]]]:
+    """Per point, per direction: the ray's points as a bit mask, and whether it runs
+    up the point numbering (built once per board: a large board has thousands)."""
+    out = []
+    for per_dir in geometry.rays:
+        per = []
+        for ray in per_dir:
+            if any(a >= b for a, b in zip(ray, ray[1:])) and \
+                    any(a <= b for a, b in zip(ray, ray[1:])):
+                raise ValueError("rays must run monotonically through the point numbers")
+            per.append((sum(1 << q for q in ray), len(ray) < 2 or ray[0] < ray[1]))
+        out.append(per)
+    return out
+
+
 class FastScore:
     """The rules' score by bit masks, for the local search: about ten times faster than
     the walk of :func:`score_of` and equal to it (tested). A beam from p in direction d
@@ -110,15 +127,7 @@ class FastScore:
     def __init__(self, geometry, own: int, neutral: int, advanced: bool):
         self.own, self.advanced = own, advanced
         self.neutral = neutral if advanced else 0
-        self.rays = []
-        for per_dir in geometry.rays:
-            per = []
-            for ray in per_dir:
-                if any(a >= b for a, b in zip(ray, ray[1:])) and \
-                        any(a <= b for a, b in zip(ray, ray[1:])):
-                    raise ValueError("rays must run monotonically through the point numbers")
-                per.append((sum(1 << q for q in ray), len(ray) < 2 or ray[0] < ray[1]))
-            self.rays.append(per)
+        self.rays = _ray_masks(geometry)
 
     def __call__(self, stones: int, neutrals: int = 0) -> int:
         own = self.own | stones
