@@ -12,8 +12,9 @@ Contracts
   leaves its turn to the engine), the others get the engine's estimate
   (``time_per_turn`` seconds of budget, converted to iterations: deterministic)
   and CP-SAT bounds (each position once, each of its four CP-SAT calls limited to
-  ``min(CPSAT_TIME, time_per_turn)`` seconds: proved, looser when stopped). The proved part of the game (``proved_from`` on) is kept
-  apart from the estimated part in every output.
+  ``min(CPSAT_TIME, time_per_turn)`` seconds: proved, looser when stopped). The
+  proved part of the game (``proved_from`` on) is kept apart from the estimated
+  part in every output.
 * Accuracy per player: the share of optimal turns among the player's turns judged
   exactly (None when none was).
 * ``seconds`` is the whole run's wall time and ``cpu_seconds`` its CPU time (this

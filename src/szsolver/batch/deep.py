@@ -662,7 +662,7 @@ def _forget(client, name: str, running=()) -> None:
     # still running after the wait. Under it, it reads ENDED and lets go at once, so
     # the variable goes only after that (gone, it would make the task wait for it);
     # a lock closed while held makes the scheduler warn. A lease of a lost worker
-    # (it expires in 30 s) is not waited out.
+    # (it expires in 30 s) is waited for GONE_AFTER seconds at most.
     free = _wait_free(lock, GONE_AFTER)
     with contextlib.suppress(Exception):
         var.delete()
