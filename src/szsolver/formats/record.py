@@ -273,49 +273,64 @@ def _start_position(tags: dict, backend):
 def parse_game(text: str, backend=None) -> Game:
     """Parse a game record (see the module doc); ParseError names the problem
     (IllegalTurnError an illegal turn, InvalidPositionError an impossible set-up)."""
-    tags: dict[str, str] = {}
     backend = backend or _default_backend()
-    start = None          # known once the first round number or turn is reached
+
+    def new_game(tags):
+        game = Game(tags, (), backend=backend)
+        return game, game.start.ply // 2 + 1, game.start.side
+    return read_numbered_game(text, new_game, _play_text)
+
+
+def read_numbered_game(text: str, new_game, play, word: str = "turn",
+                       side_names=SIDE_NAMES):
+    """The game of a record in this module's format, for every game that writes it
+    so: tags, then rounds, each its number ``N.`` and the first side's turn (side 0),
+    then the second side's (``N...`` starts a round at the second side's turn).
+    ``new_game(tags)`` sets the game up: (game, its first round's number, the side to
+    play first); ``play(game, token, where)`` plays a turn's text (``where``: e.g.
+    'round 7, blue'). ``word`` names a turn in the errors ('turn', 'move'). ParseError
+    names what is wrong and where; the game's result tag is checked at the end."""
+    tags: dict[str, str] = {}
+    game = None           # set up once the first round number or turn is reached
     expect_round = side = round_no = None
     in_round = 0          # turns seen since the last round number
     for part in read_record(text):
         if part[0] == "tag":
             _, line, name, value = part
-            if start is not None:
-                raise ParseError(f"tag [{name}] on line {line} comes after the turns: "
+            if game is not None:
+                raise ParseError(f"tag [{name}] on line {line} comes after the {word}s: "
                                  "tags come first")
             if name in tags:
                 raise ParseError(f"tag [{name}] given twice")
             tags[name] = value
             continue
-        if start is None:  # the tags are complete: set up, then play turns as they come
-            game = Game(tags, (), backend=backend)
-            start = game.start
-            expect_round, side = start.ply // 2 + 1, start.side
+        if game is None:   # the tags are complete: set up, then play turns as they come
+            game, expect_round, side = new_game(tags)
         if part[0] == "round":
             _, _, number, dots, token = part
             if round_no is not None and in_round == 0:
-                raise ParseError(f"round {round_no} has no turns")
-            if round_no is not None and side != RED:
-                raise ParseError(f"round {round_no}, blue: turn missing before {token!r}")
-            want = f"{expect_round}." if side == RED else f"{expect_round}..."
-            if (number, dots) != (expect_round, side != RED):
+                raise ParseError(f"round {round_no} has no {word}s")
+            if round_no is not None and side != 0:
+                raise ParseError(f"round {round_no}, {side_names[1]}: {word} missing "
+                                 f"before {token!r}")
+            want = f"{expect_round}." if side == 0 else f"{expect_round}..."
+            if (number, dots) != (expect_round, side != 0):
                 raise ParseError(f"expected round number {want!r}, got {token!r}")
             round_no, in_round = expect_round, 0
             continue
         token = part[2]
-        if round_no is None or (in_round and side == RED):
-            raise ParseError(f"turn {token!r} needs its round number first: "
+        if round_no is None or (in_round and side == 0):
+            raise ParseError(f"{word} {token!r} needs its round number first: "
                              f"'{expect_round}. {token}'")
-        _play_text(game, token, f"round {round_no}, {SIDE_NAMES[side]}")
+        play(game, token, f"round {round_no}, {side_names[side]}")
         in_round += 1
-        if side != RED:
+        if side != 0:
             expect_round += 1
         side ^= 1
     if round_no is not None and in_round == 0:
-        raise ParseError(f"round {round_no} has no turns")
-    if start is None:
-        game = Game(tags, (), backend=backend)
+        raise ParseError(f"round {round_no} has no {word}s")
+    if game is None:
+        game = new_game(tags)[0]
     game.warnings.clear()
     game._check_result()
     return game

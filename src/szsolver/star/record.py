@@ -42,7 +42,7 @@ import re
 
 from ..errors import InputError, ParseError
 from ..formats.notation import json_loads, json_object
-from ..formats.record import TAG_NAME_RE, read_record, tag_line
+from ..formats.record import TAG_NAME_RE, read_numbered_game, tag_line
 from .board import STANDARD, by_name
 from .groups import BLACK
 from .position import (COLOUR_NAMES, GAME_WORD, Position, format_move, parse_move,
@@ -151,51 +151,11 @@ def _start_position(tags: dict) -> Position:
 def parse_game(text: str) -> Game:
     """Parse a Star game record (see the module doc); ParseError / IllegalTurnError
     name the problem and where."""
-    tags: dict[str, str] = {}
-    game = None
-    expect_round = side = round_no = None
-    in_round = 0
-    for part in read_record(text):
-        if part[0] == "tag":
-            _, line, name, value = part
-            if game is not None:
-                raise ParseError(f"tag [{name}] on line {line} comes after the moves: "
-                                 "tags come first")
-            if name in tags:
-                raise ParseError(f"tag [{name}] given twice")
-            tags[name] = value
-            continue
-        if game is None:
-            game = Game(tags)
-            side = game.start.side
-            expect_round = 1
-        if part[0] == "round":
-            _, _, number, dots, token = part
-            if round_no is not None and in_round == 0:
-                raise ParseError(f"round {round_no} has no moves")
-            if round_no is not None and side != BLACK:
-                raise ParseError(f"round {round_no}, white: move missing before {token!r}")
-            want = f"{expect_round}." if side == BLACK else f"{expect_round}..."
-            if (number, dots) != (expect_round, side != BLACK):
-                raise ParseError(f"expected round number {want!r}, got {token!r}")
-            round_no, in_round = expect_round, 0
-            continue
-        token = part[2]
-        if round_no is None or (in_round and side == BLACK):
-            raise ParseError(f"move {token!r} needs its round number first: "
-                             f"'{expect_round}. {token}'")
-        game.play(token)
-        in_round += 1
-        if side != BLACK:
-            expect_round += 1
-        side ^= 1
-    if round_no is not None and in_round == 0:
-        raise ParseError(f"round {round_no} has no moves")
-    if game is None:
+    def new_game(tags):
         game = Game(tags)
-    game.warnings.clear()
-    game._check_result()
-    return game
+        return game, 1, game.start.side
+    return read_numbered_game(text, new_game, lambda game, token, _where: game.play(token),
+                              "move", COLOUR_NAMES)
 
 
 def game_string(game: Game) -> str:
