@@ -323,7 +323,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
         if T == 1:
             # >= beta: our stone (Basic: the footprint rule's); <= alpha: no strategy
             # of theirs is needed
-            r = found(last_turn(b, s, alpha, beta, &leaf_turn), BY_SEARCH, -1)
+            r = found(last_turn(b, s, alpha, beta, &leaf_turn, 0), BY_SEARCH, -1)
             if r.value >= beta and leaf_turn >= 0 and s.rule == C_BASIC:
                 r.prints = bit(leaf_turn)
             elif r.value <= alpha:

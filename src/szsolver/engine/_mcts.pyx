@@ -176,7 +176,7 @@ cdef inline int exact_tail(const Board* b, const State* s, int* value) noexcept 
     last-turn functions); else 0."""
     cdef int tl = turns_left_c(s), v, turn
     if tl == 1:
-        v = last_turn(b, s, -INF, INF, &turn)
+        v = last_turn(b, s, -INF, INF, &turn, 0)
     elif tl == 2 and s.rule == C_BASIC:
         v = two_turns_basic(b, s, NULL)
     else:
