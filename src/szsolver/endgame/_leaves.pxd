@@ -65,7 +65,7 @@ cdef void scores_with_stone(const Board* b, bb_t own, bb_t nb, const Rays* r, bb
 cdef bb_t reach_points(const Board* b, bb_t own, const Rays* r, bb_t V) noexcept nogil
 cdef bb_t cut_points_of(const Board* b, bb_t own, const Rays* r, bb_t V) noexcept nogil
 cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* turn,
-                   bb_t first) noexcept nogil
+                   bb_t scan_first) noexcept nogil
 cdef int two_turns_basic(const Board* b, const State* s, TwoTurnPrints* fp) noexcept nogil
 cdef enum:
     REPLIES = 4         # the other side's refuting last turns kept per ply (two_turns_advanced)

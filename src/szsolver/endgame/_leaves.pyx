@@ -347,7 +347,7 @@ cdef inline int cut_dirs(const Board* b, bb_t own, const Rays* r, int q) noexcep
 
 
 cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* turn,
-                   bb_t first) noexcept nogil:
+                   bb_t scan_first) noexcept nogil:
     """Fail-soft value (mover's view) with one turn left, the mover to play it, for the
     window (alpha, beta): v >= beta is a lower bound (it may stop at the first turn
     that reaches beta), v <= alpha an upper bound, anything between is exact (Basic:
@@ -357,7 +357,7 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* tur
     Advanced: each neutral is scored incrementally (``score_with_cut``); a neutral
     that cuts no beam leaves both scores unchanged and only costs the tie-break; a
     neutral turn whose bound (our gain from a cut at most ``cut_gain_bound``) cannot
-    beat both the best turn found and alpha is not scored. ``first`` (Advanced): stones
+    beat both the best turn found and alpha is not scored. ``scan_first`` (Advanced): stones
     whose turns are scanned before the others (order only, the value is the same):
     likely good turns stop a scan sooner, and a good turn found early leaves more
     neutral turns below ``max(best, alpha)``, not scored."""
@@ -410,8 +410,8 @@ cdef int last_turn(const Board* b, const State* s, int alpha, int beta, int* tur
         cme = cut_points(b, mine, &rays, V)
     beam_masks(b, mine, nb, beam_0)
     sme0 = histogram(b, mine, beam_0, cnt_0)
-    rest = V & ~first
-    e = V & first
+    rest = V & ~scan_first
+    e = V & scan_first
     while e or rest:
         if not e:
             e = rest
@@ -611,7 +611,7 @@ cdef inline int searched(const Board* b, State* s, int t, int alpha, int beta,
     stone alone, when known). ``hint`` is set to the turn that refuted t, and
     ``ring`` gets it at its front."""
     cdef int v, h = hint[0], lv, turn, k, g
-    cdef bb_t first
+    cdef bb_t scan_first
     make_c(b, s, t)
     nodes[0] += 1
     if h >= 0 and turn_is_legal(b, s, h):
@@ -630,12 +630,12 @@ cdef inline int searched(const Board* b, State* s, int t, int alpha, int beta,
                 hint[0] = g
                 to_front(ring, k, g)
                 return -lv
-    first = likely | (bit(h & 63) if h >= 0 else 0)
+    scan_first = likely | (bit(h & 63) if h >= 0 else 0)
     if ring != NULL:
         for k in range(REPLIES):
             if ring[k] >= 0:
-                first |= bit(ring[k] & 63)
-    v = -last_turn(b, s, -beta, -alpha, &turn, first)
+                scan_first |= bit(ring[k] & 63)
+    v = -last_turn(b, s, -beta, -alpha, &turn, scan_first)
     unmake_c(b, s, t)
     if v <= alpha and turn >= 0:
         hint[0] = turn
