@@ -79,21 +79,24 @@ def test_estimates_lie_inside_proved_bounds(ann):
 def test_each_position_gets_cpsat_bounds_once_within_the_budget(monkeypatch, cap, limit):
     """A position is shared by the turn before and the turn after it: its CP-SAT
     bounds are computed once, each call limited to the time per turn (at most
-    ``CPSAT_TIME``), and the estimates stay inside the bounds they gave."""
+    ``CPSAT_TIME``) as CP-SAT work and not wall time (reproducible), and the
+    estimates stay inside the bounds they gave."""
     from szsolver.analysis import annotate as annotate_module
+    from szsolver.bounds.model import WORK_PER_SECOND
     from szsolver.engine import search
     monkeypatch.setattr(annotate_module, "CPSAT_TIME", cap)
     calls = []
     real = search.score_bounds
 
-    def spy(pos, time_limit=None):
-        calls.append((position_string(pos), time_limit))
-        return real(pos, time_limit)
+    def spy(pos, time_limit=None, work_limit=None):
+        calls.append((position_string(pos), time_limit, work_limit))
+        return real(pos, time_limit, work_limit)
     monkeypatch.setattr(search, "score_bounds", spy)
     ann = annotate(Game({"Rule": "basic"}, ["44n66", "64", "41"]), time_per_turn=0.05,
                    exact_turns=4)
     assert len(calls) == 4                                  # the start and three positions
-    assert len({pos for pos, _ in calls}) == 4 and {t for _, t in calls} == {limit}
+    assert len({pos for pos, _, _ in calls}) == 4
+    assert all((t, w) == (None, pytest.approx(limit * WORK_PER_SECOND)) for _, t, w in calls)
     for r in ann.turns:
         for key in ("value_before", "played_value"):
             assert r.lower[key] <= getattr(r, key) <= r.upper[key]

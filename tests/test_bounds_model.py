@@ -250,3 +250,37 @@ def test_a_potential_the_search_settles_never_loads_or_tools():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.split() == ["[(16,", "True),", "(16,", "True)]", "False"]
+
+
+def test_a_work_limit_gives_the_same_bounds_under_any_load(monkeypatch):
+    """CP-SAT stopped by work (its deterministic time), as the engine and ``annotate``
+    stop it, gives the same bounds on an idle machine and with both cores busy (a
+    wall-clock limit gave looser floors under load). Some solves are stopped, and the
+    bounds hold: inside the unlimited ones."""
+    import subprocess
+    import sys
+    from szsolver.engine.search import score_bounds
+    from szsolver.formats.notation import parse_position
+    pos = parse_position(".R/...R../.....R./....N.../R...N..../B.B.B.../.R....B/..R..B/.. "
+                         "B 0 4 advanced")
+    proven = []
+    real = M.Model.solve
+
+    def spy(self, *args, **kw):
+        r = real(self, *args, **kw)
+        proven.append(r["proven"])
+        return r
+    monkeypatch.setattr(M.Model, "solve", spy)
+    quiet = score_bounds(pos, work_limit=0.1)
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3)]
+    try:
+        loaded = score_bounds(pos, work_limit=0.1)
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+    assert loaded == quiet
+    assert proven.count(False) >= 2
+    exact = score_bounds(pos)
+    for side in ("red", "blue"):
+        assert quiet[side][0] <= exact[side][0] <= exact[side][1] <= quiet[side][1]

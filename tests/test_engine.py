@@ -289,26 +289,30 @@ def test_a_judgement_stops_at_a_passed_deadline():
     assert j["best"] in pos.legal_turns()
 
 
-def test_cpsat_bounds_run_within_the_budget_and_still_hold(monkeypatch):
-    """Every CP-SAT solve of the score bounds gets a time limit inside the engine's
-    budget (an early square-8 position took minutes without one), and the bounds
-    it returns still hold for a real continuation."""
+@pytest.mark.parametrize("wall_clock", [False, True])
+def test_cpsat_bounds_run_within_the_budget_and_still_hold(monkeypatch, wall_clock):
+    """Every CP-SAT solve of the score bounds gets a limit inside the engine's
+    budget (an early square-8 position took minutes without one): CP-SAT work, like
+    the tree's iterations, or wall time with ``wall_clock``. The bounds it returns
+    still hold for a real continuation."""
     import szsolver.bounds as bounds
+    from szsolver.bounds.model import WORK_PER_SECOND
     from szsolver.engine.search import BOUNDS_SHARE, MIN_BOUNDS_SECONDS
     seen = []
     for name in ("score_bound", "score_floor"):
         real = getattr(bounds, name)
 
-        def spy(pos, side, time_limit=None, _real=real):
-            seen.append(time_limit)
-            return _real(pos, side, time_limit)
+        def spy(pos, side, time_limit=None, work_limit=None, _real=real):
+            seen.append((time_limit, work_limit))
+            return _real(pos, side, time_limit, work_limit)
         monkeypatch.setattr(bounds, name, spy)
     game = parse_game('[Board "square-8"] 1. 44 45 2. 54')
     pos = game.final
-    res = Engine(0.1, bounds=True, solver_turns=0).analyse(pos)
+    res = Engine(0.1, bounds=True, solver_turns=0, wall_clock=wall_clock).analyse(pos)
+    per = max(0.1 * BOUNDS_SHARE / 4, MIN_BOUNDS_SECONDS)
     assert len(seen) == 4
-    assert all(t is not None and 0 < t <= max(0.1 * BOUNDS_SHARE / 4, MIN_BOUNDS_SECONDS)
-               for t in seen)
+    want = (pytest.approx(per), None) if wall_clock else (None, pytest.approx(per * WORK_PER_SECOND))
+    assert all(limits == want for limits in seen)
     end = pos.copy()
     random_play(end, end.turns_left, seeded_rng("bounds", "square-8"))
     r, b = end.scores()

@@ -12,7 +12,8 @@ Contracts
   leaves its turn to the engine), the others get the engine's estimate
   (``time_per_turn`` seconds of budget, converted to iterations: deterministic)
   and CP-SAT bounds (each position once, each of its four CP-SAT calls limited to
-  ``min(CPSAT_TIME, time_per_turn)`` seconds: proved, looser when stopped). The
+  ``min(CPSAT_TIME, time_per_turn)`` seconds of budget, converted to CP-SAT's
+  deterministic work: proved, looser when stopped, the same on any machine). The
   proved part of the game (``proved_from`` on) is kept apart from the estimated
   part in every output.
 * Accuracy per player: the share of optimal turns among the player's turns judged
@@ -29,6 +30,7 @@ import time
 from dataclasses import dataclass, field
 
 from .. import interrupt
+from ..bounds.model import work_for
 from ..errors import InputError
 from ..formats.notation import position_string
 from ..limits import check_count, check_seconds
@@ -38,7 +40,7 @@ from .check import (EXACT_TURNS, MIN_EXACT_TURNS, Facts, bound_facts, judge, ove
 
 TIME_PER_TURN = 2.0          # default engine budget per estimated turn (CPU seconds)
 SOLVER_TIME = 60.0           # default limit per exact solve (seconds)
-CPSAT_TIME = 2.0             # limit per CP-SAT bound (seconds; at most the time per turn)
+CPSAT_TIME = 2.0             # budget per CP-SAT bound (seconds as work; at most the time per turn)
 VERDICT_COUNTS = {"optimal": "optimal", "inaccuracy": "inaccuracies", "mistake": "mistakes",
                   "blunder": "blunders"}
 
@@ -114,7 +116,8 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     eng = engine or Engine(time_per_turn)
     # A small budget per turn asks for a quick run: the CP-SAT bounds (four calls per
     # position, each position once) get no more time each than a turn's estimate.
-    cpsat_time = min(CPSAT_TIME, time_per_turn)
+    # Work, not wall time: the same game gives the same bounds under any load.
+    cpsat_work = work_for(min(CPSAT_TIME, time_per_turn))
     cores = [to_core(game.start)] + [to_core(p) for p in game.positions]
     n = len(game.turns)
     facts: list[Facts | None] = [None] * (n + 1)
@@ -149,8 +152,8 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
         if need_estimate:
             if progress:
                 progress(done, n, f"estimating turn {turn_number(game, i)}")
-            before = bound_facts(cores[i], before, cpsat_time, cpsat)
-            after = bound_facts(cores[i + 1], after, cpsat_time, cpsat)
+            before = bound_facts(cores[i], before, cpsat=cpsat, work_limit=cpsat_work)
+            after = bound_facts(cores[i + 1], after, cpsat=cpsat, work_limit=cpsat_work)
             facts[i], facts[i + 1] = before, after
             if cores[i].turns_left > MIN_EXACT_TURNS:     # else a stopped solve: bounds only
                 estimate = eng.judge(cores[i], turn, time_per_turn)

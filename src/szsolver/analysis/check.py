@@ -274,10 +274,11 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
     return Facts(value, value, True, sorted(found), scores), played
 
 
-def bound_facts(pos, facts: Facts | None = None, time_limit=None, cpsat: bool = True) -> Facts:
+def bound_facts(pos, facts: Facts | None = None, time_limit=None, cpsat: bool = True,
+                work_limit=None) -> Facts:
     """``facts`` (default: nothing known) tightened by the trivial bounds and, with
-    ``cpsat``, each side's CP-SAT final-score floor and bound (``time_limit`` per
-    CP-SAT call). Facts that hold CP-SAT bounds already are returned as they are
+    ``cpsat``, each side's CP-SAT final-score floor and bound (``time_limit`` and
+    ``work_limit`` per CP-SAT call, as in :func:`~szsolver.engine.search.score_bounds`). Facts that hold CP-SAT bounds already are returned as they are
     (a position shared by two turns is bounded once)."""
     from ..engine.search import bounds_from_scores, score_bounds, trivial_bounds
     f = facts or Facts()
@@ -288,7 +289,7 @@ def bound_facts(pos, facts: Facts | None = None, time_limit=None, cpsat: bool = 
     lo, hi = trivial_bounds(pos)
     sb = None
     if cpsat:
-        sb = score_bounds(pos, time_limit)
+        sb = score_bounds(pos, time_limit, work_limit)
         blo, bhi = bounds_from_scores(pos, sb)
         lo, hi = max(lo, blo), min(hi, bhi)
     return Facts(max(f.lower, lo), min(f.upper, hi), False, f.best, f.scores, sb, f.stopped)

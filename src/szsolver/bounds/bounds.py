@@ -34,14 +34,15 @@ from .model import Model, check_time_limit, maximise, position_facts, score_of
 from .potential import potential_map
 
 
-def score_bound(position, side, time_limit=None) -> int:
+def score_bound(position, side, time_limit=None, work_limit=None) -> int:
     """An upper bound on ``side``'s FINAL score over every continuation of the game
     (any play by the opponent and by the side itself). Exact (CP-SAT, proven).
 
     Contract: for every sequence of legal turns from ``position`` to the end of the
     game, the side's final score is <= ``score_bound(position, side)``. With a
-    ``time_limit`` the result is CP-SAT's proven upper bound (still a valid bound,
-    possibly looser). On the Stars' Zone board it is also *attained* by some
+    ``time_limit`` (wall-clock seconds) or ``work_limit`` (CP-SAT's deterministic
+    time: the same result on any machine) the result is CP-SAT's proven upper bound
+    (still a valid bound, possibly looser). On the Stars' Zone board it is also *attained* by some
     continuation (both players cooperating), so no tighter bound that depends only
     on the position can exist.
 
@@ -68,7 +69,7 @@ def score_bound(position, side, time_limit=None) -> int:
       allowances; the opponent's own stones need only k_opp more points, and the
       board (55 points; at most 1 + 32 + 14 are ever used) always has room.
     """
-    check_time_limit(time_limit)
+    check_time_limit(time_limit, work_limit)
     side, g, own, empty, k, own_allow, opp_allow = position_facts(position, side)
     advanced = position.rule == ADVANCED
     if k == 0 and (not advanced or opp_allow == 0):
@@ -76,18 +77,19 @@ def score_bound(position, side, time_limit=None) -> int:
     if popcount(empty) < k:  # infeasible: not enough room (never in a real game)
         return quick_bound(position, side)
     r, _model = maximise((g, own, position.neutral, empty, k,
-                          own_allow + opp_allow if advanced else 0, advanced), time_limit)
+                          own_allow + opp_allow if advanced else 0, advanced), time_limit,
+                         work_limit=work_limit)
     bound = r["value"] if r["proven"] else r["bound"]
     return min(bound, quick_bound(position, side))
 
 
-def score_floor(position, side, time_limit=None) -> int:
+def score_floor(position, side, time_limit=None, work_limit=None) -> int:
     """A lower bound on ``side``'s FINAL score over every continuation of the game
     (the least score any play of both sides can leave it with). Exact (CP-SAT).
 
     Contract: for every legal continuation to the end, side's final score >=
-    ``score_floor(position, side)``; with a ``time_limit`` CP-SAT's proven lower
-    bound (still valid). Same argument as :func:`score_bound` with min for max:
+    ``score_floor(position, side)``; with a ``time_limit`` or ``work_limit`` (as
+    in :func:`score_bound`) CP-SAT's proven lower bound (still valid). Same argument as :func:`score_bound` with min for max:
     the final score depends only on the side's k new stones X (a k-subset of the
     points empty now) and, under the Advanced rule, the new neutrals Y (at most
     both sides' allowances), so it is >= the minimum over all such (X, Y), and
@@ -96,14 +98,14 @@ def score_floor(position, side, time_limit=None) -> int:
     floor for the opponent is what lets a cap on the mover's score cut
     (value <= 100 * (cap_me - floor_opp) + neutrals).
     """
-    check_time_limit(time_limit)
+    check_time_limit(time_limit, work_limit)
     side, g, own, empty, k, own_allow, opp_allow = position_facts(position, side)
     advanced = position.rule == ADVANCED
     if k == 0 and (not advanced or opp_allow == 0):
         return score_of(g, own, position.neutral, advanced)
     model = Model(g, own, position.neutral, empty, k,
                    own_allow + opp_allow if advanced else 0, advanced, minimise=True)
-    r = model.solve(time_limit)
+    r = model.solve(time_limit, work_limit=work_limit)
     if r["value"] is None:
         return 0
     return r["value"] if r["proven"] else r["bound"]

@@ -153,13 +153,16 @@ def bounds_from_scores(pos, score_bounds: dict) -> tuple[int, int]:
     return 100 * (rf - bb) + lo_t, 100 * (rb - bf) + hi_t
 
 
-def score_bounds(pos, time_limit: float | None = None) -> dict:
+def score_bounds(pos, time_limit: float | None = None, work_limit: float | None = None) -> dict:
     """Each side's proved final-score range ``{"red": [floor, bound], "blue": [...]}``
-    against any play (CP-SAT, :mod:`szsolver.bounds.potential`)."""
+    against any play (CP-SAT, :mod:`szsolver.bounds.potential`). Each of the four
+    CP-SAT solves gets ``time_limit`` (wall clock) and ``work_limit`` (CP-SAT's
+    deterministic time: the same bounds on any machine and under any load)."""
     from ..bounds import score_bound, score_floor
     out = {}
     for side, name in ((0, "red"), (1, "blue")):
-        out[name] = [score_floor(pos, side, time_limit), score_bound(pos, side, time_limit)]
+        out[name] = [score_floor(pos, side, time_limit, work_limit),
+                     score_bound(pos, side, time_limit, work_limit)]
     return out
 
 
@@ -208,8 +211,12 @@ class Engine:
         sb = None
         if self.bounds:
             # Four CP-SAT solves share BOUNDS_SHARE of the budget; stopped early they
-            # still return proved (if looser) bounds.
-            sb = score_bounds(core, max(self.seconds * BOUNDS_SHARE / 4, MIN_BOUNDS_SECONDS))
+            # still return proved (if looser) bounds. The budget is CP-SAT work, like
+            # the tree's iterations (reproducible), unless the engine spends real time.
+            from ..bounds.model import work_for
+            per = max(self.seconds * BOUNDS_SHARE / 4, MIN_BOUNDS_SECONDS)
+            sb = score_bounds(core, per) if self.wall_clock else \
+                score_bounds(core, work_limit=work_for(per))
             blo, bhi = bounds_from_scores(core, sb)
             lo, hi = max(lo, blo), min(hi, bhi)
         stopped = None
