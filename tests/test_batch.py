@@ -456,6 +456,58 @@ def test_cli_more_bad_input_is_one_line_exit_2(tmp_path, args, words):
     assert len(lines) == 1 and lines[0].startswith("Error:") and words in lines[0], r.output
 
 
+@pytest.mark.parametrize("answer, words", [
+    (None, "no Dask scheduler answered there within 0.5 s"),     # listens, says nothing
+    (b"HTTP/1.0 400 Bad Request\r\n\r\n" * 4, "not a Dask scheduler"),
+])
+def test_a_scheduler_address_where_no_scheduler_answers_fails_at_once(monkeypatch, answer,
+                                                                      words):
+    """A TCP address where something other than a Dask scheduler listens is refused
+    with one line, within the handshake's wait (Dask's own connect would wait for
+    its handshake without end, or misread the answer as a huge message); a refused
+    port is reported at once rather than after Dask's 10 s of retries."""
+    import socket
+    import threading
+    from szsolver.batch import cluster
+    from szsolver.cli import main
+    monkeypatch.setattr(cluster, "HANDSHAKE_SECONDS", 0.5)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+    held = []
+
+    def serve():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            held.append(conn)
+            if answer:
+                conn.sendall(answer)
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        t = time.perf_counter()
+        r = CliRunner().invoke(main, ["batch", "deep-solve", "--example", "--scheduler",
+                                      f"tcp://127.0.0.1:{port}"])
+        took = time.perf_counter() - t
+    finally:
+        server.shutdown(socket.SHUT_RDWR)     # wakes the accept: the port is closed
+        server.close()
+        for conn in held:
+            conn.close()
+    assert r.exit_code == 2, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "cannot reach the Dask scheduler" in lines[0]
+    assert words in lines[0] and took < 5
+    t = time.perf_counter()
+    r = CliRunner().invoke(main, ["batch", "deep-solve", "--example", "--scheduler",
+                                  f"tcp://127.0.0.1:{port}"])      # closed now: refused
+    assert r.exit_code == 2 and "connection refused" in r.output
+    assert time.perf_counter() - t < 5
+
+
 def test_cli_solve_splits_over_workers_with_the_serial_answer(client):
     """``solve --scheduler``/``--workers``: the deep solve's answer, equal to the serial
     one; --example and standard input as for the serial solve."""

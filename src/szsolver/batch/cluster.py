@@ -204,6 +204,52 @@ def _end(pid: int, sig, wait: float) -> None:
         os.waitpid(pid, 0)
 
 
+def _refused(address: str) -> str | None:
+    """Why the plain TCP scheduler ``address`` cannot serve as one, found at once:
+    nothing listens there, its host has no address, or what answers is no Dask
+    scheduler (its answer makes no sense, or no Dask handshake comes within
+    :data:`HANDSHAKE_SECONDS`; Dask's own connect retries for its whole timeout when
+    refused and waits without end for a handshake). None when a scheduler answers,
+    the host is slow to answer, or the address is not plain TCP: then Dask's
+    connect decides."""
+    import asyncio
+    import socket
+    from distributed.comm import connect, parse_address
+    from distributed.comm.addressing import parse_host_port
+    try:
+        scheme, loc = parse_address(address)
+        if scheme != "tcp":
+            return None
+        host, port = parse_host_port(loc)
+    except ValueError:
+        return None                 # malformed: Dask's error names it
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            pass
+    except ConnectionRefusedError:
+        return "connection refused (is the scheduler running?)"
+    except socket.gaierror:
+        return f"unknown host {host}"
+    except OSError:
+        return None
+
+    async def handshake():
+        comm = await asyncio.wait_for(connect(address, timeout=HANDSHAKE_SECONDS),
+                                      HANDSHAKE_SECONDS)
+        await comm.close()
+    try:
+        asyncio.run(handshake())
+    except (asyncio.TimeoutError, TimeoutError):
+        return f"no Dask scheduler answered there within {HANDSHAKE_SECONDS:g} s"
+    except (OSError, MemoryError, ValueError, TypeError, EOFError):
+        return "what answers there is not a Dask scheduler"
+    return None
+
+
+#: How long a TCP scheduler address may take to answer Dask's handshake.
+HANDSHAKE_SECONDS = 10
+
+
 @contextlib.contextmanager
 def open_client(workers: int | None = None, scheduler: str | None = None):
     """A ``distributed.Client``: of the scheduler at ``scheduler`` (``tcp://HOST:PORT``)
@@ -221,9 +267,14 @@ def open_client(workers: int | None = None, scheduler: str | None = None):
     if scheduler is not None and workers is not None:
         raise InputError("give --workers or --scheduler, not both")
     if scheduler is not None:
+        why = _refused(scheduler)
+        if why:
+            raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {why}")
         try:
             client = d.Client(scheduler, timeout=10)
-        except (OSError, TimeoutError) as e:
+        except (OSError, TimeoutError, TypeError, ValueError, ImportError) as e:
+            # TypeError: tls:// without Dask's TLS settings; ImportError: ucx:// or
+            # ws:// without their packages
             raise InputError(f"cannot reach the Dask scheduler at {scheduler}: "
                              f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
         try:
