@@ -188,8 +188,8 @@ def best_text(res, geometry) -> str:
               help=f"Use the bundled rulebook game's position with {EXAMPLE_TURNS_LEFT} turns "
                    "left.")
 @click.option("--time", "seconds", type=SECONDS, default=None, metavar="S",
-              help="Budget in seconds (default 1), as a fixed number of iterations and "
-                   "solver nodes: the same answer on every run.")
+              help="Budget in seconds (default 1), as a fixed number of iterations, "
+                   "solver nodes and CP-SAT work: the same answer on every run.")
 @click.option("--wall-clock", is_flag=True,
               help="Spend S seconds of real time instead (not reproducible).")
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
@@ -353,7 +353,8 @@ def annotation_text(ann) -> str:
 @click.option("--example", is_flag=True, help="Annotate the bundled rulebook example game.")
 @click.option("--time-per-turn", type=SECONDS, default=None, metavar="S",
               help="Engine budget per estimated turn (default 2; fixed iterations); "
-                   "each CP-SAT bound of a position takes at most S seconds too.")
+                   "each CP-SAT bound of a position gets at most S seconds too, as CP-SAT "
+                   "work (the same bounds on every run).")
 @click.option("--exact-turns", type=click.IntRange(0, 8), default=None, metavar="N",
               help="Prove the turns with at most N turns left (default 8; Star: N live "
                    "empty cells, default 8; Stargazers: N empty cells, default 13).")
