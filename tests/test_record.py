@@ -261,3 +261,20 @@ def test_read_record_names_the_line_of_a_bad_part(text, message):
     assert next(parts) == ("word", 1, "44")
     with pytest.raises(ParseError, match=re.escape(message)):
         next(parts)
+
+
+@pytest.mark.parametrize("game", ["stars-zone", "star", "stargazers"])
+def test_every_games_record_refuses_tags_it_could_not_write_back(game):
+    """A record is read back as written only if its tags are well formed: each game's
+    Game refuses a tag name that is not letters, digits and _, and a value that is
+    not one line (a Stargazers game took both and wrote a record it could not read)."""
+    from szsolver.star.record import Game as StarGame
+    from szsolver.stargazers.record import Game as StargazersGame
+    make = {"stars-zone": Game, "star": StarGame, "stargazers": StargazersGame}[game]
+    with pytest.raises(ParseError, match="tag Event: value must be one line"):
+        make({"Event": "a\nb"})
+    with pytest.raises(ParseError, match="bad tag name 'bad name'"):
+        make({"bad name": "x"})
+    g = make({"Event": "ok"})
+    assert len(g) == 0 and g.final is g.start and g.position_before(0) is g.start
+    assert g == make({"Event": "ok"}) and g != make({"Event": "other"})

@@ -125,7 +125,49 @@ def read_record(text: str):
             yield "word", line, m.group(4)
 
 
-class Game:
+class RecordedGame:
+    """What every game's record shares (Stars' Zone, Star, Stargazers): ``tags`` (an
+    ordered dict, checked by :meth:`checked_tags`), the ``start`` position, the plays
+    in the list named by :attr:`PLAYS` and the ``positions`` after each. Two records
+    are equal when their tags (in order), start and plays are."""
+
+    #: the attribute holding the plays, in the game's own word
+    PLAYS = "turns"
+
+    @staticmethod
+    def checked_tags(tags) -> dict:
+        """``tags`` as a dict, or ParseError naming the first tag a record cannot
+        hold: a name of letters, digits and ``_``, a value of one line of text."""
+        tags = dict(tags or {})
+        for k, v in tags.items():
+            if not isinstance(k, str) or not TAG_NAME_RE.fullmatch(k):
+                raise ParseError(f"bad tag name {k!r}: letters, digits and _ only")
+            if not isinstance(v, str) or "\n" in v:
+                raise ParseError(f"tag {k}: value must be one line of text")
+        return tags
+
+    @property
+    def final(self):
+        """The position after the last play (the start if there are none)."""
+        return self.positions[-1] if self.positions else self.start
+
+    def position_before(self, i: int):
+        """The position in which play ``i`` (0-based) was made."""
+        return self.positions[i - 1] if i else self.start
+
+    def __len__(self) -> int:
+        return len(getattr(self, self.PLAYS))
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, type(self))
+                and list(self.tags.items()) == list(other.tags.items())
+                and getattr(self, self.PLAYS) == getattr(other, self.PLAYS)
+                and self.start == other.start)
+
+    __hash__ = None                 # mutable: plays are appended
+
+
+class Game(RecordedGame):
     """A game: its tags, start position and turns, replayed and checked.
 
     ``tags`` is an ordered dict of tag name to value (as written); ``turns`` the
@@ -141,12 +183,7 @@ class Game:
         if backend is None:
             backend = _default_backend()
         self.backend = backend
-        self.tags = dict(tags or {})
-        for k, v in self.tags.items():
-            if not isinstance(k, str) or not TAG_NAME_RE.fullmatch(k):
-                raise ParseError(f"bad tag name {k!r}: letters, digits and _ only")
-            if not isinstance(v, str) or "\n" in v:
-                raise ParseError(f"tag {k}: value must be one line of text")
+        self.tags = self.checked_tags(tags)
         self.start = _start_position(self.tags, backend)
         self.geometry = self.start.geometry
         self.rule = self.start.rule
@@ -159,18 +196,6 @@ class Game:
         self._check_result()
 
     # --- facts ------------------------------------------------------------------------
-    @property
-    def final(self):
-        """The position after the last turn (the start if there are none)."""
-        return self.positions[-1] if self.positions else self.start
-
-    def __len__(self) -> int:
-        return len(self.turns)
-
-    def __eq__(self, other) -> bool:
-        return (isinstance(other, Game) and list(self.tags.items()) == list(other.tags.items())
-                and self.turns == other.turns and self.start == other.start)
-
     def __repr__(self) -> str:
         return f"Game({len(self.turns)} turns, {position_string(self.final)!r})"
 
@@ -184,9 +209,6 @@ class Game:
     def where(self, i: int) -> str:
         """'round 7, blue': how errors and people name turn ``i``."""
         return f"round {self.round_of(i)}, {SIDE_NAMES[self.side_of(i)]}"
-
-    def position_before(self, i: int):
-        return self.positions[i - 1] if i else self.start
 
     # --- changes ----------------------------------------------------------------------
     def play(self, turn) -> None:

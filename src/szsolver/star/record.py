@@ -42,7 +42,7 @@ import re
 
 from ..errors import InputError, ParseError
 from ..formats.notation import json_loads, json_object
-from ..formats.record import TAG_NAME_RE, read_numbered_game, tag_line
+from ..formats.record import RecordedGame, read_numbered_game, tag_line
 from .board import STANDARD, by_name
 from .groups import BLACK
 from .position import (COLOUR_NAMES, GAME_WORD, Position, format_move, parse_move,
@@ -54,19 +54,16 @@ __all__ = ["Game", "parse_game", "game_string", "game_json", "parse_game_json",
 _RESULT_RE = re.compile(r"^(\d+)-(\d+)$")
 
 
-class Game:
+class Game(RecordedGame):
     """A Star game: ``tags`` (an ordered dict), the ``start`` position, the ``moves``
     (ints) and ``positions`` after each, replayed and checked on construction
     (IllegalTurnError / ParseError naming the round and colour of the first bad move).
     Attributes: ``board``, ``final``, ``warnings``."""
 
+    PLAYS = "moves"
+
     def __init__(self, tags: dict | None = None, moves=()):
-        self.tags = dict(tags or {})
-        for k, v in self.tags.items():
-            if not isinstance(k, str) or not TAG_NAME_RE.fullmatch(k):
-                raise ParseError(f"bad tag name {k!r}: letters, digits and _ only")
-            if not isinstance(v, str) or "\n" in v:
-                raise ParseError(f"tag {k}: value must be one line of text")
+        self.tags = self.checked_tags(tags)
         game = self.tags.get("Game", GAME_WORD).strip().lower()
         if game != GAME_WORD:
             raise ParseError(f"Game tag {self.tags['Game']!r}: this is a Star record reader")
@@ -81,17 +78,6 @@ class Game:
             self.play(m)
         self._check_result()
 
-    @property
-    def final(self) -> Position:
-        return self.positions[-1] if self.positions else self.start
-
-    def __len__(self) -> int:
-        return len(self.moves)
-
-    def __eq__(self, other) -> bool:
-        return (isinstance(other, Game) and list(self.tags.items()) == list(other.tags.items())
-                and self.moves == other.moves and self.start == other.start)
-
     def __repr__(self) -> str:
         return f"star.Game({len(self.moves)} moves, {position_string(self.final)!r})"
 
@@ -105,9 +91,6 @@ class Game:
     def where(self, i: int) -> str:
         """'round 3, white': how errors and people name move ``i``."""
         return f"round {self.round_of(i)}, {COLOUR_NAMES[self.colour_of(i)]}"
-
-    def position_before(self, i: int) -> Position:
-        return self.positions[i - 1] if i else self.start
 
     def play(self, move) -> None:
         """Append a move (an int or text like ``D3``) after checking it."""

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 
 from ..errors import IllegalTurnError, InputError, ParseError
-from ..formats.record import read_record, tag_line
+from ..formats.record import RecordedGame, read_record, tag_line
 from .base import BLUE, PREFIX, RED, SIDE_NAMES, protocol_name
 from .fast import Position
 from .geometry import board as board_named
@@ -79,7 +79,7 @@ def _turns_before(pos) -> int:
     return 0 if n == 0 else 1 + (n - 1) // 2
 
 
-class Game:
+class Game(RecordedGame):
     """A Stargazers game: tags, start, turns, replayed and checked.
 
     Attributes: ``tags``, ``board``, ``protocol``, ``start``, ``turns`` (Turns),
@@ -89,7 +89,7 @@ class Game:
     """
 
     def __init__(self, tags: dict | None = None, turns=()):
-        self.tags = dict(tags or {})
+        self.tags = self.checked_tags(tags)
         game = self.tags.get("Game", GAME_NAME).strip().lower()
         if game != GAME_NAME:
             raise ParseError(f"Game tag {game!r}: a Stargazers record has [Game \"stargazers\"]")
@@ -104,17 +104,6 @@ class Game:
             self.play(t)
         self._check_result()
 
-    @property
-    def final(self) -> Position:
-        return self.positions[-1] if self.positions else self.start
-
-    def __len__(self) -> int:
-        return len(self.turns)
-
-    def __eq__(self, other) -> bool:
-        return (isinstance(other, Game) and list(self.tags.items()) == list(other.tags.items())
-                and self.turns == other.turns and self.start == other.start)
-
     def round_of(self, i: int) -> int:
         return (self.first_turn + i) // 2 + 1
 
@@ -123,9 +112,6 @@ class Game:
 
     def where(self, i: int) -> str:
         return f"round {self.round_of(i)}, {SIDE_NAMES[self.side_of(i)]}"
-
-    def position_before(self, i: int) -> Position:
-        return self.positions[i - 1] if i else self.start
 
     def play(self, turn) -> None:
         """Append a turn (text ``17,23``, a cell or a tuple of cells) after checking it;
