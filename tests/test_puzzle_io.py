@@ -6,6 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from szsolver.cli import main
+from szsolver.errors import ParseError
 from szsolver.rules.geometry import STARS_ZONE, by_name, hex_starmap, square
 from szsolver.starmaps.io import (
     parse_puzzle_string,
@@ -126,6 +127,35 @@ def test_bad_strings(text):
 def test_bad_text():
     with pytest.raises(ValueError):
         puzzle_from_text("hello\nworld\n")
+
+
+def _edit_row(text: str, label: str, edit) -> str:
+    """``text`` with the row labelled ``label`` replaced by ``edit(row line)``."""
+    return "\n".join(edit(ln) if ln.split(" ", 1)[0] == label else ln
+                     for ln in text.splitlines())
+
+
+@pytest.mark.parametrize("board", ["square-8", "stars-zone", "square-12"])
+def test_a_text_that_lost_or_gained_cells_is_refused(board):
+    """A puzzle text is read only if every row shows exactly its points: a row cut
+    short (it lost a given, or an empty point), text past a row's end or between
+    its points, a row twice, a row the board does not have. Before, each of these
+    read as some other puzzle, silently."""
+    from szsolver.starmaps.generate import generate
+    p = generate(board, "easy", f"text-strictness-{board}").puzzle
+    text = puzzle_text(p)
+    last = str(max(r for r, _ in p.geometry.coords))
+    row = next(ln for ln in text.splitlines() if ln.split(" ", 1)[0] == last)
+    cases = {
+        "a point shows nothing": _edit_row(text, last, lambda ln: ln.rstrip()[:-2]),
+        "is not on a point": _edit_row(text, last, lambda ln: ln.rstrip() + " zz"),
+        "appears twice": text.replace(row, row + "\n" + row),
+        "is not on the": text.rstrip("\n") + "\n" + str(int(last) + 1) + " " + row[len(last) + 1:],
+    }
+    for words, bad in cases.items():
+        with pytest.raises(ParseError, match=words):
+            puzzle_from_text(bad)
+    assert puzzle_from_text(text) == p
 
 
 # --- CLI ----------------------------------------------------------------------------------

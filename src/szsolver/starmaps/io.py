@@ -387,19 +387,39 @@ def puzzle_from_text(text: str) -> Puzzle:
         raise ParseError(f"bad puzzle header {head!r}") from None
     r0, _c0, _w, pos = _layout(g)
     label_w = len(str(max(r for r, _ in g.coords)))
+    on_board = {y for y, _ in pos.values()}
     rows = {}
     for ln in lines:
+        m = re.match(r" *(\d+) ", ln)
+        if m and m.start(1) < label_w < m.end(1):     # a row label wider than any row's
+            raise ParseError(f"row {m.group(1)} is not on the {g.name} board")
         t = ln[:label_w].strip()
         if t.isdigit() and len(ln) > label_w and ln[label_w] == " ":
-            rows.setdefault(int(t) - r0, ln[label_w + 1:])
+            y = int(t) - r0
+            if y not in on_board:
+                raise ParseError(f"row {t} is not on the {g.name} board")
+            if y in rows:
+                raise ParseError(f"row {t} appears twice in the puzzle text")
+            rows[y] = ln[label_w + 1:]
     nd = pattern_digits(g)
-    blocked = g.fixed_neutral_mask
-    givens = []
+    # every point of a row shows something, and nothing else is on the row
+    rest = {y: list(text) for y, text in rows.items()}
     for q, (y, x) in pos.items():
         if y not in rows:
             raise ParseError(f"row {y + r0} missing from the puzzle text")
+        if not rows[y][x:x + nd + 1].strip():
+            raise ParseError(f"row {y + r0}: a point shows nothing (use . for an empty "
+                             "point)")
+        rest[y][x:x + nd + 1] = " " * len(rest[y][x:x + nd + 1])
+    for y, chars in sorted(rest.items()):
+        if "".join(chars).strip():
+            raise ParseError(f"row {y + r0}: {''.join(chars).strip()!r} is not on a point "
+                             "of the board")
+    blocked = g.fixed_neutral_mask
+    givens = []
+    for q, (y, x) in pos.items():
         cell = rows[y][x:x + nd + 1].strip()
-        if cell in ("", ".") or cell.startswith("*"):
+        if cell == "." or cell.startswith("*"):
             continue
         if cell == "#":
             blocked |= 1 << q
