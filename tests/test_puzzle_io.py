@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from szsolver.cli import main
-from szsolver.errors import ParseError
+from szsolver.errors import InvalidPuzzleError, ParseError
 from szsolver.rules.geometry import STARS_ZONE, by_name, hex_starmap, square
 from szsolver.starmaps.io import (
     parse_puzzle_string,
@@ -31,11 +31,13 @@ def sample_puzzles():
         g = by_name(board)
         for rule in (BASIC, ADVANCED):
             stars = complete_starmap(g, "io")
-            pats = sorted(star_patterns(g, stars, g.fixed_neutral_mask, BASIC).items())
             blocked = g.fixed_neutral_mask
             empty = [p for p in range(g.size) if not (stars | blocked) >> p & 1]
             for p in empty[::7][:5]:
                 blocked |= 1 << p
+            if rule == ADVANCED:      # blocked points cut beams: a starmap of its own
+                stars = complete_starmap(g, "io", rule=ADVANCED, blocked=blocked)
+            pats = sorted(star_patterns(g, stars, blocked, rule).items())
             givens = tuple(pats[:: 3])
             out.append((Puzzle(g, blocked=blocked, givens=givens, rule=rule), stars))
     out.append((Puzzle(square(1)), None))
@@ -237,3 +239,25 @@ def test_cli_starmap_good_form_advanced():
     assert r.exit_code == 0
     d = json.loads(r.output)
     assert d["good_form"] and d["rule"] == "advanced"
+
+
+def test_a_recorded_solution_that_is_not_one_is_refused(tmp_path):
+    """A puzzle file's recorded solution is shown and trusted (``puzzle show
+    --solution`` of the collection), so one that is not a solution of the puzzle is
+    a broken file: one line, exit code 2, never a wrong solution passed on."""
+    p, stars = SAMPLES[0]
+    d = puzzle_to_json(p, stars)
+    assert puzzle_and_solution_from_json(d) == (p, stars)
+    short = dict(d, solution=d["solution"][:5])
+    free = next(q for q in range(p.geometry.size) if not (stars | p.blocked) >> q & 1)
+    last = stars.bit_length() - 1
+    moved = dict(d, solution=puzzle_to_json(p, stars ^ (1 << last) | (1 << free))["solution"])
+    for bad, words in ((short, "5 stars, a complete starmap needs 16"), (moved, "")):
+        with pytest.raises(InvalidPuzzleError, match="the recorded 'solution' is not a "
+                                                     "solution: " + words):
+            puzzle_and_solution_from_json(bad)
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(short), encoding="utf-8")
+    r = CliRunner().invoke(main, ["puzzle", "solve", str(path)])
+    assert r.exit_code == 2 and r.output.count("\n") == 1
+    assert r.output.startswith("Error: the recorded 'solution' is not a solution")

@@ -41,7 +41,7 @@ from ..formats.patterns import beam_names, format_pattern, legend, parse_pattern
 from ..formats.sources import read_source
 from ..rules.base import ADVANCED, RULE_NAMES, rule_code
 from ..rules.geometry import Geometry, by_name
-from .model import Puzzle, star_patterns
+from .model import Puzzle, solution_problems, star_patterns
 
 FORMAT = "szsolver-starmap-puzzle"
 VERSION = 1
@@ -231,6 +231,10 @@ def puzzle_and_solution_from_json(d, geometry: Geometry | None = None) -> tuple[
     solution = None
     if d.get("solution") is not None:
         solution = stars_from_points(g, d["solution"])
+        problems = solution_problems(puzzle, solution)
+        if problems:      # never show or trust a recorded solution that is not one
+            raise InvalidPuzzleError(f"the recorded 'solution' is not a solution: "
+                                     f"{problems[0]}")
     return puzzle, solution
 
 
