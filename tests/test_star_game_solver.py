@@ -91,6 +91,47 @@ def test_the_swap_is_valued_at_the_root():
         assert swap.value == brute_value(pos.after(SWAP))
 
 
+@pytest.mark.parametrize("side", [0, 1])
+@pytest.mark.parametrize("passes", [0, 1])
+def test_the_swap_that_blacks_first_stone_opens_is_valued(side, passes):
+    """On a board without stones Black's first stone opens the swap, so each first
+    stone (and a pass that leaves the first stone to Black) is valued with it: the
+    empty 2x2 board with Black to move is -2 (White swaps), not the +2 of filling the
+    board. Every move's value, the best moves, the line and the bounds under a node
+    limit, against brute force."""
+    tiny = by_name("2x2")
+    pos = Position(tiny, 0, 0, side, passes)
+    want = brute_value(pos)
+    res = solve(pos, all_moves=True)
+    assert res.exact and res.value == want
+    for mv in res.moves:
+        assert mv.value == brute_value(pos.after(mv.move)), mv
+    quick = solve(pos)
+    assert quick.value == want
+    assert sorted(quick.best) == sorted(res.best) == sorted(m.move for m in res.moves
+                                                             if m.value == want)
+    p = pos
+    for k, m in enumerate(quick.pv):      # each step of the line keeps the value
+        p = p.after(m)
+        assert brute_value(p) == want, (quick.pv, k)
+    for limit in (1, 10, 100):
+        r = solve(pos, node_limit=limit)
+        assert r.lower <= want <= r.upper and (not r.exact or r.value == want)
+
+
+def test_bounds_under_a_limit_allow_for_the_swap():
+    """A position where White may swap, stopped by a node limit: the proved bounds
+    hold for the swap too (the stones change colour, so the bounds of the stones as
+    they are do not cover it)."""
+    board = by_name("2x2")
+    for c in range(board.size):
+        pos = Position(board, 1 << c, 0, 1)
+        want = brute_value(pos)
+        for limit in (1, 30):
+            r = solve(pos, node_limit=limit)
+            assert r.lower <= want <= r.upper, (str(pos), r.lower, want, r.upper)
+
+
 def test_dead_cells_change_no_score():
     board = by_name("4x5")
     rng = random.Random("star-dead")

@@ -20,7 +20,8 @@ How the game's structure makes it fast
   not change). By stealing the strategy that follows a pass, a stone is always at
   least as good as a pass; so, from a position where nobody has just passed, the
   value is that of the game where both sides fill the board. Passes and ``swap`` are
-  valued at the root only (a pass lets the opponent end the game at once).
+  valued at the root only (a pass lets the opponent end the game at once), and on a
+  board without stones at each first stone too: Black's first stone opens the swap.
   The tests check all of this against a plain minimax with passes.
 * **Dead cells** are left out: an empty cell whose neighbours are all stones of one
   group that already touches every border cell the cell touches (and at most two, so
@@ -304,6 +305,10 @@ def solve(pos: Position, *, all_moves: bool = False, node_limit: int | None = No
     lo, hi = search.bounds(pos.black, pos.white)
     if pos.passes == 1:     # the side to move may end the game now by passing
         lo, hi = (max(lo, now), max(hi, now)) if pos.side == BLACK else (min(lo, now), min(hi, now))
+    if pos.swap_open():     # White takes the smaller of its stone and the swap
+        swapped = pos.after(SWAP)
+        slo, shi = _Search(swapped, None, None).bounds(swapped.black, swapped.white)
+        lo, hi = min(lo, slo), min(hi, shi)
     res.lower, res.upper = lo, hi
     sign = 1 if pos.side == BLACK else -1
     try:
@@ -316,12 +321,7 @@ def solve(pos: Position, *, all_moves: bool = False, node_limit: int | None = No
             res.value = values[0].value
             res.best = [mv.move for mv in values if mv.value == res.value]
         else:
-            res.value = search.value(pos)
-            if pos.passes == 1:
-                res.value = max(res.value, now) if pos.side == BLACK else min(res.value, now)
-            if pos.swap_open():
-                swap = _move_value(search, pos, SWAP)
-                res.value = max(res.value, swap) if pos.side == BLACK else min(res.value, swap)
+            res.value = _rules_value(search, pos)
             # a move is optimal when its value is the position's: a narrow window says so
             res.best = [m for m in pos.legal_moves()
                         if _move_value(search, pos, m, res.value) == res.value]
@@ -336,13 +336,30 @@ def solve(pos: Position, *, all_moves: bool = False, node_limit: int | None = No
     return res
 
 
+def _rules_value(search: _Search, pos: Position) -> int:
+    """The exact value of ``pos`` (``search.groups`` holding its stones) under every
+    rule: the fill search, and what it leaves out, which only arises here: the end
+    by a pass (``passes == 1``), the swap when open, and on a board without stones
+    the swap that Black's first stone opens (each first stone valued apart)."""
+    if pos.is_over():
+        return pos.value()
+    pick = max if pos.side == BLACK else min
+    if not (pos.black | pos.white):
+        return pick(_move_value(search, pos, m) for m in pos.legal_moves())
+    v = search.value(pos)
+    if pos.passes == 1:     # the side to move may end the game now by passing
+        v = pick(v, pos.value())
+    if pos.swap_open():
+        v = pick(v, _move_value(search, pos, SWAP))
+    return v
+
+
 def _move_value(search: _Search, pos: Position, move: int, target: int | None = None) -> int:
     """The exact value of playing ``move`` in ``pos``; with ``target``, only whether it
     is ``target`` (the value returned equals ``target`` exactly when it is)."""
     after = pos.after(move)
-    now = after.value()
     if after.is_over():
-        return now
+        return after.value()
     if move == SWAP:
         inner = _Search(after, search.node_limit, search.deadline)
         inner.nodes = search.nodes
@@ -351,11 +368,12 @@ def _move_value(search: _Search, pos: Position, move: int, target: int | None = 
         finally:
             search.nodes = inner.nodes
     if move == PASS:        # the opponent may end the game at once, or play on
-        v = search.value(after)
-        return max(v, now) if after.side == BLACK else min(v, now)
+        return _rules_value(search, after)
     window = (-_INF, _INF) if target is None else (target - 1, target + 1)
     search.groups.add(move, pos.side)
     try:
+        if after.swap_open():       # Black's first stone: White may swap
+            return _rules_value(search, after)
         return search.value(after, *window)
     finally:
         search.groups.undo()
@@ -379,6 +397,13 @@ def _line(search: _Search, pos: Position, value: int) -> list[int]:
                     if _move_value(search, p, PASS) == value:
                         pick = m
                     break
+                if not (p.black | p.white):     # a first stone: the swap it opens counts
+                    if _move_value(search, p, m) == value:
+                        search.groups.add(m, p.side)
+                        added += 1
+                        pick = m
+                        break
+                    continue
                 search.groups.add(m, p.side)
                 added += 1
                 v = search.value(p.after(m), value - 1, value + 1)
