@@ -6,7 +6,7 @@ import pytest
 from szsolver.errors import UnsupportedError
 from szsolver.stargazers import fast, reference
 from szsolver.stargazers.base import BLUE, RED
-from szsolver.stargazers.solver import solve
+from szsolver.stargazers.solver import move_values, solve
 
 
 def brute(p) -> int:
@@ -76,3 +76,9 @@ def test_limits():
     for bad in (0, -1.0, float("nan"), float("inf")):
         with pytest.raises(UnsupportedError):
             solve(p, time_limit=bad)
+    # every placement's value: the same limits, the same error (not the search's own)
+    with pytest.raises(UnsupportedError, match="limit of 5 nodes"):
+        move_values(p, node_limit=5)
+    for bad in (0, float("nan")):
+        with pytest.raises(UnsupportedError):
+            move_values(p, node_limit=bad)

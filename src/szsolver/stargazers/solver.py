@@ -206,10 +206,9 @@ def solve(position, *, all_moves: bool = True, node_limit: int | None = None,
             if best_c is not None:
                 moves[best_c] = root
     except SearchLimit:
-        what = (f"{node_limit} nodes" if node_limit is not None and s.nodes > node_limit
-                else f"{time_limit} seconds")
-        raise UnsupportedError(f"the Stargazers solver reached its limit of {what} before "
-                               "proving the value") from None
+        raise UnsupportedError(f"the Stargazers solver reached its limit of "
+                               f"{_limit_text(s, node_limit, time_limit)} before proving "
+                               "the value") from None
     best = sorted(c for c, v in moves.items() if v == root)
     root_margin = sign * _margin(root)
     winner = SIDE_NAMES[RED] if root > 0 else SIDE_NAMES[BLUE]
@@ -224,13 +223,27 @@ def solve(position, *, all_moves: bool = True, node_limit: int | None = None,
                     wins={c: (v > 0) == (side == RED) for c, v in sorted(moves.items())})
 
 
-def move_values(position, **limits) -> dict:
+def move_values(position, *, node_limit: int | None = None,
+                time_limit: float | None = None) -> dict:
     """{placement: Red's search value} for every legal placement (for tests and tools
-    that need the tie-breaks too)."""
-    s = _Search(position.board, position.protocol, limits.get("node_limit"),
-                limits.get("time_limit"))
+    that need the tie-breaks too). Limits as in :func:`solve`: reaching one raises
+    UnsupportedError naming it."""
+    check_count(node_limit, "node_limit")
+    check_seconds(time_limit)
+    s = _Search(position.board, position.protocol, node_limit, time_limit)
     out = {}
-    for c in position.legal_placements():
-        q = position.after(c)
-        out[c] = s.value(q.red, q.blue, -_INF, _INF)
+    try:
+        for c in position.legal_placements():
+            q = position.after(c)
+            out[c] = s.value(q.red, q.blue, -_INF, _INF)
+    except SearchLimit:
+        raise UnsupportedError(f"the Stargazers solver reached its limit of "
+                               f"{_limit_text(s, node_limit, time_limit)} before proving "
+                               "every placement's value") from None
     return out
+
+
+def _limit_text(s: _Search, node_limit, time_limit) -> str:
+    """The limit that stopped ``s``: '1000 nodes' or '2.0 seconds'."""
+    return (f"{node_limit} nodes" if node_limit is not None and s.nodes > node_limit
+            else f"{time_limit} seconds")
