@@ -417,7 +417,7 @@ def test_cli_check_position_and_turn():
     (["--example", "--turn", "3", "44"], "not both"),
     (["--example"], "missing TURN"),
     (["../....../......./......../....N..../......../......./....../.. R 5 5 basic", "55"],
-     "illegal turn 55"),
+     "illegal turn 55: point 55 is occupied"),        # said once
     (["../....../......./......../....N..../......../......./....../.. R 5 5 basic",
       "--turn", "1"], "needs a game record"),
     (["--example", "--turn", "5", "--time-limit", "0"], "must be positive"),
@@ -453,3 +453,33 @@ def test_a_node_limit_leaves_proved_bounds_and_bad_ones_are_refused():
     for bad in (0, -5, 2.5, True, "10"):
         with pytest.raises(InputError):
             check(pos, turn, node_limit=bad)
+
+
+def test_without_a_time_limit_each_cpsat_bound_gets_a_work_budget(monkeypatch):
+    """Without a time limit the CP-SAT bounds are not unlimited (an exact floor at a
+    game's first turn took up to 47 s, the whole check 138 s): each of the four gets
+    ``CPSAT_TIME`` as CP-SAT work (reproducible), and what it returns still holds for
+    a real continuation."""
+    from szsolver.analysis import check as check_module
+    from szsolver.bounds.model import WORK_PER_SECOND
+    from szsolver.engine import search
+    from szsolver.rules.playout import random_play, seeded_rng
+    calls = []
+    real = search.score_bounds
+
+    def spy(pos, time_limit=None, work_limit=None):
+        calls.append((time_limit, work_limit))
+        return real(pos, time_limit, work_limit)
+    monkeypatch.setattr(search, "score_bounds", spy)
+    monkeypatch.setattr(check_module, "CPSAT_TIME", 0.05)
+    from szsolver.formats.notation import parse_position, parse_turn
+    pos = parse_position("../....../......./......../....N..../......../......./....../.. "
+                         "R 5 5 basic", backend=Reference)          # the first turn
+    res = check(pos, "44", engine_seconds=0.05)
+    assert calls == [(None, pytest.approx(0.05 * WORK_PER_SECOND))] * 2
+    end = pos.copy()
+    end.play(parse_turn("44"))
+    random_play(end, end.turns_left, seeded_rng("check", "work budget"))
+    r, b = end.scores()
+    sb = res.score_bounds
+    assert sb["red"][0] <= r <= sb["red"][1] and sb["blue"][0] <= b <= sb["blue"][1]

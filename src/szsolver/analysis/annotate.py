@@ -35,12 +35,11 @@ from ..errors import InputError
 from ..formats.notation import position_string
 from ..limits import check_count, check_seconds
 from ..rules.base import SIDE_NAMES
-from .check import (EXACT_TURNS, MIN_EXACT_TURNS, Facts, bound_facts, judge, over_facts,
-                    refine, solver_facts)
+from .check import (CPSAT_TIME, EXACT_TURNS, MIN_EXACT_TURNS, Facts, bound_facts, judge,
+                    over_facts, refine, solver_facts)
 
 TIME_PER_TURN = 2.0          # default engine budget per estimated turn (CPU seconds)
 SOLVER_TIME = 60.0           # default limit per exact solve (seconds)
-CPSAT_TIME = 2.0             # budget per CP-SAT bound (seconds as work; at most the time per turn)
 VERDICT_COUNTS = {"optimal": "optimal", "inaccuracy": "inaccuracies", "mistake": "mistakes",
                   "blunder": "blunders"}
 

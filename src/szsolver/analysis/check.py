@@ -20,7 +20,8 @@ Contracts
   minutes, docs/solver.md), also after the turn and after the engine's own
   choice one turn earlier (proved values there make a proved bound on the best
   value, and ``verdict_proved`` says when the bounds decide the verdict). Without a
-  time limit it runs to the end there;
+  time limit the solver runs to the end there, and each CP-SAT bound gets
+  ``CPSAT_TIME`` seconds of budget as CP-SAT work (proved, looser when stopped);
   with one, the budget is shared: the solver up to 60 %, the CP-SAT bounds up to
   10 %, the engine the rest as a fixed number of iterations derived from the
   limit (so the estimate does not depend on the clock). The limit still bounds the
@@ -33,6 +34,7 @@ import time
 from dataclasses import dataclass, field
 
 from .. import interrupt
+from ..bounds.model import work_for
 from ..errors import IllegalTurnError, InputError
 from ..formats.notation import format_turn, position_string
 from ..limits import check_seconds
@@ -44,6 +46,10 @@ EXACT_TURNS = 8                 # the solver is tried with at most this many tur
 #: turns to weigh there (its playouts value them exactly)
 MIN_EXACT_TURNS = 2
 ENGINE_SECONDS = 3.0            # the engine's budget without a time limit
+#: the budget of each CP-SAT bound without a time limit (seconds, spent as CP-SAT work:
+#: deterministic). Early in a game a floor's proof can take a minute (an exact Basic
+#: floor at the first turn took 35-47 s), and a stopped bound is still proved.
+CPSAT_TIME = 2.0
 SOLVER_SHARE, BOUNDS_SHARE, ENGINE_SHARE = 0.6, 0.1, 0.3
 _FAR = 10 ** 6
 
@@ -309,7 +315,8 @@ def checked_turn(pos, turn) -> int:
     try:
         pos.copy().play(turn)
     except ValueError as e:
-        raise IllegalTurnError(f"illegal turn {text}: {e}") from None
+        why = str(e).removeprefix("illegal turn: ")      # said once, with the turn
+        raise IllegalTurnError(f"illegal turn {text}: {why}") from None
     return int(turn)
 
 
@@ -468,9 +475,12 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     interrupt.check()
     if cpsat:
         tell("CP-SAT score bounds")
-    t = None if time_limit is None else max(share(BOUNDS_SHARE) / 8, 0.01)
-    before = bound_facts(core, before, t, cpsat)
-    played = bound_facts(child, played, t, cpsat)
+    if time_limit is None:
+        t, work = None, work_for(CPSAT_TIME)
+    else:
+        t, work = max(share(BOUNDS_SHARE) / 8, 0.01), None
+    before = bound_facts(core, before, t, cpsat, work)
+    played = bound_facts(child, played, t, cpsat, work)
 
     # 3. The engine's estimates, on a budget fixed by the limit (not by the clock).
     interrupt.check()
