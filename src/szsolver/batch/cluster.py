@@ -204,6 +204,10 @@ def _end(pid: int, sig, wait: float) -> None:
         os.waitpid(pid, 0)
 
 
+#: How long a TCP scheduler address may take to answer Dask's handshake.
+HANDSHAKE_SECONDS = 10
+
+
 def _refused(address: str) -> str | None:
     """Why the plain TCP scheduler ``address`` cannot serve as one, found at once:
     nothing listens there, its host has no address, or what answers is no Dask
@@ -244,10 +248,6 @@ def _refused(address: str) -> str | None:
     except (OSError, MemoryError, ValueError, TypeError, EOFError):
         return "what answers there is not a Dask scheduler"
     return None
-
-
-#: How long a TCP scheduler address may take to answer Dask's handshake.
-HANDSHAKE_SECONDS = 10
 
 
 @contextlib.contextmanager

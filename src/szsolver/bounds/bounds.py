@@ -42,9 +42,9 @@ def score_bound(position, side, time_limit=None, work_limit=None) -> int:
     game, the side's final score is <= ``score_bound(position, side)``. With a
     ``time_limit`` (wall-clock seconds) or ``work_limit`` (CP-SAT's deterministic
     time: the same result on any machine) the result is CP-SAT's proven upper bound
-    (still a valid bound, possibly looser). On the Stars' Zone board it is also *attained* by some
-    continuation (both players cooperating), so no tighter bound that depends only
-    on the position can exist.
+    (still a valid bound, possibly looser). On the Stars' Zone board it is also
+    *attained* by some continuation (both players cooperating), so no tighter bound
+    that depends only on the position can exist.
 
     Argument. Let k be the side's stones still to place, E the points empty now.
     The side's final score is a function of its final stone set and (Advanced
@@ -89,8 +89,9 @@ def score_floor(position, side, time_limit=None, work_limit=None) -> int:
 
     Contract: for every legal continuation to the end, side's final score >=
     ``score_floor(position, side)``; with a ``time_limit`` or ``work_limit`` (as
-    in :func:`score_bound`) CP-SAT's proven lower bound (still valid). Same argument as :func:`score_bound` with min for max:
-    the final score depends only on the side's k new stones X (a k-subset of the
+    in :func:`score_bound`) CP-SAT's proven lower bound (still valid). Same
+    argument as :func:`score_bound` with min for max: the final score depends only
+    on the side's k new stones X (a k-subset of the
     points empty now) and, under the Advanced rule, the new neutrals Y (at most
     both sides' allowances), so it is >= the minimum over all such (X, Y), and
     that minimum is attained on this board. Valid at every node below ``pos``.

@@ -77,8 +77,9 @@ RANDOM_SEED = 20231717
 #: is a cost and not a wall-clock limit (the engine, ``annotate``): a solve stopped by
 #: work stops at the same point on every machine and under any load, so the same input
 #: gives the same bounds. Measured on the development machine: a stopped score floor
-#: does 1.9-2.7 units a second (Basic about 2.0, Advanced 2.4-2.7), so a budget of one
-#: second takes at most about a second of wall time there.
+#: does 1.4-2.6 units a second (median 2.0, 60 floors over 150 random positions), a
+#: stopped score bound about 0.8 (seldom stopped), so a budget of one second takes
+#: 0.4-2.5 seconds of wall time there.
 WORK_PER_SECOND = 2.0
 #: Extra CP-SAT parameters (name -> value), for experiments only.
 EXTRA_PARAMETERS: dict = {}
@@ -668,8 +669,8 @@ class Model:
               assume=(), work_limit=None):
         """Solve; ``time_limit``: wall-clock seconds; ``work_limit``: CP-SAT's
         deterministic time (reproducible, see :data:`WORK_PER_SECOND`); either or
-        both stop the solve. ``force``: a point where an own stone must go; ``hint``: (stones,
-        neutrals) of a legal placement, CP-SAT's complete hint; ``collect``: a list
+        both stop the solve. ``force``: a point where an own stone must go; ``hint``:
+        (stones, neutrals) of a legal placement, CP-SAT's complete hint; ``collect``: a list
         that receives (stones, neutrals) of every improving solution found. Returns a
         dict: value (true score of the placement found, None if none), bound (proven
         bound), stones / neutrals (bitmasks), proven, seconds. When a time limit
