@@ -38,7 +38,7 @@ from ..bounds.model import work_for
 from ..errors import IllegalTurnError, InputError
 from ..formats.notation import format_turn, position_string
 from ..limits import check_seconds
-from ..rules.base import RED, SIDE_NAMES
+from ..rules.base import RED, SIDE_NAMES, turn_error
 from .verdict import ESTIMATE_MARGIN, classify, classify_bounds, loss_of
 
 EXACT_TURNS = 8                 # the solver is tried with at most this many turns left
@@ -313,11 +313,9 @@ def checked_turn(pos, turn) -> int:
         turn = parse_turn(turn, pos.geometry)
     else:
         text = format_turn(turn, pos.geometry)
-    try:
-        pos.copy().play(turn)
-    except ValueError as e:
-        why = str(e).removeprefix("illegal turn: ")      # said once, with the turn
-        raise IllegalTurnError(f"illegal turn {text}: {why}") from None
+    why = turn_error(pos, int(turn))          # the reason the back ends' play gives
+    if why is not None:
+        raise IllegalTurnError(f"illegal turn {text}: {why}")
     return int(turn)
 
 
