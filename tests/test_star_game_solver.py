@@ -57,6 +57,19 @@ def _random_position(board, rng, empties, passes=0):
     return Position(board, black, white, rng.randrange(2), passes)
 
 
+def _assert_line_to_end(pos, line, want):
+    """Each step of the line keeps the value, and the line reaches the end (the game
+    over, or only dead cells left)."""
+    p = pos
+    for k, m in enumerate(line):
+        p = p.after(m)
+        assert brute_value(p) == want, (str(pos), line, k)
+    groups = Groups(p.board, p.black, p.white)
+    assert p.is_over() or not (p.empty & ~dead_cells(p.board, groups, p.empty)), (str(pos), line)
+    if not p.is_over():
+        assert p.value() == want
+
+
 @pytest.mark.parametrize("name", ["4x5", "4x5-corners", "5x6"])
 def test_values_best_moves_and_every_move_match_brute_force(name):
     board = by_name(name)
@@ -89,6 +102,7 @@ def test_the_swap_is_valued_at_the_root():
         assert res.value == brute_value(pos)
         swap = [m for m in res.moves if m.move == SWAP][0]
         assert swap.value == brute_value(pos.after(SWAP))
+        _assert_line_to_end(pos, solve(pos).pv, res.value)
 
 
 @pytest.mark.parametrize("side", [0, 1])
@@ -110,10 +124,7 @@ def test_the_swap_that_blacks_first_stone_opens_is_valued(side, passes):
     assert quick.value == want
     assert sorted(quick.best) == sorted(res.best) == sorted(m.move for m in res.moves
                                                              if m.value == want)
-    p = pos
-    for k, m in enumerate(quick.pv):      # each step of the line keeps the value
-        p = p.after(m)
-        assert brute_value(p) == want, (quick.pv, k)
+    _assert_line_to_end(pos, quick.pv, want)      # through White's swap, when it is best
     for limit in (1, 10, 100):
         r = solve(pos, node_limit=limit)
         assert r.lower <= want <= r.upper and (not r.exact or r.value == want)

@@ -381,7 +381,7 @@ def _move_value(search: _Search, pos: Position, move: int, target: int | None = 
 
 def _line(search: _Search, pos: Position, value: int) -> list[int]:
     """A line of best play to the end: at each step the first stone keeping the value
-    (a pass only when nothing else does)."""
+    (the swap, then a pass, only when no stone does)."""
     line = []
     added = 0
     p = pos
@@ -392,7 +392,10 @@ def _line(search: _Search, pos: Position, value: int) -> list[int]:
             pick = None
             for m in stones + [m for m in moves if m < 0]:
                 if m == SWAP:
-                    continue       # the line stays with these colours
+                    if _move_value(search, p, SWAP) == value:
+                        pick = m
+                        break
+                    continue
                 if m == PASS:
                     if _move_value(search, p, PASS) == value:
                         pick = m
@@ -416,6 +419,16 @@ def _line(search: _Search, pos: Position, value: int) -> list[int]:
                 break
             line.append(pick)
             if pick == PASS:
+                break
+            if pick == SWAP:
+                # the stones change colour: the rest of the line on a search of its own
+                swapped = p.after(SWAP)
+                inner = _Search(swapped, search.node_limit, search.deadline)
+                inner.nodes = search.nodes
+                try:
+                    line += _line(inner, swapped, value)
+                finally:
+                    search.nodes = inner.nodes
                 break
             p = p.after(pick)
             if not (p.empty & ~dead_cells(p.board, search.groups, p.empty)):
