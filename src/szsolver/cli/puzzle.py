@@ -68,14 +68,11 @@ def load_puzzle_source(source: str, show=None):
 def check_report(p, solution_source: str, pid: str | None = None) -> tuple[dict, str, bool]:
     """(JSON data, text, correct) of checking SOLUTION_SOURCE against puzzle ``p`` with
     the independent checker (:func:`szsolver.starmaps.model.check_solution`)."""
-    from ..starmaps.io import puzzle_string, read_solution
+    from ..starmaps.io import check_to_json, read_solution
     from ..starmaps.model import check_solution
     placed, off_board = read_solution(p.geometry, solution_source)
     res = check_solution(p, placed, off_board)
-    data = {"puzzle": puzzle_string(p)}
-    if pid:
-        data["id"] = pid
-    data.update(res.to_json())
+    data = check_to_json(p, res, pid)
     if res.correct:
         text = "correct: every pattern appears exactly once and every given shows its pattern"
     else:

@@ -41,7 +41,7 @@ from ..formats.patterns import beam_names, format_pattern, legend, parse_pattern
 from ..formats.sources import read_source
 from ..rules.base import ADVANCED, RULE_NAMES, rule_code
 from ..rules.geometry import Geometry, by_name
-from .model import Puzzle, solution_problems, star_patterns
+from .model import Puzzle, SolutionCheck, solution_problems, star_patterns
 
 FORMAT = "szsolver-starmap-puzzle"
 VERSION = 1
@@ -149,6 +149,17 @@ def _inline_solution(text: str) -> bool:
     the name of a file?"""
     s = text.strip()
     return not s or s[0] in "[{" or re.fullmatch(r"[\d\s,;.-]+", s) is not None
+
+
+def check_to_json(p: Puzzle, check: SolutionCheck, pid: str | None = None) -> dict:
+    """The JSON of a checked solution, as ``szsolver puzzle check --json`` prints it and
+    the web API answers it: the puzzle string, its ID when it has one, then
+    :meth:`SolutionCheck.to_json`."""
+    data = {"puzzle": puzzle_string(p)}
+    if pid:
+        data["id"] = pid
+    data.update(check.to_json())
+    return data
 
 
 def read_solution(g: Geometry, source: str) -> tuple[int, list[str]]:

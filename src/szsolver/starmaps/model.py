@@ -93,7 +93,7 @@ def solution_problems(puzzle: Puzzle, stars: int) -> list[str]:
         return ["stars off the board"]
     n = popcount(stars)
     if n != puzzle.n_stars:
-        problems.append(f"{n} stars, a complete starmap needs {puzzle.n_stars}")
+        problems.append(f"{n} star{'' if n == 1 else 's'}, a complete starmap needs {puzzle.n_stars}")
     if stars & puzzle.blocked:
         problems.append("a star on a blocked point")
     pats = star_patterns(g, stars, puzzle.blocked, puzzle.rule)

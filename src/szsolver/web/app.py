@@ -259,16 +259,16 @@ async def api_steps(request: Request):
 
 
 async def api_puzzle_check(request: Request):
-    from ..starmaps.io import stars_from_points
-    from ..starmaps.model import solution_problems
+    from ..starmaps.io import check_to_json, points_and_off_board
+    from ..starmaps.model import check_solution
     body = await read_json(request, {"stars"}, {"stars"})
     entry = await _web(request).puzzle(request.path_params["pid"])
     p = entry["gen"].puzzle
     stars = body["stars"]
     if not isinstance(stars, list) or not all(isinstance(s, str) for s in stars):
         raise errors.ParseError('stars must be a list of point names like ["44", "52"]')
-    problems = solution_problems(p, stars_from_points(p.geometry, stars))
-    return JSONResponse({"correct": not problems, "problems": problems})
+    placed, off_board = points_and_off_board(p.geometry, stars)
+    return JSONResponse(check_to_json(p, check_solution(p, placed, off_board), entry["gen"].id))
 
 
 async def api_score(request: Request):
@@ -365,8 +365,10 @@ ENDPOINTS = [
      "", '{"id", "grade", "solved", "steps": [{"technique", "level", "text", "point", "index", '
          '"outcome": "star"|"empty", "pattern"}]}'),
     ("POST", "/api/puzzles/{pid}/check", api_puzzle_check, "Check a solution with the Python checker.",
-     '{"stars": ["44", ...]} (every star, givens included)',
-     'the JSON of `szsolver puzzle check --json`: {"correct", "problems"}'),
+     '{"stars": ["44", ...]} (the stars placed: the givens are implied, listing them too is fine)',
+     'the JSON of `szsolver puzzle check ID STARS --json`: {"puzzle", "id", "correct", '
+     '"problems", "stars", "placed", "needed", "off_board", "on_blocked", '
+     '"givens_contradicted", "clashes", "missing_patterns"}'),
     ("POST", "/api/score", api_score, "Score a position.",
      '{"position": a position string, a JSON position or game, or a game record}',
      "the JSON of `szsolver score --json`"),

@@ -52,7 +52,7 @@ export function solutionProblems(board, stars) {
   const name = (p) => board.points[p].name;
   const n = stars.size;
   const need = board.n_patterns;
-  if (n !== need) problems.push(`${n} stars, a complete starmap needs ${need}`);
+  if (n !== need) problems.push(`${n} star${n === 1 ? '' : 's'}, a complete starmap needs ${need}`);
   const blocked = new Set(board.blocked);
   if ([...stars].some((p) => blocked.has(p))) problems.push('a star on a blocked point');
   const pats = starPatterns(board, stars);
