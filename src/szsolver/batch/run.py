@@ -39,6 +39,7 @@ class RunReport:
     skipped: int                     # done by an earlier run
     computed: list = field(default_factory=list)   # keys computed by this run, in arrival order
     seconds: float = 0.0
+    errors: list = field(default_factory=list)     # ... of them, those whose record is an error
 
     @property
     def units_per_second(self) -> float:
@@ -197,6 +198,8 @@ def run_units(client, units: list[Unit], out, *, retries: int = 3, progress=None
             out.write(u.key, record)
             fut.release()
             report.computed.append(u.key)
+            if isinstance(record, dict) and "error" in record:
+                report.errors.append(u.key)
             finished += 1
             if progress:
                 progress(finished, len(units))

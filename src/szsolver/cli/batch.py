@@ -99,8 +99,12 @@ def _run(units, out, workers, scheduler, what):
 
 
 def _summary(report, path: str) -> str:
-    return (f"{report.total} units: {len(report.computed)} computed, {report.skipped} done "
-            f"before; {report.units_per_second:.2f} units/s; {path}")
+    bad = len(report.errors)
+    errors = (f", {bad} of them {'an error' if bad == 1 else 'errors'} (the record says why)"
+              if bad else "")
+    return (f"{report.total} unit{'' if report.total == 1 else 's'}: {len(report.computed)} "
+            f"computed{errors}, {report.skipped} done before; "
+            f"{report.units_per_second:.2f} units/s; {path}")
 
 
 def _output_file(path: str) -> None:
@@ -230,7 +234,6 @@ def annotate_cmd(paths, example, time_per_turn, exact_turns, solver_time, worker
     *games, out_dir = paths
     if not games and not example:
         raise BadInput("missing GAMES: give GAMES... OUT/ (or --example OUT/)")
-    _output_dir(out_dir)
     names, labels = {}, {"-": "standard input"}
     if example:
         from ..formats.record import example_path
@@ -242,6 +245,14 @@ def annotate_cmd(paths, example, time_per_turn, exact_turns, solver_time, worker
             raise BadInput(f"{path} and {names[name]} would both be {name}.json: rename one")
         names[name] = path
     texts = {name: _lines_of(path) for name, path in names.items()}
+    from .games import game_of_text
+    for name, path in names.items():
+        other = game_of_text(texts[name])
+        if other is not None:      # checked before any work: nothing half-written
+            raise BadInput(f"{labels.get(path, path)} is a {other.capitalize()} game: batch "
+                           f"annotate reads Stars' Zone games (szsolver annotate judges a "
+                           f"{other.capitalize()} game)")
+    _output_dir(out_dir)
     units = [Unit(name, annotate_unit, (labels.get(path, path), texts[name],
                                         time_per_turn or TIME_PER_TURN, exact_turns,
                                         solver_time or SOLVER_TIME))
@@ -317,5 +328,8 @@ def deep_solve_cmd(position, example, time_limit, node_limit, as_json, workers, 
     run: the serial solver's value, best turns and a proved principal variation, plus
     each task's cost."""
     from .common import load_source_arg
+    from .games import dispatch
+    if dispatch("batch deep-solve", position, example=example):   # Stars' Zone only: says so
+        return
     pos, _game = load_source_arg(position, example, None, turns_left=EXAMPLE_TURNS_LEFT)
     run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json)

@@ -38,35 +38,12 @@ from __future__ import annotations
 import importlib
 import io
 import os
-import re
 import sys
 
 from ..errors import UnsupportedError
-from ..formats.sources import STDIN, read_stdin, read_text_file
+from ..formats.sources import GAMES, STDIN, game_of_text, read_stdin, read_text_file
 
 __all__ = ["GAMES", "game_of_text", "read_routed", "dispatch"]
-
-#: the games besides Stars' Zone that the commands route, by the name used in their
-#: Game tag, position prefix and module name (``szsolver.cli.game_NAME``)
-GAMES = ("stargazers", "star")
-
-_GAME_TAG = re.compile(r'\[\s*Game\s+"([^"\\\n]*)"\s*\]')
-_PREFIX = re.compile(r"\s*\ufeff?\s*([a-z-]+):", re.IGNORECASE)
-
-
-def game_of_text(text: str) -> str | None:
-    """The name of the game (one of :data:`GAMES`) that ``text`` (a record or position
-    string) belongs to, or None for Stars' Zone (no Game tag, no game prefix). A
-    Game tag naming another game is left to the Stars' Zone reader (any tag is kept
-    there), so only the names in :data:`GAMES` are routed."""
-    m = _GAME_TAG.search(text)
-    if m is not None:
-        name = m.group(1).strip().lower()
-        return name if name in GAMES else None
-    m = _PREFIX.match(text)
-    if m is not None and m.group(1).lower() in GAMES:
-        return m.group(1).lower()
-    return None
 
 
 def read_routed(source: str | None) -> tuple[str | None, str | None]:

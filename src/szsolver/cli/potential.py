@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .common import EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, load_source_arg, write_file
+from .games import dispatch
 from ..rules.base import SIDE_NAMES
 
 
@@ -34,6 +35,8 @@ def potential_cmd(position, example, side, with_map, svg_file, rule, as_json, ti
     POSITION is a position string, a position file or a game record (its last
     position), or - for standard input.
     """
+    if dispatch("potential", position, example=example):     # Stars' Zone only: says so
+        return
     from ..bounds.potential import potential, potential_map
     from ..bounds.render import map_svg, map_text
     from .pictures import out_path

@@ -53,7 +53,7 @@ from ..rules.geometry import STARS_ZONE
 from ..rules.text import board_of, turn_code, turn_table
 from .notation import (format_turn, json_loads, json_object, parse_position,
                        parse_position_json, parse_turn, position_string)
-from .sources import STDIN, read_stdin, read_text_file
+from .sources import GAMES, STDIN, game_of_text, read_stdin, read_text_file
 
 RECOMMENDED_NEUTRALS = {BASIC: 5, 1: 4}  # rulebook: 5 each under Basic, 4 each under Advanced
 EXAMPLE_NAME = "example-2023-07-17.szg"
@@ -468,10 +468,12 @@ def parse_source_text(text: str, backend=None):
             raise ParseError(f"JSON input must be an object (a position or a game), "
                              f"not {_json_kind(data)}")
         data = _unwrap_output(data)
+        _not_another_game(data.get("game"), "JSON")
         if data.get("type") == "game" or "turns" in data:
             game = parse_game_json(data, backend)
             return game.final, game
         return parse_position_json(data, backend), None
+    _not_another_game(game_of_text(t), "record" if t.startswith("[") else "position")
     if _looks_like_record(t):
         game = parse_game(t, backend)
         return game.final, game
@@ -482,6 +484,14 @@ def parse_source_text(text: str, backend=None):
     if backend is None:
         backend = _default_backend()
     return backend(t, STARS_ZONE), None
+
+
+def _not_another_game(name, kind: str) -> None:
+    """ParseError for input of another game of the family (Star, Stargazers) given
+    where only Stars' Zone is read, instead of a Stars' Zone parse error about it."""
+    if isinstance(name, str) and name.strip().lower() in GAMES:
+        raise ParseError(f"a {name.strip().capitalize()} {kind}: only Stars' Zone positions "
+                         "and games are read here")
 
 
 def _json_kind(data) -> str:

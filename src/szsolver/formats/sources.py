@@ -8,16 +8,49 @@ UTF-8 text (a byte-order mark is dropped; a binary file is refused).
 
 >>> read_source("stars-zone;basic;x=;g=44:5")   # not a file: the text itself
 'stars-zone;basic;x=;g=44:5'
+
+:func:`game_of_text` tells the other games of the family from Stars' Zone: a game
+record with a ``[Game "NAME"]`` tag, or a position string with the prefix ``NAME:``.
+
+>>> game_of_text('[Game "stargazers"] [Board "12-star"] 1. 17')
+'stargazers'
+>>> game_of_text("stargazers:12-star:r=;b=;red:1"), game_of_text("star:5x6:...")
+('stargazers', 'star')
+>>> game_of_text('[Rule "basic"] 1. 44n66') is None
+True
 """
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable
 
 from ..errors import InputError
 
-__all__ = ["read_source", "read_text_file", "read_stdin", "STDIN", "MAX_BYTES"]
+__all__ = ["read_source", "read_text_file", "read_stdin", "STDIN", "MAX_BYTES", "GAMES",
+           "game_of_text"]
+
+#: the games besides Stars' Zone, by the name used in their Game tag and position prefix
+GAMES = ("stargazers", "star")
+
+_GAME_TAG = re.compile(r'\[\s*Game\s+"([^"\\\n]*)"\s*\]')
+_PREFIX = re.compile(r"\s*\ufeff?\s*([a-z-]+):", re.IGNORECASE)
+
+
+def game_of_text(text: str) -> str | None:
+    """The name of the game (one of :data:`GAMES`) that ``text`` (a record or position
+    string) belongs to, or None for Stars' Zone (no Game tag, no game prefix). A
+    Game tag naming another game is left to the Stars' Zone reader (any tag is kept
+    there), so only the names in :data:`GAMES` are recognised."""
+    m = _GAME_TAG.search(text)
+    if m is not None:
+        name = m.group(1).strip().lower()
+        return name if name in GAMES else None
+    m = _PREFIX.match(text)
+    if m is not None and m.group(1).lower() in GAMES:
+        return m.group(1).lower()
+    return None
 
 #: the SOURCE that means standard input
 STDIN = "-"
