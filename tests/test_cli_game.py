@@ -157,6 +157,13 @@ def test_result_tag_disagreement_is_a_warning_not_silence(run, tmp_path):
     assert r.exit_code == 0
     assert "Warning: Result tag says 14-16 but the replay scores 16-14" in r.stderr
     assert as_json(run("replay", str(f), "--json"))["warnings"]
+    # every command's JSON carries the warnings of the record it read
+    want = ["Result tag says 14-16 but the replay scores 16-14 under the basic rule"]
+    for args in (["show"], ["score"], ["solve"], ["potential"], ["check", "--turn", "32"]):
+        r = run(*args[:1], str(f), *args[1:], "--json")
+        assert r.exit_code == 0, (args, r.output)
+        assert as_json(r)["warnings"] == want, args
+    assert "warnings" not in as_json(run("score", START, "--json"))     # no record read
 
 
 # --- bad input: exit code 2 and one line 'Error: ...' --------------------------------------

@@ -151,7 +151,7 @@ def check_cmd(args, number, example, time_limit, rule, as_json):
     data = res.to_json()
     if number is not None:
         data = {"turn_number": number, **data}
-    emit(data, check_text(res), as_json)
+    emit(data, check_text(res), as_json, game)
 
 
 def best_text(res, geometry) -> str:
@@ -210,7 +210,7 @@ def best_cmd(source, example, seconds, wall_clock, rule, as_json):
     show_warnings(game)
     eng = Engine(seconds or DEFAULT_SECONDS, wall_clock=wall_clock, bounds=True)
     res = eng.analyse(pos)
-    emit(res.to_json(pos.geometry), best_text(res, pos.geometry), as_json)
+    emit(res.to_json(pos.geometry), best_text(res, pos.geometry), as_json, game)
 
 
 def _player(name: str, seconds: float, seed):
@@ -404,4 +404,4 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, threa
     if html_file:
         from ..analysis.report import annotation_html
         write_file(html_file, annotation_html(ann))
-    emit(ann.to_json(), annotation_text(ann), as_json)
+    emit(ann.to_json(), annotation_text(ann), as_json, game)

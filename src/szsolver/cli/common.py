@@ -164,9 +164,12 @@ def show_warnings(game) -> None:
 
 # --- output -------------------------------------------------------------------------------
 
-def emit(data, text: str, as_json: bool) -> None:
-    """Print ``data`` as JSON or ``text`` for people."""
+def emit(data, text: str, as_json: bool, game=None) -> None:
+    """Print ``data`` as JSON or ``text`` for people. ``game``: the record the answer was
+    read from, whose warnings (printed on stderr) the JSON then carries as ``warnings``."""
     if as_json:
+        if game is not None and isinstance(data, dict) and "warnings" not in data:
+            data = {**data, "warnings": list(game.warnings)}
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         click.echo(text)

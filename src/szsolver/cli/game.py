@@ -79,7 +79,7 @@ def show(source, example, rule, as_json, svg_file, beams):
         text += f"\nLast turn: {game.where(i)} {format_turn(last, pos.geometry)}."
     data = {"position": position_json(pos), **result_json(pos),
             "last_turn": None if last is None else format_turn(last, pos.geometry)}
-    emit(data, text, as_json)
+    emit(data, text, as_json, game)
 
 
 @click.command()
@@ -89,7 +89,7 @@ def score(source, example, rule, as_json):
     present and each stone's pattern (U R D L = beams up, right, down, left)."""
     if dispatch("score", source, example=example, rule=rule, as_json=as_json):
         return
-    pos, _game = _load(source, example, rule)
+    pos, game = _load(source, example, rule)
     data = score_json(pos)
     lines = [f"Rule: {data['rule']}."]
     for side in ("red", "blue"):
@@ -99,7 +99,7 @@ def score(source, example, rule, as_json):
         for st in d["stones"]:
             lines.append(f"  {st['point']:>5} {st['name']}")
     lines.append(f"{'Result' if data['over'] else 'Standing'}: {data['result']}.")
-    emit(data, "\n".join(lines), as_json)
+    emit(data, "\n".join(lines), as_json, game)
 
 
 @click.command()

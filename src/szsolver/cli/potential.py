@@ -44,7 +44,7 @@ def potential_cmd(position, example, side, with_map, svg_file, rule, as_json, ti
     sides = [0, 1] if side == "both" else [SIDE_NAMES.index(side)]
     if svg_file and len(sides) != 1:
         raise BadInput("--svg draws one side's map: add --side red or --side blue")
-    pos, _game = load_source_arg(position, example, rule, turns_left=EXAMPLE_TURNS_LEFT)
+    pos, game = load_source_arg(position, example, rule, turns_left=EXAMPLE_TURNS_LEFT)
     g = pos.geometry
     if svg_file:
         with_map = True
@@ -77,4 +77,4 @@ def potential_cmd(position, example, side, with_map, svg_file, rule, as_json, ti
             texts.append(line)
         if svg_file:
             write_file(svg_file, map_svg(pos, pm))
-    emit(data, "\n\n".join(texts) if with_map else "\n".join(texts), as_json)
+    emit(data, "\n\n".join(texts) if with_map else "\n".join(texts), as_json, game)

@@ -155,7 +155,7 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
     from ..endgame.solver import solve
     from .pictures import out_path
     out_path(svg_file)
-    pos, _game = load_source_arg(position, example, rule, turns_left=EXAMPLE_TURNS_LEFT)
+    pos, game = load_source_arg(position, example, rule, turns_left=EXAMPLE_TURNS_LEFT)
     if workers is not None or scheduler is not None:      # root turns split over Dask
         if all_turns or top is not None or svg_file or tt_size is not None or threads != 1:
             raise BadInput("--workers/--scheduler give the value, best turns and line only "
@@ -175,7 +175,7 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
     if top is not None and res.turns is not None:
         shown = {t.group for members in _groups(res.turns)[:top] for t in members}
         data["turns"] = [t for t in data["turns"] if t["group"] in shown]
-    emit(data, _text(res, pos.geometry, pos.side, top), as_json)
+    emit(data, _text(res, pos.geometry, pos.side, top), as_json, game)
     interrupted = (res.stopped or "").startswith("interrupted")
     if not interrupted:             # after Ctrl-C the one line on stderr says so
         _note_full_table(res)
