@@ -91,6 +91,9 @@ def test_score_is_the_cli_json(client):
     record = open(example_game.__globals__["example_path"](), encoding="utf-8").read()
     assert client.post("/api/score", json={"position": record}).json() == \
         cli_json("score", "--example")
+    wrong = record.replace("16-14", "14-16")            # a Result the replay contradicts
+    got = client.post("/api/score", json={"position": wrong}).json()
+    assert got == cli_json("score", wrong) and got["warnings"][0].startswith("Result tag says")
 
 
 def test_solve_is_the_cli_json(client):

@@ -42,16 +42,31 @@ def text_from(value, name: str) -> str:
 def position_from(value):
     """A position from a request value: a position string, a JSON position or game (an
     object, or its text), or a game record's text (then its last position)."""
+    return position_and_game_from(value)[0]
+
+
+def position_and_game_from(value):
+    """(position, game or None) from a request value, as :func:`position_from`: the
+    game when the value is one (a record or a JSON game), whose warnings the answer
+    then carries, as the commands' ``--json`` does."""
     from ..formats.notation import parse_position_json
     from ..formats.record import parse_game_json, parse_source_text
     if isinstance(value, dict):
         if value.get("type") == "game" or "turns" in value:
-            return parse_game_json(value).final
-        return parse_position_json(value)
+            game = parse_game_json(value)
+            return game.final, game
+        return parse_position_json(value), None
     if value is None:
         raise ParseError("missing 'position': a position string, a JSON position or a game record")
-    pos, _game = parse_source_text(text_from(value, "position"))
-    return pos
+    return parse_source_text(text_from(value, "position"))
+
+
+def with_warnings(data: dict, game) -> dict:
+    """``data`` with the ``warnings`` of the game it was read from (none read: as it is),
+    as :func:`szsolver.cli.common.emit` adds them to a command's JSON."""
+    if game is None or "warnings" in data:
+        return data
+    return {**data, "warnings": list(game.warnings)}
 
 
 def game_from(body: dict):

@@ -273,7 +273,8 @@ async def api_puzzle_check(request: Request):
 
 async def api_score(request: Request):
     body = await read_json(request, {"position"}, {"position"})
-    return JSONResponse(an.score_json(an.position_from(body["position"])))
+    pos, game = an.position_and_game_from(body["position"])
+    return JSONResponse(an.with_warnings(an.score_json(pos), game))
 
 
 async def api_view(request: Request):
@@ -295,35 +296,35 @@ def _job_position(pos) -> dict:
 
 async def api_solve(request: Request):
     body = await read_json(request, {"position", "time_limit", "all_turns"}, {"position"})
-    pos = an.position_from(body["position"])
+    pos, game = an.position_and_game_from(body["position"])
     limit = an.time_limit_from(body.get("time_limit"))
     all_turns = an.flag_from(body.get("all_turns"), "all_turns")
     out = await _web(request).jobs.run(tasks.solve_position, _job_position(pos), limit, all_turns,
                                        deadline=limit + GRACE)
-    return JSONResponse(out)
+    return JSONResponse(an.with_warnings(out, game))
 
 
 async def api_check(request: Request):
     from ..formats.notation import parse_turn
     body = await read_json(request, {"position", "turn", "time_limit"}, {"position", "turn"})
-    pos = an.position_from(body["position"])
+    pos, game = an.position_and_game_from(body["position"])
     turn = an.text_from(body["turn"], "turn")
     pos.copy().play(parse_turn(turn, pos.geometry))   # IllegalTurnError naming why, before any job
     limit = an.time_limit_from(body.get("time_limit"))
     out = await _web(request).jobs.run(tasks.check_turn, _job_position(pos), turn, limit,
                                        deadline=limit + GRACE)
-    return JSONResponse(out)
+    return JSONResponse(an.with_warnings(out, game))
 
 
 async def api_potential(request: Request):
     body = await read_json(request, {"position", "side", "time_limit", "svg"}, {"position"})
-    pos = an.position_from(body["position"])
+    pos, game = an.position_and_game_from(body["position"])
     side = an.side_from(body.get("side"), pos)
     limit = an.time_limit_from(body.get("time_limit"))
     svg = an.flag_from(body.get("svg"), "svg")
     out = await _web(request).jobs.run(tasks.potential_of, _job_position(pos), side, limit, svg,
                                        deadline=3 * limit + GRACE)
-    return JSONResponse(out)
+    return JSONResponse(an.with_warnings(out, game))
 
 
 # A whole game is judged in about 10-20 s on a 2-core machine: a small engine budget per
