@@ -193,6 +193,9 @@ def test_cli_annotate_json_and_html(tmp_path):
     out = r.output
     assert out.index("Estimated (turns 27-28") < out.index("Proved (turns 29-32")
     assert "accuracy" in out
+    # Stars' Zone proves at most 8 turns left; the other games' counts are cells
+    r = CliRunner().invoke(main, ["annotate", str(f), "--exact-turns", "9"])
+    assert r.exit_code == 2 and "--exact-turns 9: at most 8 turns left" in r.output
 
 
 def test_threads_give_the_same_judgements(ann, monkeypatch):

@@ -41,6 +41,19 @@ MISTAKE_LOSS = 100
 ESTIMATE_MARGIN = 50
 
 
+def verdict_count(n: int, verdict: str) -> str:
+    """``n`` turns of one verdict, in words.
+
+    >>> verdict_count(1, "mistake"), verdict_count(3, "inaccuracy"), verdict_count(0, "blunder")
+    ('1 mistake', '3 inaccuracies', '0 blunders')
+    >>> verdict_count(2, "optimal")
+    '2 optimal'
+    """
+    if verdict == "optimal" or n == 1:
+        return f"{n} {verdict}"
+    return f"{n} {verdict[:-1] + 'ies' if verdict.endswith('y') else verdict + 's'}"
+
+
 def result_of(value: int, mover: int, margin: int = 0) -> int:
     """+1 win, 0 draw, -1 loss for ``mover`` when the game's value is ``value``
     (``margin``: the band around 0 read as a draw, for estimates)."""

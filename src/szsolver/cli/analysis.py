@@ -355,9 +355,9 @@ def annotation_text(ann) -> str:
               help="Engine budget per estimated turn (default 2; fixed iterations); "
                    "each CP-SAT bound of a position gets at most S seconds too, as CP-SAT "
                    "work (the same bounds on every run).")
-@click.option("--exact-turns", type=click.IntRange(0, 8), default=None, metavar="N",
-              help="Prove the turns with at most N turns left (default 8; Star: N live "
-                   "empty cells, default 8; Stargazers: N empty cells, default 13).")
+@click.option("--exact-turns", type=click.IntRange(0), default=None, metavar="N",
+              help="Prove the turns with at most N turns left (0 to 8, default 8; Star: N "
+                   "live empty cells, default 8; Stargazers: N empty cells, default 13).")
 @click.option("--solver-time", type=SECONDS, default=None, metavar="S",
               help="Limit per exact solve (default 60); a solve that stops is estimated.")
 @click.option("--threads", type=whole_number(1), default=1, metavar="N",
@@ -378,6 +378,9 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, threa
                 rule=rule, as_json=as_json, threads=None if threads == 1 else threads):
         return
     from ..analysis.annotate import EXACT_TURNS, SOLVER_TIME, TIME_PER_TURN, annotate
+    if exact_turns is not None and exact_turns > EXACT_TURNS:
+        raise BadInput(f"--exact-turns {exact_turns}: at most {EXACT_TURNS} turns left (the "
+                       "exact solver's horizon without a limit)")
     _positive("--time-per-turn", time_per_turn)
     _positive("--solver-time", solver_time)
     out_path(html_file, "--html")

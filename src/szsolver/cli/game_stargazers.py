@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from .common import BadInput, emit, write_file
+from ..analysis.verdict import verdict_count
 from ..errors import UnsupportedError
 from ..rules.bits import bit_list
 
@@ -291,6 +292,7 @@ def annotate(text, *, example=False, rule=None, as_json=False, time_per_turn=Non
         counts = {v: sum(c.verdict == v for c in mine)
                   for v in ("optimal", "inaccuracy", "mistake", "blunder")}
         summary[side] = counts
-        lines.append(f"{side.capitalize()}: " + ", ".join(f"{n} {v}" for v, n in counts.items()))
+        lines.append(f"{side.capitalize()}: " + ", ".join(verdict_count(n, v)
+                                                          for v, n in counts.items()))
     data = {"game": "stargazers", "turns": [c.to_json() for c in checks], "summary": summary}
     _emit(game, data, "\n".join(lines), as_json)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..analysis.verdict import ESTIMATE_MARGIN, classify
+from ..analysis.verdict import ESTIMATE_MARGIN, classify, verdict_count
 from ..errors import IllegalTurnError, InputError
 from .engine import DEFAULT_SECONDS, Engine
 from .position import COLOUR_NAMES, Position, format_move, position_string
@@ -89,11 +89,6 @@ def _article(verdict: str) -> str:
         verdict, verdict)
 
 
-def _count(n: int, word: str) -> str:
-    plural = word[:-1] + "ies" if word.endswith("y") else word + "s"
-    return f"{n} {word if n == 1 else plural}"
-
-
 def _live(pos: Position) -> int:
     return (pos.empty & ~dead_cells(pos.board, pos.groups, pos.empty)).bit_count()
 
@@ -157,7 +152,7 @@ class Annotation:
         lines.append("")
         for colour in COLOUR_NAMES:
             s = self.summary[colour]
-            counts = ", ".join(_count(s[v], v) for v in ("inaccuracy", "mistake", "blunder"))
+            counts = ", ".join(verdict_count(s[v], v) for v in ("inaccuracy", "mistake", "blunder"))
             lines.append(f"{colour.capitalize()}: {s['optimal']} optimal of {s['moves']} "
                          f"({s['proved']} proved); {counts}.")
         bs, ws = g.final.scores()
