@@ -1,6 +1,7 @@
 """szsolver annotate: every turn judged, the proved part checked against the solver
 and a brute force, the estimated part kept apart; the HTML page; the command."""
 import json
+from types import SimpleNamespace
 import time
 from html.parser import HTMLParser
 
@@ -111,6 +112,27 @@ def test_summary_counts(ann):
         assert s["optimal"] + s["inaccuracies"] + s["mistakes"] + s["blunders"] == len(mine)
         opt = sum(1 for r in mine if r.exact and r.verdict == "optimal")
         assert s["accuracy"] == opt / 2
+        for v, key in (("inaccuracy", "inaccuracies"), ("mistake", "mistakes"),
+                       ("blunder", "blunders")):
+            # proved: by the solver, or by the bounds of an estimated turn
+            assert s[key + "_proved"] == sum(1 for r in mine if r.verdict == v
+                                             and (r.exact or r.verdict_proved))
+
+
+def test_summary_counts_a_verdict_proved_by_bounds_as_proved():
+    """An estimated turn whose verdict the proved bounds decide (the rulebook game's
+    turn 24) counts among the proved ones; an estimate alone does not."""
+    from types import SimpleNamespace as R
+    from szsolver.analysis.annotate import summarise
+    game = SimpleNamespace(side_of=lambda k: k % 2)
+    results = [R(exact=False, verdict="blunder", verdict_proved=True),     # red
+               R(exact=False, verdict="blunder", verdict_proved=False),    # blue
+               R(exact=True, verdict="blunder", verdict_proved=True),      # red
+               R(exact=True, verdict="optimal", verdict_proved=True)]      # blue
+    s = summarise(game, results)
+    assert (s["red"]["blunders"], s["red"]["blunders_proved"]) == (2, 2)
+    assert (s["blue"]["blunders"], s["blue"]["blunders_proved"]) == (1, 0)
+    assert s["blue"]["accuracy"] == 1.0 and s["red"]["accuracy"] == 0.0
 
 
 def test_json_has_values_over_the_game(ann):

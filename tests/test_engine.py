@@ -34,6 +34,11 @@ def test_engine_turn_is_legal_and_estimate_inside_bounds(rule, ply):
     assert res.lower <= res.value <= res.upper
     assert (res.lower, res.upper) == trivial_bounds(pos)
     assert res.iterations == iterations_for(pos, 0.02)
+    # the chosen turn's estimate (what 'best' prints beside it) is the value, before
+    # the value is clamped to the proved bounds
+    chosen = next(c for c in res.candidates if c["turn"] == res.turn)
+    assert min(max(round(chosen["estimate"]), res.lower), res.upper) == res.value
+    assert all(c["estimate"] in (c["mean"], c["value"]) for c in res.candidates)
 
 
 def test_engine_is_deterministic_and_the_seed_matters():

@@ -190,7 +190,8 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
 
 def summarise(game, results) -> dict:
     """Per player: turns, turns judged exactly, optimal turns among them, accuracy,
-    and the counts of each verdict (all turns, and the proved ones)."""
+    and the counts of each verdict (all turns, and those whose verdict is proved: by
+    the exact solver, or by the proved bounds of an estimated turn)."""
     out = {}
     for side, name in enumerate(SIDE_NAMES):
         mine = [r for k, r in enumerate(results) if game.side_of(k) == side]
@@ -200,6 +201,6 @@ def summarise(game, results) -> dict:
              "accuracy": round(opt / len(exact), 4) if exact else None}
         for v, key in VERDICT_COUNTS.items():
             d[key] = sum(1 for r in mine if r.verdict == v)
-            d[key + "_proved"] = sum(1 for r in exact if r.verdict == v)
+            d[key + "_proved"] = sum(1 for r in mine if r.verdict == v and r.verdict_proved)
         out[name] = d
     return out

@@ -10,6 +10,7 @@ import click
 from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, end_progress, load_source_arg,
                      progress_printer, show_warnings, whole_number, write_file)
 from .games import dispatch
+from ..analysis.verdict import verdict_count
 from .pictures import out_path
 
 #: the most games one selfplay run plays (more is a typo, or a job for batch)
@@ -169,7 +170,7 @@ def best_text(res, geometry) -> str:
                      f"(Red's side): {describe_estimate(res.value)}.")
         if res.candidates:
             lines.append("Candidates: " + ", ".join(
-                f"{format_turn(c['turn'], geometry)} ({c['visits']} visits, about {c['value']:+.0f})"
+                f"{format_turn(c['turn'], geometry)} ({c['visits']} visits, about {c['estimate']:+.0f})"
                 for c in res.candidates[:5]))
         if res.pv:
             lines.append("Expected line: " + " ".join(format_turn(b, geometry) for b in res.pv))
@@ -283,11 +284,6 @@ def selfplay_cmd(games, seconds, out_dir, rule, neutrals, red_name, blue_name, s
           "rule": rule, "time": seconds}, "\n".join(lines), as_json)
 
 
-def _count(n: int, word: str) -> str:
-    plural = word[:-1] + "ies" if word.endswith("y") else word + "s"
-    return f"{n} {word if n == 1 else plural}"
-
-
 def annotation_text(ann) -> str:
     """The annotated game as a table, the proved part apart from the estimated one."""
     from ..formats.notation import format_turn
@@ -336,12 +332,10 @@ def annotation_text(ann) -> str:
         s = ann.summary[name]
         acc = "n/a (no turn judged exactly)" if s["accuracy"] is None else \
             f"{s['accuracy']:.0%} ({s['optimal_exactly']} of {s['judged_exactly']} judged exactly)"
-        counts = ", ".join(_count(s[k], w) for k, w in (("inaccuracies", "inaccuracy"),
-                                                          ("mistakes", "mistake"),
-                                                          ("blunders", "blunder")))
-        lines.append(f"{name.capitalize()}: accuracy {acc}; {counts} "
-                     f"(proved: {s['inaccuracies_proved']}, {s['mistakes_proved']}, "
-                     f"{s['blunders_proved']}).")
+        counts = ", ".join(verdict_count(s[k], w) + (f" ({s[k + '_proved']} proved)" if s[k] else "")
+                           for k, w in (("inaccuracies", "inaccuracy"), ("mistakes", "mistake"),
+                                        ("blunders", "blunder")))
+        lines.append(f"{name.capitalize()}: accuracy {acc}; {counts}.")
     final = g.final
     r, b = final.scores()
     lines.append(f"Final: {r}-{b}. {ann.seconds:.0f} s ({ann.cpu_seconds:.0f} s of CPU).")

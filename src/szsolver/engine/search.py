@@ -244,9 +244,12 @@ class Engine:
         else:
             tree.run(self.iterations_for(core))
         stats = tree.backed_stats(BACKED_FRACTION)
-        turn, value = choose(stats, core.side, self._how(core))
+        how = self._how(core)
+        turn, value = choose(stats, core.side, how)
         value = min(max(int(round(value)), lo), hi)
+        # "estimate": the measure the turn was chosen by (its mean, or its backed value)
         cands = [{"turn": t, "visits": n, "value": round(b, 1), "mean": round(v, 1),
+                  "estimate": round(v if how == "visits" else b, 1),
                   "reward": round(r, 4)} for t, n, r, v, b in stats[:8]]
         return EngineResult(pstr, turn, value, False, "engine", lo, hi, best=[turn],
                             pv=tree.principal_line(8), score_bounds=sb, candidates=cands,
