@@ -144,6 +144,8 @@ def test_annotate_honours_exact_turns():
     (["check", "stargazers:12-star:1-2:r=9:b="], "missing TURN"),
     (["check", "stargazers:12-star:1-2:r=9:b=", "0"], "holds a star"),
     (["solve", "stargazers:12-star:1-2:r=9:b="], "too deep to solve without a limit"),
+    (["solve", "stargazers:12-star:1-2:r=3,8,9,14,16,18,21,39,42,43,48:"
+               "b=2,4,7,19,20,23,26,29,30,36,45"], "17 empty playable cells (at most 16"),
 ])
 def test_bad_input_is_one_line(args, words):
     code, out = run(*args)
