@@ -202,9 +202,12 @@ def bounds(per=12):
 if __name__ == "__main__":
     # bench_stargazers.py WHAT [ARGS...]: one part with its arguments (engine GAMES
     # SECONDS BOARD), or no arguments for every part with its defaults
-    print(f"load average {os.getloadavg()[0]:.1f}")
     parts = {"rules": rules, "width": width, "solver": solver, "engine": engine,
              "early": early, "bounds": bounds}
+    if len(sys.argv) > 1 and sys.argv[1] not in parts:
+        print(__doc__)
+        sys.exit(0 if sys.argv[1] in ("-h", "--help") else 2)
+    print(f"load average {os.getloadavg()[0]:.1f}")
     if len(sys.argv) > 1:
         parts[sys.argv[1]](*sys.argv[2:])
     else:

@@ -225,6 +225,8 @@ def test_cli_show_and_daily_json():
     (("check", "eg-basic-easy-1", "zz"), "bad point"),
     (("check", "eg-basic-easy-1", "11"), ""),
     (("daily", "--date", "2026-13-01"), "bad date"),
+    (("daily", "--date", "2026-02-30"), "bad date '2026-02-30': there is no such day"),
+    (("daily", "--date", "2026-2-30"), "expected YYYY-MM-DD"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(args, words):
     r = _run(*args)

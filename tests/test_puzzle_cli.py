@@ -109,7 +109,7 @@ MISTYPED = {
     "sz-Hard-7": "lower case: sz-hard-7",
     "sz-hard--7": "begins and ends with a letter or digit",
     "sz-hard-7.": "begins and ends with a letter or digit",
-    "sz-hard-7.1": "a seed that begins with a digit is a number",
+    "sz-hard-7.1": "a seed that begins with a digit is a number (did you mean sz-hard-7?)",
     "sz-hard-7_": "a seed begins and ends with a letter or digit",
     "sz-hard-7x": "a seed that begins with a digit is a number",
     "sz-easy-d2026_123": "dYYYYMMDD",

@@ -210,7 +210,7 @@ def value_chart(ann, width: int = 640, height: int = 260) -> tuple[str, list[flo
         if v["value"] is None:
             continue
         colour = "#333"
-        label = f"after {i} turns: {v['value']:+d} ({'proved' if v['exact'] else 'estimated'})"
+        label = f"after {i} turn{'' if i == 1 else 's'}: {v['value']:+d} ({'proved' if v['exact'] else 'estimated'})"
         if i > 0:
             r = ann.turns[i - 1]
             colour = VERDICT_COLOURS.get(r.verdict, "#333")

@@ -184,7 +184,7 @@ def best_text(res, geometry) -> str:
 
 
 @click.command("best")
-@click.argument("source", required=False)
+@click.argument("source", metavar="[POSITION]", required=False)
 @click.option("--example", is_flag=True,
               help=f"Use the bundled rulebook game's position with {EXAMPLE_TURNS_LEFT} turns "
                    "left.")
@@ -198,7 +198,10 @@ def best_text(res, geometry) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def best_cmd(source, example, seconds, wall_clock, rule, as_json):
     """The engine's best turn in POSITION, with its value: proved near the end,
-    estimated earlier (beside the CP-SAT bounds that are proved)."""
+    estimated earlier (beside the CP-SAT bounds that are proved).
+
+    POSITION is a position string, a position file or a game record (its last
+    position), or - for standard input."""
     if dispatch("best", source, example=example, seconds=seconds, wall_clock=wall_clock,
                 rule=rule, as_json=as_json):
         return
@@ -230,13 +233,17 @@ def _player(name: str, seconds: float, seed):
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True,
               help="Directory for the game records (.szg), created if missing.")
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default="basic",
-              show_default=True)
+              show_default=True, help="The rule the games are played under.")
 @click.option("--neutrals", type=whole_number(0), default=None,
               help="Neutral stones each (default: 5 under Basic, 4 under Advanced).")
 @click.option("--red", "red_name", default="engine", show_default=True,
-              type=click.Choice(["engine", "greedy", "random", "potential-greedy"]))
+              type=click.Choice(["engine", "greedy", "random", "potential-greedy"]),
+              help="Red's player: the engine, or a simple one (greedy: the stone that most "
+                   "raises its score lead now; potential-greedy: a stone of its CP-SAT best "
+                   "placement; random).")
 @click.option("--blue", "blue_name", default="engine", show_default=True,
-              type=click.Choice(["engine", "greedy", "random", "potential-greedy"]))
+              type=click.Choice(["engine", "greedy", "random", "potential-greedy"]),
+              help="Blue's player (as --red).")
 @click.option("--seed", default="0", show_default=True, help="Seed (any text).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
 def selfplay_cmd(games, seconds, out_dir, rule, neutrals, red_name, blue_name, seed, as_json):

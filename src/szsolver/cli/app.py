@@ -106,6 +106,12 @@ class _Group(click.Group):
             if owned:
                 interrupt.uninstall()
 
+    def resolve_command(self, ctx, args):
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if cmd is not None:         # an option's error names this command's --help
+            ctx.meta["szsolver.command"] = cmd.name
+        return name, cmd, rest
+
     def invoke(self, ctx):
         try:
             with interrupt.armed():
@@ -130,6 +136,9 @@ class _Group(click.Group):
             raise BadInput(_one_line(e)) from None
         except click.UsageError as e:
             cmd = e.ctx.command_path if e.ctx is not None else ctx.command_path
+            sub = ctx.meta.get("szsolver.command")
+            if cmd == ctx.command_path and sub:     # raised while parsing the command's options
+                cmd = f"{cmd} {sub}"
             raise BadInput(f"{_usage_message(e)} (see '{cmd} --help')") from None
         except click.ClickException:
             if interrupt.requested():
@@ -150,7 +159,7 @@ class _Group(click.Group):
             raise InternalError(e) from None
 
 
-@click.group(cls=_Group)
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="szsolver")
 def main():
     """Analysis toolkit for Stars' Zone (星域) and Starmaps puzzles."""

@@ -59,12 +59,12 @@ def _check(p, turn: str, as_json: bool) -> None:
     from ..endgame.puzzles import check_turn
     r = check_turn(p, turn)
     if r["correct"]:
-        text = (f"{r['turn']}: right. It keeps {_value_text(r['value'])}; the proved line "
+        text = (f"{r['turn']}: right. It keeps the result: {_value_text(r['value'])}; the proved line "
                 f"{' '.join(r['line']) or '(the game ends)'} ends {_scores(r['scores'])}.")
     else:
-        text = (f"{r['turn']}: wrong. The best is {_value_text(r['best'])}; after "
+        text = (f"{r['turn']}: wrong. The best gives: {_value_text(r['best'])}; after "
                 f"{r['turn']} the reply line {' '.join(r['line']) or '(the game ends)'} "
-                f"gives {_value_text(r['value'])}, final score {_scores(r['scores'])} "
+                f"gives: {_value_text(r['value'])}, final score {_scores(r['scores'])} "
                 f"(loses {r['loss']}).")
     emit(r, text, as_json)
     if not r["correct"]:

@@ -62,7 +62,10 @@ def _last_turn(game):
               help="Also write the position as an SVG picture to this file.")
 @click.option("--beams", is_flag=True, help="Draw beams in the SVG picture.")
 def show(source, example, rule, as_json, svg_file, beams):
-    """Show a position (a game's last one) as a labelled diagram."""
+    """Show a position (a game's last one) as a labelled diagram.
+
+    SOURCE is a position string, a position file or a game record (inline or a file),
+    or - for standard input; Star and Stargazers records and positions are read too."""
     if dispatch("show", source, example=example, rule=rule, as_json=as_json,
                 svg_file=svg_file, beams=beams):
         return
@@ -86,7 +89,10 @@ def show(source, example, rule, as_json, svg_file, beams):
 @_source_options
 def score(source, example, rule, as_json):
     """Score a position (a game's last one): per side the score, the patterns
-    present and each stone's pattern (U R D L = beams up, right, down, left)."""
+    present and each stone's pattern (U R D L = beams up, right, down, left).
+
+    SOURCE is a position string, a position file or a game record (inline or a file),
+    or - for standard input; Star and Stargazers records and positions are read too."""
     if dispatch("score", source, example=example, rule=rule, as_json=as_json):
         return
     pos, game = _load(source, example, rule)
@@ -110,7 +116,10 @@ def score(source, example, rule, as_json):
               help="Also draw the position after every turn to DIR/turn-01.svg, turn-02.svg, "
                    "... (DIR is made if missing).")
 def replay(source, example, rule, as_json, final_only, diagrams, svg_dir):
-    """Replay a game turn by turn with the scores, then its final position."""
+    """Replay a game turn by turn with the scores, then its final position.
+
+    SOURCE is a position string, a position file or a game record (inline or a file),
+    or - for standard input; Star and Stargazers records and positions are read too."""
     if dispatch("replay", source, example=example, rule=rule, as_json=as_json,
                 final_only=final_only, diagrams=diagrams, svg_dir=svg_dir):
         return

@@ -84,7 +84,7 @@ def check_report(p, solution_source: str, pid: str | None = None) -> tuple[dict,
 
 @click.group()
 def puzzle():
-    """Starmap puzzles: solve, check (and generate, daily, show).
+    """Starmap puzzles (solve, check, generate, daily, show) and endgame puzzles.
 
     A puzzle is named by a file, by the puzzle written inline or by its ID
     (sz-hard-7; sza-hard-1 for the advanced rule; sz-easy-d20261123 for a daily)."""

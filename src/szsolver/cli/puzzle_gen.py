@@ -88,7 +88,8 @@ def _progress_cb(show, label: str):
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--svg", "svg_file", default=None, metavar="FILE", help="Draw the puzzle to this SVG file "
               "(with --count, -SEED is added before .svg).")
-@click.option("--out", "out_dir", default=None, help="Also write each puzzle as DIR/ID.json.")
+@click.option("--out", "out_dir", default=None, metavar="DIR",
+              help="Also write each puzzle as DIR/ID.json.")
 def generate_cmd(board, grade, seed, count, rule, with_solution, as_json, svg_file, out_dir):
     """Generate puzzles of a grade, proved unique by CP-SAT."""
     from ..errors import UnknownPuzzleError

@@ -353,12 +353,12 @@ def _date(text):
     if text is None:
         return _dt.datetime.now(_dt.timezone.utc).date()
     t = str(text).strip().replace("-", "")
+    if len(t) != 8 or not t.isdigit():
+        raise ParseError(f"bad date {text!r}: expected YYYY-MM-DD")
     try:
-        if len(t) != 8 or not t.isdigit():
-            raise ValueError
         return _dt.date(int(t[:4]), int(t[4:6]), int(t[6:]))
     except ValueError:
-        raise ParseError(f"bad date {text!r}: expected YYYY-MM-DD") from None
+        raise ParseError(f"bad date {text!r}: there is no such day") from None
 
 
 def collection_files(directory=None) -> list:

@@ -260,7 +260,7 @@ class Game(RecordedGame):
         got = final.scores()
         if not final.is_over():
             self.warnings.append(f"Result tag says {text} but the game is unfinished "
-                                 f"after {len(self.turns)} turns (scores now {got[0]}-{got[1]})")
+                                 f"after {len(self.turns)} turn{'' if len(self.turns) == 1 else 's'} (scores now {got[0]}-{got[1]})")
         elif claimed != got:
             self.warnings.append(f"Result tag says {text} but the replay scores "
                                  f"{got[0]}-{got[1]} under the {RULE_NAMES[self.rule]} rule")
@@ -282,8 +282,9 @@ def _start_position(tags: dict, backend):
         parts = tags["Neutrals"].split()
         if not 1 <= len(parts) <= 2 or not all(
                 p.isdigit() and int(p) <= MAX_NEUTRALS_PER_SIDE for p in parts):
-            raise ParseError(f"Neutrals tag {tags['Neutrals']!r}: use two numbers 0..7, "
-                             f"red's and blue's supply, like \"5 5\"")
+            raise ParseError(f"Neutrals tag {tags['Neutrals']!r}: give each side's supply, "
+                             f"0..{MAX_NEUTRALS_PER_SIDE}: one number for both (\"4\") or "
+                             f"red's and blue's (\"5 4\")")
         red_n, blue_n = int(parts[0]), int(parts[-1])
     else:
         red_n = blue_n = RECOMMENDED_NEUTRALS[rule]

@@ -192,7 +192,8 @@ def parse_position_fields(text: str, geometry: Geometry = STARS_ZONE) -> dict:
     red = blue = neutral = 0
     for i, (row_text, row) in enumerate(zip(rows, geometry.rows), start=1):
         if len(row_text) != len(row):
-            raise ParseError(f"row {i} has {len(row_text)} points, expected {len(row)}")
+            raise ParseError(f"row {i} has {len(row_text)} point{'' if len(row_text) == 1 else 's'}, "
+                             f"expected {len(row)}")
         for ch, p in zip(row_text, row):
             if ch == "R":
                 red |= 1 << p

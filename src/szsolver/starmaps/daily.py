@@ -30,12 +30,12 @@ def parse_date(text=None) -> _dt.date:
     if isinstance(text, _dt.date):
         return text
     t = str(text).strip()
+    if len(t) != 10 or t[4] != "-" or t[7] != "-" or not (t[:4] + t[5:7] + t[8:]).isdigit():
+        raise ParseError(f"bad date {text!r}: expected YYYY-MM-DD")
     try:
-        if len(t) != 10:
-            raise ValueError
-        return _dt.date.fromisoformat(t)
+        return _dt.date(int(t[:4]), int(t[5:7]), int(t[8:]))
     except ValueError:
-        raise ParseError(f"bad date {text!r}: expected YYYY-MM-DD") from None
+        raise ParseError(f"bad date {text!r}: there is no such day") from None
 
 
 def grade_for(date=None) -> str:

@@ -149,7 +149,9 @@ def check_id(pid: str) -> tuple[Geometry, str, str, int]:
     if not seed[0].isalnum() or not seed[-1].isalnum():
         raise UnknownPuzzleError(f"no puzzle {text}: a seed begins and ends with a letter or digit")
     if seed[0].isdigit() and not seed.isdigit():
-        raise UnknownPuzzleError(f"no puzzle {text}: a seed that begins with a digit is a number")
+        number = re.match(r"\d+", seed).group()
+        raise UnknownPuzzleError(f"no puzzle {text}: a seed that begins with a digit is a "
+                                 f"number (did you mean {text[:len(text) - len(seed)]}{number}?)")
     if seed.isdigit():
         count = collection_count(g, grade, rule)
         if count:

@@ -400,10 +400,17 @@ ENDPOINTS = [
 ]
 
 
+def _inline_code(text: str) -> str:
+    """``text`` escaped for HTML, its `backticked` parts as <code>."""
+    parts = escape(text).split("`")
+    return "".join(f"<code>{x}</code>" if k % 2 else x for k, x in enumerate(parts))
+
+
 async def api_docs(request: Request):
     rows = "\n".join(
-        f"<tr><td><code>{m} {escape(p)}</code></td><td>{escape(summary)}<br>"
-        f"<span class='sz-info'>answer: {escape(answer)}</span></td><td>{escape(inp)}</td></tr>"
+        f"<tr><td><code>{m} {escape(p)}</code></td><td>{_inline_code(summary)}<br>"
+        f"<span class='sz-info'>answer: {_inline_code(answer)}</span></td>"
+        f"<td>{_inline_code(inp)}</td></tr>"
         for m, p, _h, summary, inp, answer in ENDPOINTS)
     return HTMLResponse(assets.render("api.html", head=assets.linked_style(), nav=NAV, rows=rows,
                                       max_body=f"{MAX_BODY:,}", time_cap=f"{an.TIME_CAP:g}",
