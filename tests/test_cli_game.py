@@ -362,11 +362,11 @@ def test_solve_options_of_stars_zone_are_refused_for_the_other_games(source, opt
 def test_help_and_usage_errors_name_the_command():
     """-h is --help; an option's error points to its own command's --help."""
     from szsolver.cli.app import main
-    r = CliRunner().invoke(main, ["show", "-h"])
+    r = CliRunner().invoke(main, ["show", "-h"], prog_name="szsolver")
     assert r.exit_code == 0 and r.output.startswith("Usage: szsolver show")
-    r = CliRunner().invoke(main, ["show", "--example", "--rule"])
+    r = CliRunner().invoke(main, ["show", "--example", "--rule"], prog_name="szsolver")
     assert r.exit_code == 2
     assert r.output.strip() == ("Error: Option '--rule' requires an argument. "
                                 "(see 'szsolver show --help')")
-    r = CliRunner().invoke(main, ["nosuch"])
+    r = CliRunner().invoke(main, ["nosuch"], prog_name="szsolver")
     assert r.exit_code == 2 and "(see 'szsolver --help')" in r.output
