@@ -26,12 +26,8 @@ A command hooks in with two lines at its top::
     if dispatch("show", source, example=example, rule=rule, as_json=as_json):
         return
 
->>> game_of_text('[Game "stargazers"] [Board "12-star"] 1. 17')
-'stargazers'
->>> game_of_text("stargazers:12-star:r=;b=;red:1"), game_of_text("star:5x6:...")
-('stargazers', 'star')
->>> game_of_text('[Rule "basic"] 1. 44n66') is None
-True
+Which game a text is: :func:`szsolver.formats.sources.game_of_text` (its examples
+are there), also used where only Stars' Zone is read, to name the game given.
 """
 from __future__ import annotations
 
