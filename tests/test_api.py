@@ -337,3 +337,26 @@ def test_commands_needing_c_say_so_in_one_line(args, what):
     assert r.returncode == 2
     assert r.stderr.splitlines() == [
         f"Error: {what} needs the compiled extension: pip install . (needs a C compiler)"]
+
+
+def test_every_analysis_result_hands_out_turns_that_print_as_turn_text():
+    """The solver's, the engine's and check's turns are Turns of the position's board:
+    str() gives the turn text the commands print, never the internal code."""
+    from szsolver.analysis.check import check
+    from szsolver.endgame.solver import solve
+    from szsolver.engine.search import Engine
+    game = sz.Game.example()
+    late = game.positions()[27]
+    for threads in (1, 2):
+        r = solve(late, all_turns=True, threads=threads)
+        data = r.to_json(late.geometry)
+        assert [str(t) for t in r.pv] == data["pv"] and [str(t) for t in r.best] == data["best"]
+        assert all(isinstance(t, sz.Turn) for t in r.pv + r.best + [tv.turn for tv in r.turns])
+    for pos in (game.positions()[29], game.positions()[10]):
+        e = Engine(0.05).analyse(pos)
+        data = e.to_json(pos.geometry)
+        assert str(e.turn) == data["turn"] and [str(t) for t in e.pv] == data["pv"]
+        assert [str(c["turn"]) for c in e.candidates] == [c["turn"] for c in data["candidates"]]
+    c = check(game.positions()[29], "48")
+    assert str(c.turn) == "48" == c.to_json()["played"]
+    assert [str(t) for t in c.best] == c.to_json()["best"]

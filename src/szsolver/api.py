@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .errors import ParseError
 from .formats import record
-from .rules.text import position_string, turn_table
+from .rules.text import position_string
 
 __all__ = ["solve", "Game"]
 
@@ -34,14 +34,7 @@ def solve(position, **options):
     the position's own board. Needs the compiled extension (UnsupportedError if not built).
     """
     from .endgame.solver import solve as solve_exactly
-    pos = _position(position)
-    result = solve_exactly(pos, **options)
-    table = turn_table(pos.geometry)
-    result.best = [table[t] for t in result.best]
-    result.pv = [table[t] for t in result.pv]
-    for tv in result.turns or ():
-        tv.turn = table[tv.turn]
-    return result
+    return solve_exactly(_position(position), **options)
 
 
 class Game:

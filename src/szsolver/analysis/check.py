@@ -39,6 +39,8 @@ from ..errors import IllegalTurnError, InputError
 from ..formats.notation import format_turn, position_string
 from ..limits import check_seconds
 from ..rules.base import RED, SIDE_NAMES, turn_error
+from ..rules.geometry import STARS_ZONE
+from ..rules.text import turn_table
 from .verdict import ESTIMATE_MARGIN, classify, classify_bounds, loss_of
 
 EXACT_TURNS = 8                 # the solver is tried with at most this many turns left
@@ -78,6 +80,14 @@ class CheckResult:
     engine_stopped: bool = False                   # the time limit cut the engine's search short
     notes: list[str] = field(default_factory=list)
     geometry: object = None
+
+    def with_turns(self) -> "CheckResult":
+        """``turn`` and ``best`` as Turns of the position's board, which print as turn
+        text (the search hands out plain int codes); returns self."""
+        table = turn_table(self.geometry or STARS_ZONE)
+        self.turn = table[self.turn]
+        self.best = [table[t] for t in self.best]
+        return self
 
     def to_json(self) -> dict:
         g = self.geometry
@@ -468,7 +478,7 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     if before.exact and (played.exact or turn in before.best):
         res = judge(core, turn, before, played, None, notes)
         res.seconds = time.perf_counter() - start
-        return res
+        return res.with_turns()
 
     # 2. Proved bounds from CP-SAT (each side's best and worst reachable score).
     interrupt.check()
@@ -500,7 +510,7 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
             estimate = refine(core, estimate, exact_turns, left, node_limit)
     res = judge(core, turn, before, played, estimate, notes)
     res.seconds = time.perf_counter() - start
-    return res
+    return res.with_turns()
 
 
 def _tighten(before, played, mover):

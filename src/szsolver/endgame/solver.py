@@ -53,6 +53,7 @@ from ..errors import UnsupportedError
 from ..limits import check_count, check_seconds
 from ..formats.notation import format_turn, position_string
 from ..rules.base import turn_neutral, turn_stone
+from ..rules.text import turn_table
 
 DEFAULT_TT_SIZE = None             # None: by depth, see tt_entries_for
 TT_ENTRY_BYTES = tt_bytes(2) // 2  # bytes of one transposition-table entry
@@ -101,11 +102,23 @@ class SolveResult:
 
     @property
     def nodes_per_second(self) -> float:
+        """Nodes searched per second of the solve's wall time."""
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
     @property
     def bounds(self) -> tuple[int, int]:
+        """(lower, upper): the proved bounds of the value (equal when exact)."""
         return self.lower, self.upper
+
+    def with_turns(self, geometry) -> "SolveResult":
+        """The turns (``best``, ``pv``, each ``turns[i].turn``) as Turns of ``geometry``,
+        which print as turn text (the search hands out plain int codes); returns self."""
+        table = turn_table(geometry)
+        self.best = [table[t] for t in self.best]
+        self.pv = [table[t] for t in self.pv]
+        for tv in self.turns or ():
+            tv.turn = table[tv.turn]
+        return self
 
     def to_json(self, geometry=None) -> dict:
         from ..rules.geometry import STARS_ZONE
@@ -380,7 +393,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
         for x in searchers:
             x.set_limits(node_limit or 0, clock.left() if time_limit is not None else 0.0)
         return _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv,
-                              pstr, progress)
+                              pstr, progress).with_turns(core.geometry)
     red_moves = core.side == 0
     turns = None
     try:
@@ -435,7 +448,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     result.nodes = s.stats()["nodes"]
     result.seconds = clock.elapsed()
     result.tt = s.stats()
-    return result
+    return result.with_turns(core.geometry)
 
 
 def _all_turns(s: Searcher, core, orbits, progress):

@@ -33,6 +33,7 @@ from ..errors import IllegalTurnError, InputError
 from ..formats.notation import format_turn, position_string
 from ..limits import check_count, check_seconds
 from ..rules.base import ADVANCED, BASIC, RED
+from ..rules.text import turn_table
 from ..rules.seeds import playout_seed_v1
 
 #: CPU seconds per iteration: a * (turns left)**2 + b, since a playout's cost grows
@@ -83,6 +84,17 @@ class EngineResult:
     nodes: int = 0
     seconds: float = 0.0
     stopped: str | None = None        # why the solver did not finish, if it was tried
+
+    def with_turns(self, geometry) -> "EngineResult":
+        """``turn``, ``best``, ``pv`` and each candidate's turn as Turns of ``geometry``
+        (the search hands out plain int codes); returns self."""
+        table = turn_table(geometry)
+        if self.turn is not None:
+            self.turn = table[self.turn]
+        self.best = [table[t] for t in self.best]
+        self.pv = [table[t] for t in self.pv]
+        self.candidates = [{**c, "turn": table[c["turn"]]} for c in self.candidates]
+        return self
 
     def to_json(self, geometry=None) -> dict:
         from ..rules.geometry import STARS_ZONE
@@ -198,7 +210,11 @@ class Engine:
         self.tree_options = tree_options
 
     def analyse(self, pos, *, solver: bool = True) -> EngineResult:
-        """The engine's turn and value at ``pos`` (either back end; not changed)."""
+        """The engine's turn and value at ``pos`` (either back end; not changed); its
+        turns are Turns of the position's board, which print as turn text."""
+        return self._analyse(pos, solver).with_turns(pos.geometry)
+
+    def _analyse(self, pos, solver: bool) -> EngineResult:
         from ..endgame.solver import solve, to_core
         start = time.perf_counter()
         core = to_core(pos)
