@@ -260,3 +260,79 @@ def test_api_page(server, page):
     page.goto(server + "/")
     assert page.locator(".sz-grades a").count() >= 100
     shot(page, "home.png")
+
+
+def test_keys_act_once_after_the_board_is_redrawn(server, page):
+    """Every step redraws the board: a key still acts once (its listeners are not
+    stacked), so Enter after stepping picks a stone and waits for the neutral."""
+    page.goto(server + "/analysis?example=1")
+    page.wait_for_selector("body[data-ready]")
+    page.focus("#sz-board")
+    for k in range(1, 7):
+        page.keyboard.press("]")
+        page.wait_for_selector(f'body[data-at="{k}"]')
+    n = len(example_game().turns)
+    assert page.text_content("#sz-turn-no") == f"6 / {n}"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    assert "now click a point for a neutral" in page.text_content("#sz-msg")
+    assert page.text_content("#sz-turn-no") == f"6 / {n}"      # nothing played yet
+    page.keyboard.press("Escape")
+    assert page.text_content("#sz-turn-no") == f"6 / {n}"
+
+
+def test_an_answer_is_not_shown_on_another_position(server, page):
+    """A tool's answer that comes back after the board moved on is dropped, and
+    stepping clears the answers about the position left; a tool's button waits for
+    its answer."""
+    page.goto(server + "/analysis?example=1")
+    page.wait_for_selector("body[data-ready]")
+    page.click('button.sz-turn[data-turn="25"]')
+    page.wait_for_selector('body[data-at="25"]')
+    page.click("#sz-values")
+    assert page.is_disabled("#sz-values")          # one request at a time
+    page.click('button.sz-turn[data-turn="28"]')
+    page.wait_for_selector('body[data-at="28"]')
+    page.wait_for_function("!document.getElementById('sz-values').disabled", timeout=30000)
+    assert page.locator("table.sz-values").count() == 0
+    assert page.locator(".sz-value-label").count() == 0
+    page.click("#sz-values")
+    page.wait_for_selector("table.sz-values", timeout=30000)
+    page.click("#sz-prev")
+    page.wait_for_selector('body[data-at="27"]')
+    assert page.locator("table.sz-values").count() == 0      # it was about position 28
+
+
+def test_a_bad_position_in_the_address_leaves_a_working_board(server, browser):
+    """The error is shown on the empty board, whose buttons work: no script error (the
+    server's 400 answer is the one failed request)."""
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900})
+    pg = ctx.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server + "/analysis?position=garbage")
+    pg.wait_for_selector("body[data-ready]")
+    assert pg.get_attribute("#sz-msg", "class") == "sz-msg sz-bad"
+    assert pg.text_content("#sz-msg").strip()
+    assert pg.locator("#sz-board svg .sz-point").count() == 55      # the empty board
+    for button in ("#sz-next", "#sz-last", "#sz-potential"):
+        pg.click(button)
+    pg.wait_for_selector(".sz-map svg", timeout=30000)
+    ctx.close()
+    assert not errors, errors
+
+
+def test_hint_on_a_solved_puzzle_keeps_the_verdict(server, page):
+    gen = puzzle_from_id("sz-easy-1")
+    givens = {q for q, _ in gen.puzzle.givens}
+    g = gen.puzzle.geometry
+    page.goto(server + "/puzzle/sz-easy-1")
+    page.wait_for_selector("body[data-ready]")
+    place(page, [g.coord_text(q) for q in range(g.size) if gen.solution >> q & 1 and q not in givens])
+    page.click("#sz-check")
+    page.wait_for_selector("#sz-msg.sz-good")
+    page.click("#sz-hint-btn")
+    page.wait_for_function("document.getElementById('sz-hint').textContent.length > 0")
+    assert page.text_content("#sz-hint") == "Solved: there is nothing left to find."
+    assert "Correct" in page.text_content("#sz-msg")

@@ -17,11 +17,32 @@ let view = null;        // the /api/view answer for positions[at]
 let board = null;       // attachBoard's handle
 let pending = -1;       // the stone's point while the neutral is being chosen
 let requestNo = 0;
+const running = new Set();   // the tools whose answer is awaited (their buttons wait too)
 
 function limit() {
-  const v = parseFloat($('sz-limit').value);
-  return Number.isFinite(v) && v > 0 ? v : 5;
+  const box = $('sz-limit');
+  const v = parseFloat(box.value);
+  if (Number.isFinite(v) && v > 0) return v;
+  box.value = '5';
+  say(msg, 'The time limit must be a number of seconds above 0: 5 s is used.', 'info');
+  return 5;
 }
+
+// Run one tool's request: its button is off meanwhile, and an answer that comes back
+// after the board has moved to another position (or game) is dropped.
+async function job(name, ask) {
+  if (!game || running.has(name)) return;
+  running.add(name);
+  renderStatus();
+  try {
+    await ask();
+  } finally {
+    running.delete(name);
+    renderStatus();
+  }
+}
+
+function stillAt(position) { return game && game.positions[at] === position; }
 
 async function loadGame(body, where) {
   const r = await api('POST', '/api/game', body);
@@ -29,13 +50,15 @@ async function loadGame(body, where) {
   game = r.data;
   $('sz-record').value = game.record;
   clearPanels();
+  say(msg, '');
   for (const w of game.warnings) say(msg, 'Warning: ' + w, 'info');
   await show(where == null ? game.positions.length - 1 : where);
   return true;
 }
 
-function clearPanels() {
-  for (const id of ['sz-check-out', 'sz-values-out', 'sz-potential-out', 'sz-annotate-out']) $(id).replaceChildren();
+function clearPanels(perPosition = false) {
+  const ids = ['sz-check-out', 'sz-values-out', 'sz-potential-out'];
+  for (const id of perPosition ? ids : [...ids, 'sz-annotate-out']) $(id).replaceChildren();
 }
 
 function occupied() {
@@ -52,6 +75,7 @@ async function show(k) {
   const r = await api('POST', '/api/view', { position: game.positions[k], last_turn: last });
   if (mine !== requestNo) return;
   if (!r.ok) { say(msg, r.data.error, 'bad'); return; }
+  if (k !== at) clearPanels(true);         // the tools' answers were about another position
   at = k;
   view = r.data;
   pending = -1;
@@ -65,6 +89,8 @@ async function show(k) {
 }
 
 function renderStatus() {
+  for (const name of ['check', 'values', 'potential', 'annotate']) $(`sz-${name}`).disabled = true;
+  if (!view) return;
   const s = view.score;
   const side = (n) => n[0].toUpperCase() + n.slice(1);
   for (const name of ['red', 'blue']) {
@@ -78,9 +104,10 @@ function renderStatus() {
   if (at > 0) status = `After ${game.turns[at - 1].turn} (round ${game.turns[at - 1].round}, ${game.turns[at - 1].side}). ` + status;
   $('sz-status').textContent = status;
   $('sz-position').textContent = view.position.position;
-  $('sz-check').disabled = at === 0;
-  $('sz-values').disabled = view.over;
-  $('sz-potential').disabled = view.over;
+  $('sz-check').disabled = at === 0 || running.has('check');
+  $('sz-values').disabled = view.over || running.has('values');
+  $('sz-potential').disabled = view.over || running.has('potential');
+  $('sz-annotate').disabled = running.has('annotate');
 }
 
 function renderTurns() {
@@ -164,8 +191,10 @@ async function checkTurn() {
   if (at === 0) return;
   const out = $('sz-check-out');
   const t = game.turns[at - 1];
+  const here = game.positions[at];
   busy(out, `Checking ${t.turn} ...`);
   const r = await api('POST', '/api/check', { position: game.positions[at - 1], turn: t.turn, time_limit: limit() });
+  if (!stillAt(here)) return;
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
   const d = r.data;
@@ -178,8 +207,10 @@ async function checkTurn() {
 
 async function turnValues() {
   const out = $('sz-values-out');
+  const here = game.positions[at];
   busy(out, 'Solving every turn ...');
-  const r = await api('POST', '/api/solve', { position: game.positions[at], all_turns: true, time_limit: limit() });
+  const r = await api('POST', '/api/solve', { position: here, all_turns: true, time_limit: limit() });
+  if (!stillAt(here)) return;
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
   const d = r.data;
@@ -227,8 +258,10 @@ async function turnValues() {
 
 async function potentialMap() {
   const out = $('sz-potential-out');
+  const here = game.positions[at];
   busy(out, 'CP-SAT is working out the map ...');
-  const r = await api('POST', '/api/potential', { position: game.positions[at], time_limit: limit(), svg: true });
+  const r = await api('POST', '/api/potential', { position: here, time_limit: limit(), svg: true });
+  if (!stillAt(here)) return;
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
   const side = Object.keys(r.data).find((k) => k !== 'svg');
@@ -243,8 +276,10 @@ async function potentialMap() {
 async function annotateGame() {
   const out = $('sz-annotate-out');
   if (!game.turns.length) { out.replaceChildren(); para(out, 'The game has no turns yet.', 'sz-bad'); return; }
+  const asked = game;
   busy(out, 'Annotating the game (this takes a while) ...');
   const r = await api('POST', '/api/annotate', { game: game.game });
+  if (game !== asked) return;     // another game since: its panel was cleared
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
   const d = r.data;
@@ -283,19 +318,25 @@ $('sz-new').addEventListener('click', () => {
   const rule = $('sz-rule').value;
   loadGame({ game: { type: 'game', tags: { Rule: rule }, turns: [] } });
 });
-$('sz-first').addEventListener('click', () => show(0));
-$('sz-prev').addEventListener('click', () => show(at - 1));
-$('sz-next').addEventListener('click', () => show(at + 1));
-$('sz-last').addEventListener('click', () => show(game.positions.length - 1));
-$('sz-check').addEventListener('click', checkTurn);
-$('sz-values').addEventListener('click', turnValues);
-$('sz-potential').addEventListener('click', potentialMap);
-$('sz-annotate').addEventListener('click', annotateGame);
+$('sz-first').addEventListener('click', () => game && show(0));
+$('sz-prev').addEventListener('click', () => game && show(at - 1));
+$('sz-next').addEventListener('click', () => game && show(at + 1));
+$('sz-last').addEventListener('click', () => game && show(game.positions.length - 1));
+$('sz-check').addEventListener('click', () => job('check', checkTurn));
+$('sz-values').addEventListener('click', () => job('values', turnValues));
+$('sz-potential').addEventListener('click', () => job('potential', potentialMap));
+$('sz-annotate').addEventListener('click', () => job('annotate', annotateGame));
 
 const params = new URLSearchParams(location.search);
 (async () => {
   if (params.get('example')) await loadGame({ example: true }, 0);
-  else if (params.get('position')) await loadGame({ source: params.get('position') });
+  else if (params.get('position')) {
+    if (!(await loadGame({ source: params.get('position') }))) {
+      const error = msg.textContent;       // keep it, on the empty board
+      await loadGame({ game: { type: 'game', tags: { Rule: 'basic' }, turns: [] } });
+      say(msg, error, 'bad');
+    }
+  }
   else await loadGame({ game: { type: 'game', tags: { Rule: 'basic' }, turns: [] } });
   document.body.dataset.ready = '1';
 })();

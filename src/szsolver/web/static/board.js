@@ -79,7 +79,10 @@ export function attachBoard(holder, handlers) {
     });
   }
   holder.tabIndex = 0;
-  holder.addEventListener('keydown', (e) => {
+  // The holder outlives the SVG drawn in it: drop the listeners of the last board
+  // attached here, or one key would act once per redraw.
+  if (holder.szDetach) holder.szDetach();
+  const onKeydown = (e) => {
     const dirs = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
     if (dirs[e.key]) {
       e.preventDefault();
@@ -97,9 +100,18 @@ export function attachBoard(holder, handlers) {
     } else if (handlers.onKey) {
       handlers.onKey(e);
     }
-  });
-  holder.addEventListener('focus', () => { if (!cursorShown) setCursor(cursor); });
-  holder.addEventListener('blur', () => { cursorShown = false; drawCursor(); });
+  };
+  const onFocus = () => { if (!cursorShown) setCursor(cursor); };
+  const onBlur = () => { cursorShown = false; drawCursor(); };
+  holder.addEventListener('keydown', onKeydown);
+  holder.addEventListener('focus', onFocus);
+  holder.addEventListener('blur', onBlur);
+  holder.szDetach = () => {
+    holder.removeEventListener('keydown', onKeydown);
+    holder.removeEventListener('focus', onFocus);
+    holder.removeEventListener('blur', onBlur);
+  };
+  if (document.activeElement === holder) { cursorShown = true; drawCursor(); }   // redrawn under focus
 
   return {
     svg, points, live, setCursor,

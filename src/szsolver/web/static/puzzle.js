@@ -145,11 +145,13 @@ async function check() {
 
 async function needSteps() {
   if (steps) return true;
+  const [text, tone] = [msg.textContent, msg.className];    // put back after the wait
   say(msg, 'Asking the logic solver ...', 'info');
   const r = await api('GET', `/api/puzzles/${encodeURIComponent(pid)}/steps`);
   if (!r.ok) { say(msg, r.data.error, 'bad'); return false; }
   steps = r.data.steps;
-  say(msg, '');
+  msg.textContent = text;
+  msg.className = tone;
   return true;
 }
 
@@ -181,9 +183,11 @@ async function hint() {
   } else if (h.kind === 'reveal') {
     hintBox.textContent = `The named techniques stop here (the next step needs trial and error): a star goes on ${name(h.index)}.`;
   } else {
-    hintBox.textContent = 'Every deduction is on the board: check your solution.';
+    hintBox.textContent = solved ? 'Solved: there is nothing left to find.'
+      : 'Every deduction is on the board: check your solution.';
   }
   render();
+  hintBox.scrollIntoView({ block: 'nearest' });     // below the board on a phone
 }
 
 async function reveal() {

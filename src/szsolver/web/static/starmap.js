@@ -84,7 +84,10 @@ export function nextHint(board, steps, placed, empties, solution) {
     if (provedEmpty.has(p) || (solution && !solution.has(p))) return { kind: 'wrong', index: p };
   }
   const given = new Set(board.givens.map(([p]) => p));
+  // With every star placed, the points the steps prove empty need no marks.
+  const full = placed.size + given.size === board.n_patterns;
   for (const s of steps) {
+    if (full && s.outcome === 'empty') continue;
     const shown = s.outcome === 'star' ? placed.has(s.index) || given.has(s.index) : empties.has(s.index);
     if (!shown) {
       return { kind: 'step', index: s.index, technique: s.technique, level: s.level, text: s.text };
