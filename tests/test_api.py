@@ -360,3 +360,37 @@ def test_every_analysis_result_hands_out_turns_that_print_as_turn_text():
     c = check(game.positions()[29], "48")
     assert str(c.turn) == "48" == c.to_json()["played"]
     assert [str(t) for t in c.best] == c.to_json()["best"]
+
+
+def test_entry_points_take_what_a_user_has_and_name_what_they_cannot(tmp_path):
+    """Game.load reads a pathlib.Path and to_json's dict; the analysis entry points read
+    a position string too; anything else is a one-line ParseError, not an
+    AttributeError from inside."""
+    import pathlib
+    from szsolver.analysis.check import check
+    from szsolver.bounds.potential import potential
+    example = sz.Game.example()
+    path = tmp_path / "game.szg"
+    path.write_text(str(example), encoding="utf-8")
+    assert sz.Game.load(pathlib.Path(path)) == example == sz.Game.load(example.to_json())
+    with pytest.raises(sz.errors.InputError, match="no such game file"):
+        sz.Game.load(tmp_path / "none.szg")
+    for bad in (b"1. 44 64", None, 3):
+        with pytest.raises(sz.errors.ParseError, match="a game is a path"):
+            sz.Game.load(bad)
+    late = example.positions()[-5]
+    assert check(str(late), "38").verdict == check(late, "38").verdict
+    assert potential(str(late), sz.RED).potential == potential(late, sz.RED).potential
+    for bad, words in ((example, "not Game .a game's position: game.final"), (None, "not NoneType")):
+        with pytest.raises(sz.errors.ParseError, match=words):
+            sz.solve(bad)
+    with pytest.raises(sz.errors.ParseError, match="a turn is text"):
+        check(late, None)
+    with pytest.raises(sz.errors.InputError, match="node limit"):
+        check(late, "38", node_limit=2 ** 63)
+    for code in (10 ** 9, 64, -1):
+        with pytest.raises(sz.errors.IllegalTurnError, match="is not a turn code"):
+            sz.format_turn(code)
+    p8 = sz.Position(geometry="square-8")
+    t = p8.legal_turns()[5]
+    assert sz.format_turn(t) == str(t)          # a Turn prints on its own board

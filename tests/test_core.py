@@ -15,6 +15,7 @@ from szsolver.rules.base import ADVANCED, BASIC, BLUE, RED, encode_turn
 
 from szsolver.errors import IllegalTurnError
 from szsolver.rules.backends import position_class as backend_class
+from szsolver.rules.text import START
 
 EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
                  "36 62 45n25 73n32 58 42n75 59 78n35 38 48 27 69").split()
@@ -34,6 +35,16 @@ def test_example_game_basic(Position):
     assert (p.red_neutrals, p.blue_neutrals) == (1, 2)  # Red used 4, Blue 3
     assert p.winner() == "red"
     assert p.value() == 100 * 2 + (1 - 2)
+
+
+def test_no_winner_before_the_end(Position):
+    """winner() names the winner once the game is over, None before (the value says
+    who leads); as `score --json` does."""
+    p = Position(START)
+    assert p.winner() is None
+    p.play("44")
+    assert not p.is_over() and p.value() != 0 and p.winner() is None
+    assert replay(Position).winner() == "red"
 
 
 def test_example_game_advanced(Position):
@@ -298,3 +309,21 @@ def test_a_bad_side_is_refused_not_read_out_of_bounds(Position, bad):
         with pytest.raises(ParseError, match="unknown side"):
             method(bad)
     assert pos.score("red") == pos.score(0) and pos.stones("blue") == pos.stones(1) == 0
+
+
+def test_take_back_checks_the_turn(Position):
+    """take_back is make's checked inverse: text or a code, and a turn the position
+    cannot have ended with is an IllegalTurnError naming why."""
+    p = Position(START)
+    p.play("44n66")
+    p.play("64")
+    after = position_string(p)
+    for bad, words in (("44", "no blue stone on 44"), ("65", "no blue stone on 65"),
+                       ("64n77", "no neutral of a turn on 77"),
+                       ("64n55", "no neutral of a turn on 55")):     # the board's own
+        with pytest.raises(IllegalTurnError, match=words):
+            p.take_back(bad)
+    assert position_string(p) == after                  # unchanged by the refusals
+    p.take_back("64")
+    p.take_back(parse_turn("44n66"))
+    assert position_string(p) == START and p.neutrals_left(RED) == 5

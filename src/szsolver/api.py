@@ -11,7 +11,9 @@ and :class:`Game`, a recorded game with every position. Both are re-exported by
 """
 from __future__ import annotations
 
-from .errors import ParseError
+import os
+
+from .errors import InputError, ParseError
 from .formats import record
 from .rules.text import position_string
 
@@ -20,10 +22,8 @@ __all__ = ["solve", "Game"]
 
 def _position(position):
     """A Position, or the package's Position read from a position string."""
-    if isinstance(position, str):
-        from .rules.backends import default_position_class
-        return default_position_class()(position)
-    return position
+    from .rules.backends import as_position
+    return as_position(position)
 
 
 def solve(position, **options):
@@ -57,10 +57,21 @@ class Game:
         return game
 
     @classmethod
-    def load(cls, source: str, *, rule=None, backend=None) -> "Game":
-        """The game in ``source``: a path to a ``.szg`` record or JSON game, or such text
-        itself. ``rule`` replays it under another rule. ParseError when ``source`` holds
-        a position rather than a game."""
+    def load(cls, source, *, rule=None, backend=None) -> "Game":
+        """The game in ``source``: a path (text or ``pathlib.Path``) to a ``.szg``
+        record or JSON game, such text itself, or a JSON game as a dict (what
+        :meth:`to_json` gives). ``rule`` replays it under another rule. ParseError when
+        ``source`` holds a position rather than a game, or is none of these."""
+        if isinstance(source, dict):
+            rec = record.parse_game_json(source, backend)
+            return cls._of(rec if rule is None else rec.with_rule(rule))
+        if isinstance(source, os.PathLike):
+            source = os.fspath(source)
+            if not os.path.isfile(source):
+                raise InputError(f"no such game file: {source}")
+        if not isinstance(source, str):
+            raise ParseError("a game is a path, a record's or JSON game's text, or a JSON "
+                             f"game (dict), not {type(source).__name__}")
         _, rec = record.load_source(source, rule, backend)
         if rec is None:
             raise ParseError("not a game: the source holds a position (read it with "

@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 
 from .. import interrupt
 from ..bounds.model import work_for
-from ..errors import IllegalTurnError, InputError
+from ..errors import IllegalTurnError, InputError, ParseError
 from ..formats.notation import format_turn, position_string
-from ..limits import check_seconds
+from ..limits import check_count, check_seconds
 from ..rules.base import RED, SIDE_NAMES, turn_error
 from ..rules.geometry import STARS_ZONE
 from ..rules.text import turn_table
@@ -321,6 +321,8 @@ def checked_turn(pos, turn) -> int:
         from ..formats.notation import parse_turn
         text = turn
         turn = parse_turn(turn, pos.geometry)
+    elif isinstance(turn, bool) or not isinstance(turn, int):
+        raise ParseError(f"a turn is text like '44n66' or a turn code, not {type(turn).__name__}")
     else:
         text = format_turn(turn, pos.geometry)
     why = turn_error(pos, int(turn))          # the reason the back ends' play gives
@@ -450,9 +452,7 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     from ..engine.search import MIN_ITERATIONS, Engine
     check_seconds(time_limit, "the time limit", error=InputError)
     check_seconds(engine_seconds, "the engine's time", none_ok=False, error=InputError)
-    if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(
-            node_limit, int) or node_limit < 1):
-        raise InputError(f"the node limit must be a whole number above 0, got {node_limit!r}")
+    check_count(node_limit, "the node limit", error=InputError)
     exact_turns = max(exact_turns, MIN_EXACT_TURNS)
     start = time.perf_counter()
     share = (lambda f: None) if time_limit is None else (lambda f: time_limit * f)

@@ -28,6 +28,7 @@ Contracts
 """
 from __future__ import annotations
 
+from ..rules.backends import as_position
 from ..rules.base import ADVANCED
 from ..rules.bits import bit_list, popcount
 from .model import Model, check_time_limit, maximise, position_facts, score_of
@@ -70,6 +71,7 @@ def score_bound(position, side, time_limit=None, work_limit=None) -> int:
       board (55 points; at most 1 + 32 + 14 are ever used) always has room.
     """
     check_time_limit(time_limit, work_limit)
+    position = as_position(position)
     side, g, own, empty, k, own_allow, opp_allow = position_facts(position, side)
     advanced = position.rule == ADVANCED
     if k == 0 and (not advanced or opp_allow == 0):
@@ -100,6 +102,7 @@ def score_floor(position, side, time_limit=None, work_limit=None) -> int:
     (value <= 100 * (cap_me - floor_opp) + neutrals).
     """
     check_time_limit(time_limit, work_limit)
+    position = as_position(position)
     side, g, own, empty, k, own_allow, opp_allow = position_facts(position, side)
     advanced = position.rule == ADVANCED
     if k == 0 and (not advanced or opp_allow == 0):
@@ -168,6 +171,7 @@ def quick_bound(position, side) -> int:
     a matching between patterns and stones, using existing stones and at most k
     new ones. So the score is at most the maximum such matching (a small max-flow).
     """
+    position = as_position(position)
     side, g, own, empty, k, own_allow, opp_allow = position_facts(position, side)
     advanced = position.rule == ADVANCED
     poss = possible_patterns(g, own, position.neutral, empty, k,

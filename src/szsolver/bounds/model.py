@@ -61,6 +61,7 @@ import time
 from .. import interrupt
 from ..errors import InvalidPositionError, ParseError
 from ..limits import check_seconds
+from ..rules.backends import as_position
 from ..rules.base import ADVANCED, BLUE, RED, SIDE_NAMES, STONES_PER_SIDE
 from ..rules.beams import beam_target, pattern_set
 from ..rules.bits import bit_list, popcount
@@ -796,6 +797,7 @@ def position_facts(position, side):
     """What a bound needs from a position, for ``side`` (a code or 'red'/'blue'):
     ``(side code, geometry, own stones, empty points, k = own stones still to place,
     own neutral allowance min(k, neutrals left), the opponent's likewise)``."""
+    position = as_position(position)
     side = _side_code(side)
     g = position.geometry
     per = getattr(position, "stones_per_side", STONES_PER_SIDE)
@@ -853,6 +855,7 @@ def model_args(position, side, allowance_kind: str):
     """``(side code, k, allowance, args)`` where ``Model(*args)`` is the model of
     :func:`model_for` and ``local_search(*args, target)`` searches the same placements.
     InvalidPositionError when the side has fewer empty points than stones to place."""
+    position = as_position(position)
     side, g, own, empty, k, own_allow, opp_allow = position_facts(position, side)
     if popcount(empty) < k:
         raise InvalidPositionError(f"{SIDE_NAMES[side]} has {k} stones to place but only "

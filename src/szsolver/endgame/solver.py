@@ -53,6 +53,7 @@ from ..errors import UnsupportedError
 from ..limits import check_count, check_seconds
 from ..formats.notation import format_turn, position_string
 from ..rules.base import turn_neutral, turn_stone
+from ..rules.backends import as_position
 from ..rules.text import turn_table
 
 DEFAULT_TT_SIZE = None             # None: by depth, see tt_entries_for
@@ -160,7 +161,9 @@ def winner_of(lower: int, upper: int) -> str | None:
 
 
 def to_core(position) -> "_core.Position":
-    """A core Position equal to ``position`` (either back end)."""
+    """A core Position equal to ``position`` (either back end, or a position string;
+    ParseError for anything else)."""
+    position = as_position(position)
     if isinstance(position, _core.Position):
         return position.copy()
     return _core.Position(position.geometry, red=position.red, blue=position.blue,

@@ -15,7 +15,7 @@ from libc.stdint cimport uint64_t
 
 from . import zobrist
 from .base import position_svg_or_none, rule_code, side_code, turn_error as _turn_error
-from .text import (checked_turn, parse_turn, position_fields, position_repr, position_string,
+from .text import (checked_take_back, checked_turn, parse_turn, position_fields, position_repr, position_string,
                    turn_code, turn_table)
 
 
@@ -290,8 +290,14 @@ cdef class Position:
         make_c(self.board, &self.st, turn)
 
     cpdef unmake(self, int turn):
-        """Take back ``turn``, which must be the last turn made."""
+        """Take back ``turn``, which must be the last turn made. Assumes it is (see
+        :meth:`take_back`)."""
         unmake_c(self.board, &self.st, turn)
+
+    def take_back(self, turn):
+        """Take back the last turn made, given as text ('44n66') or an int code, after
+        checking the position holds it: IllegalTurnError naming what does not fit."""
+        unmake_c(self.board, &self.st, checked_take_back(self, turn))
 
     # --- scoring -----------------------------------------------------------------------
     cdef bb_t _blockers(self):
@@ -349,6 +355,10 @@ cdef class Position:
         return value_c(self.board, &self.st)
 
     def winner(self):
+        """'red', 'blue' or 'draw' once the game is over (the sign of :meth:`value`:
+        scores, then neutrals left); None before (the value then says who leads)."""
+        if not self.is_over():
+            return None
         v = value_c(self.board, &self.st)
         return "red" if v > 0 else "blue" if v < 0 else "draw"
 

@@ -41,3 +41,23 @@ def use_default(cls) -> None:
     """Make ``cls`` (a Position class) the default back end; ``None`` restores the usual one."""
     global _default
     _default = cls
+
+
+def as_position(position):
+    """``position`` itself when it is a Position of either back end; a position string
+    read with the default back end; anything else (a game, None, a number...) is a
+    ParseError naming what was given, where an attribute error would come from deep
+    inside otherwise."""
+    from .reference import Position as Reference
+    if isinstance(position, str):
+        return default_position_class()(position)
+    if isinstance(position, Reference):
+        return position
+    if have_core():
+        from ._core import Position as Core
+        if isinstance(position, Core):
+            return position
+    from ..errors import ParseError
+    what = type(position).__name__
+    hint = " (a game's position: game.final or game.positions()[i])" if what == "Game" else ""
+    raise ParseError(f"a position is a Position or a position string, not {what}{hint}")

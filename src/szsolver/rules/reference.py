@@ -19,7 +19,7 @@ from .base import (ADVANCED, BLUE, NO_NEUTRAL, RED, encode_turn, position_svg_or
                    rule_code, side_code, turn_error, turn_neutral, turn_stone)
 from . import beams
 from .bits import popcount
-from .text import (checked_turn, parse_turn, position_fields, position_repr, position_string,
+from .text import (checked_take_back, checked_turn, parse_turn, position_fields, position_repr, position_string,
                    turn_code, turn_table)
 from .zobrist import NEUTRALS_LEFT_KEYS, RULE_KEY, SIDE_KEY, STONE_KEYS, MAX_NEUTRALS
 
@@ -156,8 +156,14 @@ class Position:
                 self.blue_neutrals -= 1
         self.side ^= 1
 
+    def take_back(self, turn) -> None:
+        """Take back the last turn made, given as text ('44n66') or an int code, after
+        checking the position holds it: IllegalTurnError naming what does not fit."""
+        self.unmake(checked_take_back(self, turn))
+
     def unmake(self, turn: int) -> None:
-        """Take back ``turn``, which must be the last turn made."""
+        """Take back ``turn``, which must be the last turn made. Assumes it is (see
+        :meth:`take_back`)."""
         self.side ^= 1
         s, n = turn_stone(turn), turn_neutral(turn)
         if self.side == RED:
@@ -207,7 +213,11 @@ class Position:
         r, b = self.scores()
         return 100 * (r - b) + (self.red_neutrals - self.blue_neutrals)
 
-    def winner(self) -> str:
+    def winner(self) -> str | None:
+        """'red', 'blue' or 'draw' once the game is over (the sign of :meth:`value`:
+        scores, then neutrals left); None before (the value then says who leads)."""
+        if not self.is_over():
+            return None
         v = self.value()
         return "red" if v > 0 else "blue" if v < 0 else "draw"
 

@@ -22,7 +22,8 @@ These forms live with the rules because a position and a turn print as them;
 from __future__ import annotations
 
 from ..errors import IllegalTurnError, ParseError
-from .base import (BLUE, NO_NEUTRAL, RED, RULE_NAMES, STONES_PER_SIDE, check_position,
+from .base import (BLUE, MAX_NEUTRALS_PER_SIDE, NO_NEUTRAL, RED, RULE_NAMES, SIDE_NAMES,
+                   STONES_PER_SIDE, check_position,
                    encode_turn, rule_code, turn_error)
 from .geometry import STARS_ZONE, Geometry, by_name
 
@@ -36,9 +37,17 @@ SIDE_LETTERS = "RB"
 
 # --- turns --------------------------------------------------------------------------------
 
-def format_turn(turn: int, geometry: Geometry = STARS_ZONE) -> str:
-    """The text of a turn code on ``geometry``: '44' or '44n66'."""
+def format_turn(turn: int, geometry: Geometry | None = None) -> str:
+    """The text of a turn code on ``geometry`` (default: a Turn's own board, else the
+    Stars' Zone board): '44' or '44n66'. IllegalTurnError for a code that names no
+    turn there."""
+    if geometry is None:
+        geometry = getattr(turn, "geometry", STARS_ZONE)
+    if isinstance(turn, bool) or not isinstance(turn, int):
+        raise ParseError(f"a turn code is an int, not {type(turn).__name__}")
     s, n = turn & 63, (turn >> 6) - 1
+    if turn < 0 or s >= geometry.size or not NO_NEUTRAL <= n < geometry.size or n == s:
+        raise IllegalTurnError(f"{int(turn)} is not a turn code on the {geometry.name} board")
     text = geometry.coord_text(s)
     if n != NO_NEUTRAL:
         text += "n" + geometry.coord_text(n)
@@ -298,6 +307,32 @@ def checked_turn(pos, turn) -> int:
     why = turn_error(pos, code)
     if why is not None:
         raise IllegalTurnError(f"illegal turn: {why}")
+    return code
+
+
+def checked_take_back(pos, turn) -> int:
+    """The code of ``turn`` (text or int) after checking that ``pos`` can take it back
+    as the last turn made: its stone is the last mover's, its neutral on the board and
+    not the board's fixed one. IllegalTurnError
+    naming what does not fit (the position alone cannot tell which turn came last:
+    any turn that fits is taken back)."""
+    g = pos.geometry
+    code = turn_code(g, turn)
+    s, n = code & 63, (code >> 6) - 1
+    mover = pos.side ^ 1
+    stones = pos.red if mover == RED else pos.blue
+    text = format_turn(code, g)
+    if not 0 <= s < g.size or not stones >> s & 1:
+        raise IllegalTurnError(f"cannot take back {text}: no {SIDE_NAMES[mover]} stone on "
+                               f"{g.coord_text(s) if 0 <= s < g.size else s} (the last turn "
+                               f"was {SIDE_NAMES[mover]}'s)")
+    if n != NO_NEUTRAL and (not 0 <= n < g.size or not pos.neutral >> n & 1
+                            or g.fixed_neutral_mask >> n & 1):
+        raise IllegalTurnError(f"cannot take back {text}: no neutral of a turn on "
+                               f"{g.coord_text(n) if 0 <= n < g.size else n}")
+    if n != NO_NEUTRAL and pos.neutrals_left(mover) >= MAX_NEUTRALS_PER_SIDE:
+        raise IllegalTurnError(f"cannot take back {text}: {SIDE_NAMES[mover]} already holds "
+                               f"{MAX_NEUTRALS_PER_SIDE} neutrals, the most a side starts with")
     return code
 
 
