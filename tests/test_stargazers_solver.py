@@ -82,3 +82,9 @@ def test_limits():
     for bad in (0, float("nan")):
         with pytest.raises(UnsupportedError):
             move_values(p, node_limit=bad)
+    # too deep without a limit: refused at once, as the command does (with a limit it runs)
+    deep = fast.Position("stargazers:12-star:1-2:r=9,30:b=16,23")
+    with pytest.raises(UnsupportedError, match="35 empty playable cells .at most 16"):
+        solve(deep)
+    with pytest.raises(UnsupportedError, match="limit of 50 nodes"):
+        solve(deep, node_limit=50)

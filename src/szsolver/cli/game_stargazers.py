@@ -16,10 +16,6 @@ from ..errors import UnsupportedError
 from ..rules.bits import bit_list
 
 NAME = "Stargazers"
-#: ``solve`` without a limit refuses positions with more empty playable cells than this:
-#: 16 take about 15 CPU s, and each more cell about three times the work (docs/stargazers.md;
-#: 18 took 101 CPU s with every placement's value)
-MAX_UNLIMITED_EMPTIES = 16
 
 
 def _load(text: str):
@@ -168,12 +164,6 @@ def solve(text, *, example=False, rule=None, as_json=False, all_turns=False, top
     if svg_file is not None and not svg_file.strip():
         raise BadInput("--svg needs a file name")
     pos, game = _load(text)
-    empties = pos.empty.bit_count()
-    if node_limit is None and time_limit is None and empties > MAX_UNLIMITED_EMPTIES:
-        raise UnsupportedError(
-            f"too deep to solve without a limit: {empties} empty playable cells (at most "
-            f"{MAX_UNLIMITED_EMPTIES}: 16 take about 15 s, each more about three times "
-            f"that); give --time-limit or --node-limit")
     try:
         s = solve_position(pos, all_moves=bool(all_turns or top), node_limit=node_limit,
                            time_limit=time_limit)

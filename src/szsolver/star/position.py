@@ -55,6 +55,12 @@ class Position:
 
     def __init__(self, board=STANDARD, black: int = 0, white: int = 0, side: int = BLACK,
                  passes: int = 0, *, _groups=None):
+        if isinstance(board, str):
+            if board.strip().lower().startswith(GAME_WORD + ":"):    # a position string
+                p = parse_position(board)
+                board, black, white, side, passes = p.board, p.black, p.white, p.side, p.passes
+            else:                                                    # a board's name
+                board = by_name(board)
         if black & white:
             raise InvalidPositionError("a cell holds a black and a white stone")
         if (black | white) & ~board.full:
@@ -99,8 +105,29 @@ class Position:
             return True
         if move == SWAP:
             return self.swap_open()
-        return isinstance(move, int) and 0 <= move < self.board.size and \
-            not (self.black | self.white) >> move & 1
+        return isinstance(move, int) and not isinstance(move, bool) and \
+            0 <= move < self.board.size and not (self.black | self.white) >> move & 1
+
+    def is_legal(self, move) -> bool:
+        """Whether ``move`` (as :meth:`play` takes it) is legal here (the name the
+        other games' positions use)."""
+        try:
+            return self.legal(parse_move(move, self.board) if isinstance(move, str) else move)
+        except ParseError:
+            return False
+
+    def winner(self) -> str | None:
+        """'black', 'white' or 'draw' once the game is over (by the sign of
+        :meth:`value`), None before."""
+        if not self.is_over():
+            return None
+        v = self.value()
+        return "black" if v > 0 else "white" if v < 0 else "draw"
+
+    def _repr_svg_(self) -> str:
+        """The position as SVG, so that it shows as a picture in a notebook."""
+        from .svg import position_svg
+        return position_svg(self)
 
     def legal_moves(self, *, passes: bool = True) -> list[int]:
         """Every legal move: the empty cells in order, then ``swap`` when open, then
@@ -119,9 +146,12 @@ class Position:
         return out
 
     # --- changes ----------------------------------------------------------------------
-    def play(self, move: int) -> None:
-        """Play ``move`` (a cell, PASS or SWAP) in place; IllegalTurnError naming the
-        problem when it is not legal."""
+    def play(self, move) -> None:
+        """Play ``move`` (a cell, PASS or SWAP, or its text: ``D3``, ``pass``, ``swap``)
+        in place; IllegalTurnError naming the problem when it is not legal, ParseError
+        for text that is no move."""
+        if isinstance(move, str):
+            move = parse_move(move, self.board)
         if not self.legal(move):
             raise IllegalTurnError(self._why_illegal(move))
         if move == PASS:
@@ -144,7 +174,7 @@ class Position:
             return "the game is over (two passes in a row, or a full board)"
         if move == SWAP:
             return "swap is only allowed to White right after Black's first stone"
-        if not isinstance(move, int) or not 0 <= move < self.board.size:
+        if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < self.board.size:
             return f"no move {move!r} on the {self.board.name} board"
         return f"{self.board.name_of(move)} is not empty"
 
@@ -190,6 +220,8 @@ def format_move(move: int, board=STANDARD) -> str:
         return "pass"
     if move == SWAP:
         return "swap"
+    if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < board.size:
+        raise IllegalTurnError(f"no move {move!r} on the {board.name} board")
     return board.name_of(move)
 
 

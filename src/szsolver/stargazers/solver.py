@@ -36,7 +36,7 @@ from ..rules.bits import popcount
 from .base import BLUE, RED, SIDE_NAMES, side_of_placement
 from .fast import inspired_mask, legal_mask
 
-__all__ = ["Solution", "solve", "SearchLimit", "result_value"]
+__all__ = ["Solution", "solve", "SearchLimit", "result_value", "MAX_EMPTY_WITHOUT_LIMIT"]
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _INF = 10 ** 6
@@ -179,6 +179,12 @@ class _Search:
         return out
 
 
+#: positions with more empty playable cells need a node or time limit: 16 take about
+#: 15 CPU s and each more cell about three times the work (docs/stargazers.md; 18 took
+#: 101 CPU s with every placement's value)
+MAX_EMPTY_WITHOUT_LIMIT = 16
+
+
 def solve(position, *, all_moves: bool = True, node_limit: int | None = None,
           time_limit: float | None = None) -> Solution:
     """Solve ``position`` exactly (either back end). ``all_moves``: the value of every
@@ -188,6 +194,12 @@ def solve(position, *, all_moves: bool = True, node_limit: int | None = None,
     input (UnsupportedError)."""
     check_count(node_limit, "node_limit")
     check_seconds(time_limit)
+    empties = position.empty.bit_count()
+    if node_limit is None and time_limit is None and empties > MAX_EMPTY_WITHOUT_LIMIT:
+        raise UnsupportedError(
+            f"too deep to solve without a limit: {empties} empty playable cells (at most "
+            f"{MAX_EMPTY_WITHOUT_LIMIT}: 16 take about 15 s, each more about three times "
+            "that); give a time limit or a node limit")
     start = time.process_time()
     s = _Search(position.board, position.protocol, node_limit, time_limit)
     red, blue = position.red, position.blue
