@@ -302,3 +302,24 @@ def test_position_strings_round_trip_and_bad_ones_are_parse_errors():
         parse_move("K3")
     assert format_move(parse_move("j1")) == "J1" and format_move(PASS) == "pass"
     assert "F1-J1" in diagram(Position()) and "A10-F10" in diagram(Position())
+
+
+def test_the_position_reads_like_the_other_games():
+    """A Position from its string or a board name, moves as text, is_legal, winner
+    (None until the end), a picture for notebooks; non-moves named."""
+    p = Position()
+    p.play("E5")
+    assert Position(str(p)) == p and Position("6x7").board.name == "6x7"
+    assert p.is_legal("D3") and not p.is_legal("E5") and not p.is_legal("zz")
+    assert p.is_legal("swap") and p.winner() is None
+    assert p._repr_svg_().startswith("<svg")
+    with pytest.raises(IllegalTurnError, match="no move True"):
+        p.play(True)
+    with pytest.raises(ParseError, match="no cell"):
+        p.play("Z99")
+    with pytest.raises(IllegalTurnError, match="no move 1000000"):
+        format_move(10 ** 6)
+    q = Position("4x5")
+    while not q.is_over():
+        q.play(q.legal_moves(passes=False)[0])
+    assert q.winner() == {1: "black", -1: "white", 0: "draw"}[(q.value() > 0) - (q.value() < 0)]
