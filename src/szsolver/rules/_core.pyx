@@ -144,7 +144,15 @@ cdef inline int _side(side) except -1:
 
 
 cdef class Position:
-    """A Stars' Zone position (Cython core). Same API as reference.Position."""
+    """A Stars' Zone position (the compiled back end; the same API and answers as
+    :class:`szsolver.rules.reference.Position`).
+
+    ``Position(text)`` reads a position string (``str(position)`` gives it back);
+    ``Position(geometry, red=..., ...)`` builds one from its fields (those not given
+    are the start's); the constructor checks the position could arise in play
+    (InvalidPositionError; ParseError for a bad string). ``play`` makes a checked turn
+    (text like '44n66' or a code), ``take_back`` undoes one; ``make``/``unmake`` are
+    the unchecked pair the searches use."""
 
     backend = "core"
 
@@ -176,6 +184,7 @@ cdef class Position:
         return cls(text, geometry)
 
     cpdef Position copy(self):
+        """An independent copy (positions change in place when turns are played)."""
         cdef Position p = Position.__new__(Position)
         p.st = self.st
         p.board = self.board
@@ -191,34 +200,42 @@ cdef class Position:
     # --- plain facts -------------------------------------------------------------------
     @property
     def red(self):
+        """Red's stones: a bitmask over the board's points."""
         return self.st.stones[0]
 
     @property
     def blue(self):
+        """Blue's stones: a bitmask over the board's points."""
         return self.st.stones[1]
 
     @property
     def neutral(self):
+        """The neutral stones on the board (the centre's included): a bitmask."""
         return self.st.neutral
 
     @property
     def red_neutrals(self):
+        """Neutral stones left in Red's supply."""
         return self.st.left[0]
 
     @property
     def blue_neutrals(self):
+        """Neutral stones left in Blue's supply."""
         return self.st.left[1]
 
     @property
     def side(self):
+        """The side to move: RED (0) or BLUE (1)."""
         return self.st.side
 
     @property
     def rule(self):
+        """BASIC (0) or ADVANCED (1): whether neutral stones block beams."""
         return self.st.rule
 
     @property
     def stones_per_side(self):
+        """Own stones each side places in a whole game (16 on the Stars' Zone board)."""
         return self.st.stones_per_side
 
     @property
@@ -228,23 +245,29 @@ cdef class Position:
 
     @property
     def empty(self):
+        """The empty points: a bitmask."""
         return self.board.full & ~(self.st.stones[0] | self.st.stones[1] | self.st.neutral)
 
     @property
     def ply(self):
+        """Turns played so far (each turn places exactly one own stone)."""
         return sz_popcount(self.st.stones[0]) + sz_popcount(self.st.stones[1])
 
     @property
     def turns_left(self):
+        """Turns still to play, both sides together."""
         return 2 * self.st.stones_per_side - self.ply
 
     def stones(self, side):
+        """The stones of ``side`` (RED/BLUE or 'red'/'blue'): a bitmask."""
         return self.st.stones[_side(side)]
 
     def neutrals_left(self, side):
+        """Neutral stones left in the supply of ``side``."""
         return self.st.left[_side(side)]
 
     def is_over(self):
+        """Whether both sides have placed all their stones."""
         return bool(is_over_c(&self.st))
 
     def __eq__(self, other):
@@ -342,12 +365,15 @@ cdef class Position:
         return out
 
     def pattern_set(self, side):
+        """Bitmask over patterns: bit k set when some stone of ``side`` shows pattern k."""
         return pattern_set_c(self.board, self.st.stones[_side(side)], self._blockers())
 
     def score(self, side):
+        """The score of ``side`` now: how many distinct patterns its stones show."""
         return score_c(self.board, &self.st, _side(side))
 
     def scores(self):
+        """(red score, blue score) now (final once the game is over)."""
         return score_c(self.board, &self.st, 0), score_c(self.board, &self.st, 1)
 
     def value(self):
@@ -387,12 +413,14 @@ cdef class Position:
         return self.transformed(best_sym), best_sym
 
     def with_rule(self, rule):
+        """A copy under ``rule`` (BASIC/ADVANCED or its name)."""
         cdef Position p = self.copy()
         p.st.rule = rule_code(rule)
         p.st.key = full_key_c(self.board, &p.st)
         return p
 
     def _repr_svg_(self):
+        """The position as SVG, so that it shows as a picture in a notebook."""
         return position_svg_or_none(self)
 
 

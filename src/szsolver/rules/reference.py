@@ -53,18 +53,22 @@ class Position:
 
     # --- plain facts ------------------------------------------------------------------
     def copy(self) -> "Position":
+        """An independent copy (positions change in place when turns are played)."""
         p = object.__new__(type(self))
         p.__dict__.update(self.__dict__)
         return p
 
     def stones(self, side: int) -> int:
+        """The stones of ``side`` (RED/BLUE or 'red'/'blue'): a bitmask."""
         return self.red if side_code(side) == RED else self.blue
 
     def neutrals_left(self, side: int) -> int:
+        """Neutral stones left in the supply of ``side``."""
         return self.red_neutrals if side_code(side) == RED else self.blue_neutrals
 
     @property
     def empty(self) -> int:
+        """The empty points: a bitmask."""
         return self.geometry.full_mask & ~(self.red | self.blue | self.neutral)
 
     @property
@@ -74,9 +78,11 @@ class Position:
 
     @property
     def turns_left(self) -> int:
+        """Turns still to play, both sides together."""
         return 2 * self.stones_per_side - self.ply
 
     def is_over(self) -> bool:
+        """Whether both sides have placed all their stones."""
         return self.ply >= 2 * self.stones_per_side
 
     @property
@@ -203,9 +209,11 @@ class Position:
         return beams.pattern_set(self.geometry, self.stones(side), self._blockers())
 
     def score(self, side: int) -> int:
+        """The score of ``side`` now: how many distinct patterns its stones show."""
         return popcount(self.pattern_set(side))
 
     def scores(self) -> tuple[int, int]:
+        """(red score, blue score) now (final once the game is over)."""
         return self.score(RED), self.score(BLUE)
 
     def value(self) -> int:
@@ -239,9 +247,11 @@ class Position:
         return best, best_sym
 
     def with_rule(self, rule) -> "Position":
+        """A copy under ``rule`` (BASIC/ADVANCED or its name)."""
         p = self.copy()
         p.rule = rule_code(rule)
         return p
 
     def _repr_svg_(self):
+        """The position as SVG, so that it shows as a picture in a notebook."""
         return position_svg_or_none(self)
