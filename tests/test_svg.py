@@ -1,6 +1,8 @@
 """SVG pictures: well-formed, true to the board's shape, beams by the rules."""
 import xml.etree.ElementTree as ET
 
+import pytest
+
 
 from szsolver.rules import reference
 from szsolver.rules.geometry import STARS_ZONE, square
@@ -110,3 +112,15 @@ def test_repr_svg(Position):
     pos = parse_position(START, backend=Position)
     assert pos._repr_svg_() == position_svg(pos)
     parse(pos._repr_svg_())
+
+
+def test_bad_picture_arguments_are_named():
+    from szsolver.errors import IllegalTurnError, InputError
+    final = example_game().final
+    for kw, words in (({"size": -5}, "size must be"), ({"size": float("nan")}, "size must be"),
+                      ({"labels": {999: "x"}}, "labels: 999 is not a point"),
+                      ({"fills": {"44": "#fff"}}, "fills: '44' is not a point")):
+        with pytest.raises(InputError, match=words):
+            position_svg(final, **kw)
+    with pytest.raises(IllegalTurnError, match="not a turn code"):
+        position_svg(final, last_turn=10 ** 6)

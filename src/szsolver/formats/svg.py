@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from html import escape
 
+from ..errors import InputError
 from ..rules import beams
 from ..rules.base import BLUE, RED, RULE_NAMES, SIDE_NAMES, turn_neutral, turn_stone
 from .palette import (BACKGROUND, BLUE_STONE, GRID, NEUTRAL_STONE, RED_STONE, STONE_COLOURS,
@@ -65,6 +66,20 @@ def _default_size(geometry, width_u: float) -> int:
     return max(480, round(28 * width_u))
 
 
+def _check_picture_args(g, size, labels, fills, numbered) -> None:
+    """InputError naming a bad picture argument: a size that is not a whole number of
+    pixels from 16 to 100000, or a point key that is no point index of the board."""
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int)
+                             or not 16 <= size <= 100000):
+        raise InputError(f"size must be a whole number of pixels from 16 to 100000, "
+                         f"got {size!r}")
+    for what, d in (("labels", labels), ("fills", fills), ("numbered", numbered)):
+        for p in d or ():
+            if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < g.size:
+                raise InputError(f"{what}: {p!r} is not a point index of the {g.name} "
+                                 f"board (0 to {g.size - 1})")
+
+
 def position_svg(pos, *, beams: bool = False, last_turn=None, coordinates: bool = True,
                  labels: dict | None = None, fills: dict | None = None,
                  size: int | None = None, caption=True, heading: str | None = None,
@@ -89,6 +104,7 @@ def position_svg(pos, *, beams: bool = False, last_turn=None, coordinates: bool 
       line of play), drawn with a dashed rim and their number.
     """
     g = pos.geometry
+    _check_picture_args(g, size, labels, fills, numbered)
     xy = _layout(g)
     unit = 1.0
     stone_r = 0.4 * unit
@@ -177,6 +193,9 @@ def position_svg(pos, *, beams: bool = False, last_turn=None, coordinates: bool 
         if isinstance(last_turn, str):
             from .notation import parse_turn
             last_turn = parse_turn(last_turn, g)
+        else:
+            from ..rules.text import format_turn
+            format_turn(last_turn, g)            # IllegalTurnError for a code naming no turn
         marked = [turn_stone(last_turn)]
         if turn_neutral(last_turn) >= 0:
             marked.append(turn_neutral(last_turn))
