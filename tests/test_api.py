@@ -394,3 +394,12 @@ def test_entry_points_take_what_a_user_has_and_name_what_they_cannot(tmp_path):
     p8 = sz.Position(geometry="square-8")
     t = p8.legal_turns()[5]
     assert sz.format_turn(t) == str(t)          # a Turn prints on its own board
+
+
+def test_a_back_end_and_a_board_by_name():
+    from szsolver.rules import reference
+    assert isinstance(sz.Game.example(backend="reference").final, reference.Position)
+    with pytest.raises(sz.errors.ParseError, match="unknown back end 'fast'"):
+        sz.Game.example(backend="fast")
+    with pytest.raises(sz.errors.ParseError, match="a board name is text"):
+        sz.by_name(None)

@@ -182,6 +182,9 @@ class Game(RecordedGame):
     def __init__(self, tags: dict | None = None, turns=(), *, backend=None):
         if backend is None:
             backend = _default_backend()
+        elif isinstance(backend, str):            # 'core' or 'reference'
+            from ..rules.backends import position_class
+            backend = position_class(backend)
         self.backend = backend
         self.tags = self.checked_tags(tags)
         self.start = _start_position(self.tags, backend)

@@ -12,7 +12,8 @@ def position_class(name: str):
     if name == "core":
         from ._core import Position  # a missing build is an error, not a silent fallback
         return Position
-    raise ValueError(f"unknown back end {name!r}: use core or reference")
+    from ..errors import ParseError
+    raise ParseError(f"unknown back end {name!r}: use core or reference")
 
 
 def have_core() -> bool:

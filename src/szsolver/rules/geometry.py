@@ -314,6 +314,9 @@ STARS_ZONE = stars_zone()
 
 def by_name(name: str) -> Geometry:
     """'stars-zone', 'square-N' (or 'NxN'), 'hex' / 'hex-768'."""
+    if not isinstance(name, str):
+        raise ParseError(f"a board name is text like 'stars-zone', 'square-8' or 'hex', "
+                         f"not {type(name).__name__}")
     key = name.strip().lower()
     if key in ("stars-zone", "starszone", "sz", "game"):
         return STARS_ZONE
