@@ -275,6 +275,8 @@ def test_keys_act_once_after_the_board_is_redrawn(server, page):
     assert page.text_content("#sz-turn-no") == f"6 / {n}"
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
+    assert page.text_content(".sz-sr").startswith("point ")     # read out to screen readers
+    assert page.get_attribute("#sz-board svg", "aria-label").startswith("game board")
     page.keyboard.press("Enter")
     assert "now click a point for a neutral" in page.text_content("#sz-msg")
     assert page.text_content("#sz-turn-no") == f"6 / {n}"      # nothing played yet

@@ -186,7 +186,14 @@ async def index_page(request: Request):
         groups.setdefault((kind[0], kind[1]), []).append(pid)
     names = {"sz": "Stars' Zone", "sza": "Stars' Zone, advanced rule", "sq8": "8x8", "hex": "hex board"}
     sections = []
-    for (board, grade), ids in groups.items():
+    from ..starmaps.logic import GRADES
+    seen = list(dict.fromkeys(board for board, _grade in groups))
+    boards = [b for b in names if b in seen] + [b for b in seen if b not in names]
+    # the game's own board first; each board's grades easy to fiendish
+    order = sorted(groups, key=lambda bg: (boards.index(bg[0]), GRADES.index(bg[1])
+                                           if bg[1] in GRADES else len(GRADES)))
+    for board, grade in order:
+        ids = groups[(board, grade)]
         links = " ".join(f'<a href="/puzzle/{escape(p)}">{escape(p.rsplit("-", 1)[1])}</a>' for p in ids)
         sections.append(f"<section><h3>{escape(names.get(board, board))}: {escape(grade)}</h3>{links}</section>")
     html = assets.render("index.html", head=assets.linked_style(), nav=NAV,

@@ -38,6 +38,17 @@ export function attachBoard(holder, handlers) {
   svg.removeAttribute('width');
   svg.removeAttribute('height');
   svg.setAttribute('role', 'application');
+  // its name for screen readers: the holder's instructions, not the SVG's title (a
+  // position or puzzle string)
+  svg.setAttribute('aria-label', holder.getAttribute('aria-label') || 'board');
+  // the point under the cursor, read out as it moves
+  let spoken = holder.parentNode.querySelector(':scope > .sz-sr');
+  if (!spoken) {
+    spoken = document.createElement('span');
+    spoken.className = 'sz-sr';
+    spoken.setAttribute('aria-live', 'polite');
+    holder.after(spoken);
+  }
   const live = svg.querySelector('.sz-live');
   const hits = [...svg.querySelectorAll('.sz-point')];
   const points = [];
@@ -61,6 +72,7 @@ export function attachBoard(holder, handlers) {
     cursor = i;
     cursorShown = show;
     drawCursor();
+    if (show) spoken.textContent = `point ${points[i].name}` + (points[i].el.dataset.state ? `, ${points[i].el.dataset.state}` : '');
     if (handlers.onCursor) handlers.onCursor(i);
   }
 
