@@ -403,3 +403,13 @@ def test_a_back_end_and_a_board_by_name():
         sz.Game.example(backend="fast")
     with pytest.raises(sz.errors.ParseError, match="a board name is text"):
         sz.by_name(None)
+
+
+def test_a_games_tags_are_read_only():
+    """The game was replayed and checked under its tags: changing one in place would
+    leave the positions out of step, so the view is read-only and a new Game replays."""
+    game = sz.Game.example()
+    with pytest.raises(TypeError):
+        game.tags["Rule"] = "advanced"
+    other = sz.Game({**game.tags, "Rule": "advanced"}, game.turns)
+    assert other.final.scores() == (11, 11) and game.final.scores() == (16, 14)

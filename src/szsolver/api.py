@@ -12,6 +12,7 @@ and :class:`Game`, a recorded game with every position. Both are re-exported by
 from __future__ import annotations
 
 import os
+from types import MappingProxyType
 
 from .errors import InputError, ParseError
 from .formats import record
@@ -87,9 +88,12 @@ class Game:
 
     # --- facts ------------------------------------------------------------------------
     @property
-    def tags(self) -> dict:
-        """Tag name to value, as written (``Red``, ``Blue``, ``Date``, ``Result``...)."""
-        return self.record.tags
+    def tags(self):
+        """Tag name to value, as written (``Red``, ``Blue``, ``Date``, ``Result``...):
+        a read-only view, since the game was replayed and checked under these tags (a
+        game with other tags is ``Game({**game.tags, "Rule": "advanced"}, game.turns)``,
+        replayed and checked anew)."""
+        return MappingProxyType(self.record.tags)
 
     @property
     def turns(self) -> list:
