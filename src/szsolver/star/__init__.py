@@ -8,3 +8,7 @@ on the same toolkit as Stars' Zone.
 - :mod:`.position`: play (Black first, the pie rule's ``swap``, ``pass``, two
   passes end the game), position strings, diagrams.
 """
+
+from . import position as _position, svg as _svg
+
+_position.set_svg_drawer(_svg.position_svg)   # positions show as pictures in notebooks

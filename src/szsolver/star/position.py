@@ -124,10 +124,9 @@ class Position:
         v = self.value()
         return "black" if v > 0 else "white" if v < 0 else "draw"
 
-    def _repr_svg_(self) -> str:
+    def _repr_svg_(self) -> str | None:
         """The position as SVG, so that it shows as a picture in a notebook."""
-        from .svg import position_svg
-        return position_svg(self)
+        return _draw_svg(self) if _draw_svg is not None else None
 
     def legal_moves(self, *, passes: bool = True) -> list[int]:
         """Every legal move: the empty cells in order, then ``swap`` when open, then
@@ -212,6 +211,17 @@ class Position:
     def from_string(cls, text: str) -> "Position":
         """Read a position string (see the module doc); ParseError names the problem."""
         return parse_position(text)
+
+
+#: draws a position as SVG (:func:`szsolver.star.svg.position_svg`), plugged in by the
+#: package (the picture module sits above this one)
+_draw_svg = None
+
+
+def set_svg_drawer(draw) -> None:
+    """Let positions draw themselves with ``draw(position) -> SVG text``."""
+    global _draw_svg
+    _draw_svg = draw
 
 
 def format_move(move: int, board=STANDARD) -> str:
