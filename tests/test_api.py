@@ -413,3 +413,21 @@ def test_a_games_tags_are_read_only():
         game.tags["Rule"] = "advanced"
     other = sz.Game({**game.tags, "Rule": "advanced"}, game.turns)
     assert other.final.scores() == (11, 11) and game.final.scores() == (16, 14)
+
+
+def test_a_bad_limit_is_the_same_error_everywhere():
+    """A limit that is not a finite number above 0 is an UnsupportedError (a ValueError)
+    in every entry point, as errors.py says."""
+    from szsolver.analysis.annotate import annotate
+    from szsolver.analysis.check import check
+    from szsolver.bounds.potential import potential
+    from szsolver.engine.search import Engine
+    game = sz.Game.example()
+    late = game.positions()[-3]
+    calls = [lambda v: sz.solve(late, time_limit=v), lambda v: check(late, "38", time_limit=v),
+             lambda v: potential(late, sz.RED, time_limit=v), lambda v: Engine(v),
+             lambda v: annotate(game.record, time_per_turn=v)]
+    for call in calls:
+        for bad in (float("nan"), float("inf"), -1.0, 0):
+            with pytest.raises(sz.errors.UnsupportedError):
+                call(bad)

@@ -103,9 +103,9 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     """
     from ..endgame.solver import to_core
     from ..engine.search import Engine
-    check_seconds(time_per_turn, "the time per turn", none_ok=False, error=InputError)
-    check_seconds(solver_time, "the solver's time", error=InputError)
-    check_count(threads, "the threads", minimum=1, error=InputError)
+    check_seconds(time_per_turn, "the time per turn", none_ok=False)
+    check_seconds(solver_time, "the solver's time")
+    check_count(threads, "the threads", minimum=1)
     if isinstance(exact_turns, bool) or not isinstance(exact_turns, int) or exact_turns < 0:
         raise InputError(f"the exact turns must be a whole number from 0, got {exact_turns!r}")
     exact_turns = max(exact_turns, MIN_EXACT_TURNS)

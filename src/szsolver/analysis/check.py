@@ -450,9 +450,9 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     """
     from ..endgame.solver import to_core
     from ..engine.search import MIN_ITERATIONS, Engine
-    check_seconds(time_limit, "the time limit", error=InputError)
-    check_seconds(engine_seconds, "the engine's time", none_ok=False, error=InputError)
-    check_count(node_limit, "the node limit", error=InputError)
+    check_seconds(time_limit, "the time limit")
+    check_seconds(engine_seconds, "the engine's time", none_ok=False)
+    check_count(node_limit, "the node limit")
     exact_turns = max(exact_turns, MIN_EXACT_TURNS)
     start = time.perf_counter()
     share = (lambda f: None) if time_limit is None else (lambda f: time_limit * f)

@@ -193,9 +193,9 @@ class Engine:
                  solver_nodes: int | None = None, solver_turns: int = SOLVER_TURNS,
                  wall_clock: bool = False, bounds: bool = False, seed=0,
                  choice: str = "auto", **tree_options):
-        check_seconds(seconds, "the engine's time budget", none_ok=False, error=InputError)
-        check_count(iterations, "the engine's iteration budget", error=InputError)
-        check_count(solver_nodes, "the engine's solver node budget", error=InputError)
+        check_seconds(seconds, "the engine's time budget", none_ok=False)
+        check_count(iterations, "the engine's iteration budget")
+        check_count(solver_nodes, "the engine's solver node budget")
         self.seconds = seconds
         self.fixed_iterations = iterations
         self.solver_nodes = solver_nodes if solver_nodes is not None else \
@@ -278,7 +278,7 @@ class Engine:
         if self.fixed_iterations is not None and seconds is None:
             return int(self.fixed_iterations)
         if seconds is not None:
-            check_seconds(seconds, "the engine's time budget", error=InputError)
+            check_seconds(seconds, "the engine's time budget")
         return iterations_for(pos, self.seconds if seconds is None else seconds)
 
     def judge(self, pos, turn: int, seconds: float | None = None,

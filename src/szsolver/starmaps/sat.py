@@ -242,7 +242,7 @@ def check_limits(time_limit=None, workers: int = 1, max_solutions: int = 1) -> N
     above 0, ``workers`` a whole number from 1 to :data:`MAX_WORKERS` and
     ``max_solutions`` a whole number from 1: a NaN, infinite, zero or negative limit
     would run without one."""
-    check_seconds(time_limit, error=InputError)
+    check_seconds(time_limit)
     if isinstance(workers, bool) or not isinstance(workers, int) \
             or not 1 <= workers <= MAX_WORKERS:
         raise InputError(f"workers must be a whole number from 1 to {MAX_WORKERS}, "
