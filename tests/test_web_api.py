@@ -200,6 +200,7 @@ def test_pages_and_docs(client):
     assert "post" in schema["paths"]["/api/solve"] and "get" in schema["paths"]["/api/puzzles/daily"]
     docs = client.get("/api").text
     assert "/api/puzzles/daily" in docs and "/api/check" in docs
+    assert client.get("/favicon.ico").status_code == 204      # no 404 in a browser's log
     # the endpoints' texts name commands as code, not as Markdown backticks
     assert "`" not in docs and "<code>szsolver puzzle check ID STARS --json</code>" in docs
     assert client.get("/static/puzzle.js").status_code == 200

@@ -525,6 +525,8 @@ def create_app(*, workers: int = 2, max_waiting: int = 64, warm_daily: bool = Tr
         Route("/analysis", analysis_page),
         Route("/api", api_docs),
         Route("/api/openapi.json", api_openapi),
+        # the pages declare an empty icon; a browser showing a JSON answer still asks
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
     ]
     routes += [Route(path, handler, methods=[method]) for method, path, handler, *_ in ENDPOINTS]
     routes.append(Mount("/static", app=StaticFiles(directory=assets.static_dir()), name="static"))
