@@ -794,10 +794,10 @@ def work_for(seconds: float) -> float:
 
 
 def position_facts(position, side):
-    """What a bound needs from a position, for ``side`` (a code or 'red'/'blue'):
+    """What a bound needs from a Position (its callers read position strings with
+    :func:`~szsolver.rules.backends.as_position`), for ``side`` (a code or 'red'/'blue'):
     ``(side code, geometry, own stones, empty points, k = own stones still to place,
     own neutral allowance min(k, neutrals left), the opponent's likewise)``."""
-    position = as_position(position)
     side = _side_code(side)
     g = position.geometry
     per = getattr(position, "stones_per_side", STONES_PER_SIDE)

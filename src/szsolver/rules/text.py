@@ -37,6 +37,14 @@ SIDE_LETTERS = "RB"
 
 # --- turns --------------------------------------------------------------------------------
 
+def _check_code(turn: int, geometry: Geometry) -> None:
+    """IllegalTurnError unless the int ``turn`` names a turn on ``geometry``: a stone
+    on the board and no neutral, or a neutral on another point of it."""
+    s, n = turn & 63, (turn >> 6) - 1
+    if turn < 0 or s >= geometry.size or not NO_NEUTRAL <= n < geometry.size or n == s:
+        raise IllegalTurnError(f"{int(turn)} is not a turn code on the {geometry.name} board")
+
+
 def format_turn(turn: int, geometry: Geometry | None = None) -> str:
     """The text of a turn code on ``geometry`` (default: a Turn's own board, else the
     Stars' Zone board): '44' or '44n66'. IllegalTurnError for a code that names no
@@ -45,9 +53,8 @@ def format_turn(turn: int, geometry: Geometry | None = None) -> str:
         geometry = getattr(turn, "geometry", STARS_ZONE)
     if isinstance(turn, bool) or not isinstance(turn, int):
         raise ParseError(f"a turn code is an int, not {type(turn).__name__}")
+    _check_code(turn, geometry)
     s, n = turn & 63, (turn >> 6) - 1
-    if turn < 0 or s >= geometry.size or not NO_NEUTRAL <= n < geometry.size or n == s:
-        raise IllegalTurnError(f"{int(turn)} is not a turn code on the {geometry.name} board")
     text = geometry.coord_text(s)
     if n != NO_NEUTRAL:
         text += "n" + geometry.coord_text(n)
@@ -101,9 +108,7 @@ class Turn(int):
             return int.__new__(cls, parse_turn(turn, g))
         if isinstance(turn, bool) or not isinstance(turn, int):
             raise TypeError(f"a turn is text like '44n66' or an int code, not {turn!r}")
-        s, n = turn & 63, (turn >> 6) - 1
-        if turn < 0 or s >= g.size or not NO_NEUTRAL <= n < g.size or n == s:
-            raise IllegalTurnError(f"{int(turn)} is not a turn code on the {g.name} board")
+        _check_code(turn, g)
         return int.__new__(cls, turn)
 
     @staticmethod
