@@ -168,8 +168,9 @@ def emit(data, text: str, as_json: bool, game=None) -> None:
     """Print ``data`` as JSON or ``text`` for people. ``game``: the record the answer was
     read from, whose warnings (printed on stderr) the JSON then carries as ``warnings``."""
     if as_json:
-        if game is not None and isinstance(data, dict) and "warnings" not in data:
-            data = {**data, "warnings": list(game.warnings)}
+        if isinstance(data, dict):
+            from ..formats.record import with_warnings
+            data = with_warnings(data, game)
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         click.echo(text)

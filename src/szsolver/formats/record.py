@@ -490,6 +490,15 @@ def parse_source_text(text: str, backend=None):
     return backend(t, STARS_ZONE), None
 
 
+def with_warnings(data: dict, game) -> dict:
+    """``data`` (an answer's JSON) with the ``warnings`` of the game it was read from
+    (a Result tag the replay contradicts...); as it is when no game was read or it has
+    the key already. The commands' ``--json`` and the web answers both use it."""
+    if game is None or "warnings" in data:
+        return data
+    return {**data, "warnings": list(game.warnings)}
+
+
 def _not_another_game(name, kind: str) -> None:
     """ParseError for input of another game of the family (Star, Stargazers) given
     where only Stars' Zone is read, instead of a Stars' Zone parse error about it."""

@@ -61,14 +61,6 @@ def position_and_game_from(value):
     return parse_source_text(text_from(value, "position"))
 
 
-def with_warnings(data: dict, game) -> dict:
-    """``data`` with the ``warnings`` of the game it was read from (none read: as it is),
-    as :func:`szsolver.cli.common.emit` adds them to a command's JSON."""
-    if game is None or "warnings" in data:
-        return data
-    return {**data, "warnings": list(game.warnings)}
-
-
 def game_from(body: dict):
     """A game from a request: ``source`` (a game record, a JSON game or a position
     string, as text), ``game`` (a JSON game object) or ``example: true`` (the

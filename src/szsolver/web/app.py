@@ -35,6 +35,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import errors
+from ..formats.record import with_warnings
 from . import analysis as an
 from . import assets, puzzles, tasks
 from .jobs import JobError, Jobs
@@ -281,7 +282,7 @@ async def api_puzzle_check(request: Request):
 async def api_score(request: Request):
     body = await read_json(request, {"position"}, {"position"})
     pos, game = an.position_and_game_from(body["position"])
-    return JSONResponse(an.with_warnings(an.score_json(pos), game))
+    return JSONResponse(with_warnings(an.score_json(pos), game))
 
 
 async def api_view(request: Request):
@@ -308,7 +309,7 @@ async def api_solve(request: Request):
     all_turns = an.flag_from(body.get("all_turns"), "all_turns")
     out = await _web(request).jobs.run(tasks.solve_position, _job_position(pos), limit, all_turns,
                                        deadline=limit + GRACE)
-    return JSONResponse(an.with_warnings(out, game))
+    return JSONResponse(with_warnings(out, game))
 
 
 async def api_check(request: Request):
@@ -320,7 +321,7 @@ async def api_check(request: Request):
     limit = an.time_limit_from(body.get("time_limit"))
     out = await _web(request).jobs.run(tasks.check_turn, _job_position(pos), turn, limit,
                                        deadline=limit + GRACE)
-    return JSONResponse(an.with_warnings(out, game))
+    return JSONResponse(with_warnings(out, game))
 
 
 async def api_potential(request: Request):
@@ -331,7 +332,7 @@ async def api_potential(request: Request):
     svg = an.flag_from(body.get("svg"), "svg")
     out = await _web(request).jobs.run(tasks.potential_of, _job_position(pos), side, limit, svg,
                                        deadline=3 * limit + GRACE)
-    return JSONResponse(an.with_warnings(out, game))
+    return JSONResponse(with_warnings(out, game))
 
 
 # A whole game is judged in about 10-20 s on a 2-core machine: a small engine budget per
