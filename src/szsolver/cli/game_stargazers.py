@@ -266,13 +266,14 @@ def annotate(text, *, example=False, rule=None, as_json=False, time_per_turn=Non
              solver_time=None, html_file=None, exact_turns=None, threads=None, **_ignored):
     """Judge every turn of a game: exactly with at most ``exact_turns`` empty cells
     (default :data:`~szsolver.stargazers.analysis.EXACT_EMPTIES`)."""
-    from ..stargazers.analysis import EXACT_EMPTIES
+    from ..stargazers.analysis import ENGINE_SECONDS, EXACT_EMPTIES
     from ..stargazers.analysis import annotate as annotate_game
     _refuse(**{"--rule": rule, "--html": html_file, "--threads": threads})
     _pos, game = _load(text)
     if game is None:
         raise BadInput("annotate needs a game record, not a position")
-    checks = annotate_game(game, time_limit=solver_time, engine_seconds=time_per_turn or 0.5,
+    checks = annotate_game(game, time_limit=solver_time,
+                           engine_seconds=time_per_turn or ENGINE_SECONDS,
                            exact_empties=EXACT_EMPTIES if exact_turns is None else exact_turns)
     lines = ["round  side  turn       verdict      method  best"]
     for i, c in enumerate(checks):

@@ -11,7 +11,9 @@ A turn (one placement, or the two of a turn) is judged exactly when at most
 value and the value after the turn within its limits: the value after the
 best turn is the position's own value, since the mover makes every placement of its
 turn. Otherwise both are engine estimates (mean final margins, read with the verdict
-scale's estimate margin).
+scale's estimate margin) from one search tree (:meth:`.engine.Engine.judge`): the
+engine's own turn is never judged worse than optimal, and ``check`` and ``annotate``
+(the same budget, seeds from the position) judge a turn alike.
 """
 from __future__ import annotations
 
@@ -22,10 +24,14 @@ from ..errors import IllegalTurnError, UnsupportedError
 from .base import RED, SIDE_NAMES
 from .record import Turn, parse_turn
 
-__all__ = ["Check", "check", "annotate", "DEFAULT_SOLVER_NODES", "EXACT_EMPTIES"]
+__all__ = ["Check", "check", "annotate", "DEFAULT_SOLVER_NODES", "ENGINE_SECONDS",
+           "EXACT_EMPTIES"]
 
 #: the solver's node limit per proof when no limit is given
 DEFAULT_SOLVER_NODES = 300_000
+#: the engine's budget per judged turn (seconds of its fixed iteration rate), the same
+#: for ``check`` and ``annotate`` so that both judge a turn alike
+ENGINE_SECONDS = 1.0
 #: turns are proved when at most this many playable cells are empty (earlier the
 #: solver would almost always stop at its limit: see docs/stargazers.md)
 EXACT_EMPTIES = 13
@@ -84,7 +90,7 @@ def _after(position, turn):
 
 
 def check(position, turn, *, node_limit: int | None = None, time_limit: float | None = None,
-          engine_seconds: float = 1.0, exact_empties: int = EXACT_EMPTIES) -> Check:
+          engine_seconds: float = ENGINE_SECONDS, exact_empties: int = EXACT_EMPTIES) -> Check:
     """Judge ``turn`` (text ``17`` / ``17,23`` or a Turn) played in ``position``: by the
     solver when at most ``exact_empties`` playable cells are empty and it proves both
     values within its limits, else by the engine."""
@@ -112,25 +118,23 @@ def check(position, turn, *, node_limit: int | None = None, time_limit: float | 
         return Check(turn, SIDE_NAMES[mover], verdict, loss, "solver", best_v, played_v,
                      Turn(line))
     from .engine import Engine
-    eng = Engine(engine_seconds, seed="check", exact=False)
+    # both values from one tree: see Engine.judge
+    j = Engine(engine_seconds, seed="check", exact=False).judge(position, turn)
     sign = 1 if mover == RED else -1
-    a = eng.analyse(position)
-    best_v = sign * 100 * a.value
-    if after.is_over():
-        r, b = after.scores()
-        played_v = scale(r - b, after.winner() == RED)
-    else:
-        b2 = eng.analyse(after)
-        # the engine's value is for the side to move after the turn
-        played_v = (1 if after.side == RED else -1) * 100 * b2.value
-    best_turn = a.line[:len(turn)]
+    best_v, played_v = sign * 100 * j["best_value"], sign * 100 * j["played_value"]
+    best_turn = j["best"]
+    if list(turn) == best_turn:
+        best_v = played_v             # the engine's own turn: no loss by its estimate
+    elif sign * (played_v - best_v) > 0:
+        # the played turn looks better than the engine's choice: the best found
+        best_v, best_turn = played_v, list(turn)
     loss, verdict = classify(best_v, played_v, mover, ESTIMATE_MARGIN)
     return Check(turn, SIDE_NAMES[mover], verdict, round(loss, 1), "engine",
                  round(best_v, 1), round(played_v, 1), Turn(best_turn))
 
 
 def annotate(game, *, node_limit: int | None = None, time_limit: float | None = None,
-             engine_seconds: float = 0.5, progress=None,
+             engine_seconds: float = ENGINE_SECONDS, progress=None,
              exact_empties: int = EXACT_EMPTIES) -> list[Check]:
     """Judge every turn of ``game`` (a :class:`.record.Game`), as :func:`check` does."""
     out = []

@@ -47,6 +47,9 @@ EXACT_NODES = 20_000
 #: 12-star game, 300 on 18-star, 95 on 27-star, on the project's test machine)
 ITERATIONS_PER_SECOND = 500
 _C = 0.7   # UCT exploration
+#: judging a turn, the engine's turn and the played one each rest on at least this
+#: many playouts (fewer left one lucky playout deciding "the best value")
+MIN_JUDGE_VISITS = 32
 
 
 def _rng(seed) -> random.Random:
@@ -157,17 +160,98 @@ class Engine:
         return self._search(position, start)
 
     def _search(self, position, start) -> Analysis:
-        board, protocol = position.board, position.protocol
-        rng = _rng(f"{self.seed}:{position}")
-        root = _Node(position.side, _bits(position.legal_mask()))
+        tree = _Tree(position, _rng(f"{self.seed}:{position}"))
         budget = max(1, int(self.seconds * ITERATIONS_PER_SECOND))
-        deadline = time.monotonic() + self.seconds if self.wall_clock else None
-        it = 0
-        while (it < budget) if deadline is None else (time.monotonic() < deadline or it == 0):
-            it += 1
+        if self.wall_clock:
+            deadline = time.monotonic() + self.seconds
+            tree.run(1)
+            while time.monotonic() < deadline:
+                tree.run(1)
+        else:
+            tree.run(budget)
+        root = tree.root
+        ranked = sorted(root.children.items(), key=lambda kv: (-kv[1].visits, kv[0]))
+        cands = [{"placement": c, "visits": ch.visits,
+                  "win_rate": round(ch.wins / ch.visits, 3),
+                  "margin": round(ch.margin / ch.visits, 2)} for c, ch in ranked]
+        best_c, best = ranked[0]
+        line = tree.line(8)
+        return Analysis(move=best_c, method="engine", value=round(best.margin / best.visits, 2),
+                        win_rate=round(best.wins / best.visits, 3),
+                        side=SIDE_NAMES[position.side], candidates=cands, line=line,
+                        iterations=tree.iterations, seconds=time.process_time() - start)
+
+    def judge(self, position, turn) -> dict:
+        """Estimates for judging ``turn`` (one or two placements of the side to move)
+        at ``position``, both from ONE tree, so that they are comparable: the search
+        picks the engine's turn (the most visited line of as many placements), then
+        runs more iterations through ``turn`` until it has as many visits as the
+        engine's turn (at most half the budget more). Two separate searches would not
+        do: each is optimistic for the side it searches for, so the value after a turn
+        (searched for the opponent) sits below the value before it (searched for the
+        mover) by the searches' bias alone, and the engine's own turn was judged a
+        blunder. Returns ``{"best": placements, "best_value": v, "played_value": v,
+        "visits": {...}, "iterations": n}``: values are mean final margins (points)
+        for the mover."""
+        turn = list(turn)
+        tree = _Tree(position, _rng(f"{self.seed}:{position}"))
+        budget = max(1, int(self.seconds * ITERATIONS_PER_SECOND))
+        tree.run(budget)
+        # The engine's turn, a placement at a time: the most visited placement, then
+        # (for a second placement) more iterations through it before choosing among
+        # its children, which the first run left with a visit or two each.
+        best = tree.line(1)
+        while len(best) < len(turn):
+            tree.run(budget // 2, forced=best)
+            nxt = tree.line(len(best) + 1, start=best)
+            if len(nxt) == len(best):
+                break
+            best = nxt
+        # Both turns' estimates on searches of the same size.
+        want = max(MIN_JUDGE_VISITS, min(tree.node(best).visits, budget // 2))
+        for line in (best, turn):
+            node = tree.node(line)
+            have = node.visits if node is not None else 0
+            if have < want:
+                tree.run(want - have, forced=line)
+        best_node, node = tree.node(best), tree.node(turn)
+        return {"best": best, "best_value": best_node.margin / best_node.visits,
+                "played_value": node.margin / node.visits,
+                "visits": {"best": best_node.visits, "played": node.visits},
+                "iterations": tree.iterations}
+
+
+class _Tree:
+    """The search tree of one analysis: ``run(k)`` adds k iterations (``forced``: the
+    first placements of each, a line from the root, as a focus on one turn)."""
+
+    def __init__(self, position, rng):
+        self.position = position
+        self.rng = rng
+        self.root = _Node(position.side, _bits(position.legal_mask()))
+        self.iterations = 0
+
+    def run(self, iterations: int, forced=()) -> None:
+        position, rng, root = self.position, self.rng, self.root
+        board, protocol = position.board, position.protocol
+        for _ in range(iterations):
+            self.iterations += 1
             red, blue = position.red, position.blue
             n = popcount(red | blue)
             node, path = root, [root]
+            # the forced line, its nodes made where missing
+            for c in forced:
+                child = node.children.get(c)
+                if child is None:
+                    node.untried.remove(c)
+                    child = self._expand(node, c, red, blue, n, board, protocol)
+                if node.side == RED:
+                    red |= 1 << c
+                else:
+                    blue |= 1 << c
+                n += 1
+                node = child
+                path.append(node)
             # selection
             while not node.untried and node.children:
                 log_n = math.log(node.visits)
@@ -183,15 +267,12 @@ class Engine:
             # expansion
             if node.untried:
                 c = node.untried.pop(rng.randrange(len(node.untried)))
+                child = self._expand(node, c, red, blue, n, board, protocol)
                 if node.side == RED:
                     red |= 1 << c
                 else:
                     blue |= 1 << c
                 n += 1
-                s2 = side_of_placement(n, protocol)[0]
-                own, enemy = (red, blue) if s2 == RED else (blue, red)
-                child = _Node(s2, _bits(legal_mask(board, own, enemy)))
-                node.children[c] = child
                 path.append(child)
             winner, margin = _finish(board, protocol, red, blue, rng)
             for parent, child in zip(path, path[1:]):
@@ -200,19 +281,36 @@ class Engine:
                     child.wins += 1
                 child.margin += margin if parent.side == RED else -margin
             root.visits += 1
-        ranked = sorted(root.children.items(), key=lambda kv: (-kv[1].visits, kv[0]))
-        cands = [{"placement": c, "visits": ch.visits,
-                  "win_rate": round(ch.wins / ch.visits, 3),
-                  "margin": round(ch.margin / ch.visits, 2)} for c, ch in ranked]
-        best_c, best = ranked[0]
-        line, node = [best_c], best
-        while node.children and len(line) < 8:
+
+    @staticmethod
+    def _expand(node, c, red, blue, n, board, protocol):
+        if node.side == RED:
+            red |= 1 << c
+        else:
+            blue |= 1 << c
+        s2 = side_of_placement(n + 1, protocol)[0]
+        own, enemy = (red, blue) if s2 == RED else (blue, red)
+        child = _Node(s2, _bits(legal_mask(board, own, enemy)))
+        node.children[c] = child
+        return child
+
+    def node(self, placements):
+        """The node after ``placements`` from the root (None: not in the tree)."""
+        node = self.root
+        for c in placements:
+            node = node.children.get(c)
+            if node is None:
+                return None
+        return node
+
+    def line(self, length: int, start=()) -> list:
+        """The most visited line from the root (``start``: its first placements), at
+        most ``length`` placements."""
+        line, node = list(start), self.node(start)
+        while node.children and len(line) < length:
             c, node = max(node.children.items(), key=lambda kv: (kv[1].visits, -kv[0]))
             line.append(c)
-        return Analysis(move=best_c, method="engine", value=round(best.margin / best.visits, 2),
-                        win_rate=round(best.wins / best.visits, 3),
-                        side=SIDE_NAMES[position.side], candidates=cands, line=line,
-                        iterations=it, seconds=time.process_time() - start)
+        return line
 
 
 # --- players ------------------------------------------------------------------------------
