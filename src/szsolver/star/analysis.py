@@ -170,8 +170,10 @@ def annotate(game, *, seconds_per_move: float | None = None, exact_empty: int = 
     for i, m in enumerate(game.moves):
         if progress is not None:
             progress(i, len(game.moves), game.where(i))
+        # check's own seed (the engine mixes in the position), so that annotate and
+        # check judge a move alike
         results.append(check(game.position_before(i), m, seconds=seconds_per_move,
-                             exact_empty=exact_empty, seed=i))
+                             exact_empty=exact_empty))
     summary = {}
     for colour in (0, 1):
         mine = [r for r in results if r.mover == colour]
