@@ -47,7 +47,9 @@ EXACT_TURNS = 8                 # the solver is tried with at most this many tur
 #: at least this many: the solver proves them in a moment, and the engine's tree has no
 #: turns to weigh there (its playouts value them exactly)
 MIN_EXACT_TURNS = 2
-ENGINE_SECONDS = 3.0            # the engine's budget without a time limit
+#: the engine's budget without a time limit; annotate's time per turn too, so that
+#: ``check GAME --turn N`` and ``annotate GAME`` judge a turn alike
+ENGINE_SECONDS = 2.0
 #: the budget of each CP-SAT bound without a time limit (seconds, spent as CP-SAT work:
 #: deterministic). Early in a game a floor's proof can take a minute (an exact Basic
 #: floor at the first turn took 35-47 s), and a stopped bound is still proved.
