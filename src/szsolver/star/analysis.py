@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from ..analysis.verdict import ESTIMATE_MARGIN, classify, verdict_count
 from ..errors import IllegalTurnError, InputError
 from .engine import DEFAULT_SECONDS, Engine
+from .groups import BLACK
 from .position import COLOUR_NAMES, Position, format_move, position_string
 from .solver import dead_cells, describe, solve
 
@@ -111,14 +112,23 @@ def check(pos: Position, move: int, *, seconds: float | None = None,
     engine = Engine(seconds or DEFAULT_SECONDS, seed=seed, solver_empty=exact_empty)
     best = engine.analyse(pos)
     after = pos.after(move)
+    best_moves, best_value = [best.move], best.value
+    tree = None
     if move == best.move:
         played = best.value
     elif after.is_over():
         played = after.value()
-    else:
+    elif not best.exact and move >= 0 and best.move >= 0:
+        tree = engine.value_of(pos, move)     # from the tree that valued the best move
+    if tree is not None:
+        played = round(tree[0], 2)
+        if (played - best_value) * (1 if mover == BLACK else -1) > 0:
+            # the played move looks better than the engine's choice: the best found
+            best_moves, best_value = [move], played
+    elif move != best.move and not after.is_over():
         played = engine.analyse(after).value
-    loss, verdict = classify(round(100 * best.value), round(100 * played), mover, ESTIMATE_MARGIN)
-    return CheckResult(position_string(pos), move, mover, "engine", [best.move], best.value,
+    loss, verdict = classify(round(100 * best_value), round(100 * played), mover, ESTIMATE_MARGIN)
+    return CheckResult(position_string(pos), move, mover, "engine", best_moves, best_value,
                        played, loss / 100, verdict, time.monotonic() - t0, pos.board)
 
 
