@@ -261,6 +261,24 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path, args, words):
     assert "Error:" in r.output and words in r.output
 
 
+@pytest.mark.parametrize("start, days", [("9999-12-31", "2"), ("9999-12-01", "40"),
+                                         ("2026-01-01", "9223372036854775807")])
+def test_batch_puzzles_past_the_last_date_is_one_line_exit_2(tmp_path, start, days):
+    """Dates past 9999-12-31 are bad input named as such (they were an OverflowError),
+    found before OUT/ is made."""
+    from szsolver.cli import main
+    out = tmp_path / "p"
+    r = CliRunner().invoke(main, ["batch", "puzzles", "--start", start, "--days", days, str(out)])
+    assert r.exit_code == 2, r.output
+    assert r.stdout == "" and r.stderr.startswith("Error: ") and r.stderr.count("\n") == 1
+    assert "run past 9999-12-31, the last date there is" in r.stderr
+    assert not out.exists()
+
+
+def test_puzzle_dates_reach_the_last_date():
+    assert puzzle_dates("9999-12-30", 2) == ["9999-12-30", "9999-12-31"]
+
+
 # --- deep solve: the shared window --------------------------------------------------------
 
 def _children(text):

@@ -176,6 +176,21 @@ def test_show_and_daily_check():
     one_line_error(run("puzzle", "daily", "--date", "2026-11-23", "--check", "44", "--solution"))
 
 
+def test_daily_ids_of_the_first_and_last_years_name_their_date():
+    """A year before 1000 keeps its zeros in the ID (strftime dropped them: sz-easy-d10101,
+    an ID that names nothing); the last date there is has its puzzle too."""
+    from szsolver.endgame import puzzles as endgame
+    from szsolver.starmaps.daily import daily_id
+    assert daily_id("0001-01-01") == "sz-easy-d00010101"          # a Monday
+    assert ids.check_id("sz-easy-d00010101")[1:3] == ("easy", "d00010101")
+    assert endgame.daily_id("0001-01-01") == "eg-basic-d00010101"
+    assert endgame.parse_id("eg-basic-d00010101")[2].isoformat() == "0001-01-01"
+    r = run("puzzle", "daily", "--date", "0001-01-01", "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["id"] == "sz-easy-d00010101", r.output
+    r = run("puzzle", "daily", "--date", "9999-12-31", "--json")   # a Friday
+    assert r.exit_code == 0 and json.loads(r.stdout)["id"] == "sz-hard-d99991231", r.output
+
+
 # --- solutions list the placed stars; wrong ones are explained --------------------------------
 
 def test_solution_lists_placed_stars_givens_implied():

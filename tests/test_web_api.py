@@ -188,6 +188,15 @@ def test_puzzle_check_endpoint_is_the_cli_json(client):
     assert any("place 1 more" in x for x in r.json()["problems"])
 
 
+def test_the_daily_of_a_year_before_1000_is_a_puzzle_not_a_404(client):
+    """Its ID keeps the year's zeros: the page's redirect and the API name a puzzle."""
+    r = client.get("/puzzle/daily?date=0001-01-01", follow_redirects=False)
+    assert r.status_code == 302 and r.headers["location"] == "/puzzle/sz-easy-d00010101"
+    r = client.get("/api/puzzles/daily?date=0001-01-01")
+    assert r.status_code == 200 and r.json()["id"] == "sz-easy-d00010101", r.text
+    assert r.json()["date"] == "0001-01-01"
+
+
 def test_pages_and_docs(client):
     for path in ("/", "/analysis", "/api", "/puzzle/sz-easy-1"):
         r = client.get(path)

@@ -42,9 +42,16 @@ def puzzle_unit(date: str) -> dict:
 
 
 def puzzle_dates(start: str, days: int) -> list[str]:
-    """``days`` dates from ``start`` (YYYY-MM-DD) on, as ISO strings."""
+    """``days`` dates from ``start`` (YYYY-MM-DD) on, as ISO strings. InputError (one
+    line) when they would run past the last date there is, 9999-12-31."""
     from ..starmaps.daily import parse_date
     d0 = parse_date(start)
+    if days < 1:
+        raise InputError(f"the number of days must be at least 1, got {days}")
+    room = (_dt.date.max - d0).days + 1        # dates from d0 to 9999-12-31
+    if days > room:
+        raise InputError(f"{days} days from {d0.isoformat()} run past {_dt.date.max.isoformat()}, "
+                         f"the last date there is (at most {room} from that start)")
     return [(d0 + _dt.timedelta(days=k)).isoformat() for k in range(days)]
 
 

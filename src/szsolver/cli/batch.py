@@ -170,8 +170,9 @@ def puzzles_cmd(start, days, out_dir, workers, scheduler):
     from ..batch.run import Directory, Unit
     from ..batch.units import puzzle_dates, puzzle_unit
     from ..starmaps.daily import daily_id
+    dates = puzzle_dates(start, days)      # bad dates before OUT/ is made
     _output_dir(out_dir)
-    units = [Unit(daily_id(d), puzzle_unit, (d,)) for d in puzzle_dates(start, days)]
+    units = [Unit(daily_id(d), puzzle_unit, (d,)) for d in dates]
     report = _run(units, Directory(out_dir), workers, scheduler, "puzzles")
     click.echo(_summary(report, out_dir))
 

@@ -388,7 +388,7 @@ def collection_index() -> dict:
 
 
 def daily_id(date=None, rule=BASIC) -> str:
-    return f"eg-{RULE_NAMES[rule_code(rule)]}-d{_date(date).strftime('%Y%m%d')}"
+    return f"eg-{RULE_NAMES[rule_code(rule)]}-d{_date(date).isoformat().replace('-', '')}"
 
 
 def daily(date=None, rule=BASIC) -> EndgamePuzzle:

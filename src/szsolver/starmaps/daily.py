@@ -43,7 +43,9 @@ def grade_for(date=None) -> str:
 
 
 def daily_seed(date=None) -> str:
-    return "d" + parse_date(date).strftime("%Y%m%d")
+    """``d`` + the date's eight digits (``d00010101``: strftime's ``%Y`` drops the zeros
+    of a year before 1000 on some systems, an ID that names no date)."""
+    return "d" + parse_date(date).isoformat().replace("-", "")
 
 
 def daily_id(date=None) -> str:
