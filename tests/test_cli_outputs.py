@@ -238,3 +238,130 @@ def test_every_readme_command_works_as_written(line, tmp_path):
                        timeout=300, env=env, stdin=subprocess.DEVNULL)
     assert p.returncode == 0, (line, p.stderr)
     assert p.stdout.strip() and p.stderr == ""
+
+
+# --- the system failing: exit code 1, one line ----------------------------------------------
+
+def _closed_stdout():
+    os.close(1)
+
+
+@pytest.mark.parametrize("args", [["show", "--example"], ["score", "--example", "--json"],
+                                  ["solve", "--example", "--node-limit", "5"], ["--help"],
+                                  ["show", "--help"], ["--version"]])
+def test_a_closed_standard_output_is_one_line_exit_1(args):
+    """Started with stdout closed (``>&-``) Python has no sys.stdout: every command (and
+    its help) says so in one line, exit 1, instead of an internal error or a silent 0."""
+    p = subprocess.run([sys.executable, "-m", "szsolver", *args], stderr=subprocess.PIPE,
+                       text=True, preexec_fn=_closed_stdout, stdin=subprocess.DEVNULL)
+    assert (p.returncode, p.stderr) == (1, "Error: standard output is closed: nothing could "
+                                           "be printed\n")
+
+
+def _full_disk():
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    return "/dev/full"
+
+
+@pytest.mark.parametrize("args", [["show", "--example", "--svg", "{full}"],
+                                  ["replay", "--example", "--svg", "{full}/pictures"],
+                                  ["puzzle", "daily", "--date", "2026-11-23", "--html", "{full}"],
+                                  ["puzzle", "show", "sz-easy-1", "--svg", "{full}"]])
+def test_a_full_disk_under_an_output_file_is_one_line_exit_1(args):
+    """Writing fails once the file is open: the system's failure (exit 1), not bad
+    input. A directory that cannot be made under /dev/full is the path's (exit 2)."""
+    full = _full_disk()
+    r = CliRunner().invoke(main, [a.format(full=full) for a in args])
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: cannot "), r.output
+    if args[-1] == "{full}":
+        assert r.exit_code == 1 and lines == [f"Error: cannot write {full}: No space left on device"]
+    else:
+        assert r.exit_code == 2 and "Not a directory" in lines[0]
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["show", "--help"]])
+def test_help_to_a_full_disk_is_one_line_exit_1(args):
+    with open(_full_disk(), "w") as full:
+        p = subprocess.run([sys.executable, "-m", "szsolver", *args], stdout=full,
+                           stderr=subprocess.PIPE, text=True)
+    assert (p.returncode, p.stderr) == (1, "Error: No space left on device\n")
+
+
+@pytest.mark.parametrize("code", ["ENOSPC", "EDQUOT", "EIO", "EFBIG"])
+def test_a_write_failing_once_open_is_exit_1_and_leaves_nothing(tmp_path, monkeypatch, code):
+    """Half the picture written, then the disk fails: one line, exit 1, no half-written
+    file left."""
+    import errno
+    import builtins
+    from szsolver.cli import common
+
+    class Failing:
+        def __init__(self, f):
+            self.f = f
+
+        def write(self, text):
+            self.f.write(text[:len(text) // 2])
+            self.f.flush()
+            raise OSError(getattr(errno, code), os.strerror(getattr(errno, code)))
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+    def failing_open(path, mode="r", *a, **k):
+        return Failing(builtins.open(path, mode, *a, **k))
+
+    monkeypatch.setattr(common, "open", failing_open, raising=False)
+    out = tmp_path / "x.svg"
+    r = CliRunner().invoke(main, ["show", "--example", "--svg", str(out)])
+    assert r.exit_code == 1, r.output
+    assert r.stderr == f"Error: cannot write {out}: {os.strerror(getattr(errno, code))}\n"
+    assert not out.exists()
+
+
+def test_output_paths_the_user_gave_wrong_stay_exit_2(tmp_path):
+    from szsolver.cli.common import BadInput, SystemFailure, output_error
+    import errno
+    for code in (errno.ENOENT, errno.EISDIR, errno.EACCES, errno.EROFS, errno.ENOTDIR):
+        assert isinstance(output_error("f", OSError(code, os.strerror(code))), BadInput)
+        assert isinstance(output_error("f", OSError(code, "x"), opened=True), SystemFailure)
+    for code in (errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG):
+        assert isinstance(output_error("f", OSError(code, os.strerror(code))), SystemFailure)
+
+
+# --- optional extras not installed: the system's, exit 1 --------------------------------------
+
+def _without(monkeypatch, *names):
+    """Imports of ``names`` (and their submodules) fail, as when the extra is not
+    installed."""
+    import builtins
+    real = builtins.__import__
+
+    def fake(name, *a, **k):
+        if name.split(".")[0] in names:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return real(name, *a, **k)
+    monkeypatch.setattr(builtins, "__import__", fake)
+
+
+def test_serve_without_the_web_extras_says_what_to_install_exit_1(monkeypatch):
+    _without(monkeypatch, "uvicorn", "starlette")
+    r = CliRunner().invoke(main, ["serve", "--port", "0"])
+    assert r.exit_code == 1, r.output
+    assert r.stdout == "" and r.stderr.count("\n") == 1
+    assert r.stderr.startswith("Error: the web app needs uvicorn")
+    assert 'pip install "szsolver[web]"' in r.stderr
+
+
+def test_batch_without_dask_says_what_to_install_exit_1(monkeypatch, tmp_path):
+    _without(monkeypatch, "distributed", "dask")
+    r = CliRunner().invoke(main, ["batch", "puzzles", "--start", "2026-11-23", "--days", "1",
+                                  str(tmp_path / "out")])
+    assert r.exit_code == 1, r.output
+    assert r.stdout == "" and r.stderr.count("\n") == 1
+    assert r.stderr.startswith("Error: batch commands need Dask")
+    assert 'pip install "szsolver[batch]"' in r.stderr

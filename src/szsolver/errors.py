@@ -12,7 +12,7 @@ True
 from __future__ import annotations
 
 __all__ = ["InputError", "ParseError", "InvalidPositionError", "IllegalTurnError",
-           "InvalidPuzzleError", "UnknownPuzzleError", "UnsupportedError"]
+           "InvalidPuzzleError", "UnknownPuzzleError", "UnsupportedError", "MissingExtraError"]
 
 
 class InputError(ValueError):
@@ -42,3 +42,9 @@ class UnknownPuzzleError(InputError):
 class UnsupportedError(InputError):
     """A request outside what a tool was built and proven for (a board too large for the
     solver, a position too deep without a limit, a limit that is not a finite number)."""
+
+
+class MissingExtraError(ImportError):
+    """Not bad input: an optional extra of szsolver is not installed (the web app, Dask).
+    The message names what to install (``pip install "szsolver[web]"``); the command line
+    prints it as ``Error: ...`` with exit code 1, the system's failure, not the input's."""

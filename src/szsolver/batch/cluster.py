@@ -30,7 +30,7 @@ import sys
 import threading
 
 from .. import interrupt
-from ..errors import InputError, UnsupportedError
+from ..errors import InputError, MissingExtraError
 
 #: modules the forkserver imports once, so each worker process starts with them loaded
 PRELOAD = ["distributed", "szsolver.batch.units", "szsolver.batch.deep",
@@ -41,7 +41,8 @@ def _distributed():
     try:
         import distributed
     except ImportError:
-        raise UnsupportedError("batch commands need Dask: pip install 'szsolver[batch]'") from None
+        raise MissingExtraError("batch commands need Dask, which is not installed: "
+                                "pip install \"szsolver[batch]\"") from None
     return distributed
 
 

@@ -9,8 +9,11 @@ How a command ends (the group does this for every command, see :class:`_Group`):
 - Ctrl-C: the command stops within about a second, one line ``Interrupted.`` on
   stderr, exit code 130 (what it proved so far is printed first where a command says
   so, labelled interrupted);
-- the system failing (out of memory, a full disk under the output): one line
-  ``Error: ...``, exit code 1;
+- the system failing (out of memory, a full disk under the output, standard output
+  closed, an optional extra not installed): one line ``Error: ...``, exit code 1
+  (:class:`~szsolver.cli.common.SystemFailure`; an output path that cannot be opened
+  because of the path given stays bad input, see
+  :func:`~szsolver.cli.common.output_error`);
 - anything else is a bug in szsolver: one line ``Internal error: <type>: <message>``
   on stderr, exit code 1 (``SZSOLVER_DEBUG=1`` shows the traceback instead).
 """
@@ -24,16 +27,11 @@ import sys
 import click
 
 from .. import interrupt
-from ..errors import InputError
+from ..errors import InputError, MissingExtraError
 from . import analysis, batch, endgame_puzzle, game, potential, puzzle, puzzle_gen, solve, web
-from .common import BadInput
+from .common import BadInput, SystemFailure
 
 _DEBUG_ENV = "SZSOLVER_DEBUG"
-
-
-class _Failure(click.ClickException):
-    """Not bad input, not a bug: the system failed (out of memory, a full disk)."""
-    exit_code = 1
 
 
 class InternalError(click.ClickException):
@@ -72,16 +70,25 @@ def _usage_message(e: click.UsageError) -> str:
     return msg
 
 
+def _check_output() -> None:
+    """Standard output is there to print on: started with it closed (``>&-``), Python
+    has no ``sys.stdout`` and every line the command printed would be lost. One line,
+    exit 1, before any work."""
+    if sys.stdout is None:
+        raise SystemFailure("standard output is closed: nothing could be printed")
+
+
 def _flush_output() -> None:
     """Flush stdout inside the command, so that a full disk is one line, exit 1 (at
     exit Python would print a traceback-like report); a closed pipe (``| head``) is
     left to click, which ends quietly."""
+    _check_output()
     try:
         sys.stdout.flush()
     except OSError as e:
         if e.errno == errno.EPIPE:
             raise
-        raise _Failure(e.strerror or _one_line(e)) from None
+        raise SystemFailure(e.strerror or _one_line(e)) from None
 
 
 class _Group(click.Group):
@@ -93,7 +100,18 @@ class _Group(click.Group):
         owned = interrupt.install()   # the console script installed it already
         try:
             try:
+                _check_output()
                 return super().main(*args, **kwargs)
+            except SystemFailure as e:     # standard output closed, or full under --help
+                if not kwargs.get("standalone_mode", True):
+                    raise
+                e.show()
+                sys.exit(e.exit_code)
+            except OSError as e:          # printing --help or --version: click lets it out
+                if e.errno == errno.EPIPE or os.environ.get(_DEBUG_ENV):
+                    raise
+                SystemFailure(e.strerror or _one_line(e)).show()
+                sys.exit(SystemFailure.exit_code)
             except SystemExit as e:       # Ctrl-C while click parsed arguments
                 if interrupt.requested() and e.code != interrupt.EXIT_CODE:
                     interrupt.exit_interrupted()
@@ -149,13 +167,15 @@ class _Group(click.Group):
                 interrupt.exit_interrupted()
             if isinstance(e, OSError) and e.errno == errno.EPIPE:
                 raise                         # click: the reader went away (| head)
+            if isinstance(e, MissingExtraError):   # says what to pip install
+                raise SystemFailure(_one_line(e)) from None
             if os.environ.get(_DEBUG_ENV):
                 raise
             if isinstance(e, MemoryError):
-                raise _Failure(f"out of memory{': ' + _one_line(e) if str(e) else ''}") from None
+                raise SystemFailure(f"out of memory{': ' + _one_line(e) if str(e) else ''}") from None
             if isinstance(e, OSError):        # e.g. a full disk under the output
                 where = f"{e.filename}: " if e.filename else ""
-                raise _Failure(f"{where}{e.strerror or _one_line(e)}") from None
+                raise SystemFailure(f"{where}{e.strerror or _one_line(e)}") from None
             raise InternalError(e) from None
 
 

@@ -12,7 +12,7 @@ import time
 import click
 
 from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, end_progress,
-                     progress_printer, whole_number)
+                     output_error, progress_printer, whole_number)
 from .pictures import out_path
 
 
@@ -135,7 +135,7 @@ def _output_dir(path: str) -> None:
             pass
         os.remove(probe)
     except OSError as e:
-        raise BadInput(f"cannot write in {path}: {e.strerror or e}") from None
+        raise output_error(path, e, action="write in") from None
 
 
 def _lines_of(source: str) -> str:

@@ -1,10 +1,12 @@
-"""What every command shares: :class:`BadInput` (one-line error, exit code 2), the
-option types for limits (:data:`SECONDS`, :func:`whole_number`), SOURCE with
-``--example`` (:func:`source_argument`, :func:`load_source_arg`, :func:`load_position`),
-:func:`emit` (text for people, ``--json`` for programs), :func:`write_file` and the
-progress line on a terminal."""
+"""What every command shares: :class:`BadInput` (one-line error, exit code 2) and
+:class:`SystemFailure` (exit code 1; :func:`output_error` tells them apart for an
+output file), the option types for limits (:data:`SECONDS`, :func:`whole_number`),
+SOURCE with ``--example`` (:func:`source_argument`, :func:`load_source_arg`,
+:func:`load_position`), :func:`emit` (text for people, ``--json`` for programs),
+:func:`write_file` and the progress line on a terminal."""
 from __future__ import annotations
 
+import errno
 import json
 import math
 import sys
@@ -23,6 +25,33 @@ EXAMPLE_TURNS_LEFT = 6
 class BadInput(click.ClickException):
     """Bad input: printed as one line 'Error: ...', exit code 2."""
     exit_code = 2
+
+
+class SystemFailure(click.ClickException):
+    """Not bad input, not a bug: the system failed (a full disk, out of memory, an
+    optional extra not installed). Printed as one line 'Error: ...', exit code 1."""
+    exit_code = 1
+
+
+#: errors of an output file that are the system's, whatever the path: the disk or the
+#: quota full, a file too large for the file system, the device failing, no memory or
+#: no file descriptors left
+SYSTEM_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.ENOMEM,
+                           errno.EMFILE, errno.ENFILE})
+
+
+def output_error(path: str, e: OSError, opened: bool = False,
+                 action: str = "write") -> click.ClickException:
+    """The one-line error ``cannot ACTION PATH: reason`` for an output file (or
+    directory) that could not be written. Once the file was ``opened``, a failing write
+    or close is the system's (a full disk): :class:`SystemFailure`, exit code 1; so is a
+    system error on opening it (:data:`SYSTEM_ERRNOS`). Anything else on opening comes
+    from the path given (no such directory, a directory, permission denied, a read-only
+    file system): :class:`BadInput`, exit code 2."""
+    text = f"cannot {action} {path}: {e.strerror or e}"
+    if opened or e.errno in SYSTEM_ERRNOS:
+        return SystemFailure(text)
+    return BadInput(text)
 
 
 # --- option types -------------------------------------------------------------------------
@@ -177,18 +206,26 @@ def emit(data, text: str, as_json: bool, game=None) -> None:
 
 
 def write_file(path: str, text: str) -> None:
-    """Write an output file (an SVG picture, a puzzle); a path that cannot be
-    written is bad input: one line, exit code 2, nothing half-written left behind."""
+    """Write an output file (an SVG picture, a puzzle), nothing half-written left behind.
+    A path that cannot be opened is bad input (one line, exit code 2); a write that
+    fails once it is open (a full disk) is the system's (one line, exit code 1): see
+    :func:`output_error`."""
     import os
     if not path.strip():
         raise BadInput("an output file needs a name, got ''")
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        f = open(path, "w", encoding="utf-8")
     except OSError as e:
-        if os.path.isfile(path) and os.path.getsize(path) == 0:
+        raise output_error(path, e) from None
+    try:
+        with f:
+            f.write(text)
+    except BaseException as e:     # a full disk, or Ctrl-C: no half-written file
+        if os.path.isfile(path):
             os.remove(path)
-        raise BadInput(f"cannot write {path}: {e.strerror}") from None
+        if isinstance(e, OSError):
+            raise output_error(path, e, opened=True) from None
+        raise
 
 
 class _ProgressLine:

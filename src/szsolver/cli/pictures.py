@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import os
 
-from .common import BadInput
+from .common import BadInput, output_error
 
 
 def out_path(value: str | None, option: str = "--svg", what: str = "a file name") -> str | None:
     """An output path option, checked before any work: None, or a path that can be
     written - BadInput (one line) for ``""``, for a file name that is a directory or
     that cannot be opened for writing (tried, and removed again if it was not there:
-    no such directory, permissions, /proc, a read-only disk), and for a directory name
+    no such directory, permissions, /proc, a read-only disk; a full disk is the
+    system's, see :func:`~szsolver.cli.common.output_error`), and for a directory name
     (``what`` "a directory name") that is an existing file."""
     if value is None:
         return value
@@ -29,7 +30,7 @@ def out_path(value: str | None, option: str = "--svg", what: str = "a file name"
         with open(value, "a", encoding="utf-8"):
             pass
     except OSError as e:
-        raise BadInput(f"cannot write {value}: {e.strerror}") from None
+        raise output_error(value, e) from None
     if not existed:
         os.remove(value)
     return value
@@ -38,7 +39,8 @@ def out_path(value: str | None, option: str = "--svg", what: str = "a file name"
 def write_all(files: list[tuple[str, str]], directory: str | None = None) -> None:
     """Write every (path, text), or nothing: ``directory`` (when given) is made first if
     it is missing; when any write fails, the files written so far (and a directory made
-    here) are removed and BadInput names the problem (one line, exit code 2)."""
+    here) are removed and one line names the problem: exit code 2 for a path that cannot
+    be opened, 1 for a write that fails once open (a full disk; see :func:`output_error`)."""
     made = None
     written: list[str] = []
     try:
@@ -47,17 +49,23 @@ def write_all(files: list[tuple[str, str]], directory: str | None = None) -> Non
                 try:
                     os.makedirs(directory)
                 except OSError as e:
-                    raise BadInput(f"cannot make directory {directory}: {e.strerror}") from None
+                    raise output_error(directory, e, action="make directory") from None
                 made = directory
         for path, text in files:
             existed = os.path.exists(path)
             try:
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(text)
+                f = open(path, "w", encoding="utf-8")
             except OSError as e:
-                if not existed and os.path.isfile(path):
+                raise output_error(path, e) from None
+            try:
+                with f:
+                    f.write(text)
+            except BaseException as e:     # a full disk, or Ctrl-C: no half-written file
+                if os.path.isfile(path):
                     os.remove(path)
-                raise BadInput(f"cannot write {path}: {e.strerror}") from None
+                if isinstance(e, OSError):
+                    raise output_error(path, e, opened=True) from None
+                raise
             if not existed:
                 written.append(path)
     except BaseException:

@@ -7,6 +7,7 @@ import signal
 import click
 
 from .. import interrupt
+from ..errors import MissingExtraError
 from .common import BadInput, write_file
 
 
@@ -31,8 +32,9 @@ def serve_cmd(host, port, workers):
         import uvicorn
 
         from ..web.app import create_app
-    except ImportError as e:
-        raise BadInput(f"the web app needs {e.name}: pip install \"szsolver[web]\"") from None
+    except ImportError as e:       # the system's failure (exit 1), not the input's
+        raise MissingExtraError(f"the web app needs {e.name or 'its extras'}, which is not "
+                                "installed: pip install \"szsolver[web]\"") from None
     app = create_app(workers=workers)
     jobs = app.state.web.jobs
 
