@@ -431,18 +431,135 @@ def test_a_command_started_with_sigint_ignored_keeps_ignoring_it():
     assert p.returncode in (0, 3) and b"Interrupted" not in err, err
 
 
-def test_after_the_command_ends_a_ctrl_c_no_longer_changes_its_exit_code():
-    """Teardown ignores SIGINT: at finalisation Python puts SIG_DFL back in place of a
-    Python handler, and a Ctrl-C there would kill a command whose output is complete."""
-    code = ("import atexit, signal, sys\n"
-            "atexit.register(lambda: sys.stderr.write(str(signal.getsignal(signal.SIGINT))))\n"
-            "sys.argv = ['szsolver', 'score', '--example']\n"
+def _run_entry(args, at_exit: str = "") -> subprocess.CompletedProcess:
+    """``szsolver ARGS`` through the console script's entry, with ``at_exit`` (Python
+    code) run as an atexit handler, SIGINT at its default as in a terminal."""
+    code = ("import atexit, os, signal, sys\n"
+            f"atexit.register(lambda: ({at_exit or 'None'}))\n"
+            f"sys.argv = ['szsolver', *{list(args)!r}]\n"
             "from szsolver._entry import run\n"
             "run()\n")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    assert p.returncode == 0 and p.stdout.startswith("Rule: basic.")
-    assert p.stderr == str(signal.SIG_IGN)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def test_a_ctrl_c_after_the_output_but_before_the_end_is_the_interrupt():
+    """A Ctrl-C while the process is still there counts, even once the command has
+    printed everything (the last ~0.2 s of potential --svg were the interpreter's
+    teardown, which ignored it: exit 0). The command's atexit handlers still run; a
+    Ctrl-C while they run is the interrupt: exit 130, one line."""
+    p = _run_entry(["score", "--example"], "os.kill(os.getpid(), signal.SIGINT)")
+    assert p.returncode == 130 and p.stderr == "Interrupted.\n", p
+    assert p.stdout.startswith("Rule: basic.")
+    p = _run_entry(["score", "--example"], "sys.stderr.write('atexit ran\\n')")
+    assert p.returncode == 0 and p.stderr == "atexit ran\n" and p.stdout.startswith("Rule: basic.")
+    p = _run_entry(["solve", "--example", "--node-limit", "5"])
+    assert p.returncode == 3 and "not proved" in p.stdout, p
+
+
+def _sigint_now():
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+def _potential_with_sigint_in(monkeypatch, tmp_path, where: str):
+    """``potential --example --side red --svg F`` in-process, a real SIGINT sent to the
+    process at one phase after the last CP-SAT solve."""
+    from click.testing import CliRunner
+
+    from szsolver.bounds import potential as pot, render
+    from szsolver.cli import common, main
+    if where == "after the last solve":
+        real = pot.potential_map
+
+        def potential_map(*a, **k):
+            out = real(*a, **k)
+            _sigint_now()
+            return out
+        monkeypatch.setattr(pot, "potential_map", potential_map)
+    elif where == "drawing the map":
+        real_svg = render.map_svg
+
+        def map_svg(*a, **k):
+            _sigint_now()
+            return real_svg(*a, **k)
+        monkeypatch.setattr(render, "map_svg", map_svg)
+    elif where == "writing the file":
+        import builtins
+
+        class Half:
+            def __init__(self, f):
+                self.f = f
+
+            def write(self, text):
+                self.f.write(text[:len(text) // 2])
+                self.f.flush()
+                _sigint_now()
+                return self.f.write(text[len(text) // 2:])
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                self.f.close()
+        monkeypatch.setattr(common, "open", lambda *a, **k: Half(builtins.open(*a, **k)),
+                            raising=False)
+    elif where == "printing":
+        real_emit = common.emit
+
+        def emit(*a, **k):
+            real_emit(*a, **k)
+            _sigint_now()
+        import szsolver.cli.potential as cli_potential
+        monkeypatch.setattr(cli_potential, "emit", emit)
+    out = tmp_path / "map.svg"
+    r = CliRunner().invoke(main, ["potential", "--example", "--side", "red", "--svg", str(out)])
+    return r, out
+
+
+@pytest.mark.parametrize("where", ["after the last solve", "drawing the map",
+                                   "writing the file", "printing"])
+def test_ctrl_c_at_the_end_of_potential_is_the_interrupt(monkeypatch, tmp_path, where):
+    """Deterministic: the SIGINT at each phase after the final CP-SAT call ends with exit
+    130 and one line, never as finished (exit 0) or as a limit; the SVG is whole or not
+    there (a Ctrl-C inside its write left half a file)."""
+    r, out = _potential_with_sigint_in(monkeypatch, tmp_path, where)
+    assert r.exit_code == 130 and r.stderr == "Interrupted.\n", (where, r.output)
+    assert "not proven" not in r.stdout and "time limit" not in r.stdout
+    assert not out.exists() or out.read_text().rstrip().endswith("</svg>"), where
+    if where == "writing the file":
+        assert not out.exists()
+
+
+def test_ctrl_c_during_the_final_solve_of_a_map_is_the_interrupt(monkeypatch):
+    """The SIGINT sent while the map's last CP-SAT solve runs (from the solve's own
+    thread, the calls counted on a first run): the solve stops, and the command ends as
+    interrupted, never with a map labelled as cut short by a limit."""
+    from click.testing import CliRunner
+
+    from szsolver.cli import main
+    args = ["potential", "--example", "--side", "red", "--map"]
+    real = cp_model.CpSolver.solve
+    calls = []
+
+    def counting(self, *a, **k):
+        calls.append(1)
+        return real(self, *a, **k)
+    monkeypatch.setattr(cp_model.CpSolver, "solve", counting)
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0 and len(calls) > 1, r.output
+    last = len(calls)
+    calls.clear()
+
+    def interrupted_last(self, *a, **k):
+        calls.append(1)
+        if len(calls) == last:
+            _sigint_now()
+        return real(self, *a, **k)
+    monkeypatch.setattr(cp_model.CpSolver, "solve", interrupted_last)
+    r = CliRunner().invoke(main, args)
+    assert len(calls) == last
+    assert r.exit_code == 130 and r.stderr == "Interrupted.\n", r.output
+    assert r.stdout == ""
 
 
 def test_the_console_script_and_python_m_are_the_same_command(tmp_path):

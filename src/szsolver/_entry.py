@@ -11,6 +11,9 @@ line's imports (click, and for some commands OR-Tools: about a second).
    ends with one line and exit code 130. Any exception once Ctrl-C was pressed counts
    as the interrupt (pybind11 turns a KeyboardInterrupt raised while OR-Tools'
    extension starts into ``ImportError: initialization failed``).
+3. :func:`_leave`: the command has ended; its output is flushed and the process exits
+   with its code without the interpreter's teardown, so a Ctrl-C up to the very end
+   still ends as interrupted instead of being lost in the teardown.
 
 Before step 1 (interpreter start-up, ``site``, the package's ``__init__``) nothing of
 ours can act: Python's own handler reports a KeyboardInterrupt there.
@@ -25,8 +28,8 @@ import sys  # noqa: E402
 
 
 def run():
-    """Run the ``szsolver`` command line on ``sys.argv``; never returns (SystemExit with
-    the command's exit code)."""
+    """Run the ``szsolver`` command line on ``sys.argv``; never returns (it leaves with
+    the command's exit code, see :func:`_leave`)."""
     interrupt = None
     try:
         from . import interrupt
@@ -46,15 +49,52 @@ def run():
         raise
     try:
         main(prog_name="szsolver")   # the name also under python3 -m szsolver; exits
+    except SystemExit as e:
+        _leave(e.code)
     finally:
         _quiet_teardown()
 
 
+def _leave(code) -> None:
+    """The command has ended: flush its output, run the atexit handlers, and leave with
+    its exit code without the interpreter's teardown (0.1-0.7 s with OR-Tools loaded,
+    during which a Ctrl-C could only be ignored or kill the process). A Ctrl-C up to
+    this moment ends as interrupted (exit code 130, one line ``Interrupted.``), even if
+    the output was complete: the user saw the command running and stopped it."""
+    import atexit
+    import os
+    import signal
+    from . import interrupt
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):        # SystemExit("message"), as Python prints it
+        with _suppress():
+            sys.stderr.write(f"{code}\n")
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        with _suppress():
+            if stream is not None:
+                stream.flush()
+    with _suppress():
+        atexit._run_exitfuncs()
+    if interrupt.installed():
+        with _suppress():                  # from here a Ctrl-C waits for the exit
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        if interrupt.requested():
+            interrupt.exit_interrupted()
+    os._exit(code)
+
+
+def _suppress():
+    import contextlib
+    return contextlib.suppress(Exception)
+
+
 def _quiet_teardown() -> None:
-    """The command has ended and its output is complete: a Ctrl-C during the
-    interpreter's teardown (a fraction of a second with OR-Tools loaded) no longer kills
-    it with SIGINT, so the exit code is the command's. (At finalisation Python puts
-    SIG_DFL back in place of a Python handler, but leaves SIG_IGN.)"""
+    """Something other than the command's exit escaped (it is printed as Python prints
+    it): a Ctrl-C during the interpreter's teardown no longer kills the process with
+    SIGINT. (At finalisation Python puts SIG_DFL back in place of a Python handler, but
+    leaves SIG_IGN.)"""
     import signal
     from . import interrupt
     if interrupt.installed():
