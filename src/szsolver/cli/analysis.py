@@ -9,6 +9,7 @@ import click
 
 from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, end_progress, load_source_arg,
                      progress_printer, show_warnings, whole_number, write_file)
+from .common import examples
 from .games import dispatch
 from ..analysis.verdict import verdict_count
 from .pictures import out_path
@@ -98,6 +99,8 @@ def check_text(res) -> str:
     return f"{t} was {_article(res.verdict)} (decided by proved bounds, values not exact). {proved}."
 
 
+@examples("szsolver check --example --turn 30  # was the game's 30th turn optimal?",
+          "szsolver check --example --turn 28 --json")
 @click.command("check")
 @click.argument("args", metavar="SOURCE [TURN]", nargs=-1)
 @click.option("--turn", "number", type=int, default=None, metavar="N",
@@ -183,6 +186,8 @@ def best_text(res, geometry) -> str:
     return "\n".join(lines)
 
 
+@examples("szsolver best --example --time 1  # the engine's turn after a second",
+          "szsolver best 'stargazers:12-star:1-2:r=9,30:b=16,23' --time 1")
 @click.command("best")
 @click.argument("source", metavar="[POSITION]", required=False)
 @click.option("--example", is_flag=True,
@@ -225,6 +230,7 @@ def _player(name: str, seconds: float, seed):
     return PLAYERS[name](seed=seed)
 
 
+@examples("szsolver selfplay --games 2 --time 0.1 --out games  # games/*.szg")
 @click.command("selfplay")
 @click.option("--games", type=whole_number(1), default=1, show_default=True,
               help=f"Number of games (at most {MAX_GAMES:,}).")
@@ -349,6 +355,8 @@ def annotation_text(ann) -> str:
     return "\n".join(lines)
 
 
+@examples("szsolver annotate --example --html game.html  # a page (a minute or two)",
+          "szsolver annotate '1. 44n66 64 2. 41 54' --time-per-turn 0.1")
 @click.command("annotate")
 @click.argument("source", required=False)
 @click.option("--example", is_flag=True, help="Annotate the bundled rulebook example game.")

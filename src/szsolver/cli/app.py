@@ -182,7 +182,25 @@ class _Group(click.Group):
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="szsolver")
 def main():
-    """Analysis toolkit for Stars' Zone (星域) and Starmaps puzzles."""
+    """Analysis toolkit for Stars' Zone (星域), Starmaps puzzles, and the family's
+    other games, Star and Stargazers.
+
+    \b
+    Examples:
+      szsolver replay --example               # the rulebook game, turn by turn
+      szsolver solve --example --all-turns    # an endgame, every turn proved
+      szsolver puzzle daily                   # the Starmaps puzzle of the day
+
+    \b
+    Star and Stargazers: show, score, replay, solve, best, check and annotate
+    read their game records, tagged [Game "star"] or [Game "stargazers"], and
+    their position strings, which start with star: or stargazers:
+      szsolver show 'stargazers:12-star:1-2:r=9,30:b=16,23' --svg board.svg
+      szsolver score '[Game "star"] 1. E5 swap'
+      szsolver best 'stargazers:12-star:1-2:r=9,30:b=16,23' --time 1
+
+    Each command's --help leads with examples of its own.
+    """
 
 
 for _command in (game.show, game.score, game.replay, solve.solve_cmd, potential.potential_cmd,

@@ -11,7 +11,7 @@ import time
 
 import click
 
-from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, end_progress,
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, end_progress, examples,
                      output_error, progress_printer, whole_number)
 from .pictures import out_path
 
@@ -144,6 +144,8 @@ def _lines_of(source: str) -> str:
     return read_stdin() if source == "-" else read_text_file(source)
 
 
+@examples("szsolver batch puzzles --start 2026-11-23 --days 7 daily",
+          "szsolver batch solve --example solved.jsonl --workers 2")
 @click.group("batch")
 def batch():
     """Many puzzles, solves or annotations at once on a Dask cluster (pip install
@@ -159,6 +161,7 @@ def _example_positions() -> str:
                    for k in range(EXAMPLE_TURNS_LEFT, 0, -1))
 
 
+@examples("szsolver batch puzzles --start 2026-11-23 --days 7 daily  # daily/ID.json")
 @batch.command("puzzles")
 @click.option("--start", required=True, metavar="YYYY-MM-DD", help="The first date.")
 @click.option("--days", type=whole_number(1), required=True, metavar="N", help="How many days.")
@@ -177,6 +180,7 @@ def puzzles_cmd(start, days, out_dir, workers, scheduler):
     click.echo(_summary(report, out_dir))
 
 
+@examples("szsolver batch solve --example solved.jsonl --workers 2")
 @batch.command("solve")
 @click.argument("positions_file", metavar="POSITIONS_FILE")
 @click.argument("out_file", metavar="OUT.jsonl", required=False)
@@ -214,6 +218,7 @@ def solve_cmd(positions_file, out_file, example, time_limit, node_limit, workers
     click.echo(_summary(report, out_file))
 
 
+@examples("szsolver batch annotate --example annotated --workers 2")
 @batch.command("annotate")
 @click.argument("paths", nargs=-1, required=True, metavar="GAMES... OUT/")
 @click.option("--example", is_flag=True,
@@ -311,6 +316,7 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json) -> 
         sys.exit(3)
 
 
+@examples("szsolver batch deep-solve --example --workers 2")
 @batch.command("deep-solve", epilog=DEEP_EPILOG)
 @click.argument("position", required=False)
 @click.option("--example", is_flag=True,

@@ -3,7 +3,7 @@
 output file), the option types for limits (:data:`SECONDS`, :func:`whole_number`),
 SOURCE with ``--example`` (:func:`source_argument`, :func:`load_source_arg`,
 :func:`load_position`), :func:`emit` (text for people, ``--json`` for programs),
-:func:`write_file` and the progress line on a terminal."""
+:func:`write_file`, the progress line on a terminal and the help's :func:`examples`."""
 from __future__ import annotations
 
 import errno
@@ -128,6 +128,28 @@ SECONDS = Seconds()
 def whole_number(minimum: int = 1) -> WholeNumber:
     """The option type of a count or limit (``--node-limit``, ``--tt-size``...)."""
     return WholeNumber(minimum)
+
+
+# --- help ---------------------------------------------------------------------------------
+
+def examples(*lines: str):
+    """Lead a command's ``--help`` with worked examples: an ``Examples:`` block right
+    after its summary (the first paragraph of its doc; the command list still shows the
+    summary alone). Each line is a command that works as written, from any directory,
+    optionally followed by ``  # what it shows``; tests/test_cli_help.py runs them.
+    Apply it above ``@click.command``."""
+    def deco(cmd: click.Command) -> click.Command:
+        import inspect
+        summary, _, rest = inspect.cleandoc(cmd.help or "").partition("\n\n")
+        split = [line.partition("  # ")[::2] for line in lines]
+        width = max([len(c) for c, note in split if note] or [0])
+        if any(width + len(note) > 72 for _c, note in split if note):
+            width = 0                  # notes lined up only where that fits 80 columns
+        shown = [f"  {c.ljust(width)}  # {note}" if note else f"  {c}" for c, note in split]
+        block = "\b\nExamples:\n" + "\n".join(shown)
+        cmd.help = f"{summary}\n\n{block}" + (f"\n\n{rest}" if rest else "")
+        return cmd
+    return deco
 
 
 # --- SOURCE -------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from .common import emit
+from .common import emit, examples
 
 CHECK_WRONG = 1
 
@@ -71,11 +71,14 @@ def _check(p, turn: str, as_json: bool) -> None:
         sys.exit(CHECK_WRONG)
 
 
+@examples("szsolver puzzle endgame daily",
+          "szsolver puzzle endgame show eg-basic-medium-7")
 @click.group("endgame")
 def endgame():
     """Endgame puzzles: find the one turn that keeps the best result."""
 
 
+@examples("szsolver puzzle endgame show eg-basic-medium-7 --solution")
 @endgame.command("show")
 @click.argument("puzzle_id")
 @click.option("--solution", "with_solution", is_flag=True, help="Also the solution and the punishments.")
@@ -86,6 +89,7 @@ def show_cmd(puzzle_id, with_solution, as_json):
     emit(*_describe(puzzle_from_id(puzzle_id), with_solution), as_json)
 
 
+@examples("szsolver puzzle endgame check eg-basic-easy-3 69n68  # the right turn")
 @endgame.command("check")
 @click.argument("puzzle_id")
 @click.argument("turn")
@@ -97,6 +101,7 @@ def check_cmd(puzzle_id, turn, as_json):
     _check(puzzle_from_id(puzzle_id), turn, as_json)
 
 
+@examples("szsolver puzzle endgame daily --date 2026-11-22 --rule advanced")
 @endgame.command("daily")
 @click.option("--date", default=None, help="YYYY-MM-DD (default: today, UTC).")
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
@@ -113,6 +118,7 @@ def daily_cmd(date, rule, with_solution, turn, as_json):
         emit(*_describe(p, with_solution), as_json)
 
 
+@examples("szsolver puzzle endgame generate --grade easy --seed 1")
 @endgame.command("generate")
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
 @click.option("--grade", type=click.Choice(["easy", "medium", "hard"]), default="medium", show_default=True)

@@ -13,7 +13,7 @@ import os
 
 import click
 
-from .common import BadInput, emit, load_source_arg, write_file
+from .common import BadInput, emit, examples, load_source_arg, write_file
 from .games import dispatch
 from ..formats.notation import (diagram, format_turn, position_json, position_string,
                                 result_json, score_json)
@@ -56,6 +56,8 @@ def _last_turn(game):
     return game.turns[-1] if game is not None and game.turns else None
 
 
+@examples("szsolver show --example  # the rulebook game's last position",
+          "szsolver show --example --svg final.svg --beams  # and a picture")
 @click.command()
 @_source_options
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True),
@@ -85,6 +87,8 @@ def show(source, example, rule, as_json, svg_file, beams):
     emit(data, text, as_json, game)
 
 
+@examples("szsolver score --example  # per side its patterns, per stone its pattern",
+          "szsolver score --example --rule advanced --json")
 @click.command()
 @_source_options
 def score(source, example, rule, as_json):
@@ -108,6 +112,8 @@ def score(source, example, rule, as_json):
     emit(data, "\n".join(lines), as_json, game)
 
 
+@examples("szsolver replay --example  # turn by turn with the scores",
+          "szsolver replay --example --svg pictures  # pictures/turn-01.svg ...")
 @click.command()
 @_source_options
 @click.option("--final", "final_only", is_flag=True, help="Show only the final position.")

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import click
 
-from .common import EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, load_source_arg, write_file
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, examples, load_source_arg,
+                     write_file)
 from .games import dispatch
 from ..rules.base import SIDE_NAMES
 
 
+@examples("szsolver potential --example  # both sides' best reachable score",
+          "szsolver potential --example --side red --svg map.svg  # a heat map")
 @click.command("potential")
 @click.argument("position", required=False)
 @click.option("--example", is_flag=True,

@@ -17,7 +17,7 @@ import sys
 
 import click
 
-from .common import SECONDS, emit, end_progress, progress_printer, write_file
+from .common import SECONDS, emit, end_progress, examples, progress_printer, write_file
 from .pictures import out_path as svg_path
 
 # puzzle solve: one exit code per verdict
@@ -82,6 +82,8 @@ def check_report(p, solution_source: str, pid: str | None = None) -> tuple[dict,
     return data, text, res.correct
 
 
+@examples("szsolver puzzle daily  # the puzzle of the day",
+          "szsolver puzzle show sz-hard-7 --solution")
 @click.group()
 def puzzle():
     """Starmap puzzles (solve, check, generate, daily, show) and endgame puzzles.
@@ -90,6 +92,8 @@ def puzzle():
     (sz-hard-7; sza-hard-1 for the advanced rule; sz-easy-d20261123 for a daily)."""
 
 
+@examples("szsolver puzzle solve sz-hard-7  # solved, and proved unique",
+          "szsolver puzzle solve sz-easy-1 --json")
 @puzzle.command("solve", epilog=_EXIT_HELP)
 @click.argument("source", metavar="PUZZLE")
 @click.option("--max-solutions", default=2, show_default=True, type=click.IntRange(1, 10000),
@@ -136,6 +140,7 @@ def solve_cmd(source, max_solutions, time_limit, workers, as_json, svg_file):
     sys.exit(SOLVE_EXIT[r.status])
 
 
+@examples("szsolver puzzle check sz-easy-1 '32 38 51 52 63 78'  # the stars placed")
 @puzzle.command("check", epilog=_CHECK_HELP)
 @click.argument("source", metavar="PUZZLE")
 @click.argument("solution")
@@ -157,6 +162,8 @@ def check_cmd(source, solution, as_json):
         sys.exit(CHECK_WRONG)
 
 
+@examples("szsolver starmap --seed 1",
+          "szsolver starmap --board square-8 --svg starmap.svg")
 @click.command("starmap")
 @click.option("--board", default="stars-zone", show_default=True,
               help="stars-zone, square-N (N x N) or hex.")

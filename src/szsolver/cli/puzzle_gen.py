@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from .common import BadInput, emit, end_progress, progress_printer, write_file
+from .common import BadInput, emit, end_progress, examples, progress_printer, write_file
 from .pictures import out_path, write_all
 from .puzzle import _CHECK_HELP, CHECK_WRONG, check_report
 
@@ -71,6 +71,8 @@ def _progress_cb(show, label: str):
     return tick
 
 
+@examples("szsolver puzzle generate --grade easy --seed 1",
+          "szsolver puzzle generate --grade medium --count 2 --out puzzles")
 @click.command("generate", epilog="Numbers as seeds are the published collection's "
                "(sz-hard-1 .. sz-hard-24, ...): a number past it is refused, so that every "
                "ID printed here names its puzzle. Exit codes: 0 done, 2 bad input, 130 Ctrl-C.")
@@ -144,6 +146,8 @@ _CHECK_OPTION = click.option(
          "'44 52 ...'; the givens are implied) instead of showing the puzzle; exit 1 when wrong.")
 
 
+@examples("szsolver puzzle daily  # today's (UTC)",
+          "szsolver puzzle daily --date 2026-11-23 --html daily.html")
 @click.command("daily", epilog=_CHECK_HELP.replace("Exit codes: 0 right", "Exit codes: 0 shown or right"))
 @click.option("--date", "date", default=None, help="YYYY-MM-DD (default: today, UTC).")
 @click.option("--solution", "with_solution", is_flag=True, help="Show the solution too.")
@@ -179,6 +183,7 @@ def daily_cmd(date, with_solution, explain, check, as_json, svg_file, html_file)
     emit(data, f"puzzle of the day {d.isoformat()} ({d.strftime('%A')})\n" + text, as_json)
 
 
+@examples("szsolver puzzle show sz-hard-7 --explain  # the deductions step by step")
 @click.command("show", epilog=_CHECK_HELP.replace("Exit codes: 0 right", "Exit codes: 0 shown or right"))
 @click.argument("puzzle_id", metavar="ID")
 @click.option("--solution", "with_solution", is_flag=True, help="Show the solution too.")

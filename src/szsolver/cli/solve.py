@@ -7,6 +7,7 @@ import click
 
 from .common import (EXAMPLE_TURNS_LEFT, SECONDS, emit, end_progress, load_source_arg,
                      progress_printer, whole_number, write_file)
+from .common import examples
 from ..formats.notation import format_turn
 from .batch import SOLVE_WORKERS_OPTIONS
 from .common import BadInput
@@ -100,6 +101,8 @@ def _note_full_table(res) -> None:
                    "may solve faster, memory permitting.", err=True)
 
 
+@examples("szsolver solve --example  # value, best turns, a line of play",
+          "szsolver solve --example --all-turns --top 5  # the 5 best turns")
 @click.command("solve", epilog="Exit codes: 0 exact value, 3 not proved (a limit stopped "
                "the search: the answer gives proved bounds), 2 bad input, 130 stopped by Ctrl-C "
                "(what was proved so far is printed first). The limits bound the whole answer: "

@@ -8,7 +8,7 @@ import click
 
 from .. import interrupt
 from ..errors import MissingExtraError
-from .common import BadInput, write_file
+from .common import BadInput, examples, write_file
 
 
 def write_daily_html(path: str, gen, date: str) -> None:
@@ -17,6 +17,8 @@ def write_daily_html(path: str, gen, date: str) -> None:
     write_file(path, daily_html(gen, date))
 
 
+@examples("szsolver serve  # then open http://127.0.0.1:8000/",
+          "szsolver serve --host 0.0.0.0 --port 8080 --jobs 4")
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (0.0.0.0: every interface).")
