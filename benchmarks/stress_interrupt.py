@@ -181,8 +181,8 @@ def trial(args: list[str], delay: float, second: float | None = None, limit: flo
         outtext = out.read().decode(errors="replace")
     rc = p.returncode
     if rc == 0 and errtext == "" and latency <= limit:
-        # the command had ended: SIGINT came during the interpreter's teardown, which
-        # ignores it (the output is complete, the exit code is the command's)
+        # the process had decided its exit (szsolver._entry._leave: the last moment a
+        # Ctrl-C counts) or was gone when SIGINT came; the output is complete
         return dict(status="finished-late", rc=rc, latency=None, out=outtext, err=errtext)
     problems = []
     if left:
