@@ -7,8 +7,9 @@ import sys
 
 import click
 
-from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, end_progress, load_source_arg,
-                     progress_printer, show_warnings, whole_number, write_file)
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, end_progress, input_files,
+                     load_source_arg, progress_printer, show_warnings, whole_number,
+                     write_file)
 from .games import dispatch
 from ..analysis.verdict import verdict_count
 from .pictures import out_path
@@ -374,6 +375,7 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, threa
                  rule, as_json):
     """Judge every turn of a GAME: the value over the game, each turn's verdict and
     best turn, per player accuracy. The last turns are proved, earlier ones estimated."""
+    out_path(html_file, "--html", inputs=input_files(source, example=example))
     if dispatch("annotate", source, example=example, time_per_turn=time_per_turn,
                 exact_turns=exact_turns, solver_time=solver_time, html_file=html_file,
                 rule=rule, as_json=as_json, threads=None if threads == 1 else threads):
@@ -384,7 +386,6 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, threa
                        "exact solver's horizon without a limit)")
     _positive("--time-per-turn", time_per_turn)
     _positive("--solver-time", solver_time)
-    out_path(html_file, "--html")
     _pos, game = _load(source, example, rule)
     if game is None:
         raise BadInput("annotate needs a game record, not a position")

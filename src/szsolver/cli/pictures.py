@@ -1,17 +1,20 @@
 """Pictures the commands write: a game turn by turn (``replay --svg DIR``), a solved
-position with its line of play (``solve --svg FILE``), and writing several output
-files all or nothing."""
+position with its line of play (``solve --svg FILE``), checking an output path before
+any work (:func:`out_path`), and writing several output files all or nothing."""
 from __future__ import annotations
 
 import os
 
-from .common import BadInput
+from .common import BadInput, not_an_input, write_file
 
 
-def out_path(value: str | None, option: str = "--svg", what: str = "a file name") -> str | None:
+def out_path(value: str | None, option: str = "--svg", what: str = "a file name",
+             inputs=(), outputs=()) -> str | None:
     """An output path option, checked before any work: None, or a path that can be
-    written - BadInput (one line) for ``""``, for a file name that is a directory or
-    that cannot be opened for writing (tried, and removed again if it was not there:
+    written - BadInput (one line) for ``""``, for the same file as one the command
+    reads (``inputs``) or another of its outputs (``outputs``: (option, path) pairs;
+    see :func:`~szsolver.cli.common.not_an_input`), for a file name that is a directory
+    or that cannot be opened for writing (tried, and removed again if it was not there:
     no such directory, permissions, /proc, a read-only disk), and for a directory name
     (``what`` "a directory name") that is an existing file."""
     if value is None:
@@ -22,6 +25,7 @@ def out_path(value: str | None, option: str = "--svg", what: str = "a file name"
         if os.path.exists(value) and not os.path.isdir(value):
             raise BadInput(f"cannot make directory {value}: File exists")
         return value
+    not_an_input(value, option, inputs, outputs)
     if os.path.isdir(value):
         raise BadInput(f"{option}: {value} is a directory, not a file")
     existed = os.path.exists(value)
@@ -37,8 +41,9 @@ def out_path(value: str | None, option: str = "--svg", what: str = "a file name"
 
 def write_all(files: list[tuple[str, str]], directory: str | None = None) -> None:
     """Write every (path, text), or nothing: ``directory`` (when given) is made first if
-    it is missing; when any write fails, the files written so far (and a directory made
-    here) are removed and BadInput names the problem (one line, exit code 2)."""
+    it is missing; each file is written whole (:func:`write_file`); when any write
+    fails, the files made so far (and a directory made here) are removed and BadInput
+    names the problem (one line, exit code 2)."""
     made = None
     written: list[str] = []
     try:
@@ -51,13 +56,7 @@ def write_all(files: list[tuple[str, str]], directory: str | None = None) -> Non
                 made = directory
         for path, text in files:
             existed = os.path.exists(path)
-            try:
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(text)
-            except OSError as e:
-                if not existed and os.path.isfile(path):
-                    os.remove(path)
-                raise BadInput(f"cannot write {path}: {e.strerror}") from None
+            write_file(path, text)
             if not existed:
                 written.append(path)
     except BaseException:

@@ -17,7 +17,7 @@ import sys
 
 import click
 
-from .common import SECONDS, emit, end_progress, progress_printer, write_file
+from .common import SECONDS, emit, end_progress, input_files, progress_printer, write_file
 from .pictures import out_path as svg_path
 
 # puzzle solve: one exit code per verdict
@@ -106,7 +106,7 @@ def solve_cmd(source, max_solutions, time_limit, workers, as_json, svg_file):
     a puzzle ID like sz-hard-7) with CP-SAT and prove whether its solution is unique."""
     from ..starmaps.io import puzzle_string, puzzle_svg, puzzle_text, stars_to_points
     from ..starmaps.sat import solve
-    svg_path(svg_file)
+    svg_path(svg_file, inputs=input_files(source))
     show = progress_printer()
     p, _recorded, gen = load_puzzle_source(source, show)
     if show:
