@@ -233,6 +233,8 @@ def _player(name: str, seconds: float, seed):
               help="Engine budget per turn (fixed iterations: reproducible).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True,
               help="Directory for the game records (.szg), created if missing.")
+@click.option("--force", is_flag=True,
+              help="Replace the game records of an earlier run in DIR (refused without it).")
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default="basic",
               show_default=True, help="The rule the games are played under.")
 @click.option("--neutrals", type=whole_number(0), default=None,
@@ -247,7 +249,8 @@ def _player(name: str, seconds: float, seed):
               help="Blue's player (as --red).")
 @click.option("--seed", default="0", show_default=True, help="Seed (any text).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
-def selfplay_cmd(games, seconds, out_dir, rule, neutrals, red_name, blue_name, seed, as_json):
+def selfplay_cmd(games, seconds, out_dir, force, rule, neutrals, red_name, blue_name, seed,
+                 as_json):
     """Play GAMES games (the engine against itself by default) and write each as a
     game record in DIR. Same options, same games."""
     from .. import Position
@@ -262,6 +265,12 @@ def selfplay_cmd(games, seconds, out_dir, rule, neutrals, red_name, blue_name, s
     n = neutrals if neutrals is not None else (5 if code == 0 else 4)
     if not 0 <= n <= 7:
         raise BadInput(f"--neutrals must be 0..7, got {n}")
+    paths = [os.path.join(out_dir, f"game-{k + 1:03d}.szg") for k in range(games)]
+    if not force:                   # before the first game, not after an hour of play
+        taken = next((p for p in paths if os.path.lexists(p)), None)
+        if taken is not None:
+            raise BadInput(f"{taken} exists (an earlier run?): pass --force to replace it, "
+                           "or --out another folder")
     try:
         os.makedirs(out_dir, exist_ok=True)
     except OSError as e:
@@ -275,7 +284,7 @@ def selfplay_cmd(games, seconds, out_dir, rule, neutrals, red_name, blue_name, s
         if tty:
             click.echo(f"\rgame {k + 1}/{games} ...", err=True, nl=False)
         game = play_game(red, blue, start, {"Event": f"szsolver selfplay {seed} game {k + 1}"})
-        path = os.path.join(out_dir, f"game-{k + 1:03d}.szg")
+        path = paths[k]
         write_file(path, game_string(game))
         r, b = game.final.scores()
         v = game.final.value()
