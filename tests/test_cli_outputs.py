@@ -378,3 +378,14 @@ def test_an_output_that_is_no_regular_file_is_written_directly(tmp_path):
                         "/dev/stdout"], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert "<svg" in p.stdout and "</svg>" in p.stdout
+
+
+def test_checking_an_output_keeps_a_dangling_link(tmp_path):
+    """An --svg path that is a link to a file not made yet: the check before the work
+    leaves the link (it removed the link and kept the file it made)."""
+    link = tmp_path / "final.svg"
+    link.symlink_to("pictures-final.svg")
+    r = CliRunner().invoke(main, ["show", "--example", "--svg", str(link)])
+    assert r.exit_code == 0, r.output
+    assert link.is_symlink() and ET.parse(link).getroot().tag.endswith("svg")
+    assert sorted(os.listdir(tmp_path)) == ["final.svg", "pictures-final.svg"]

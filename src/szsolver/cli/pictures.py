@@ -34,8 +34,8 @@ def out_path(value: str | None, option: str = "--svg", what: str = "a file name"
             pass
     except OSError as e:
         raise BadInput(f"cannot write {value}: {e.strerror}") from None
-    if not existed:
-        os.remove(value)
+    if not existed:             # made by the test (through a dangling link: its target)
+        os.remove(os.path.realpath(value))
     return value
 
 
@@ -58,7 +58,7 @@ def write_all(files: list[tuple[str, str]], directory: str | None = None) -> Non
             existed = os.path.exists(path)
             write_file(path, text)
             if not existed:
-                written.append(path)
+                written.append(os.path.realpath(path))
     except BaseException:
         for path in written:
             try:
