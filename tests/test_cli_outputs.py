@@ -295,7 +295,7 @@ def test_a_write_failing_once_open_is_exit_1_and_leaves_nothing(tmp_path, monkey
     file left."""
     import errno
     import builtins
-    from szsolver.cli import common
+    from szsolver.formats import sources
 
     class Failing:
         def __init__(self, f):
@@ -313,14 +313,15 @@ def test_a_write_failing_once_open_is_exit_1_and_leaves_nothing(tmp_path, monkey
             self.f.close()
 
     def failing_open(path, mode="r", *a, **k):
-        return Failing(builtins.open(path, mode, *a, **k))
+        f = builtins.open(path, mode, *a, **k)
+        return Failing(f) if "w" in mode else f
 
-    monkeypatch.setattr(common, "open", failing_open, raising=False)
+    monkeypatch.setattr(sources, "open", failing_open, raising=False)
     out = tmp_path / "x.svg"
     r = CliRunner().invoke(main, ["show", "--example", "--svg", str(out)])
     assert r.exit_code == 1, r.output
     assert r.stderr == f"Error: cannot write {out}: {os.strerror(getattr(errno, code))}\n"
-    assert not out.exists()
+    assert not out.exists() and os.listdir(tmp_path) == []
 
 
 def test_output_paths_the_user_gave_wrong_stay_exit_2(tmp_path):
@@ -365,3 +366,154 @@ def test_batch_without_dask_says_what_to_install_exit_1(monkeypatch, tmp_path):
     assert r.stdout == "" and r.stderr.count("\n") == 1
     assert r.stderr.startswith("Error: batch commands need Dask")
     assert 'pip install "szsolver[batch]"' in r.stderr
+
+
+# --- an output never replaces an input, and is written whole or not at all ------------------
+
+STAR_LATE = ("star:5x6:BBWWB/BWBWWW/W.BBBBW/WWBBWBWW/WWBW.W.WB/WBBWWBB.BW/WBW.BBB.W/"
+             "BWBBB.WW/WBBW.../BBBWBW:W")
+STARGAZERS_START = "stargazers:12-star:1-2:r=9:b="
+
+
+def _game_text():
+    from szsolver.formats.record import example_path
+    return open(example_path(), encoding="utf-8").read()
+
+
+def _puzzle_text():
+    from szsolver.starmaps.generate import collection_index
+    from szsolver.starmaps.io import puzzle_string
+    return puzzle_string(collection_index()["sz-easy-1"].puzzle) + "\n"
+
+
+# (file name, its text, the command with IN for the input and OUT for the output)
+SAME_FILE = [
+    ("c.szg", _game_text, ["show", "IN", "--svg", "OUT"]),
+    ("c.szg", _game_text, ["annotate", "IN", "--html", "OUT"]),
+    ("p.txt", lambda: LATE + "\n", ["solve", "IN", "--svg", "OUT"]),
+    ("p.txt", lambda: LATE + "\n", ["potential", "IN", "--side", "red", "--svg", "OUT"]),
+    ("s.txt", lambda: STAR_LATE + "\n", ["show", "IN", "--svg", "OUT"]),
+    ("s.txt", lambda: STAR_LATE + "\n", ["solve", "IN", "--svg", "OUT"]),
+    ("g.txt", lambda: STARGAZERS_START + "\n", ["show", "IN", "--svg", "OUT"]),
+    ("g.txt", lambda: STARGAZERS_START + "\n", ["annotate", "IN", "--html", "OUT"]),
+    ("z.txt", _puzzle_text, ["puzzle", "solve", "IN", "--svg", "OUT"]),
+    ("z.txt", lambda: "44 52\n", ["puzzle", "show", "sz-easy-1", "--check", "IN", "--svg", "OUT"]),
+    ("z.txt", lambda: "44 52\n", ["puzzle", "daily", "--date", "2026-11-23", "--check", "IN",
+                                  "--html", "OUT"]),
+    ("p.txt", lambda: LATE + "\n", ["batch", "solve", "IN", "OUT"]),
+]
+
+
+def _same(kind, tmp_path, name):
+    """The output path naming the input file ``name`` in ``tmp_path`` another way."""
+    if kind == "as given":
+        return name
+    if kind == "./":
+        return "./" + name
+    if kind == "absolute":
+        return str(tmp_path / name)
+    link = tmp_path / ("link-" + name)
+    if kind == "symbolic link":
+        link.symlink_to(name)
+    else:
+        os.link(tmp_path / name, link)
+    return link.name
+
+
+@pytest.mark.parametrize("kind", ["as given", "./", "absolute", "symbolic link", "hard link"])
+@pytest.mark.parametrize("name,text,args", SAME_FILE, ids=lambda a: " ".join(a[:2])
+                         if isinstance(a, list) else None)
+def test_an_output_that_is_the_input_is_refused(name, text, args, kind, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    content = text()
+    (tmp_path / name).write_text(content)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    out = _same(kind, tmp_path, name)
+    if kind in ("symbolic link", "hard link"):
+        before = sorted(p.name for p in tmp_path.iterdir())
+    r = CliRunner().invoke(main, [name if a == "IN" else out if a == "OUT" else a for a in args])
+    assert r.exit_code == 2, r.output
+    assert r.stdout == ""
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and "would replace the input" \
+        in lines[0], r.stderr
+    assert (tmp_path / name).read_text() == content            # untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing else written
+
+
+def test_the_bundled_example_is_an_input_too(tmp_path, monkeypatch):
+    """``show --example --svg`` naming the bundled game (here a copy standing in for it)."""
+    from szsolver.formats import record
+    copy = tmp_path / "example.szg"
+    copy.write_text(_game_text())
+    monkeypatch.setattr(record, "example_path", lambda: str(copy))
+    for args in (["show", "--example", "--svg", str(copy)],
+                 ["annotate", "--example", "--html", str(copy)]):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 2 and "would replace the input" in r.stderr, r.output
+        assert copy.read_text() == _game_text()
+
+
+def test_two_outputs_that_are_one_file_are_refused(tmp_path):
+    out = tmp_path / "day"
+    r = CliRunner().invoke(main, ["puzzle", "daily", "--date", "2026-11-23", "--svg", str(out),
+                                  "--html", str(out)])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.splitlines() == [f"Error: --html and --svg name the same file {out}: "
+                                     "give two names"]
+    assert not out.exists()
+
+
+def test_batch_annotate_refuses_a_game_its_output_would_replace(tmp_path):
+    game = tmp_path / "out" / "g.json"
+    game.parent.mkdir()
+    game.write_text(_game_text())
+    r = CliRunner().invoke(main, ["batch", "annotate", str(game), str(game.parent)])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.splitlines() == [f"Error: the annotation {game} would replace the input "
+                                     f"{game}: give another OUT/ folder"]
+    assert game.read_text() == _game_text() and os.listdir(game.parent) == ["g.json"]
+
+
+def test_a_failed_write_leaves_the_old_file_whole(tmp_path):
+    """A write that fails half-way (here: text that cannot be encoded, after a good start)
+    leaves the file as it was and no temporary file beside it."""
+    from szsolver.cli.common import write_file
+    out = tmp_path / "picture.svg"
+    out.write_text("the old picture\n")
+    with pytest.raises(UnicodeEncodeError):
+        write_file(str(out), "<svg>" * 10_000 + "\ud800")
+    assert out.read_text() == "the old picture\n"
+    assert os.listdir(tmp_path) == ["picture.svg"]
+
+
+def test_a_write_keeps_a_symbolic_link_and_the_file_mode(tmp_path):
+    from szsolver.cli.common import write_file
+    target = tmp_path / "target.svg"
+    target.write_text("old")
+    target.chmod(0o640)
+    link = tmp_path / "link.svg"
+    link.symlink_to(target.name)
+    write_file(str(link), "new")
+    assert link.is_symlink() and target.read_text() == "new"
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert sorted(os.listdir(tmp_path)) == ["link.svg", "target.svg"]
+
+
+def test_an_output_that_is_no_regular_file_is_written_directly(tmp_path):
+    """/dev/stdout, a pipe: written as before (no temporary file next to it)."""
+    p = subprocess.run([sys.executable, "-m", "szsolver", "show", "--example", "--svg",
+                        "/dev/stdout"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "<svg" in p.stdout and "</svg>" in p.stdout
+
+
+def test_checking_an_output_keeps_a_dangling_link(tmp_path):
+    """An --svg path that is a link to a file not made yet: the check before the work
+    leaves the link (it removed the link and kept the file it made)."""
+    link = tmp_path / "final.svg"
+    link.symlink_to("pictures-final.svg")
+    r = CliRunner().invoke(main, ["show", "--example", "--svg", str(link)])
+    assert r.exit_code == 0, r.output
+    assert link.is_symlink() and ET.parse(link).getroot().tag.endswith("svg")
+    assert sorted(os.listdir(tmp_path)) == ["final.svg", "pictures-final.svg"]

@@ -1,6 +1,7 @@
 """The engine and the baseline players: legal, deterministic, exact where the solver
 takes over, estimates inside proved bounds; and the best / selfplay commands."""
 import json
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -240,6 +241,30 @@ def test_cli_selfplay_writes_records(tmp_path):
     assert g.rule == 1 and g.final.is_over() and g.tags["Red"] == "engine"
     r = run("selfplay", "--games", "0", "--out", str(out))
     assert r.exit_code == 2 and "at least 1" in r.output
+
+
+def test_cli_selfplay_refuses_to_replace_an_earlier_run_before_playing(tmp_path, monkeypatch):
+    out = tmp_path / "games"
+    args = ["selfplay", "--games", "3", "--time", "0.01", "--out", str(out), "--red", "random",
+            "--blue", "random"]
+    out.mkdir()
+    (out / "game-002.szg").write_text("an earlier run's game\n")
+    from szsolver.engine import players
+
+    def no_play(*a, **k):
+        raise AssertionError("a game was played before the check")
+    monkeypatch.setattr(players, "play_game", no_play)
+    r = run(*args)
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.splitlines() == [f"Error: {out / 'game-002.szg'} exists (an earlier run?): "
+                                     "pass --force to replace it, or --out another folder"]
+    assert os.listdir(out) == ["game-002.szg"]
+    assert (out / "game-002.szg").read_text() == "an earlier run's game\n"
+    monkeypatch.undo()
+    r = run(*args, "--force")
+    assert r.exit_code == 0, r.output
+    assert sorted(os.listdir(out)) == ["game-001.szg", "game-002.szg", "game-003.szg"]
+    assert parse_game((out / "game-002.szg").read_text()).final.is_over()
 
 
 @pytest.mark.parametrize("kwargs", [

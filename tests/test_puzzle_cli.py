@@ -82,11 +82,34 @@ def test_solve_and_check_take_an_id():
     assert run("puzzle", "solve", "sz-medium-golden").exit_code == 0
 
 
-def test_a_file_named_like_an_id_is_read_as_the_file(tmp_path, monkeypatch):
+def test_an_id_wins_over_a_file_of_that_name(tmp_path, monkeypatch):
+    """``echo junk > sz-hard-7; szsolver puzzle solve sz-hard-7`` solves the puzzle
+    sz-hard-7 and says on stderr, in one line, that the file was ignored and how to read
+    it; ``./sz-hard-7`` (a path with a '/') reads the file."""
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "sz-hard-7").write_text("junk\n")
+    note = ("Note: sz-hard-7 is read as a puzzle ID; the file sz-hard-7 is ignored "
+            "(give ./sz-hard-7 to read the file)")
+    r = run("puzzle", "solve", "sz-hard-7", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["id"] == "sz-hard-7" and r.stderr.splitlines() == [note]
+    r = run("puzzle", "check", "sz-hard-7", " ".join(SOL7))
+    assert r.exit_code == 0 and r.stdout.startswith("sz-hard-7: correct")
+    assert r.stderr.splitlines() == [note]
+    assert "bad puzzle string 'junk'" in one_line_error(run("puzzle", "solve", "./sz-hard-7"))
     other = Puzzle(square(8), givens=())
     (tmp_path / "sz-hard-7").write_text(puzzle_string(other))
-    r = run("puzzle", "solve", "sz-hard-7", "--json", "--max-solutions", "1")
+    r = run("puzzle", "solve", "./sz-hard-7", "--json", "--max-solutions", "1")
+    assert json.loads(r.stdout)["puzzle"] == puzzle_string(other) and "id" not in json.loads(r.stdout)
+
+
+def test_a_file_named_like_no_valid_id_is_read_as_the_file(tmp_path, monkeypatch):
+    """A name that is no valid ID (past the collection) names the file, as before."""
+    monkeypatch.chdir(tmp_path)
+    other = Puzzle(square(8), givens=())
+    (tmp_path / "sz-hard-999").write_text(puzzle_string(other))
+    r = run("puzzle", "solve", "sz-hard-999", "--json", "--max-solutions", "1")
+    assert r.exit_code == 0 and r.stderr == ""
     assert json.loads(r.stdout)["puzzle"] == puzzle_string(other) and "id" not in json.loads(r.stdout)
 
 

@@ -23,6 +23,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..formats.sources import write_text_file
+
 
 @dataclass
 class Unit:
@@ -44,21 +46,6 @@ class RunReport:
     @property
     def units_per_second(self) -> float:
         return len(self.computed) / self.seconds if self.seconds > 0 else 0.0
-
-
-def _atomic_write(path: str, text: str) -> None:
-    d, name = os.path.split(os.path.abspath(path))
-    tmp = os.path.join(d, f".{name}.tmp{os.getpid()}")
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
 
 
 class JsonLines:
@@ -113,7 +100,7 @@ class JsonLines:
         self._rewrite(order)
 
     def _rewrite(self, order: list) -> None:
-        _atomic_write(self.path, "".join(json.dumps(self._records[k], ensure_ascii=False) + "\n"
+        write_text_file(self.path, "".join(json.dumps(self._records[k], ensure_ascii=False) + "\n"
                                          for k in order if k in self._records))
 
     def close(self) -> None:
@@ -146,7 +133,7 @@ class Directory:
         return keys
 
     def write(self, key, record: dict) -> None:
-        _atomic_write(self.file(key), json.dumps(record, indent=1, ensure_ascii=False) + "\n")
+        write_text_file(self.file(key), json.dumps(record, indent=1, ensure_ascii=False) + "\n")
 
     def finish(self, order: list) -> None:
         pass

@@ -7,9 +7,9 @@ import sys
 
 import click
 
-from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, end_progress, load_source_arg,
-                     progress_printer, show_warnings, whole_number, write_file)
-from .common import examples
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, end_progress, examples,
+                     input_files, load_source_arg, progress_printer, show_warnings,
+                     whole_number, write_file)
 from .games import dispatch
 from ..analysis.verdict import verdict_count
 from .pictures import out_path
@@ -238,6 +238,8 @@ def _player(name: str, seconds: float, seed):
               help="Engine budget per turn (fixed iterations: reproducible).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True,
               help="Directory for the game records (.szg), created if missing.")
+@click.option("--force", is_flag=True,
+              help="Replace the game records of an earlier run in DIR (refused without it).")
 @click.option("--rule", type=click.Choice(["basic", "advanced"]), default="basic",
               show_default=True, help="The rule the games are played under.")
 @click.option("--neutrals", type=whole_number(0), default=None,
@@ -252,7 +254,8 @@ def _player(name: str, seconds: float, seed):
               help="Blue's player (as --red).")
 @click.option("--seed", default="0", show_default=True, help="Seed (any text).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
-def selfplay_cmd(games, seconds, out_dir, rule, neutrals, red_name, blue_name, seed, as_json):
+def selfplay_cmd(games, seconds, out_dir, force, rule, neutrals, red_name, blue_name, seed,
+                 as_json):
     """Play GAMES games (the engine against itself by default) and write each as a
     game record in DIR. Same options, same games."""
     from .. import Position
@@ -267,6 +270,12 @@ def selfplay_cmd(games, seconds, out_dir, rule, neutrals, red_name, blue_name, s
     n = neutrals if neutrals is not None else (5 if code == 0 else 4)
     if not 0 <= n <= 7:
         raise BadInput(f"--neutrals must be 0..7, got {n}")
+    paths = [os.path.join(out_dir, f"game-{k + 1:03d}.szg") for k in range(games)]
+    if not force:                   # before the first game, not after an hour of play
+        taken = next((p for p in paths if os.path.lexists(p)), None)
+        if taken is not None:
+            raise BadInput(f"{taken} exists (an earlier run?): pass --force to replace it, "
+                           "or --out another folder")
     try:
         os.makedirs(out_dir, exist_ok=True)
     except OSError as e:
@@ -280,7 +289,7 @@ def selfplay_cmd(games, seconds, out_dir, rule, neutrals, red_name, blue_name, s
         if tty:
             click.echo(f"\rgame {k + 1}/{games} ...", err=True, nl=False)
         game = play_game(red, blue, start, {"Event": f"szsolver selfplay {seed} game {k + 1}"})
-        path = os.path.join(out_dir, f"game-{k + 1:03d}.szg")
+        path = paths[k]
         write_file(path, game_string(game))
         r, b = game.final.scores()
         v = game.final.value()
@@ -382,6 +391,7 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, threa
                  rule, as_json):
     """Judge every turn of a GAME: the value over the game, each turn's verdict and
     best turn, per player accuracy. The last turns are proved, earlier ones estimated."""
+    out_path(html_file, "--html", inputs=input_files(source, example=example))
     if dispatch("annotate", source, example=example, time_per_turn=time_per_turn,
                 exact_turns=exact_turns, solver_time=solver_time, html_file=html_file,
                 rule=rule, as_json=as_json, threads=None if threads == 1 else threads):
@@ -392,7 +402,6 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, threa
                        "exact solver's horizon without a limit)")
     _positive("--time-per-turn", time_per_turn)
     _positive("--solver-time", solver_time)
-    out_path(html_file, "--html")
     _pos, game = _load(source, example, rule)
     if game is None:
         raise BadInput("annotate needs a game record, not a position")

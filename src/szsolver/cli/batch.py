@@ -12,7 +12,7 @@ import time
 import click
 
 from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, end_progress, examples,
-                     output_error, progress_printer, whole_number)
+                     input_files, not_an_input, output_error, progress_printer, whole_number)
 from .pictures import out_path
 
 
@@ -107,10 +107,12 @@ def _summary(report, path: str) -> str:
             f"{report.units_per_second:.2f} units/s; {path}")
 
 
-def _output_file(path: str) -> None:
-    """OUT.jsonl can be appended to (checked before any work starts: one line, exit 2)."""
+def _output_file(path: str, inputs=()) -> None:
+    """OUT.jsonl can be appended to and is none of the ``inputs`` (checked before any
+    work starts: one line, exit 2)."""
     if not path.strip() or path == "-":
         raise BadInput(f"give a file name for the JSON lines, got {path!r}")
+    not_an_input(path, "OUT.jsonl", inputs)
     if os.path.isdir(path):
         raise BadInput(f"{path} is a directory: give a file for the JSON lines")
     parent = os.path.dirname(os.path.abspath(path))
@@ -208,7 +210,7 @@ def solve_cmd(positions_file, out_file, example, time_limit, node_limit, workers
         raise BadInput("missing OUT.jsonl: give POSITIONS_FILE OUT.jsonl (or --example OUT.jsonl)")
     else:
         text = None
-    _output_file(out_file)
+    _output_file(out_file, input_files(None if example else positions_file))
     if text is None:
         text = _lines_of(positions_file)
     units = [Unit(i + 1, solve_unit, (i, ln.strip(), time_limit, node_limit))
@@ -258,6 +260,9 @@ def annotate_cmd(paths, example, time_per_turn, exact_turns, solver_time, worker
             raise BadInput(f"{labels.get(path, path)} is a {other.capitalize()} game: batch "
                            f"annotate reads Stars' Zone games (szsolver annotate judges a "
                            f"{other.capitalize()} game)")
+    for name, path in names.items():      # a game record named OUT/NAME.json
+        not_an_input(os.path.join(out_dir, f"{name}.json"), "the annotation",
+                     input_files(path), instead="give another OUT/ folder")
     _output_dir(out_dir)
     units = [Unit(name, annotate_unit, (labels.get(path, path), texts[name],
                                         time_per_turn or TIME_PER_TURN, exact_turns,

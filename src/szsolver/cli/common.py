@@ -3,7 +3,9 @@
 output file), the option types for limits (:data:`SECONDS`, :func:`whole_number`),
 SOURCE with ``--example`` (:func:`source_argument`, :func:`load_source_arg`,
 :func:`load_position`), :func:`emit` (text for people, ``--json`` for programs),
-:func:`write_file`, the progress line on a terminal and the help's :func:`examples`."""
+:func:`write_file` (whole or not at all), :func:`not_an_input` (an output never
+replaces what the command reads), the progress line on a terminal and the help's
+:func:`examples`."""
 from __future__ import annotations
 
 import errno
@@ -228,26 +230,50 @@ def emit(data, text: str, as_json: bool, game=None) -> None:
 
 
 def write_file(path: str, text: str) -> None:
-    """Write an output file (an SVG picture, a puzzle), nothing half-written left behind.
-    A path that cannot be opened is bad input (one line, exit code 2); a write that
-    fails once it is open (a full disk) is the system's (one line, exit code 1): see
+    """Write an output file (an SVG picture, a puzzle) whole or not at all
+    (:func:`szsolver.formats.sources.write_text_file`): the file as it was when it
+    fails. A path that cannot be opened is bad input (one line, exit code 2); a full
+    disk, the device failing, is the system's (one line, exit code 1): see
     :func:`output_error`."""
-    import os
+    from ..formats.sources import write_text_file
     if not path.strip():
         raise BadInput("an output file needs a name, got ''")
     try:
-        f = open(path, "w", encoding="utf-8")
+        write_text_file(path, text)
     except OSError as e:
         raise output_error(path, e) from None
-    try:
-        with f:
-            f.write(text)
-    except BaseException as e:     # a full disk, or Ctrl-C: no half-written file
-        if os.path.isfile(path):
-            os.remove(path)
-        if isinstance(e, OSError):
-            raise output_error(path, e, opened=True) from None
-        raise
+
+
+def input_files(*sources: str | None, example: bool = False) -> list[str]:
+    """The files a command reads, for :func:`not_an_input`: each SOURCE (text written
+    inline, ``-`` and None are left out there) and, with ``--example``, the bundled
+    example game."""
+    paths = [s for s in sources if s is not None and s != "-"]
+    if example:
+        from ..formats.record import example_path
+        paths.append(example_path())
+    return paths
+
+
+def not_an_input(path: str | None, option: str, inputs=(), outputs=(),
+                 instead: str = "give another file name") -> None:
+    """BadInput (one line, exit code 2, checked before any work) when the output
+    ``path`` of ``option`` is the same file as one the command reads (``inputs``:
+    SOURCE, PUZZLE... as given; by device and inode, so ``./c.szg``, a symbolic link and
+    a hard link count) or as another of its outputs (``outputs``: (option, path)
+    pairs): writing it would replace that file. ``instead``: what to do about it."""
+    from ..formats.sources import same_file
+    if not path:
+        return
+    for source in inputs:
+        if source and source != "-" and same_file(path, source):
+            shown = source if source == path else f"{source} (the same file)"
+            raise BadInput(f"{option} {path} would replace the input {shown}: {instead}")
+    import os
+    for other, other_path in outputs:
+        if other_path and (same_file(path, other_path)
+                           or os.path.realpath(path) == os.path.realpath(other_path)):
+            raise BadInput(f"{option} and {other} name the same file {path}: give two names")
 
 
 class _ProgressLine:

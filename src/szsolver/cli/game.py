@@ -13,7 +13,7 @@ import os
 
 import click
 
-from .common import BadInput, emit, examples, load_source_arg, write_file
+from .common import BadInput, emit, examples, input_files, load_source_arg, write_file
 from .games import dispatch
 from ..formats.notation import (diagram, format_turn, position_json, position_string,
                                 result_json, score_json)
@@ -68,11 +68,11 @@ def show(source, example, rule, as_json, svg_file, beams):
 
     SOURCE is a position string, a position file or a game record (inline or a file),
     or - for standard input; Star and Stargazers records and positions are read too."""
+    from .pictures import out_path
+    out_path(svg_file, inputs=input_files(source, example=example))
     if dispatch("show", source, example=example, rule=rule, as_json=as_json,
                 svg_file=svg_file, beams=beams):
         return
-    from .pictures import out_path
-    out_path(svg_file)
     pos, game = _load(source, example, rule)
     last = _last_turn(game)
     if svg_file:

@@ -1,17 +1,20 @@
 """Pictures the commands write: a game turn by turn (``replay --svg DIR``), a solved
-position with its line of play (``solve --svg FILE``), and writing several output
-files all or nothing."""
+position with its line of play (``solve --svg FILE``), checking an output path before
+any work (:func:`out_path`), and writing several output files all or nothing."""
 from __future__ import annotations
 
 import os
 
-from .common import BadInput, output_error
+from .common import BadInput, not_an_input, output_error, write_file
 
 
-def out_path(value: str | None, option: str = "--svg", what: str = "a file name") -> str | None:
+def out_path(value: str | None, option: str = "--svg", what: str = "a file name",
+             inputs=(), outputs=()) -> str | None:
     """An output path option, checked before any work: None, or a path that can be
-    written - BadInput (one line) for ``""``, for a file name that is a directory or
-    that cannot be opened for writing (tried, and removed again if it was not there:
+    written - BadInput (one line) for ``""``, for the same file as one the command
+    reads (``inputs``) or another of its outputs (``outputs``: (option, path) pairs;
+    see :func:`~szsolver.cli.common.not_an_input`), for a file name that is a directory
+    or that cannot be opened for writing (tried, and removed again if it was not there:
     no such directory, permissions, /proc, a read-only disk; a full disk is the
     system's, see :func:`~szsolver.cli.common.output_error`), and for a directory name
     (``what`` "a directory name") that is an existing file."""
@@ -23,6 +26,7 @@ def out_path(value: str | None, option: str = "--svg", what: str = "a file name"
         if os.path.exists(value) and not os.path.isdir(value):
             raise BadInput(f"cannot make directory {value}: File exists")
         return value
+    not_an_input(value, option, inputs, outputs)
     if os.path.isdir(value):
         raise BadInput(f"{option}: {value} is a directory, not a file")
     existed = os.path.exists(value)
@@ -31,16 +35,17 @@ def out_path(value: str | None, option: str = "--svg", what: str = "a file name"
             pass
     except OSError as e:
         raise output_error(value, e) from None
-    if not existed:
-        os.remove(value)
+    if not existed:             # made by the test (through a dangling link: its target)
+        os.remove(os.path.realpath(value))
     return value
 
 
 def write_all(files: list[tuple[str, str]], directory: str | None = None) -> None:
     """Write every (path, text), or nothing: ``directory`` (when given) is made first if
-    it is missing; when any write fails, the files written so far (and a directory made
-    here) are removed and one line names the problem: exit code 2 for a path that cannot
-    be opened, 1 for a write that fails once open (a full disk; see :func:`output_error`)."""
+    it is missing; each file is written whole (:func:`write_file`); when any write
+    fails, the files made so far (and a directory made here) are removed and one line
+    names the problem: exit code 2 for a path that cannot be opened, 1 for a full disk
+    (see :func:`output_error`)."""
     made = None
     written: list[str] = []
     try:
@@ -53,21 +58,9 @@ def write_all(files: list[tuple[str, str]], directory: str | None = None) -> Non
                 made = directory
         for path, text in files:
             existed = os.path.exists(path)
-            try:
-                f = open(path, "w", encoding="utf-8")
-            except OSError as e:
-                raise output_error(path, e) from None
-            try:
-                with f:
-                    f.write(text)
-            except BaseException as e:     # a full disk, or Ctrl-C: no half-written file
-                if os.path.isfile(path):
-                    os.remove(path)
-                if isinstance(e, OSError):
-                    raise output_error(path, e, opened=True) from None
-                raise
+            write_file(path, text)
             if not existed:
-                written.append(path)
+                written.append(os.path.realpath(path))
     except BaseException:
         for path in written:
             try:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, examples, load_source_arg,
-                     write_file)
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, examples, input_files,
+                     load_source_arg, write_file)
 from .games import dispatch
 from ..rules.base import SIDE_NAMES
 
@@ -43,7 +43,7 @@ def potential_cmd(position, example, side, with_map, svg_file, rule, as_json, ti
     from ..bounds.potential import potential, potential_map
     from ..bounds.render import map_svg, map_text
     from .pictures import out_path
-    out_path(svg_file)
+    out_path(svg_file, inputs=input_files(position, example=example))
     sides = [0, 1] if side == "both" else [SIDE_NAMES.index(side)]
     if svg_file and len(sides) != 1:
         raise BadInput("--svg draws one side's map: add --side red or --side blue")

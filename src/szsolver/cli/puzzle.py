@@ -17,7 +17,8 @@ import sys
 
 import click
 
-from .common import SECONDS, emit, end_progress, examples, progress_printer, write_file
+from .common import (SECONDS, emit, end_progress, examples, input_files, progress_printer,
+                     write_file)
 from .pictures import out_path as svg_path
 
 # puzzle solve: one exit code per verdict
@@ -41,14 +42,34 @@ def _id_like(source: str) -> bool:
             and not re.search(r"\.(json|txt|pz|szp|szg)$", s, re.IGNORECASE))
 
 
+def _valid_id(source: str) -> bool:
+    """Does SOURCE name a puzzle by its ID (``sz-hard-7``; see
+    :func:`szsolver.starmaps.ids.check_id`)? A path with a '/' never does."""
+    from ..errors import UnknownPuzzleError
+    from ..starmaps.ids import check_id
+    if "/" in source:
+        return False
+    try:
+        check_id(source)
+    except UnknownPuzzleError:
+        return False
+    return True
+
+
 def load_puzzle_source(source: str, show=None):
     """(puzzle, recorded solution or None, Generated or None) from SOURCE: a puzzle
     file, a puzzle written inline (JSON, puzzle string, text form) or a puzzle ID
-    (``sz-hard-7``, ``sz-easy-d20261123``). An existing file wins over an ID of the same
-    name. A mistyped ID is an UnknownPuzzleError (exit 2), never another puzzle."""
+    (``sz-hard-7``, ``sz-easy-d20261123``). A valid ID wins over a file of the same
+    name in the working directory, which is ignored with a note on stderr saying how to
+    read it (``./sz-hard-7``); a path with a '/' and a name that is no valid ID are read
+    as files. A mistyped ID is an UnknownPuzzleError (exit 2), never another puzzle."""
     from ..errors import UnknownPuzzleError
     from ..starmaps.io import load_puzzle
-    if not os.path.exists(source) and _id_like(source):
+    valid = _valid_id(source)
+    if valid and os.path.lexists(source):
+        click.echo(f"Note: {source.strip()} is read as a puzzle ID; the file {source} is "
+                   f"ignored (give ./{source} to read the file)", err=True)
+    if valid or (not os.path.exists(source) and _id_like(source)):
         from ..starmaps.generate import puzzle_from_id
         if show:
             show(f"loading {source.strip()} ...")
@@ -110,7 +131,7 @@ def solve_cmd(source, max_solutions, time_limit, workers, as_json, svg_file):
     a puzzle ID like sz-hard-7) with CP-SAT and prove whether its solution is unique."""
     from ..starmaps.io import puzzle_string, puzzle_svg, puzzle_text, stars_to_points
     from ..starmaps.sat import solve
-    svg_path(svg_file)
+    svg_path(svg_file, inputs=input_files(source))
     show = progress_printer()
     p, _recorded, gen = load_puzzle_source(source, show)
     if show:

@@ -8,7 +8,8 @@ import sys
 
 import click
 
-from .common import BadInput, emit, end_progress, examples, progress_printer, write_file
+from .common import (BadInput, emit, end_progress, examples, input_files, progress_printer,
+                     write_file)
 from .pictures import out_path, write_all
 from .puzzle import _CHECK_HELP, CHECK_WRONG, check_report
 
@@ -163,8 +164,8 @@ def daily_cmd(date, with_solution, explain, check, as_json, svg_file, html_file)
     fiendish on Sunday. Its ID is sz-GRADE-dYYYYMMDD."""
     from ..starmaps.daily import daily, parse_date
     _check_options(check, with_solution, explain)
-    out_path(svg_file)
-    out_path(html_file, "--html")
+    out_path(svg_file, inputs=input_files(check))
+    out_path(html_file, "--html", inputs=input_files(check), outputs=[("--svg", svg_file)])
     d = parse_date(date)
     show = progress_printer()
     if show:
@@ -198,7 +199,7 @@ def show_cmd(puzzle_id, with_solution, explain, check, as_json, svg_file):
     a grade that date does not have) is an error, never another puzzle."""
     from ..starmaps.generate import puzzle_from_id
     _check_options(check, with_solution, explain)
-    out_path(svg_file)
+    out_path(svg_file, inputs=input_files(check))
     show = progress_printer()
     gen = puzzle_from_id(puzzle_id, progress=_progress_cb(show, puzzle_id))
     end_progress(show)

@@ -5,9 +5,8 @@ import sys
 
 import click
 
-from .common import (EXAMPLE_TURNS_LEFT, SECONDS, emit, end_progress, load_source_arg,
-                     progress_printer, whole_number, write_file)
-from .common import examples
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, emit, end_progress, examples, input_files,
+                     load_source_arg, progress_printer, whole_number, write_file)
 from ..formats.notation import format_turn
 from .batch import SOLVE_WORKERS_OPTIONS
 from .common import BadInput
@@ -149,6 +148,8 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
     --node-limit; a stopped search reports the bounds it proved. Ctrl-C stops
     cleanly with the same kind of answer.
     """
+    from .pictures import out_path
+    out_path(svg_file, inputs=input_files(position, example=example))
     if dispatch("solve", position, example=example, all_turns=all_turns, top=top,
                 time_limit=time_limit, node_limit=node_limit, tt_size=tt_size, rule=rule,
                 as_json=as_json, svg_file=svg_file, two_turn_bounds=two_turn_bounds,
@@ -156,8 +157,6 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
                 scheduler=scheduler):
         return
     from ..endgame.solver import solve
-    from .pictures import out_path
-    out_path(svg_file)
     pos, game = load_source_arg(position, example, rule, turns_left=EXAMPLE_TURNS_LEFT)
     if workers is not None or scheduler is not None:      # root turns split over Dask
         if all_turns or top is not None or svg_file or tt_size is not None or threads != 1:

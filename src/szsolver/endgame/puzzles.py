@@ -463,12 +463,10 @@ def build_collection(directory: str, counts: dict, rules=(BASIC, ADVANCED), log=
         path = os.path.join(directory, COLLECTION_FILES[rule])
 
         def write():
-            tmp = path + ".tmp"
-            with open(tmp, "w", encoding="utf-8") as f:
-                json.dump({"format": FORMAT, "rule": RULE_NAMES[rule],
-                           "generator": GENERATOR_VERSION, "puzzles": items}, f, indent=1)
-                f.write("\n")
-            os.replace(tmp, path)
+            from ..formats.sources import write_text_file
+            write_text_file(path, json.dumps({"format": FORMAT, "rule": RULE_NAMES[rule],
+                                              "generator": GENERATOR_VERSION, "puzzles": items},
+                                             indent=1) + "\n")
         if examples:
             for k in range(2, max(max(v) for v in TURNS_LEFT[rule].values()) + 1):
                 try:

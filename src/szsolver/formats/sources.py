@@ -5,6 +5,9 @@ inline (a position string, a puzzle string, JSON, a list of points); ``-`` is
 standard input. :func:`read_source` decides which and returns the text;
 :func:`read_text_file` and :func:`read_stdin` read a file or standard input as
 UTF-8 text (a byte-order mark is dropped; a binary file is refused).
+:func:`write_text_file` writes an output file whole or not at all, and
+:func:`same_file` tells whether two paths name one file (an output that would
+replace an input).
 
 >>> read_source("stars-zone;basic;x=;g=44:5")   # not a file: the text itself
 'stars-zone;basic;x=;g=44:5'
@@ -28,8 +31,8 @@ from collections.abc import Callable
 
 from ..errors import InputError
 
-__all__ = ["read_source", "read_text_file", "read_stdin", "STDIN", "MAX_BYTES", "GAMES",
-           "game_of_text"]
+__all__ = ["read_source", "read_text_file", "read_stdin", "write_text_file", "same_file",
+           "STDIN", "MAX_BYTES", "GAMES", "game_of_text"]
 
 #: the games besides Stars' Zone, by the name used in their Game tag and position prefix
 GAMES = ("stargazers", "star")
@@ -81,6 +84,62 @@ def read_text_file(path: str) -> str:
     except OSError as e:
         raise InputError(f"cannot read {path}: {e.strerror or e}") from None
     return _text(data, path)
+
+
+def write_text_file(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a temporary file in the same
+    directory, flushed to disk, then put in place with ``os.replace``, so a failure or
+    Ctrl-C leaves the old file (or none), never half of the new one. A symbolic link
+    is written through (its target is replaced); a path that is not a regular file (a
+    terminal, a pipe, ``/dev/stdout``) is written directly. OSError as ``open`` raises it.
+    """
+    import stat
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
+    target = os.path.realpath(path)
+    folder, name = os.path.split(target)
+    tmp = os.path.join(folder, f".{name}.tmp{os.getpid()}")
+    try:
+        f = open(tmp, "w", encoding="utf-8")
+    except PermissionError:
+        if mode is None:
+            raise
+        # a file that may be written in a folder that may not: written in place
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
+    try:
+        with f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        if mode is not None:
+            try:
+                os.chmod(tmp, stat.S_IMODE(mode))      # the file keeps its permissions
+            except OSError:
+                pass
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def same_file(a: str, b: str) -> bool:
+    """Do paths ``a`` and ``b`` name one existing file (``./c.szg`` and ``c.szg``, a
+    symbolic link and its target, two hard links)? False when either is missing."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
 
 
 def read_stdin() -> str:

@@ -338,10 +338,11 @@ def build_collection(directory: str | None = None, plan=COLLECTION_PLAN, log=pri
                 f"{time.perf_counter() - t:.1f} s")
         code = board_code(g) + ("a" if rule_code(rule) == ADVANCED else "")
         path = os.path.join(directory, f"{code}-{grade}.json")
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump({"format": COLLECTION_FORMAT, "board": g.name, "grade": grade, "rule": rule,
-                       "generator": GENERATOR_VERSION, "puzzles": items}, f, indent=1)
-            f.write("\n")
+        from ..formats.sources import write_text_file
+        write_text_file(path, json.dumps({"format": COLLECTION_FORMAT, "board": g.name,
+                                          "grade": grade, "rule": rule,
+                                          "generator": GENERATOR_VERSION, "puzzles": items},
+                                         indent=1) + "\n")
 
 
 def main(argv=None) -> None:
