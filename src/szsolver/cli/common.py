@@ -164,6 +164,11 @@ def show_warnings(game) -> None:
 
 # --- output -------------------------------------------------------------------------------
 
+def counted(n: int, word: str) -> str:
+    """A count and its word: '1 visit', '2 visits', '1,024 playouts'."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 def emit(data, text: str, as_json: bool, game=None) -> None:
     """Print ``data`` as JSON or ``text`` for people. ``game``: the record the answer was
     read from, whose warnings (printed on stderr) the JSON then carries as ``warnings``."""
