@@ -314,6 +314,7 @@ def selfplay_cmd(games, seconds, out_dir, rule, neutrals, red_name, blue_name, s
 
 def annotation_text(ann) -> str:
     """The annotated game as a table, the proved part apart from the estimated one."""
+    from ..analysis.report import accuracy_text
     from ..formats.notation import format_turn
     g = ann.game
     geo = g.geometry
@@ -358,12 +359,10 @@ def annotation_text(ann) -> str:
     lines.append("")
     for name in ("red", "blue"):
         s = ann.summary[name]
-        acc = "n/a (no turn judged exactly)" if s["accuracy"] is None else \
-            f"{s['accuracy']:.0%} ({s['optimal_exactly']} of {s['judged_exactly']} judged exactly)"
         counts = ", ".join(verdict_count(s[k], w) + (f" ({s[k + '_proved']} proved)" if s[k] else "")
                            for k, w in (("inaccuracies", "inaccuracy"), ("mistakes", "mistake"),
                                         ("blunders", "blunder")))
-        lines.append(f"{name.capitalize()}: accuracy {acc}; {counts}.")
+        lines.append(f"{name.capitalize()}: {accuracy_text(s)}; {counts}.")
     final = g.final
     r, b = final.scores()
     lines.append(f"Final: {r}-{b}. {ann.seconds:.0f} s ({ann.cpu_seconds:.0f} s of CPU).")
@@ -420,7 +419,7 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, threa
         def progress(done, total, text):
             width = 30
             fill = int(width * done / max(total, 1))
-            show(f"[{'#' * fill}{'.' * (width - fill)}] {done}/{total} {text}")
+            show(f"[{'#' * fill}{'.' * (width - fill)}] {done} of {total} turns judged; {text}")
     ann = annotate(game, time_per_turn=time_per_turn or TIME_PER_TURN,
                    exact_turns=EXACT_TURNS if exact_turns is None else exact_turns,
                    solver_time=solver_time or SOLVER_TIME, progress=progress,
