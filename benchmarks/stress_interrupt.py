@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import signal
 import statistics
 import subprocess
@@ -132,13 +133,17 @@ def command(args: list[str]) -> list[str]:
     return [sys.executable, "-m", "szsolver", *args]
 
 
+#: a progress line of ``szsolver solve`` off a terminal (docs/solver.md, "Progress")
+PROGRESS_LINE = re.compile(r"^(?:[+-]\d+ <= value <= [+-]\d+ \(|value [+-]\d+ \(proved\))")
+
+
 def trial(args: list[str], delay: float, second: float | None = None, limit: float = 1.5,
           ready: str | None = None, wait_ready: bool = False, hang: float = 15.0) -> dict:
     """Run ``szsolver ARGS``; SIGINT ``delay`` seconds after it started (with
     ``wait_ready``: after the library ``ready`` - or the workload's - is loaded), a second
     SIGINT ``second`` seconds after the first. Returns status ("ok", "finished-early",
     "finished-late" - it ended before the signal mattered - or the problems joined by
-    commas), rc, latency, out, err."""
+    commas), rc, latency, out, err (without solve's progress lines, which come first)."""
     if wait_ready and ready is None:
         ready = next((w["ready"] for w in WORKLOADS.values() if w["args"] == args[:len(w["args"])]),
                      None)
@@ -179,6 +184,13 @@ def trial(args: list[str], delay: float, second: float | None = None, limit: flo
         errtext = err.read().decode(errors="replace")
         out.seek(0)
         outtext = out.read().decode(errors="replace")
+    # solve's progress lines (plain lines off a terminal) report the search, not its
+    # end: set apart, they must all come before the rest
+    lines = errtext.splitlines(True)
+    progress = "".join(x for x in lines if PROGRESS_LINE.match(x))
+    rest = "".join(x for x in lines if not PROGRESS_LINE.match(x))
+    late_progress = bool(rest) and not errtext.endswith(rest)
+    errtext = rest
     rc = p.returncode
     if rc == 0 and errtext == "" and latency <= limit:
         # the process had decided its exit (szsolver._entry._leave: the last moment a
@@ -197,6 +209,8 @@ def trial(args: list[str], delay: float, second: float | None = None, limit: flo
         problems.append("Aborted!")
     if rc == 130 and errtext != "Interrupted.\n":
         problems.append(f"stderr {errtext[-200:]!r}")
+    if late_progress:
+        problems.append(f"progress after the end {progress[-200:]!r}")
     if "time limit" in outtext:
         problems.append("labelled time limit")
     if latency > limit:

@@ -1,6 +1,7 @@
 """szsolver annotate: every turn judged, the proved part checked against the solver
 and a brute force, the estimated part kept apart; the HTML page; the command."""
 import json
+import re
 from types import SimpleNamespace
 import time
 from html.parser import HTMLParser
@@ -253,3 +254,65 @@ def test_cli_annotate_bad_input(args, message):
     r = CliRunner().invoke(main, ["annotate", *args])
     assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
     assert r.output.startswith("Error:") and message in r.output
+
+
+class _Told:
+    """A stand-in for the progress line: records what it is told."""
+
+    def __init__(self):
+        self.msgs = []
+
+    def __call__(self, msg):
+        self.msgs.append(msg)
+
+    def close(self):
+        pass
+
+
+ROW = re.compile(r"^\s+(\d+)\s+\d+ (red|blue)\s+\S+\s+\S+\s+\S+\s+\S+\s+(\w+)")
+
+
+def test_cli_annotate_counts_turns_done_and_accuracy_over_every_judged_turn(monkeypatch):
+    """The progress counts the turns judged (the last ones are proved first), not the
+    index of the next; each player's accuracy is over every judged turn, the proved
+    verdicts apart from the estimated ones, as the table shows them."""
+    import szsolver.cli.analysis as cli_analysis
+    told = _Told()
+    monkeypatch.setattr(cli_analysis, "progress_printer", lambda *a, **k: told)
+    r = CliRunner().invoke(main, ["annotate", "--example", "--time-per-turn", "0.01",
+                                  "--exact-turns", "2"])
+    assert r.exit_code == 0, r.output
+    steps = [re.search(r"\] (\d+) of (\d+) turns judged; (.*)$", m) for m in told.msgs]
+    assert all(steps), told.msgs
+    done = [int(s[1]) for s in steps]
+    assert done == sorted(done) and done[-1] == 32 and {int(s[2]) for s in steps} == {32}
+    proved = re.search(r"Proved \(turns (\d+)-(\d+)", r.stdout)
+    n_proved = int(proved[2]) - int(proved[1]) + 1
+    first_estimate = next(s for s in steps if s[3].startswith("estimating"))
+    assert int(first_estimate[1]) == n_proved       # k of 32 done, not the turn's index
+    # accuracy, per player, from the table's rows
+    text = r.stdout
+    proved_part = text[text.index("Proved (turns"):]
+    for side in ("red", "blue"):
+        rows = [(m, "(verdict proved)" in line or line in proved_part)
+                for line in text.splitlines() if (m := ROW.match(line)) and m[2] == side]
+        judged = [(m[3], p) for m, p in rows if m[3] != "open"]
+        want = {k: (sum(v == "optimal" for v, p in judged if p == (k == "proved")),
+                    sum(p == (k == "proved") for _v, p in judged))
+                for k in ("proved", "estimated")}
+        opt = sum(v == "optimal" for v, _p in judged)
+        line = next(x for x in text.splitlines() if x.startswith(side.capitalize() + ":"))
+        assert line.startswith(f"{side.capitalize()}: {opt} of {len(judged)} judged turns "
+                               f"optimal ({opt / len(judged):.0%}: "), line
+        for k, (o, j) in want.items():
+            if j:
+                assert f"{o} of {j} {k}" in line, line
+        assert "judged exactly" not in line
+
+
+def test_a_level_standing_is_said_in_words():
+    r = CliRunner().invoke(main, ["show", "../....../......./......../....N..../......../"
+                                  "......./....../.. R 5 5 basic"])
+    assert r.exit_code == 0
+    assert "Standing: scores tied 0-0, neutrals left 5-5." in r.stdout
+    assert "level" not in r.stdout

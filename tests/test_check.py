@@ -483,3 +483,38 @@ def test_without_a_time_limit_each_cpsat_bound_gets_a_work_budget(monkeypatch):
     r, b = end.scores()
     sb = res.score_bounds
     assert sb["red"][0] <= r <= sb["red"][1] and sb["blue"][0] <= b <= sb["blue"][1]
+
+
+def test_cli_check_early_leads_with_the_estimate_and_its_line_then_the_proved_bounds():
+    """At the first turn nothing but the trivial bounds is proved: the answer leads
+    with the engine's estimate and its line (a legal line from its choice, labelled
+    estimated), then the proved bounds, said to be the trivial ones."""
+    from szsolver.engine.search import trivial_bounds
+    game = example_game()
+    r = run("check", "--example", "--turn", "1", "--time-limit", "1")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.strip().splitlines()
+    assert lines[0].startswith("44n66 was ") and "estimated by the engine" in lines[0]
+    assert lines[1].startswith("Engine's line (estimated): ")
+    assert lines[2].startswith("Proved: value after 44n66 between ")
+    pos = game.position_before(0)
+    line = lines[1].split(": ", 1)[1].split()
+    assert line and (line[0] in lines[0] or "engine finds nothing better" in lines[0])
+    after = pos.copy()
+    for t in line:                            # a line of legal turns from the position
+        after.play(t)
+    child = pos.copy()
+    child.play(game.turns[0])
+    lo, hi = trivial_bounds(child)
+    assert f"between {lo:+d} and {hi:+d}" in lines[2]
+    assert "These are the trivial bounds" in lines[2]
+
+
+def test_check_json_keeps_its_keys_and_adds_the_engine_s_line():
+    r = run("check", "--example", "--turn", "1", "--time-limit", "1", "--json")
+    data = json.loads(r.stdout)
+    assert {"turn_number", "position", "played", "mover", "value_before", "played_value",
+            "best", "best_value", "loss", "verdict", "exact", "played_exact",
+            "verdict_proved", "engine_stopped", "method", "lower", "upper", "scores",
+            "score_bounds", "notes", "seconds"} <= set(data)
+    assert data["method"] == "engine" and data["engine_line"]

@@ -391,3 +391,21 @@ def test_engine_judges_the_last_turns_by_brute_force(rule, left):
     if tail:
         assert res.exact and res.value == best_value and values[res.turn] == best_value
         assert sorted(res.best) == sorted(t for t, v in values.items() if v == best_value)
+
+
+def test_cli_best_says_how_little_a_tiny_budget_estimate_rests_on():
+    """64 playouts make a rough guess (search.ROUGH_ITERATIONS): the answer says so,
+    counts in words ('1 visit'), and a budget past the threshold says nothing of it."""
+    pos = position_string(sample(0, 10))
+    data = json.loads(run("best", pos, "--time", "1e-9", "--json").stdout)
+    assert not data["exact"] and data["iterations"] < search.ROUGH_ITERATIONS
+    text = run("best", pos, "--time", "1e-9").stdout
+    first = text.splitlines()[0]
+    assert first.endswith(f", from only {data['iterations']:,} playouts: a rough guess."), first
+    for c in data["candidates"][:5]:
+        n = c["visits"]
+        assert f"{c['turn']} ({n:,} visit{'' if n == 1 else 's'}, " in text
+    assert "1 visits" not in text
+    data = json.loads(run("best", pos, "--time", "0.05", "--json").stdout)
+    assert data["iterations"] >= search.ROUGH_ITERATIONS
+    assert "rough guess" not in run("best", pos, "--time", "0.05").stdout

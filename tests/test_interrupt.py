@@ -499,10 +499,17 @@ def _potential_with_sigint_in(monkeypatch, tmp_path, where: str):
             def __enter__(self):
                 return self
 
+            def __getattr__(self, name):        # flush, fileno
+                return getattr(self.f, name)
+
             def __exit__(self, *exc):
                 self.f.close()
-        monkeypatch.setattr(common, "open", lambda *a, **k: Half(builtins.open(*a, **k)),
-                            raising=False)
+
+        def half_open(path, mode="r", *a, **k):
+            f = builtins.open(path, mode, *a, **k)
+            return Half(f) if "w" in mode else f
+        from szsolver.formats import sources
+        monkeypatch.setattr(sources, "open", half_open, raising=False)
     elif where == "printing":
         real_emit = common.emit
 

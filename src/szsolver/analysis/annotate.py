@@ -17,7 +17,8 @@ Contracts
   proved part of the game (``proved_from`` on) is kept apart from the estimated
   part in every output.
 * Accuracy per player: the share of optimal turns among the player's turns judged
-  exactly (None when none was).
+  exactly (None when none was); and over every turn with a verdict, the verdicts
+  proved (by the solver or by proved bounds) apart from those only estimated.
 * ``seconds`` is the whole run's wall time and ``cpu_seconds`` its CPU time (this
   process). Each turn's ``CheckResult.seconds`` is the time spent on it (the
   solve of the position before it, its bounds and estimates), so the turns add
@@ -97,7 +98,9 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
              progress=None, threads: int = 1) -> Annotation:
     """Judge every turn of ``game`` (a :class:`szsolver.formats.record.Game`).
 
-    ``progress``: optional callable(done, total, text) after each step. ``threads``:
+    ``progress``: optional callable(done, total, text) before each step, ``done`` the
+    turns judged so far (the last turns are proved first), ``total`` the game's turns,
+    ``text`` what comes next. ``threads``:
     the exact solver's threads (the same values, verdicts and best turns; a final
     score shown may come from another optimal line).
     """
@@ -139,7 +142,9 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
         if not f.exact:
             break
     results = []
-    done = sum(1 for f in facts[:n] if f is not None)
+    # the turns the exact part judged (a solve that stopped leaves its turn to estimate)
+    done = sum(1 for i in range(n) if facts[i] is not None and facts[i].exact and (
+        (facts[i + 1] is not None and facts[i + 1].exact) or game.turns[i] in facts[i].best))
     for i in range(n):
         interrupt.check()               # once per judged turn
         t = time.perf_counter()
@@ -191,7 +196,11 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
 def summarise(game, results) -> dict:
     """Per player: turns, turns judged exactly, optimal turns among them, accuracy,
     and the counts of each verdict (all turns, and those whose verdict is proved: by
-    the exact solver, or by the proved bounds of an estimated turn)."""
+    the exact solver, or by the proved bounds of an estimated turn). Over every
+    judged turn (one with a verdict): ``judged`` and ``accuracy_judged`` (the share
+    of optimal ones), apart for the verdicts proved (``judged_proved``, with
+    ``optimal_proved`` optimal) and those only estimated (``judged_estimated``,
+    ``optimal_estimated``)."""
     out = {}
     for side, name in enumerate(SIDE_NAMES):
         mine = [r for k, r in enumerate(results) if game.side_of(k) == side]
@@ -202,5 +211,11 @@ def summarise(game, results) -> dict:
         for v, key in VERDICT_COUNTS.items():
             d[key] = sum(1 for r in mine if r.verdict == v)
             d[key + "_proved"] = sum(1 for r in mine if r.verdict == v and r.verdict_proved)
+        judged = [r for r in mine if r.verdict is not None]
+        d["judged"] = len(judged)
+        d["judged_proved"] = sum(1 for r in judged if r.verdict_proved)
+        d["judged_estimated"] = d["judged"] - d["judged_proved"]
+        d["optimal_estimated"] = d["optimal"] - d["optimal_proved"]
+        d["accuracy_judged"] = round(d["optimal"] / len(judged), 4) if judged else None
         out[name] = d
     return out

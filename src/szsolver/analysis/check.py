@@ -82,6 +82,7 @@ class CheckResult:
     engine_stopped: bool = False                   # the time limit cut the engine's search short
     notes: list[str] = field(default_factory=list)
     geometry: object = None
+    engine_line: list[int] = field(default_factory=list)   # the engine's expected line (estimated)
 
     def with_turns(self) -> "CheckResult":
         """``turn`` and ``best`` as Turns of the position's board, which print as turn
@@ -89,6 +90,7 @@ class CheckResult:
         table = turn_table(self.geometry or STARS_ZONE)
         self.turn = table[self.turn]
         self.best = [table[t] for t in self.best]
+        self.engine_line = [table[t] for t in self.engine_line]
         return self
 
     def to_json(self) -> dict:
@@ -114,6 +116,7 @@ class CheckResult:
             "score_bounds": self.score_bounds,
             "notes": self.notes,
             "seconds": round(self.seconds, 3),
+            "engine_line": [format_turn(t, g) for t in self.engine_line],
         }
 
 
@@ -398,6 +401,7 @@ def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = 
         margin = 0 if res.lower["loss"] > 0 else ESTIMATE_MARGIN
         res.loss, res.verdict = classify(vb, vp, mover, margin)
         res.method = "engine"
+        res.engine_line = list(estimate.get("pv", ()))
         res.engine_stopped = bool(estimate.get("stopped"))
         cut = "; stopped by the time limit" if res.engine_stopped else ""
         res.notes.append(f"engine estimate ({estimate['iterations']:,} iterations{cut})")

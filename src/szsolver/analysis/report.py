@@ -256,13 +256,23 @@ def _turn_table(ann) -> str:
     return "\n".join(rows)
 
 
+def accuracy_text(s: dict) -> str:
+    """A player's accuracy over every judged turn, the proved verdicts apart from the
+    estimated ones (``s``: the player's summary of an annotation)."""
+    if not s["judged"]:
+        return "no turn judged"
+    parts = [f"{s[f'optimal_{k}']} of {s[f'judged_{k}']} {k}" for k in ("proved", "estimated")
+             if s[f"judged_{k}"]]
+    return (f"{s['optimal']} of {s['judged']} judged turns optimal "
+            f"({s['accuracy_judged']:.0%}: {', '.join(parts)})")
+
+
 def _summary_table(ann) -> str:
-    rows = ["<table class='summary'><tr><th></th><th>accuracy (proved turns)</th>"
+    rows = ["<table class='summary'><tr><th></th><th>accuracy (judged turns)</th>"
             "<th>inaccuracies</th><th>mistakes</th><th>blunders</th></tr>"]
     for name in ("red", "blue"):
         s = ann.summary[name]
-        acc = "n/a" if s["accuracy"] is None else \
-            f"{s['accuracy']:.0%} ({s['optimal_exactly']} of {s['judged_exactly']})"
+        acc = escape(accuracy_text(s))
         rows.append(f"<tr><td><b>{name.capitalize()}</b></td><td>{acc}</td>"
                     f"<td>{s['inaccuracies']} ({s['inaccuracies_proved']} proved)</td>"
                     f"<td>{s['mistakes']} ({s['mistakes_proved']} proved)</td>"
@@ -310,7 +320,7 @@ def annotation_html(ann, title: str | None = None) -> str:
         "<p class='note'>Verdicts from the mover's side: optimal (no loss), inaccuracy "
         "(?!, a loss under a point), mistake (?, a point or more, same result), blunder "
         "(??, the result gets worse). Accuracy: the share of optimal turns among the "
-        "turns judged exactly.</p>",
+        "judged turns, those whose verdict is proved apart from those estimated.</p>",
         f"<script type='application/json' id='szdata'>{data}</script>",
         f"<script>{_JS}</script>",
         "</body></html>",

@@ -7,8 +7,8 @@ import sys
 
 import click
 
-from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, end_progress, examples,
-                     input_files, load_source_arg, progress_printer, show_warnings,
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, counted, emit, end_progress,
+                     examples, input_files, load_source_arg, progress_printer, show_warnings,
                      whole_number, write_file)
 from .games import dispatch
 from ..analysis.verdict import verdict_count
@@ -44,6 +44,19 @@ def _score_bounds_text(sb) -> str:
         return ""
     (rf, rb), (bf, bb) = sb["red"], sb["blue"]
     return (f"Red's final score {rf}..{rb}, Blue's {bf}..{bb} (CP-SAT bounds, any play)")
+
+
+def _trivial_note(res) -> str:
+    """A note when the proved bounds on the value after the turn are the trivial ones
+    (any final scores, any neutral stones left), as early in a game."""
+    from ..engine.search import trivial_bounds
+    from ..formats.notation import parse_position
+    after = parse_position(res.position, res.geometry)
+    after.play(res.turn)
+    lo, hi = trivial_bounds(after)
+    if res.lower["played_value"] <= lo and res.upper["played_value"] >= hi:
+        return " These are the trivial bounds: nothing tighter is proved this early."
+    return ""
 
 
 def check_text(res) -> str:
@@ -93,7 +106,12 @@ def check_text(res) -> str:
                     f"{_signed(res.played_value)}, Red's side); the engine prefers {best}")
         cut = (" The time limit cut the engine's search short: a rougher estimate."
                if res.engine_stopped else "")
-        return f"{head}: {body}. {proved}.{cut}"
+        lines = [f"{head}: {body}.{cut}"]
+        if res.engine_line:
+            lines.append("Engine's line (estimated): "
+                         + " ".join(format_turn(x, g) for x in res.engine_line))
+        lines.append(f"{proved}.{_trivial_note(res)}")
+        return "\n".join(lines)
     if res.verdict is None:
         return f"{t}: no verdict within the time limit. {proved}."
     return f"{t} was {_article(res.verdict)} (decided by proved bounds, values not exact). {proved}."
@@ -169,12 +187,15 @@ def best_text(res, geometry) -> str:
         lines.append("All optimal turns: " + " ".join(format_turn(b, geometry) for b in res.best))
         lines.append("Principal variation: " + " ".join(format_turn(b, geometry) for b in res.pv))
     else:
+        from ..engine.search import ROUGH_ITERATIONS
+        rough = (f", from only {counted(res.iterations, 'playout')}: a rough guess"
+                 if res.iterations < ROUGH_ITERATIONS else "")
         lines.append(f"Best turn: {t} (engine, not proved). Estimated value {_signed(res.value)} "
-                     f"(Red's side): {describe_estimate(res.value)}.")
+                     f"(Red's side): {describe_estimate(res.value)}{rough}.")
         if res.candidates:
             lines.append("Candidates: " + ", ".join(
-                f"{format_turn(c['turn'], geometry)} ({c['visits']} visits, about {c['estimate']:+.0f})"
-                for c in res.candidates[:5]))
+                f"{format_turn(c['turn'], geometry)} ({counted(c['visits'], 'visit')}, about "
+                f"{c['estimate']:+.0f})" for c in res.candidates[:5]))
         if res.pv:
             lines.append("Expected line: " + " ".join(format_turn(b, geometry) for b in res.pv))
         proved = f"Proved: value between {_signed(res.lower)} and {_signed(res.upper)}"
@@ -308,6 +329,7 @@ def selfplay_cmd(games, seconds, out_dir, force, rule, neutrals, red_name, blue_
 
 def annotation_text(ann) -> str:
     """The annotated game as a table, the proved part apart from the estimated one."""
+    from ..analysis.report import accuracy_text
     from ..formats.notation import format_turn
     g = ann.game
     geo = g.geometry
@@ -352,12 +374,10 @@ def annotation_text(ann) -> str:
     lines.append("")
     for name in ("red", "blue"):
         s = ann.summary[name]
-        acc = "n/a (no turn judged exactly)" if s["accuracy"] is None else \
-            f"{s['accuracy']:.0%} ({s['optimal_exactly']} of {s['judged_exactly']} judged exactly)"
         counts = ", ".join(verdict_count(s[k], w) + (f" ({s[k + '_proved']} proved)" if s[k] else "")
                            for k, w in (("inaccuracies", "inaccuracy"), ("mistakes", "mistake"),
                                         ("blunders", "blunder")))
-        lines.append(f"{name.capitalize()}: accuracy {acc}; {counts}.")
+        lines.append(f"{name.capitalize()}: {accuracy_text(s)}; {counts}.")
     final = g.final
     r, b = final.scores()
     lines.append(f"Final: {r}-{b}. {ann.seconds:.0f} s ({ann.cpu_seconds:.0f} s of CPU).")
@@ -416,7 +436,7 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, threa
         def progress(done, total, text):
             width = 30
             fill = int(width * done / max(total, 1))
-            show(f"[{'#' * fill}{'.' * (width - fill)}] {done}/{total} {text}")
+            show(f"[{'#' * fill}{'.' * (width - fill)}] {done} of {total} turns judged; {text}")
     ann = annotate(game, time_per_turn=time_per_turn or TIME_PER_TURN,
                    exact_turns=EXACT_TURNS if exact_turns is None else exact_turns,
                    solver_time=solver_time or SOLVER_TIME, progress=progress,

@@ -217,6 +217,11 @@ def show_warnings(game) -> None:
 
 # --- output -------------------------------------------------------------------------------
 
+def counted(n: int, word: str) -> str:
+    """A count and its word: '1 visit', '2 visits', '1,024 playouts'."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 def emit(data, text: str, as_json: bool, game=None) -> None:
     """Print ``data`` as JSON or ``text`` for people. ``game``: the record the answer was
     read from, whose warnings (printed on stderr) the JSON then carries as ``warnings``."""
@@ -276,13 +281,24 @@ def not_an_input(path: str | None, option: str, inputs=(), outputs=(),
             raise BadInput(f"{option} and {other} name the same file {path}: give two names")
 
 
-class _ProgressLine:
-    """One updating line on stderr: the last message and the seconds since the start,
-    redrawn every second by a daemon thread, so that a long proof (one probe can take
-    minutes) still shows that the command is working. :func:`end_progress` stops it,
-    and so does the end of the command's click context, before an error is printed."""
+#: Off a terminal a progress line is written as a plain line when something is
+#: reached (a proved bound), and at most this often while nothing is: enough for a
+#: log to show the command at work, few enough lines to read.
+PLAIN_SECONDS = 10.0
 
-    def __init__(self):
+
+class _ProgressLine:
+    """Progress on stderr. On a terminal (``tty``): one updating line, the last
+    message and the seconds since the start, redrawn every second by a daemon
+    thread, so that a long proof (one probe can take minutes) still shows that the
+    command is working. Off a terminal: plain lines, one for each milestone
+    (:meth:`note`) and, while nothing else is said, the current message every
+    :data:`PLAIN_SECONDS`. A message is text, or a function giving it at each redraw
+    (live counts). :func:`end_progress` stops it, and so does the end of the
+    command's click context, before an error is printed."""
+
+    def __init__(self, tty: bool = True):
+        self.tty = tty
         self.start = time.monotonic()
         self.msg = "working"           # until the command says what it is doing
         self.drawn = 0.0
@@ -293,36 +309,58 @@ class _ProgressLine:
             ctx.call_on_close(self.close)
         threading.Thread(target=self._tick, daemon=True).start()
 
+    def _text(self) -> str:
+        text = self.msg() if callable(self.msg) else self.msg
+        elapsed = time.monotonic() - self.start
+        return f"{text}, {elapsed:.0f} s" if self.tty else f"{text}, {elapsed:.1f} s"
+
     def _draw(self) -> None:
         with self.lock:
             if not self.done.is_set():
-                elapsed = time.monotonic() - self.start
-                click.echo(f"\r\033[K{self.msg}, {elapsed:.0f} s", err=True, nl=False)
+                text = self._text()
+                if self.tty:        # one line, cut to the terminal's width (else it wraps)
+                    import shutil
+                    width = shutil.get_terminal_size((100, 24)).columns - 1
+                    click.echo(f"\r\033[K{text[:max(width, 20)]}", err=True, nl=False)
+                else:
+                    click.echo(text, err=True)
                 self.drawn = time.monotonic()
 
     def _tick(self) -> None:
         while not self.done.wait(1.0):
-            self._draw()
+            if self.tty or time.monotonic() - max(self.drawn, self.start) >= PLAIN_SECONDS:
+                self._draw()
 
-    def __call__(self, msg: str) -> None:
+    def __call__(self, msg) -> None:
+        """Say what the command is doing now (on a terminal; off one it shows in the
+        next plain line that time brings)."""
         self.msg = msg
         now = time.monotonic()
-        if now - self.drawn >= 0.1:     # a fast stream of messages: a few redraws a second
+        if self.tty and now - self.drawn >= 0.1:   # a fast stream: a few redraws a second
             self._draw()
+
+    def note(self, msg) -> None:
+        """A milestone (a bound proved): drawn at once, a plain line off a terminal."""
+        self.msg = msg
+        self._draw()
 
     def close(self) -> None:
         with self.lock:
             if not self.done.is_set():
                 self.done.set()
-                click.echo("\r\033[K", err=True, nl=False)
+                if self.tty:
+                    click.echo("\r\033[K", err=True, nl=False)
 
 
-def progress_printer(enabled: bool = True):
-    """A progress callback: one updating line on stderr (with the seconds spent), only
-    when it is a terminal; None otherwise. Close it with :func:`end_progress`."""
-    if not enabled or not sys.stderr.isatty():
+def progress_printer(enabled: bool = True, lines: bool = False):
+    """A progress callback on stderr (with the seconds spent): one updating line on a
+    terminal; off a terminal plain lines with ``lines`` (see :class:`_ProgressLine`),
+    else None. Close it with :func:`end_progress`."""
+    if not enabled:
         return None
-    return _ProgressLine()
+    if sys.stderr.isatty():
+        return _ProgressLine()
+    return _ProgressLine(tty=False) if lines else None
 
 
 def end_progress(show) -> None:

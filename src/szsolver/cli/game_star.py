@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from .common import BadInput, emit, write_file
+from .common import BadInput, counted, emit, write_file
 
 __all__ = ["show", "score", "replay", "best", "check", "annotate", "solve"]
 
@@ -197,7 +197,7 @@ def best(text: str, *, seconds: float | None = None, wall_clock: bool = False,
         lines = [f"Best move: {m} (engine, not proved). Estimated value {res.value:+.1f} "
                  f"(Black's side).",
                  "Candidates: " + ", ".join(
-                     f"{format_move(c['move'], b)} ({c['visits']} visits, about {c['value']:+.1f})"
+                     f"{format_move(c['move'], b)} ({counted(c['visits'], 'visit')}, about {c['value']:+.1f})"
                      for c in res.candidates[:5]),
                  f"Proved: value between {res.lower:+d} and {res.upper:+d}."]
     if res.pv:

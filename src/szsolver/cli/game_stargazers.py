@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from .common import BadInput, emit, write_file
+from .common import BadInput, counted, emit, write_file
 from ..analysis.verdict import verdict_count
 from ..errors import UnsupportedError
 from ..rules.bits import bit_list
@@ -217,7 +217,7 @@ def best(text, *, example=False, rule=None, as_json=False, seconds=None, wall_cl
     else:
         lines = [f"Best placement: {a.move} (engine, not proved). Estimated margin "
                  f"{a.value:+.1f} for {a.side}, won in {100 * a.win_rate:.0f}% of playouts.",
-                 "Candidates: " + ", ".join(f"{c['placement']} ({c['visits']} visits, "
+                 "Candidates: " + ", ".join(f"{c['placement']} ({counted(c['visits'], 'visit')}, "
                                            f"{100 * c['win_rate']:.0f}%)"
                                            for c in a.candidates[:5]),
                  "Expected line: " + " ".join(map(str, a.line))]

@@ -1,7 +1,9 @@
 """``szsolver solve``: exact endgame values from the shell (see szsolver.endgame.solver)."""
 from __future__ import annotations
 
+import re
 import sys
+import time
 
 import click
 
@@ -85,6 +87,60 @@ def _groups(turns) -> list[list]:
     return list(groups.values())
 
 
+class _Feedback:
+    """The solver's progress as ``solve`` shows it on stderr (``show``, a progress
+    line of :func:`progress_printer`): the proved bounds as each probe narrows
+    them, the probe that did it, the best turn so far (the root turn that proved
+    the side to move's bound), the nodes searched and the nodes per second. Each
+    probe is a milestone (a plain line off a terminal); between probes the line on
+    a terminal counts the nodes as they are searched. It reports what the solver
+    tells (:class:`~szsolver.endgame.solver.Progress`), nothing else."""
+
+    def __init__(self, show, geometry):
+        self.show = show
+        self.geometry = geometry
+        self.start = time.monotonic()
+        self.last = None            # the last Progress
+        self.doing = None           # what the solver does after the value (best turns...)
+
+    def __call__(self, msg) -> None:
+        from ..endgame.solver import Progress
+        if isinstance(msg, Progress):
+            if self.last is None:   # the search starts: its tables are ready
+                self.start = time.monotonic()
+            self.last, self.doing = msg, None
+            self.show.note(self.live)
+        else:                       # "best turns: 3/483 turns, ...": the nodes come live
+            self.doing = re.sub(r" \([\d,]+ nodes\)$", "", str(msg))
+            self.show(self.live)
+
+    def live(self) -> str:
+        """The line now, with the nodes searched so far."""
+        p = self.last
+        nodes = p.node_counter() if p is not None else 0
+        parts = []
+        if p is not None:
+            lo, hi = p.bounds
+            if lo == hi:
+                parts.append(f"value {lo:+d} (proved)")
+            elif p.probes == 0:
+                parts.append(f"{lo:+d} <= value <= {hi:+d} (static bounds, before the "
+                             "first probe)")
+            else:
+                test = ">=" if p.proved_at_least else "<"
+                parts.append(f"{lo:+d} <= value <= {hi:+d} (probe {p.probes}: value "
+                             f"{test} {p.gamma:+d})")
+            if p.best is not None and lo != hi:
+                parts.append(f"best so far {format_turn(p.best, self.geometry)}")
+        if self.doing:
+            parts.append(self.doing)
+        if nodes:
+            seconds = time.monotonic() - self.start
+            rate = nodes / seconds if seconds > 0 else 0.0
+            parts.append(f"{nodes:,} nodes, {rate:,.0f} nodes/s")
+        return "; ".join(parts) or "working"
+
+
 # A table this full keeps replacing proved entries: a larger one would save work.
 FULL_TABLE = 0.9
 
@@ -134,13 +190,16 @@ def _note_full_table(res) -> None:
                    "turns; the PV may be another optimal line; a node limit then counts "
                    "every thread's nodes, not deterministically).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--quiet", is_flag=True,
+              help="No progress on stderr (by default each probe's proved bounds, the "
+                   "best turn so far and the nodes per second; none with --json).")
 @SOLVE_WORKERS_OPTIONS[0]
 @SOLVE_WORKERS_OPTIONS[1]
 @click.option("--svg", "svg_file", default=None, metavar="FILE",
               help="Also draw the position with the best turn (1) and the principal "
                    "variation (2, 3, ...) numbered on the board to this SVG file.")
 def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size, rule,
-              two_turn_bounds, threads, as_json, workers, scheduler, svg_file):
+              two_turn_bounds, threads, as_json, quiet, workers, scheduler, svg_file):
     """Solve POSITION exactly: value, winner, best turns, principal variation.
 
     POSITION is a position string, a position file or a game record (its last
@@ -166,10 +225,11 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
         return run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json)
     if top is not None:
         all_turns = True
-    progress = progress_printer(not as_json)
+    show = progress_printer(not (as_json or quiet), lines=True)
     res = solve(pos, time_limit=time_limit, node_limit=node_limit, tt_size=tt_size,
-                all_turns=all_turns, progress=progress, threads=threads)
-    end_progress(progress)
+                all_turns=all_turns, progress=show and _Feedback(show, pos.geometry),
+                threads=threads)
+    end_progress(show)
     if svg_file:
         from .pictures import line_picture
         write_file(svg_file, line_picture(pos, res))

@@ -160,6 +160,43 @@ def winner_of(lower: int, upper: int) -> str | None:
     return None
 
 
+class Progress(str):
+    """A progress message of :func:`solve` (a ``str``: the words, as any progress
+    callback takes them) that also carries what the search knows at that moment,
+    for a display that shows more than the words. Every fact is one the search has
+    proved or counted; the search is the same with or without a callback.
+
+    ``bounds``: (lower, upper), the proved bounds of the value (Red's side). ``probes``:
+    the null-window probes finished so far (0: the static bounds of the score
+    tables). ``gamma``: the test value of the probe just finished, ``proved_at_least``
+    whether the value reached it. ``best``: the root turn (a turn code) that proved
+    the side to move's bound so far, or None. ``nodes``: the nodes searched so far.
+    ``node_counter``: a function giving the nodes searched so far at any moment, safe
+    to call from another thread while a probe runs (a display's clock calls it).
+    (The names keep clear of ``str``'s methods.)"""
+
+    bounds: tuple[int, int]
+    probes: int
+    gamma: int | None
+    proved_at_least: bool | None
+    best: int | None
+    nodes: int
+    node_counter: object
+
+    def __new__(cls, text: str, *, bounds: tuple[int, int], probes: int, nodes: int,
+                node_counter, gamma: int | None = None, proved_at_least: bool | None = None,
+                best: int | None = None) -> "Progress":
+        self = super().__new__(cls, text)
+        self.bounds, self.probes, self.nodes = bounds, probes, nodes
+        self.node_counter, self.gamma, self.proved_at_least, self.best = \
+            node_counter, gamma, proved_at_least, best
+        return self
+
+
+def _bounds_text(lo: int, hi: int, nodes: int) -> str:
+    return f"{lo:+d} <= value <= {hi:+d} ({nodes:,} nodes)"
+
+
 def to_core(position) -> "_core.Position":
     """A core Position equal to ``position`` (either back end, or a position string;
     ParseError for anything else)."""
@@ -225,6 +262,8 @@ def run_mtdf(searcher: Searcher, lo: int, hi: int, guess: int,
     """Narrow [lo, hi] (Red's side) by null-window probes at the searcher's current
     position until lo == hi. Returns (lo, hi, finished)."""
     g = min(max(guess, lo), hi)
+    red = searcher.position().side == 0 if progress is not None else True
+    probes, best = 0, None
     while lo < hi:
         gamma = g + 1 if g <= lo else g       # test value >= gamma, lo < gamma <= hi
         gamma = min(max(gamma, lo + 1), hi)
@@ -238,8 +277,26 @@ def run_mtdf(searcher: Searcher, lo: int, hi: int, guess: int,
             hi = min(hi, v)
         g = v
         if progress is not None:
-            progress(f"{lo:+d} <= value <= {hi:+d} ({searcher.stats()['nodes']:,} nodes)")
+            probes += 1
+            if is_lower == red and searcher.last_refutation >= 0:
+                best = searcher.last_refutation    # the turn that reached the mover's bound
+            nodes = searcher.stats()["nodes"]
+            progress(Progress(_bounds_text(lo, hi, nodes), bounds=(lo, hi),
+                              probes=probes, nodes=nodes, node_counter=_counter(searcher),
+                              gamma=gamma, proved_at_least=is_lower, best=best))
     return lo, hi, True
+
+
+def _counter(searcher: Searcher):
+    """The nodes ``searcher`` has searched, as a function to call at any moment."""
+    return lambda: searcher.stats()["nodes"]
+
+
+def _started(progress, lo: int, hi: int, count) -> None:
+    """Tell ``progress`` the bounds the search starts from (Red's side), before any probe."""
+    if progress is not None:
+        progress(Progress(f"{_bounds_text(lo, hi, 0)} before the first probe",
+                          bounds=(lo, hi), probes=0, nodes=0, node_counter=count))
 
 
 def _pvs(searcher: Searcher, lo: int, hi: int) -> tuple[int, int, bool]:
@@ -406,6 +463,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
             s.set_root_turns(ordered_orbit_turns(s, orbits) if s.opts & OPTIONS["root"]
                              else [o[0] for o in orbits])
             lo, hi = _static(s)
+            _started(progress, lo, hi, _counter(s))
             if driver == "pvs":
                 lo, hi, done = _pvs(s, lo, hi)
             else:
@@ -638,6 +696,7 @@ class _Team:
         self.lock = threading.Lock()
         self.reason = None
         self.cancel = threading.Event()     # this round's answer is known: stop it
+        self.high_child = None              # the child that answered the last "high" round
         self.bounds = []
         self.on = {}                        # id(searcher) -> the child it probes, or None
         self.alone = set()                  # stones whose turn alone a thread has probed
@@ -827,7 +886,7 @@ class _Team:
                 s.set_helper(False)
                 if r is not None and r[1]:
                     with self.lock:
-                        high.append(r[0])
+                        high.append((r[0], k))
                     self.halt_round()
                     return
                 if r is None:
@@ -837,7 +896,9 @@ class _Team:
 
         self.run(work)
         if high:
-            return "high", max(high)
+            v, k = max(high)
+            self.high_child = k
+            return "high", v
         if self.reason is not None:
             return None
         return "low", max(b for _, b in self.bounds)
@@ -845,6 +906,7 @@ class _Team:
     def mtdf(self, lo: int, hi: int, guess: int, progress=None) -> tuple[int, int, bool]:
         """MTD(f) on the root (mover's view) by rounds: (lo, hi, finished)."""
         g = min(max(guess, lo), hi)
+        probes, best = 0, None
         while lo < hi:
             gamma = g + 1 if g <= lo else g
             gamma = min(max(gamma, lo + 1), hi)
@@ -854,12 +916,18 @@ class _Team:
             how, v = r
             if how == "high":
                 lo = max(lo, v)
+                best = self.orbits[self.high_child][0]
             else:
                 hi = min(hi, v)
             g = v
             if progress is not None:
+                probes += 1
                 a, b = (lo, hi) if self.red else (-hi, -lo)
-                progress(f"{a:+d} <= value <= {b:+d} ({self.nodes():,} nodes)")
+                nodes = self.nodes()
+                progress(Progress(_bounds_text(a, b, nodes), bounds=(a, b), probes=probes,
+                                  nodes=nodes, node_counter=self.nodes,
+                                  gamma=gamma if self.red else 1 - gamma,
+                                  proved_at_least=(how == "high") == self.red, best=best))
             if self.reason is not None:      # stopped as a child failed high
                 return lo, hi, lo == hi
         return lo, hi, True
@@ -917,6 +985,7 @@ def _solve_threads(core, orbits, searchers, clock, node_limit, all_turns, pv, ps
         done = lo == hi
     else:
         slo, shi = searchers[0].bounds()
+        _started(progress, slo, shi, team.nodes)
         lo, hi = (slo, shi) if red else (-shi, -slo)
         g = first_guess(searchers[0])
         lo, hi, done = team.mtdf(lo, hi, g if red else -g, progress)

@@ -196,7 +196,7 @@ def result_text(pos) -> str:
 
     >>> from szsolver.rules.reference import Position
     >>> result_text(Position())
-    'level: 0-0, neutrals left 5-5'
+    'scores tied 0-0, neutrals left 5-5'
     """
     r, b = pos.scores()
     over = pos.is_over()
@@ -207,7 +207,7 @@ def result_text(pos) -> str:
         who = "red" if pos.red_neutrals > pos.blue_neutrals else "blue"
         return (f"{who} {'wins' if over else 'leads'} on neutrals: {r}-{b}, neutrals left "
                 f"{pos.red_neutrals}-{pos.blue_neutrals}")
-    return (f"{'draw' if over else 'level'}: {r}-{b}, neutrals left "
+    return (f"{'draw' if over else 'scores tied'} {r}-{b}, neutrals left "
             f"{pos.red_neutrals}-{pos.blue_neutrals}")
 
 

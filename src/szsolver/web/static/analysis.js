@@ -100,7 +100,7 @@ function renderStatus() {
   }
   const left = view.position.neutrals_left;
   let status = view.over ? `Game over: ${s.result}.`
-    : `${side(view.side)} to move; neutrals left: red ${left.red}, blue ${left.blue}. ${s.result}.`;
+    : `${side(view.side)} to move; neutrals left: red ${left.red}, blue ${left.blue}. ${side(s.result)}.`;
   if (at > 0) status = `After ${game.turns[at - 1].turn} (round ${game.turns[at - 1].round}, ${game.turns[at - 1].side}). ` + status;
   $('sz-status').textContent = status;
   $('sz-position').textContent = view.position.position;
