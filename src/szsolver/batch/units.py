@@ -45,6 +45,9 @@ def puzzle_dates(start: str, days: int) -> list[str]:
     """``days`` dates from ``start`` (YYYY-MM-DD) on, as ISO strings."""
     from ..starmaps.daily import parse_date
     d0 = parse_date(start)
+    if days > (_dt.date.max - d0).days + 1:
+        raise InputError(f"{days} days from {d0.isoformat()} run past the last date, "
+                         f"{_dt.date.max.isoformat()}")
     return [(d0 + _dt.timedelta(days=k)).isoformat() for k in range(days)]
 
 

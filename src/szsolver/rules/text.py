@@ -22,6 +22,7 @@ These forms live with the rules because a position and a turn print as them;
 from __future__ import annotations
 
 from ..errors import IllegalTurnError, ParseError
+from ..inputs import number, shown
 from .base import (BLUE, MAX_NEUTRALS_PER_SIDE, NO_NEUTRAL, RED, RULE_NAMES, SIDE_NAMES,
                    STONES_PER_SIDE, check_position,
                    encode_turn, rule_code, turn_error)
@@ -218,12 +219,9 @@ def parse_position_fields(text: str, geometry: Geometry = STARS_ZONE) -> dict:
             elif ch != ".":
                 raise ParseError(f"unknown character {ch!r} in row {i}: use . R B N")
     if side_text not in ("R", "B"):
-        raise ParseError(f"side to move must be R or B, got {side_text!r}")
-    counts = []
-    for name, t in (("red", rl_text), ("blue", bl_text)):
-        if not t.isdigit():
-            raise ParseError(f"{name} neutrals left must be a number, got {t!r}")
-        counts.append(int(t))
+        raise ParseError(f"side to move must be R or B, got {shown(side_text)}")
+    counts = [number(t, f"{name} neutrals left") for name, t in (("red", rl_text),
+                                                                  ("blue", bl_text))]
     return dict(red=red, blue=blue, neutral=neutral, red_neutrals=counts[0],
                 blue_neutrals=counts[1], side=RED if side_text == "R" else BLUE,
                 rule=rule_code(rule_text))
