@@ -66,22 +66,22 @@ def parse_turn(text: str, geometry: Geometry = STARS_ZONE) -> "Turn":
     """'44' or '44n66' to a :class:`Turn` on ``geometry`` (an int code);
     ParseError naming the problem. Whether it is legal is the position's question."""
     if not isinstance(text, str):
-        raise ParseError(f"bad turn {text!r}: expected text like 44 or 44n66")
+        raise ParseError(f"bad turn {shown(text)}: expected text like 44 or 44n66")
     t = text.strip().lower()
     if not t:
         raise ParseError("empty turn")
     stone_text, sep, neutral_text = t.partition("n")
     if sep and not neutral_text:
-        raise ParseError(f"bad turn {text!r}: 'n' must be followed by the neutral's point")
+        raise ParseError(f"bad turn {shown(text)}: 'n' must be followed by the neutral's point")
     try:
         stone = geometry.parse_point(stone_text)
         neutral = geometry.parse_point(neutral_text) if sep else NO_NEUTRAL
     except ValueError as e:
-        raise ParseError(f"bad turn {text!r}: {e}") from None
+        raise ParseError(f"bad turn {shown(text)}: {e}") from None
     if neutral == stone:
-        raise ParseError(f"bad turn {text!r}: the neutral cannot go where the stone goes")
+        raise ParseError(f"bad turn {shown(text)}: the neutral cannot go where the stone goes")
     if stone > 63 or neutral > 63:
-        raise ParseError(f"bad turn {text!r}: turns name points 0..63 only")
+        raise ParseError(f"bad turn {shown(text)}: turns name points 0..63 only")
     return int.__new__(Turn.on(geometry), encode_turn(stone, neutral))
 
 
