@@ -170,8 +170,8 @@ def puzzles_cmd(start, days, out_dir, workers, scheduler):
     from ..batch.run import Directory, Unit
     from ..batch.units import puzzle_dates, puzzle_unit
     from ..starmaps.daily import daily_id
-    _output_dir(out_dir)
     units = [Unit(daily_id(d), puzzle_unit, (d,)) for d in puzzle_dates(start, days)]
+    _output_dir(out_dir)          # after the dates are read: bad input makes no directory
     report = _run(units, Directory(out_dir), workers, scheduler, "puzzles")
     click.echo(_summary(report, out_dir))
 
