@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 
 from ..errors import InvalidPuzzleError, UnknownPuzzleError
-from ..inputs import date_of_digits, iso_date, is_digits, name_key, shown
+from ..inputs import choice, date_of_digits, iso_date, is_digits, name_key, shown
 from ..rules.backends import default_position_class
 from ..rules.base import ADVANCED, BASIC, NO_NEUTRAL, RULE_NAMES, SIDE_NAMES, encode_turn, \
     rule_code, turn_neutral
@@ -279,8 +279,7 @@ def generate(rule, grade: str, seed: int, progress=None) -> EndgamePuzzle:
     """The puzzle ``eg-<rule>-<grade>-<seed>``: seeded games are played until one has a
     qualifying position at the grade's turns left (tried deepest first)."""
     rule = rule_code(rule)
-    if grade not in GRADES:
-        raise UnknownPuzzleError(f"unknown grade {grade!r}: use easy, medium or hard")
+    grade = choice(str(grade), GRADES, "grade", UnknownPuzzleError)
     t0 = time.perf_counter()
     for attempt in range(MAX_ATTEMPTS):
         rng = puzzle_rng_v1("endgame", RULE_NAMES[rule], grade, seed, attempt)
