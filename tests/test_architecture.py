@@ -13,13 +13,14 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "src" / "szsolver"
 
 # Which layers each layer may import from (besides itself). The front door
 # (szsolver/__init__.py, api), the entry point and the command line may use anything.
-# errors, interrupt and limits are the ground floor: every layer may use them; they use
-# nothing but the errors.
-GROUND = {"errors", "interrupt", "limits"}
+# errors, interrupt, limits and inputs (the reading of numbers and names) are the ground
+# floor: every layer may use them; they use nothing but the errors.
+GROUND = {"errors", "interrupt", "limits", "inputs"}
 ALLOWED = {
     "errors": set(),
     "interrupt": set(),
     "limits": {"errors"},
+    "inputs": {"errors"},
     "rules": GROUND,
     "formats": GROUND | {"rules"},
     "endgame": GROUND | {"rules", "formats"},

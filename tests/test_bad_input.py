@@ -57,9 +57,11 @@ def mutate(rng: random.Random, s: str) -> str:
         return s[:i] + rng.choice(JUNK) + s[i + 1:]
     if k == 4:
         return s.replace(" 5 5 ", rng.choice([" 9 9 ", " -1 5 ", " 99999999999999999999999 5 ",
-                                             " 5 ", " x y ", " 5 5 5 "]))
+                                             " 5 ", " x y ", " 5 5 5 ", " 5 " + "9" * 5000 + " ",
+                                             " \u0665 \uff15 ", " +5 5 ", " 0x5 5 "]))
     if k == 5:
-        return s.replace("basic", rng.choice(["expert", "", "BASIC", "basic basic", "advanced"]))
+        return s.replace("basic", rng.choice(["expert", "", "BASIC", "basic basic", "advanced",
+                                              "\uff22\uff21\uff33\uff29\uff23"]))
     if k == 6:
         return s + rng.choice(EXTRA)
     if k == 7:
@@ -168,7 +170,7 @@ def test_malformed_inputs_for_the_analysis_commands(tmp_path, args, bases, n):
 
 
 TURNS = ["", " ", "44n", "99", "44n44", "zz", "1e9", "nan", "44 66", "-1", "n", "44nn", "١١",
-         "44n66n", "4" * 3000, "\u00a044", "N44"]
+         "44n66n", "4" * 3000, "\u00a044", "N44", "\uff14\uff14", "+4,4", "9" * 5000 + ",4"]
 
 
 def test_malformed_turns_for_check():
@@ -177,7 +179,7 @@ def test_malformed_turns_for_check():
 
 
 BAD_NUMBERS = ["nan", "inf", "-inf", "-1", "0", "1e999", "99999999999999999999", "", "x", " ",
-               "1e300", "0x10"]
+               "1e300", "0x10", "9" * 5000, "\u0665", "\uff15", "+5", "5_0"]
 
 
 @pytest.mark.parametrize("args", [
@@ -216,7 +218,8 @@ def test_mistyped_ids(args):
     ids = ["", " ", "sz-hard-0", "sz-hard-99999999999999999999", "sz-hard-07", "sz-easy-d20260230",
            "sz-easy-d99999999", "sz", "sz-hard--1", "x" * 500, "eg-basic-medium-x",
            "eg", "eg-basic-medium-0", "eg-basic-medium-07", "eg-x-medium-1", "eg-basic-x-1",
-           "eg-basic-medium-99999999999999999999999", "eg-basic-medium-d20260230"]
+           "eg-basic-medium-99999999999999999999999", "eg-basic-medium-d20260230",
+           "sz-easy-" + "9" * 5000, "sq9-easy-" + "9" * 5000, "sz-hard-\u0667", "sz-hard-+7"]
     for pid in ids:
         argv = [a for a in args if a not in ("SOLUTION", "TURN")] + [pid] + \
             (["44"] if args[-1] in ("SOLUTION", "TURN") else [])

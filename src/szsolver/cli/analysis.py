@@ -7,9 +7,9 @@ import sys
 
 import click
 
-from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, counted, emit, end_progress,
-                     examples, input_files, load_source_arg, progress_printer, show_warnings,
-                     whole_number, write_file)
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, Names, WholeRange, counted, emit,
+                     end_progress, examples, input_files, load_source_arg, progress_printer,
+                     show_warnings, whole_number, write_file)
 from .games import dispatch
 from ..analysis.verdict import verdict_count
 from .pictures import out_path
@@ -121,12 +121,12 @@ def check_text(res) -> str:
           "szsolver check --example --turn 28 --json")
 @click.command("check")
 @click.argument("args", metavar="SOURCE [TURN]", nargs=-1)
-@click.option("--turn", "number", type=int, default=None, metavar="N",
+@click.option("--turn", "number", type=whole_number(0), default=None, metavar="N",
               help="Judge the game's N-th turn (counting from 1 over the whole game).")
 @click.option("--example", is_flag=True, help="Use the bundled rulebook example game as SOURCE.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="S",
               help="Answer within about S seconds (then possibly estimated, with proved bounds).")
-@click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
+@click.option("--rule", type=Names(["basic", "advanced"]), default=None,
               help="Override the rule (a game record is replayed under it).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def check_cmd(args, number, example, time_limit, rule, as_json):
@@ -219,7 +219,7 @@ def best_text(res, geometry) -> str:
                    "solver nodes and CP-SAT work: the same answer on every run.")
 @click.option("--wall-clock", is_flag=True,
               help="Spend S seconds of real time instead (not reproducible).")
-@click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
+@click.option("--rule", type=Names(["basic", "advanced"]), default=None,
               help="Override the rule (a game record is replayed under it).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def best_cmd(source, example, seconds, wall_clock, rule, as_json):
@@ -261,17 +261,17 @@ def _player(name: str, seconds: float, seed):
               help="Directory for the game records (.szg), created if missing.")
 @click.option("--force", is_flag=True,
               help="Replace the game records of an earlier run in DIR (refused without it).")
-@click.option("--rule", type=click.Choice(["basic", "advanced"]), default="basic",
+@click.option("--rule", type=Names(["basic", "advanced"]), default="basic",
               show_default=True, help="The rule the games are played under.")
 @click.option("--neutrals", type=whole_number(0), default=None,
               help="Neutral stones each (default: 5 under Basic, 4 under Advanced).")
 @click.option("--red", "red_name", default="engine", show_default=True,
-              type=click.Choice(["engine", "greedy", "random", "potential-greedy"]),
+              type=Names(["engine", "greedy", "random", "potential-greedy"]),
               help="Red's player: the engine, or a simple one (greedy: the stone that most "
                    "raises its score lead now; potential-greedy: a stone of its CP-SAT best "
                    "placement; random).")
 @click.option("--blue", "blue_name", default="engine", show_default=True,
-              type=click.Choice(["engine", "greedy", "random", "potential-greedy"]),
+              type=Names(["engine", "greedy", "random", "potential-greedy"]),
               help="Blue's player (as --red).")
 @click.option("--seed", default="0", show_default=True, help="Seed (any text).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
@@ -393,7 +393,7 @@ def annotation_text(ann) -> str:
               help="Engine budget per estimated turn (default 2; fixed iterations); "
                    "each CP-SAT bound of a position gets at most S seconds too, as CP-SAT "
                    "work (the same bounds on every run).")
-@click.option("--exact-turns", type=click.IntRange(0), default=None, metavar="N",
+@click.option("--exact-turns", type=WholeRange(0), default=None, metavar="N",
               help="Prove the turns with at most N turns left (0 to 8, default 8; Star: N "
                    "live empty cells, default 8; Stargazers: N empty cells, default 13).")
 @click.option("--solver-time", type=SECONDS, default=None, metavar="S",
@@ -404,7 +404,7 @@ def annotation_text(ann) -> str:
                    "come from another optimal line).")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), default=None,
               help="Also write the annotated game as one self-contained HTML page.")
-@click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
+@click.option("--rule", type=Names(["basic", "advanced"]), default=None,
               help="Override the rule (the game is replayed under it).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, threads, html_file,

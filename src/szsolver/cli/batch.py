@@ -11,8 +11,9 @@ import time
 
 import click
 
-from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, end_progress, examples,
-                     input_files, not_an_input, output_error, progress_printer, whole_number)
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, WholeRange, emit, end_progress,
+                     examples, input_files, not_an_input, output_error, progress_printer,
+                     whole_number)
 from .pictures import out_path
 
 
@@ -30,7 +31,7 @@ def _check_workers(ctx, param, value):
     return value
 
 
-_SCHEME = re.compile(r"^(tcp|tls|ws|wss|inproc|ucx)://[^\s/]+:\d+/?$")
+_SCHEME = re.compile(r"^(tcp|tls|ws|wss|inproc|ucx)://[^\s/]+:[0-9]{1,5}/?$", re.ASCII)
 
 
 def _check_scheduler(ctx, param, value):
@@ -227,7 +228,7 @@ def solve_cmd(positions_file, out_file, example, time_limit, node_limit, workers
               help="Also annotate the bundled rulebook example game (as example.json).")
 @click.option("--time-per-turn", type=SECONDS, default=None, metavar="S",
               help="Engine budget per estimated turn (default 2; fixed iterations).")
-@click.option("--exact-turns", type=click.IntRange(0, 8), default=8, show_default=True,
+@click.option("--exact-turns", type=WholeRange(0, 8), default=8, show_default=True,
               help="Prove the turns with at most this many turns left.")
 @click.option("--solver-time", type=SECONDS, default=None, metavar="S",
               help="Limit per exact solve (default 60); a solve that stops is estimated.")

@@ -1,11 +1,12 @@
 """What every command shares: :class:`BadInput` (one-line error, exit code 2) and
 :class:`SystemFailure` (exit code 1; :func:`output_error` tells them apart for an
-output file), the option types for limits (:data:`SECONDS`, :func:`whole_number`),
-SOURCE with ``--example`` (:func:`source_argument`, :func:`load_source_arg`,
-:func:`load_position`), :func:`emit` (text for people, ``--json`` for programs),
-:func:`write_file` (whole or not at all), :func:`not_an_input` (an output never
-replaces what the command reads), the progress line on a terminal and the help's
-:func:`examples`."""
+output file), the option types for limits and names (:data:`SECONDS`,
+:func:`whole_number`, :class:`WholeRange`, :class:`Names`: read by
+:mod:`szsolver.inputs`), SOURCE with ``--example`` (:func:`source_argument`,
+:func:`load_source_arg`, :func:`load_position`), :func:`emit` (text for people,
+``--json`` for programs), :func:`write_file` (whole or not at all),
+:func:`not_an_input` (an output never replaces what the command reads), the progress
+line on a terminal and the help's :func:`examples`."""
 from __future__ import annotations
 
 import errno
@@ -65,9 +66,13 @@ class Seconds(click.ParamType):
     name = "seconds"
 
     def convert(self, value, param, ctx):
+        from ..inputs import is_decimal
         from ..limits import MAX_SECONDS
         if isinstance(value, float) and math.isfinite(value) and 0 < value <= MAX_SECONDS:
             return value
+        if isinstance(value, str) and not is_decimal(value) \
+                and value.strip().lower() not in _NOT_FINITE:
+            self.fail(f"{_short(value, quote=True)} is not a number of seconds", param, ctx)
         try:
             x = float(value.strip() if isinstance(value, str) else value)
         except (TypeError, ValueError, OverflowError):
@@ -81,55 +86,76 @@ class Seconds(click.ParamType):
         return x
 
 
+#: what ``float()`` reads as NaN or infinite: a number, but not a time limit
+_NOT_FINITE = {"nan", "-nan", "inf", "-inf", "infinity", "-infinity"}
+
+
+def _whole(value, minimum: int, maximum: int) -> int:
+    """``value`` (an int, or text read by :func:`szsolver.inputs.number`: ASCII digits,
+    a leading ``-`` at most) from ``minimum`` to ``maximum``; InputError otherwise."""
+    from ..errors import InputError
+    from ..inputs import number
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    return number(value, "", lo=minimum, hi=maximum, negative=True, error=InputError)
+
+
 class WholeNumber(click.ParamType):
-    """A whole number from ``minimum`` to :data:`MAX_WHOLE`."""
+    """A whole number from ``minimum`` to ``maximum`` (default :data:`MAX_WHOLE`),
+    written in ASCII digits (no ``+``, ``_``, ``1e6`` or ``0x``)."""
     name = "integer"
 
-    def __init__(self, minimum: int = 1):
-        self.minimum = minimum
+    def __init__(self, minimum: int = 1, maximum: int = MAX_WHOLE):
+        self.minimum, self.maximum = minimum, maximum
 
     def convert(self, value, param, ctx):
-        if isinstance(value, int) and not isinstance(value, bool):
-            n = value
-        else:
-            n = _whole(value.strip() if isinstance(value, str) else value)
-            if n is None:
-                self.fail(f"{_short(value, quote=True)} is not a whole number", param, ctx)
-        if n < self.minimum:
-            self.fail(f"must be at least {self.minimum}, got {_short(n)}", param, ctx)
-        if n > MAX_WHOLE:
-            self.fail(f"too large: at most 2**63 - 1, got {_short(n)}", param, ctx)
-        return n
+        from ..errors import InputError
+        try:
+            return _whole(value, self.minimum, self.maximum)
+        except InputError as e:
+            self.fail(str(e), param, ctx)
 
 
-def _whole(text) -> int | None:
-    """``text`` as a whole number (``1000``, ``1_000``, ``1e6``), or None."""
-    try:
-        return int(text)
-    except (TypeError, ValueError):
-        pass
-    try:
-        x = float(text)
-    except (TypeError, ValueError, OverflowError):
-        return None
-    return int(x) if math.isfinite(x) and x.is_integer() else None
+class WholeRange(click.IntRange):
+    """``click.IntRange`` (the same help text), its text read as :class:`WholeNumber`
+    reads it."""
+
+    def convert(self, value, param, ctx):
+        from ..errors import InputError
+        lo = self.min if self.min is not None else -MAX_WHOLE
+        hi = self.max if self.max is not None else MAX_WHOLE
+        try:
+            return _whole(value, lo, hi)
+        except InputError as e:
+            self.fail(str(e), param, ctx)
 
 
-def _short(value, quote: bool = False, width: int = 30) -> str:
-    """A value for a one-line message, cut to ``width`` characters."""
+class Names(click.Choice):
+    """``click.Choice`` of lower-case names (the same help text), read in any case of
+    ASCII letters (:func:`szsolver.inputs.name_key`): ``--rule BASIC`` is ``basic``."""
+
+    def convert(self, value, param, ctx):
+        from ..inputs import name_key
+        if isinstance(value, str) and name_key(value) in self.choices:
+            return name_key(value)
+        return super().convert(value if not isinstance(value, str) else _short(value),
+                               param, ctx)
+
+
+def _short(value, quote: bool = False) -> str:
+    """A value for a one-line message, cut (:func:`szsolver.inputs.shown`)."""
+    from ..inputs import cut, shown
     text = str(value).strip()
-    cut = text if len(text) <= width else text[:width]
-    shown = repr(cut) if quote else cut
-    return shown if cut == text else f"{shown}... ({len(text)} characters)"
+    return shown(text) if quote else cut(text)
 
 
 #: ``--time-limit``, ``--time``, ``--time-per-turn``...: positive, finite seconds
 SECONDS = Seconds()
 
 
-def whole_number(minimum: int = 1) -> WholeNumber:
+def whole_number(minimum: int = 1, maximum: int = MAX_WHOLE) -> WholeNumber:
     """The option type of a count or limit (``--node-limit``, ``--tt-size``...)."""
-    return WholeNumber(minimum)
+    return WholeNumber(minimum, maximum)
 
 
 # --- help ---------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from .common import emit, examples
+from .common import Names, WholeRange, emit, examples
 
 CHECK_WRONG = 1
 
@@ -104,7 +104,7 @@ def check_cmd(puzzle_id, turn, as_json):
 @examples("szsolver puzzle endgame daily --date 2026-11-22 --rule advanced")
 @endgame.command("daily")
 @click.option("--date", default=None, help="YYYY-MM-DD (default: today, UTC).")
-@click.option("--rule", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
+@click.option("--rule", type=Names(["basic", "advanced"]), default="basic", show_default=True)
 @click.option("--solution", "with_solution", is_flag=True, help="Also the solution and the punishments.")
 @click.option("--check", "turn", default=None, help="Check this turn instead of showing the puzzle.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -120,9 +120,9 @@ def daily_cmd(date, rule, with_solution, turn, as_json):
 
 @examples("szsolver puzzle endgame generate --grade easy --seed 1")
 @endgame.command("generate")
-@click.option("--rule", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True)
-@click.option("--grade", type=click.Choice(["easy", "medium", "hard"]), default="medium", show_default=True)
-@click.option("--seed", type=click.IntRange(1, 999_999_999), default=1, show_default=True)
+@click.option("--rule", type=Names(["basic", "advanced"]), default="basic", show_default=True)
+@click.option("--grade", type=Names(["easy", "medium", "hard"]), default="medium", show_default=True)
+@click.option("--seed", type=WholeRange(1, 999_999_999), default=1, show_default=True)
 @click.option("--solution", "with_solution", is_flag=True, help="Also the solution and the punishments.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def generate_cmd(rule, grade, seed, with_solution, as_json):

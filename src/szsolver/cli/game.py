@@ -13,7 +13,7 @@ import os
 
 import click
 
-from .common import BadInput, emit, examples, input_files, load_source_arg, write_file
+from .common import BadInput, Names, emit, examples, input_files, load_source_arg, write_file
 from .games import dispatch
 from ..formats.notation import (diagram, format_turn, position_json, position_string,
                                 result_json, score_json)
@@ -22,7 +22,7 @@ from ..rules.base import RULE_NAMES, SIDE_NAMES
 
 def _source_options(f):
     f = click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")(f)
-    f = click.option("--rule", type=click.Choice(["basic", "advanced"]),
+    f = click.option("--rule", type=Names(["basic", "advanced"]),
                      help="Override the rule (a game is replayed under it).")(f)
     f = click.option("--example", is_flag=True,
                      help="Use the bundled rulebook example game instead of SOURCE.")(f)

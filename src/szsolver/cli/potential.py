@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, emit, examples, input_files,
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, Names, emit, examples, input_files,
                      load_source_arg, write_file)
 from .games import dispatch
 from ..rules.base import SIDE_NAMES
@@ -17,14 +17,14 @@ from ..rules.base import SIDE_NAMES
 @click.option("--example", is_flag=True,
               help=f"Use the bundled rulebook game's position with {EXAMPLE_TURNS_LEFT} turns "
                    "left.")
-@click.option("--side", type=click.Choice(["red", "blue", "both"]), default="both",
+@click.option("--side", type=Names(["red", "blue", "both"]), default="both",
               show_default=True, help="Whose potential.")
 @click.option("--map", "with_map", is_flag=True,
               help="Also the potential for each empty point as the side's next stone.")
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True), default=None,
               metavar="FILE", help="Write the map as an SVG heat map (one side only; "
                                    "implies --map).")
-@click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
+@click.option("--rule", type=Names(["basic", "advanced"]), default=None,
               help="Override the rule (a game record is replayed under it).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="S",

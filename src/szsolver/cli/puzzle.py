@@ -17,8 +17,8 @@ import sys
 
 import click
 
-from .common import (SECONDS, emit, end_progress, examples, input_files, progress_printer,
-                     write_file)
+from .common import (SECONDS, Names, WholeRange, emit, end_progress, examples, input_files,
+                     progress_printer, write_file)
 from .pictures import out_path as svg_path
 
 # puzzle solve: one exit code per verdict
@@ -117,11 +117,11 @@ def puzzle():
           "szsolver puzzle solve sz-easy-1 --json")
 @puzzle.command("solve", epilog=_EXIT_HELP)
 @click.argument("source", metavar="PUZZLE")
-@click.option("--max-solutions", default=2, show_default=True, type=click.IntRange(1, 10000),
+@click.option("--max-solutions", default=2, show_default=True, type=WholeRange(1, 10000),
               help="Stop after this many solutions (2 proves uniqueness).")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="S",
               help="Seconds; when it runs out the answer says what is not proved.")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+@click.option("--workers", default=1, show_default=True, type=WholeRange(1, 64),
               help="CP-SAT threads (1 = reproducible).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--svg", "svg_file", default=None, metavar="FILE",
@@ -190,7 +190,7 @@ def check_cmd(source, solution, as_json):
               help="stars-zone, square-N (N x N) or hex.")
 @click.option("--seed", default="0", show_default=True, help="Any text; the same seed gives the same starmap.")
 @click.option("--good-form", is_flag=True, help="No two stars adjacent; the all-blank star inside.")
-@click.option("--rule", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True,
+@click.option("--rule", type=Names(["basic", "advanced"]), default="basic", show_default=True,
               help="advanced: blocked points (the Stars' Zone centre) cut beams.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="S", help="Seconds.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")

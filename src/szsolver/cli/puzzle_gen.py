@@ -8,8 +8,8 @@ import sys
 
 import click
 
-from .common import (BadInput, emit, end_progress, examples, input_files, progress_printer,
-                     write_file)
+from .common import (BadInput, Names, WholeRange, emit, end_progress, examples, input_files,
+                     progress_printer, write_file)
 from .pictures import out_path, write_all
 from .puzzle import _CHECK_HELP, CHECK_WRONG, check_report
 
@@ -57,10 +57,12 @@ def _emit_check(gen, check, as_json) -> None:
 
 
 def _seeds(seed: str, count: int) -> list[str]:
+    from ..inputs import is_digits, number
     if count == 1:
         return [seed]
-    if seed.isdigit():
-        return [str(int(seed) + i) for i in range(count)]
+    if is_digits(seed):
+        first = number(seed, "--seed", error=BadInput)
+        return [str(first + i) for i in range(count)]
     return [f"{seed}.{i}" for i in range(count)]
 
 
@@ -83,9 +85,9 @@ def _progress_cb(show, label: str):
               help="easy, medium, hard or fiendish.")
 @click.option("--seed", default="1", show_default=True,
               help="Letters, digits and _.:- ; the same seed gives the same puzzle.")
-@click.option("--count", default=1, show_default=True, type=click.IntRange(1, 1000),
+@click.option("--count", default=1, show_default=True, type=WholeRange(1, 1000),
               help="How many puzzles (integer seeds count up, others get .0, .1, ...).")
-@click.option("--rule", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True,
+@click.option("--rule", type=Names(["basic", "advanced"]), default="basic", show_default=True,
               help="advanced: blocked points also cut beams.")
 @click.option("--solution", "with_solution", is_flag=True, help="Show the solution too.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
@@ -96,6 +98,7 @@ def _progress_cb(show, label: str):
 def generate_cmd(board, grade, seed, count, rule, with_solution, as_json, svg_file, out_dir):
     """Generate puzzles of a grade, proved unique by CP-SAT."""
     from ..errors import UnknownPuzzleError
+    from ..inputs import cut, is_digits, shown
     from ..rules.base import rule_code
     from ..starmaps.generate import generate, resolve_board
     from ..starmaps.ids import SEED_RE, check_id, make_id
@@ -104,16 +107,16 @@ def generate_cmd(board, grade, seed, count, rule, with_solution, as_json, svg_fi
     target = GRADES[grade_level(grade) - 1]
     out_path(svg_file)
     out_path(out_dir, "--out", "a directory name")
-    seeds = _seeds(seed, count)
-    for s in seeds:  # every ID printed names its puzzle for show, solve and check
+    seeds = []
+    for s in _seeds(seed, count):  # every ID printed names its puzzle for show, solve and check
         if not SEED_RE.fullmatch(s):
-            raise BadInput(f"bad seed {s!r}: use letters, digits and _.:-")
+            raise BadInput(f"bad seed {shown(s)}: use letters, digits and _.:-")
         try:
-            check_id(make_id(g, target, s, rule_code(rule)))
+            seeds.append(check_id(make_id(g, target, s, rule_code(rule)))[2])   # d, not D
         except UnknownPuzzleError as e:
-            raise BadInput(f"seed {s} gives no valid puzzle ID: {e}"
-                           + (" (use a seed with a letter, e.g. s" + s + ")" if s.isdigit() else "")) \
-                from None
+            raise BadInput(f"seed {cut(s)} gives no valid puzzle ID: {e}"
+                           + (f" (use a seed with a letter, e.g. s{cut(s)})" if is_digits(s)
+                              else "")) from None
     show = progress_printer()
     results = []
     for s in seeds:

@@ -7,8 +7,8 @@ import time
 
 import click
 
-from .common import (EXAMPLE_TURNS_LEFT, SECONDS, emit, end_progress, examples, input_files,
-                     load_source_arg, progress_printer, whole_number, write_file)
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, Names, emit, end_progress, examples,
+                     input_files, load_source_arg, progress_printer, whole_number, write_file)
 from ..formats.notation import format_turn
 from .batch import SOLVE_WORKERS_OPTIONS
 from .common import BadInput
@@ -180,7 +180,7 @@ def _note_full_table(res) -> None:
               help="Stop after N nodes in all, the whole answer included (deterministic).")
 @click.option("--tt-size", type=whole_number(2), default=None,
               help="Transposition-table entries (32 bytes each; default by depth, at most 2**23).")
-@click.option("--rule", type=click.Choice(["basic", "advanced"]), default=None,
+@click.option("--rule", type=Names(["basic", "advanced"]), default=None,
               help="Override the rule (a game record is replayed under it).")
 @click.option("--two-turn-bounds", is_flag=True, hidden=True,
               help="Kept for older scripts: the Advanced two-turn bounds are always on.")

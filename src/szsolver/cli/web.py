@@ -8,7 +8,7 @@ import click
 
 from .. import interrupt
 from ..errors import MissingExtraError
-from .common import BadInput, examples, write_file
+from .common import BadInput, WholeRange, examples, write_file
 
 
 def write_daily_html(path: str, gen, date: str) -> None:
@@ -22,9 +22,9 @@ def write_daily_html(path: str, gen, date: str) -> None:
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (0.0.0.0: every interface).")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+@click.option("--port", default=8000, show_default=True, type=WholeRange(0, 65535),
               help="Port to listen on.")
-@click.option("--jobs", "workers", default=2, show_default=True, type=click.IntRange(1, 64),
+@click.option("--jobs", "workers", default=2, show_default=True, type=WholeRange(1, 64),
               help="Analyses (solver, CP-SAT, puzzle generation) run at once, each in its own process.")
 def serve_cmd(host, port, workers):
     """Serve the web app: the puzzle of the day and any puzzle by ID, the analysis

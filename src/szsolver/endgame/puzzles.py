@@ -41,7 +41,8 @@ import time
 from dataclasses import dataclass, field
 from importlib.resources import files
 
-from ..errors import InvalidPuzzleError, ParseError, UnknownPuzzleError
+from ..errors import InvalidPuzzleError, UnknownPuzzleError
+from ..inputs import choice, date_of_digits, iso_date, is_digits, name_key, shown
 from ..rules.backends import default_position_class
 from ..rules.base import ADVANCED, BASIC, NO_NEUTRAL, RULE_NAMES, SIDE_NAMES, encode_turn, \
     rule_code, turn_neutral
@@ -278,8 +279,7 @@ def generate(rule, grade: str, seed: int, progress=None) -> EndgamePuzzle:
     """The puzzle ``eg-<rule>-<grade>-<seed>``: seeded games are played until one has a
     qualifying position at the grade's turns left (tried deepest first)."""
     rule = rule_code(rule)
-    if grade not in GRADES:
-        raise UnknownPuzzleError(f"unknown grade {grade!r}: use easy, medium or hard")
+    grade = choice(str(grade), GRADES, "grade", UnknownPuzzleError)
     t0 = time.perf_counter()
     for attempt in range(MAX_ATTEMPTS):
         rng = puzzle_rng_v1("endgame", RULE_NAMES[rule], grade, seed, attempt)
@@ -335,10 +335,10 @@ def puzzle_id(rule, grade: str, seed) -> str:
 def parse_id(pid: str):
     """('seed', rule, grade, n) | ('example', rule, k) | ('daily', rule, date) from an ID;
     UnknownPuzzleError (one line) for anything else."""
-    m = _ID.fullmatch(str(pid).strip())
+    m = _ID.fullmatch(name_key(str(pid)))      # any case: EG-BASIC-MEDIUM-7
     if not m:
-        raise UnknownPuzzleError(f"no endgame puzzle {pid!r}: IDs look like eg-basic-medium-7, "
-                                 "eg-advanced-ex4 or eg-basic-d20261122")
+        raise UnknownPuzzleError(f"no endgame puzzle {shown(str(pid))}: IDs look like "
+                                 "eg-basic-medium-7, eg-advanced-ex4 or eg-basic-d20261122")
     rule = rule_code(m.group(1))
     if m.group(2):
         return ("seed", rule, m.group(2), int(m.group(3)))
@@ -352,13 +352,8 @@ def _date(text):
         return text
     if text is None:
         return _dt.datetime.now(_dt.timezone.utc).date()
-    t = str(text).strip().replace("-", "")
-    if len(t) != 8 or not t.isdigit():
-        raise ParseError(f"bad date {text!r}: expected YYYY-MM-DD")
-    try:
-        return _dt.date(int(t[:4]), int(t[4:6]), int(t[6:]))
-    except ValueError:
-        raise ParseError(f"bad date {text!r}: there is no such day") from None
+    t = str(text).strip()
+    return date_of_digits(t) if is_digits(t) else iso_date(t)
 
 
 def collection_files(directory=None) -> list:
@@ -421,8 +416,7 @@ def puzzle_from_id(pid: str, progress=None) -> EndgamePuzzle:
     kind, rule, *rest = parse_id(pid)
     if kind == "daily":
         return daily(rest[0], rule)
-    pid = str(pid).strip()
-    stored = collection_index().get(pid)
+    stored = collection_index().get(name_key(str(pid)))
     if stored is not None:
         return stored
     if kind == "example":

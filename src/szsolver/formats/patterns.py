@@ -21,7 +21,10 @@ direction ``d`` of its geometry. It is written in three forms:
 """
 from __future__ import annotations
 
+import re
+
 from ..errors import ParseError
+from ..inputs import shown
 from ..rules.geometry import STARS_ZONE, Geometry
 
 __all__ = ["PATTERN_LETTERS", "pattern_name", "beam_names", "pattern_list", "pattern_digits",
@@ -84,12 +87,12 @@ def parse_pattern(geometry: Geometry, text) -> int:
     (15, 5)
     """
     t = str(text).strip().lower()
-    try:
-        pat = int(t, 16) if pattern_digits(geometry) == 1 else int(t, 10)
-    except ValueError:
-        raise ParseError(f"bad pattern {text!r}") from None
+    hex_digit = pattern_digits(geometry) == 1
+    if not re.fullmatch(r"[0-9a-f]{1,2}" if hex_digit else r"[0-9]{1,3}", t, re.ASCII):
+        raise ParseError(f"bad pattern {shown(str(text))}")
+    pat = int(t, 16 if hex_digit else 10)
     if not 0 <= pat < geometry.n_patterns:
-        raise ParseError(f"pattern {text!r} out of range for the {geometry.name} board")
+        raise ParseError(f"pattern {shown(str(text))} out of range for the {geometry.name} board")
     return pat
 
 

@@ -48,6 +48,7 @@ import os
 import re
 
 from ..errors import IllegalTurnError, InputError, ParseError
+from ..inputs import MAX_DIGITS, number, shown
 from ..rules.base import BASIC, MAX_NEUTRALS_PER_SIDE, RED, RULE_NAMES, SIDE_NAMES, rule_code
 from ..rules.geometry import STARS_ZONE
 from ..rules.text import board_of, turn_code, turn_table
@@ -60,7 +61,7 @@ EXAMPLE_NAME = "example-2023-07-17.szg"
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
 _TOKEN_RE = re.compile(r'\s*(?:(\[)|(\d+)\.(\.\.)?(?=\s|$)|([^\s\[\]]+))')
-_RESULT_RE = re.compile(r"^(\d+)-(\d+)$")
+_RESULT_RE = re.compile(rf"([0-9]{{1,{MAX_DIGITS}}})-([0-9]{{1,{MAX_DIGITS}}})", re.ASCII)
 
 
 def _escape(value: str) -> str:
@@ -254,9 +255,9 @@ class Game(RecordedGame):
         text = self.tags.get("Result")
         if text is None or text.strip() == "*":
             return
-        m = _RESULT_RE.match(text.strip())
+        m = _RESULT_RE.fullmatch(text.strip())
         if not m:
-            raise ParseError(f"Result tag {text!r}: use the final scores red-blue like "
+            raise ParseError(f"Result tag {shown(text)}: use the final scores red-blue like "
                              f"\"16-14\", or \"*\"")
         claimed = (int(m.group(1)), int(m.group(2)))
         final = self.final
@@ -283,12 +284,15 @@ def _start_position(tags: dict, backend):
         return pos
     if "Neutrals" in tags:
         parts = tags["Neutrals"].split()
-        if not 1 <= len(parts) <= 2 or not all(
-                p.isdigit() and int(p) <= MAX_NEUTRALS_PER_SIDE for p in parts):
-            raise ParseError(f"Neutrals tag {tags['Neutrals']!r}: give each side's supply, "
+        try:
+            if not 1 <= len(parts) <= 2:
+                raise ParseError
+            counts = [number(p, "", hi=MAX_NEUTRALS_PER_SIDE) for p in parts]
+        except ParseError:
+            raise ParseError(f"Neutrals tag {shown(tags['Neutrals'])}: give each side's supply, "
                              f"0..{MAX_NEUTRALS_PER_SIDE}: one number for both (\"4\") or "
-                             f"red's and blue's (\"5 4\")")
-        red_n, blue_n = int(parts[0]), int(parts[-1])
+                             f"red's and blue's (\"5 4\")") from None
+        red_n, blue_n = counts[0], counts[-1]
     else:
         red_n = blue_n = RECOMMENDED_NEUTRALS[rule]
     return backend(g, red_neutrals=red_n, blue_neutrals=blue_n, side=RED, rule=rule)

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 from ..errors import InvalidPositionError, ParseError
+from ..inputs import name_key, shown
 from .bits import popcount
 
 __all__ = ["RED", "BLUE", "BASIC", "ADVANCED", "SIDE_NAMES", "RULE_NAMES", "NO_NEUTRAL",
@@ -55,9 +56,9 @@ def rule_code(rule) -> int:
     ParseError for anything else."""
     if rule in (BASIC, ADVANCED):
         return int(rule)
-    if isinstance(rule, str) and rule.strip().lower() in RULE_NAMES:
-        return RULE_NAMES.index(rule.strip().lower())
-    raise ParseError(f"unknown rule {rule!r}: use basic or advanced")
+    if isinstance(rule, str) and name_key(rule) in RULE_NAMES:
+        return RULE_NAMES.index(name_key(rule))
+    raise ParseError(f"unknown rule {shown(rule)}: use basic or advanced")
 
 
 # --- checks -------------------------------------------------------------------------------
@@ -69,11 +70,11 @@ def side_code(side) -> int:
     >>> side_code(1), side_code("red")
     (1, 0)
     """
-    if isinstance(side, str) and side.strip().lower() in SIDE_NAMES:
-        return SIDE_NAMES.index(side.strip().lower())
+    if isinstance(side, str) and name_key(side) in SIDE_NAMES:
+        return SIDE_NAMES.index(name_key(side))
     if not isinstance(side, bool) and side in (RED, BLUE):
         return int(side)
-    raise ParseError(f"unknown side {side!r}: use red or blue (0 or 1)")
+    raise ParseError(f"unknown side {shown(side)}: use red or blue (0 or 1)")
 
 
 def check_position(geometry, red, blue, neutral, red_neutrals, blue_neutrals, side,

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..errors import ParseError, UnsupportedError
+from ..inputs import MAX_DIGITS, is_digits, name_key, number, shown
 
 Coord = tuple[int, int]
 Matrix = tuple[tuple[int, int], tuple[int, int]]
@@ -246,19 +247,16 @@ class Geometry:
         return f"{r}{c}" if r < 10 and c < 10 else f"{r},{c}"
 
     def parse_point(self, text: str) -> int:
-        """Inverse of :meth:`coord_text`; accepts '44', '4,4' or '10,3'."""
+        """Inverse of :meth:`coord_text`; accepts '44', '4,4' or '10,3' (ASCII digits)."""
         t = text.strip()
-        try:
-            if "," in t:
-                r, c = (int(x) for x in t.split(","))
-            elif len(t) == 2 and t.isdigit():
-                r, c = int(t[0]), int(t[1])
-            else:
-                raise ValueError
-        except ValueError:
-            raise ParseError(f"bad point {text!r}: expected two digits like 44 or 'row,col'") from None
+        parts = [x.strip() for x in t.split(",")] if "," in t else (
+            [t[0], t[1]] if len(t) == 2 else [])
+        if len(parts) != 2 or not all(is_digits(x) and len(x) <= MAX_DIGITS for x in parts):
+            raise ParseError(f"bad point {shown(text)}: expected two digits like 44 or "
+                             "'row,col'")
+        r, c = (int(x) for x in parts)
         if (r, c) not in self.index:
-            raise ParseError(f"point {text!r} is off the {self.name} board")
+            raise ParseError(f"point {shown(text)} is off the {self.name} board")
         return self.index[(r, c)]
 
 
@@ -317,16 +315,18 @@ def by_name(name: str) -> Geometry:
     if not isinstance(name, str):
         raise ParseError(f"a board name is text like 'stars-zone', 'square-8' or 'hex', "
                          f"not {type(name).__name__}")
-    key = name.strip().lower()
+    key = name_key(name)
     if key in ("stars-zone", "starszone", "sz", "game"):
         return STARS_ZONE
     if key in ("hex", "hex-768"):
         return hex_starmap()
     for prefix in ("square-", "square"):
-        if key.startswith(prefix) and key[len(prefix):].isdigit():
-            return square(int(key[len(prefix):]))
+        if key.startswith(prefix) and is_digits(key[len(prefix):]):
+            return square(number(key[len(prefix):], "a square board's size", lo=1,
+                                 hi=16, error=UnsupportedError))
     if "x" in key:
         a, _, b = key.partition("x")
-        if a.isdigit() and a == b:
-            return square(int(a))
-    raise ParseError(f"unknown board {name!r}: use stars-zone, square-N (N x N) or hex")
+        if is_digits(a) and a == b:
+            return square(number(a, "a square board's size", lo=1, hi=16,
+                                 error=UnsupportedError))
+    raise ParseError(f"unknown board {shown(name)}: use stars-zone, square-N (N x N) or hex")

@@ -22,6 +22,7 @@ These forms live with the rules because a position and a turn print as them;
 from __future__ import annotations
 
 from ..errors import IllegalTurnError, ParseError
+from ..inputs import number, shown
 from .base import (BLUE, MAX_NEUTRALS_PER_SIDE, NO_NEUTRAL, RED, RULE_NAMES, SIDE_NAMES,
                    STONES_PER_SIDE, check_position,
                    encode_turn, rule_code, turn_error)
@@ -65,22 +66,22 @@ def parse_turn(text: str, geometry: Geometry = STARS_ZONE) -> "Turn":
     """'44' or '44n66' to a :class:`Turn` on ``geometry`` (an int code);
     ParseError naming the problem. Whether it is legal is the position's question."""
     if not isinstance(text, str):
-        raise ParseError(f"bad turn {text!r}: expected text like 44 or 44n66")
+        raise ParseError(f"bad turn {shown(text)}: expected text like 44 or 44n66")
     t = text.strip().lower()
     if not t:
         raise ParseError("empty turn")
     stone_text, sep, neutral_text = t.partition("n")
     if sep and not neutral_text:
-        raise ParseError(f"bad turn {text!r}: 'n' must be followed by the neutral's point")
+        raise ParseError(f"bad turn {shown(text)}: 'n' must be followed by the neutral's point")
     try:
         stone = geometry.parse_point(stone_text)
         neutral = geometry.parse_point(neutral_text) if sep else NO_NEUTRAL
     except ValueError as e:
-        raise ParseError(f"bad turn {text!r}: {e}") from None
+        raise ParseError(f"bad turn {shown(text)}: {e}") from None
     if neutral == stone:
-        raise ParseError(f"bad turn {text!r}: the neutral cannot go where the stone goes")
+        raise ParseError(f"bad turn {shown(text)}: the neutral cannot go where the stone goes")
     if stone > 63 or neutral > 63:
-        raise ParseError(f"bad turn {text!r}: turns name points 0..63 only")
+        raise ParseError(f"bad turn {shown(text)}: turns name points 0..63 only")
     return int.__new__(Turn.on(geometry), encode_turn(stone, neutral))
 
 
@@ -218,12 +219,9 @@ def parse_position_fields(text: str, geometry: Geometry = STARS_ZONE) -> dict:
             elif ch != ".":
                 raise ParseError(f"unknown character {ch!r} in row {i}: use . R B N")
     if side_text not in ("R", "B"):
-        raise ParseError(f"side to move must be R or B, got {side_text!r}")
-    counts = []
-    for name, t in (("red", rl_text), ("blue", bl_text)):
-        if not t.isdigit():
-            raise ParseError(f"{name} neutrals left must be a number, got {t!r}")
-        counts.append(int(t))
+        raise ParseError(f"side to move must be R or B, got {shown(side_text)}")
+    counts = [number(t, f"{name} neutrals left") for name, t in (("red", rl_text),
+                                                                  ("blue", bl_text))]
     return dict(red=red, blue=blue, neutral=neutral, red_neutrals=counts[0],
                 blue_neutrals=counts[1], side=RED if side_text == "R" else BLUE,
                 rule=rule_code(rule_text))

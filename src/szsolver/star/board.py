@@ -31,6 +31,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..errors import ParseError, UnsupportedError
+from ..inputs import is_digits, name_key, number, shown
 from ..rules.bits import mask_of
 
 __all__ = ["Board", "board", "by_name", "STANDARD", "BOARD_NAMES", "DIRECTIONS", "LETTERS"]
@@ -107,7 +108,7 @@ class Board:
         """The cell a name like ``D3`` (any case) names; ParseError for any other text."""
         t = text.strip().upper() if isinstance(text, str) else None
         if t is None or t not in self._by_name:
-            raise ParseError(f"no cell {text!r} on the {self.name} board (cells are named "
+            raise ParseError(f"no cell {shown(text)} on the {self.name} board (cells are named "
                              f"like {self.names[self.size // 2]}: column "
                              f"A-{LETTERS[self.row_count - 1]}, row 1-{self.row_count})")
         return self._by_name[t]
@@ -156,14 +157,15 @@ def board(a: int = 5, b: int = 6, corners: bool = False) -> Board:
 def by_name(name: str) -> Board:
     """A board by name: ``5x6`` (standard), ``6x7``, ``4x5``, any ``AxB``, with
     ``-corners`` for the corner variant; ParseError for anything else."""
-    text = name.strip().lower() if isinstance(name, str) else ""
+    text = name_key(name) if isinstance(name, str) else ""
     size, dash, variant = text.partition("-")
     a, x, b = size.partition("x")
-    if not (x and a.isdigit() and b.isdigit()) or (dash and variant != "corners"):
-        raise ParseError(f"unknown Star board {name!r}: use a size like 5x6 (standard), "
+    if not (x and is_digits(a) and is_digits(b)) or (dash and variant != "corners"):
+        raise ParseError(f"unknown Star board {shown(name)}: use a size like 5x6 (standard), "
                          "6x7 or 4x5, with -corners for the corner variant")
     try:
-        return board(int(a), int(b), bool(dash))
+        return board(number(a, "a Star board's side", hi=_MAX_SIDE),
+                     number(b, "a Star board's side", hi=_MAX_SIDE), bool(dash))
     except UnsupportedError as e:
         raise ParseError(str(e)) from None
 

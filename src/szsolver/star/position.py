@@ -32,6 +32,7 @@ True
 from __future__ import annotations
 
 from ..errors import IllegalTurnError, InvalidPositionError, ParseError
+from ..inputs import name_key
 from .board import STANDARD, by_name
 from .groups import BLACK, EMPTY, WHITE, Groups
 
@@ -264,7 +265,7 @@ def parse_position(text: str) -> Position:
     if not isinstance(text, str):
         raise ParseError("a Star position string is text")
     parts = text.strip().split(":")
-    if not parts or parts[0].strip().lower() != GAME_WORD:
+    if not parts or name_key(parts[0]) != GAME_WORD:
         raise ParseError(f"a Star position string starts with '{GAME_WORD}:', like "
                          f"'{GAME_WORD}:5x6:ROWS:B'")
     if not 4 <= len(parts) <= 5 or any(not p or p != p.strip() for p in parts):

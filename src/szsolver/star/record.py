@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 
 from ..errors import InputError, ParseError
+from ..inputs import MAX_DIGITS, shown
 from ..formats.notation import json_loads, json_object
 from ..formats.record import RecordedGame, read_numbered_game, tag_line
 from .board import STANDARD, by_name
@@ -51,7 +52,7 @@ from .position import (COLOUR_NAMES, GAME_WORD, Position, format_move, parse_mov
 __all__ = ["Game", "parse_game", "game_string", "game_json", "parse_game_json",
            "position_json", "parse_source_text", "score_json", "result_words"]
 
-_RESULT_RE = re.compile(r"^(\d+)-(\d+)$")
+_RESULT_RE = re.compile(rf"([0-9]{{1,{MAX_DIGITS}}})-([0-9]{{1,{MAX_DIGITS}}})", re.ASCII)
 
 
 class Game(RecordedGame):
@@ -107,9 +108,9 @@ class Game(RecordedGame):
         text = self.tags.get("Result")
         if text is None or text.strip() == "*":
             return
-        m = _RESULT_RE.match(text.strip())
+        m = _RESULT_RE.fullmatch(text.strip())
         if not m:
-            raise ParseError(f"Result tag {text!r}: use the final scores black-white like "
+            raise ParseError(f"Result tag {shown(text)}: use the final scores black-white like "
                              f"\"17-14\", or \"*\"")
         got = self.final.scores()
         if not self.final.is_over():

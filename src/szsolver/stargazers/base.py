@@ -28,6 +28,7 @@ comma-separated indices, e.g. ``stargazers:12-star:1-2:r=9,23:b=16``.
 from __future__ import annotations
 
 from ..errors import IllegalTurnError, InvalidPositionError, ParseError
+from ..inputs import is_digits, name_key, number, shown
 from ..rules.bits import bit_list, mask_of, popcount
 from .geometry import DEFAULT_BOARD, board as board_named
 
@@ -46,12 +47,12 @@ PREFIX = "stargazers"
 def protocol_name(protocol) -> str:
     """``1-2`` or ``1`` from a protocol name (``1-2``, ``12``, ``pairs``, ``1``,
     ``single``); ParseError for anything else."""
-    text = str(protocol).strip().lower()
+    text = name_key(str(protocol))
     if text in ("1-2", "12", "1-then-2", "pairs", "2"):
         return "1-2"
     if text in ("1", "single", "one"):
         return "1"
-    raise ParseError(f"unknown turn protocol {str(protocol)[:30]!r}: use 1-2 (one stone, "
+    raise ParseError(f"unknown turn protocol {shown(str(protocol))}: use 1-2 (one stone, "
                      "then two a turn) or 1 (one a turn)")
 
 
@@ -89,7 +90,7 @@ def parse_position_fields(text: str):
     problem."""
     s = str(text).strip().lstrip("\ufeff")
     parts = s.split(":")
-    if parts[0].strip().lower() != PREFIX:
+    if name_key(parts[0]) != PREFIX:
         raise ParseError(f"a Stargazers position starts with '{PREFIX}:', got "
                          f"{s[:30]!r}")
     if len(parts) != 5:
@@ -107,10 +108,10 @@ def parse_position_fields(text: str):
         cells = []
         for tok in body.split(",") if body else ():
             tok = tok.strip()
-            if not tok.isdigit():
-                raise ParseError(f"bad cell {tok[:20]!r} in a Stargazers position: "
-                                 "cell indices are whole numbers")
-            cells.append(int(tok))
+            if not is_digits(tok):
+                raise ParseError(f"bad cell {shown(tok)} in a Stargazers position: "
+                                 "cell indices are whole numbers (digits 0-9)")
+            cells.append(number(tok, "a Stargazers cell index"))
         if len(set(cells)) != len(cells):
             raise InvalidPositionError(f"a cell is listed twice among the "
                                        f"{SIDE_NAMES[len(masks)]} stones")

@@ -23,6 +23,7 @@ from functools import lru_cache
 from importlib.resources import files
 
 from ..errors import ParseError
+from ..inputs import name_key, shown
 from ..rules.bits import mask_of
 
 __all__ = ["Board", "board", "BOARDS", "DEFAULT_BOARD", "DIRECTIONS", "RISING"]
@@ -86,10 +87,10 @@ def board(name=DEFAULT_BOARD) -> Board:
     name. Each board is read once and shared."""
     if isinstance(name, Board):
         return name
-    key = str(name).strip().lower().replace("star", "").strip("- ")
+    key = name_key(str(name)).replace("star", "").strip("- ")
     full = f"{key}-star"
     if full not in BOARDS:
-        raise ParseError(f"unknown Stargazers board {str(name)[:30]!r}: use "
+        raise ParseError(f"unknown Stargazers board {shown(str(name))}: use "
                          + ", ".join(BOARDS))
     return _load(full)
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 
 from ..errors import IllegalTurnError, InputError, ParseError
+from ..inputs import MAX_DIGITS, is_digits, number, shown
 from ..formats.record import RecordedGame, read_record, tag_line
 from .base import BLUE, PREFIX, RED, SIDE_NAMES, protocol_name
 from .fast import Position
@@ -49,7 +50,7 @@ __all__ = ["Turn", "Game", "parse_game", "game_string", "parse_turn", "load_text
            "diagram", "GAME_NAME"]
 
 GAME_NAME = "stargazers"
-_RESULT_RE = re.compile(r"^(\d+)-(\d+)$")
+_RESULT_RE = re.compile(rf"([0-9]{{1,{MAX_DIGITS}}})-([0-9]{{1,{MAX_DIGITS}}})", re.ASCII)
 
 
 class Turn(tuple):
@@ -62,10 +63,10 @@ class Turn(tuple):
 def parse_turn(text: str) -> Turn:
     """The Turn ``text`` names (``17`` or ``17,23``); ParseError otherwise."""
     parts = str(text).strip().split(",")
-    if not 1 <= len(parts) <= 2 or not all(p.strip().isdigit() for p in parts):
-        raise ParseError(f"bad Stargazers turn {str(text)[:30]!r}: a cell index like 17, "
+    if not 1 <= len(parts) <= 2 or not all(is_digits(p.strip()) for p in parts):
+        raise ParseError(f"bad Stargazers turn {shown(str(text))}: a cell index like 17, "
                          "or two like 17,23")
-    cells = [int(p) for p in parts]
+    cells = [number(p, "a Stargazers cell index") for p in parts]
     if len(cells) == 2 and cells[0] == cells[1]:
         raise ParseError(f"turn {text}: the same cell twice")
     return Turn(cells)
@@ -154,9 +155,9 @@ class Game(RecordedGame):
         text = self.tags.get("Result")
         if text is None or text.strip() == "*":
             return
-        m = _RESULT_RE.match(text.strip())
+        m = _RESULT_RE.fullmatch(text.strip())
         if not m:
-            raise ParseError(f"Result tag {text!r}: use the final scores red-blue like "
+            raise ParseError(f"Result tag {shown(text)}: use the final scores red-blue like "
                              "\"3-1\", or \"*\"")
         claimed = (int(m.group(1)), int(m.group(2)))
         got = self.final.scores()

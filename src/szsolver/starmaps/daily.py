@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from ..errors import ParseError
+from ..inputs import iso_date
 from .generate import Generated, generate
 from .ids import DAILY_BOARD, WEEKDAY_GRADES, make_id  # the schedule's one home: ids
 
@@ -29,13 +29,7 @@ def parse_date(text=None) -> _dt.date:
         return _dt.datetime.now(_dt.timezone.utc).date()
     if isinstance(text, _dt.date):
         return text
-    t = str(text).strip()
-    if len(t) != 10 or t[4] != "-" or t[7] != "-" or not (t[:4] + t[5:7] + t[8:]).isdigit():
-        raise ParseError(f"bad date {text!r}: expected YYYY-MM-DD")
-    try:
-        return _dt.date(int(t[:4]), int(t[5:7]), int(t[8:]))
-    except ValueError:
-        raise ParseError(f"bad date {text!r}: there is no such day") from None
+    return iso_date(str(text))
 
 
 def grade_for(date=None) -> str:

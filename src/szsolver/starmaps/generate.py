@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 
 from ..errors import InvalidPuzzleError, ParseError, UnsupportedError
+from ..inputs import name_key, shown
 from ..rules.base import ADVANCED, BASIC, rule_code
 from ..rules.beams import sight_rays
 from ..rules.bits import iter_bits, mask_of
@@ -57,8 +58,8 @@ def resolve_board(name) -> Geometry:
     """A board from a name (stars-zone, square-8, 8x8, hex) or an ID code (sz, sq8)."""
     if isinstance(name, Geometry):
         return name
-    key = str(name).strip().lower()
-    if key in BOARD_CODES or re.fullmatch(r"sq\d+", key):
+    key = name_key(str(name))
+    if key in BOARD_CODES or re.fullmatch(r"sq[0-9]+", key, re.ASCII):
         return board_from_code(key)
     try:
         g = by_name(key)
@@ -235,7 +236,7 @@ def generate(board="stars-zone", grade: str = "medium", seed="0", rule=BASIC,
     target = GRADES[grade_level(grade) - 1]
     seed = str(seed)
     if not re.fullmatch(r"[A-Za-z0-9_.:-]+", seed):
-        raise ParseError(f"bad seed {seed!r}: use letters, digits and _.:-")
+        raise ParseError(f"bad seed {shown(seed)}: use letters, digits and _.:-")
     rule_c = rule_code(rule)
     if g.n_patterns > 16 and grade_level(target) > 3:
         raise UnsupportedError(f"{target} puzzles on the {g.name} board are not offered "
@@ -263,7 +264,7 @@ def puzzle_from_id(pid: str, progress=None) -> Generated:
     that does not exist, a grade that date does not have...) raises UnknownPuzzleError
     and never yields a different puzzle."""
     g, grade, seed, rule = check_id(pid)
-    stored = collection_index().get(str(pid).strip())
+    stored = collection_index().get(make_id(g, grade, seed, rule))
     if stored is not None:
         return stored
     return generate(g, grade, seed, rule=rule, progress=progress)

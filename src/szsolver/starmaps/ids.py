@@ -21,9 +21,12 @@ ID names a puzzle, so that a mistyped ID is an error and never a different puzzl
   ``sz-hard-x7``. A seed that begins with a digit is a number (``7.1`` and ``7_``
   are refused: typos of ``7``), one that begins with ``d`` and a digit a date.
 
-Board codes and grades are lower case, as printed; seeds are case-sensitive.
-Spaces around an ID are ignored; nothing else is corrected (an error message may
-suggest the ID that was probably meant, but never serves it).
+Board codes, grades and the ``d`` of a daily seed are read in any case and printed
+in lower case (:func:`canonical_id`: ``SZ-HARD-7`` is ``sz-hard-7``); any other seed
+is case-sensitive (``x7`` and ``X7`` are two seeds). Numbers are ASCII digits of at
+most :data:`szsolver.inputs.MAX_DIGITS` (:mod:`szsolver.inputs`). Spaces around an ID
+are ignored; nothing else is corrected (an error message may suggest the ID that was
+probably meant, but never serves it).
 
 >>> check_id("sz-hard-7")[1:]
 ('hard', '7', 0)
@@ -34,17 +37,17 @@ szsolver.errors.UnknownPuzzleError: no puzzle sz-hard-07: numbers are written wi
 """
 from __future__ import annotations
 
-import datetime as _dt
 import re
 
 from ..errors import UnknownPuzzleError, UnsupportedError
+from ..inputs import cut, date_of_digits, is_digits, name_key, number, shown
 from ..rules.base import ADVANCED, BASIC, RULE_NAMES, rule_code
 from ..rules.geometry import STARS_ZONE, Geometry, hex_starmap, square
 from .logic import GRADES
 
 __all__ = ["BOARD_CODES", "COLLECTION_PLAN", "WEEKDAY_GRADES", "DAILY_BOARD", "board_code",
            "board_from_code", "make_id", "parse_id_rule", "parse_id", "check_id",
-           "collection_count", "SEED_RE"]
+           "collection_count", "SEED_RE", "canonical_id"]
 
 BOARD_CODES = {"sz": "stars-zone", "hex": "hex-768"}
 
@@ -63,8 +66,9 @@ DAILY_BOARD = STARS_ZONE
 
 # What the generator accepts as a seed (any text of these characters)
 SEED_RE = re.compile(r"[A-Za-z0-9_.:-]+")
-_ID_RE = re.compile(r"(sz|sq[1-9]\d*|hex)(a?)-(easy|medium|hard|fiendish)-([A-Za-z0-9_.:-]+)")
-_DAILY_RE = re.compile(r"[dD]\d.*")
+_ID_RE = re.compile(r"(sz|sq[1-9][0-9]*|hex)(a?)-(easy|medium|hard|fiendish)-([A-Za-z0-9_.:-]+)",
+                    re.ASCII)
+_DAILY_RE = re.compile(r"[dD][0-9].*", re.ASCII)
 
 
 def board_code(g: Geometry) -> str:
@@ -85,10 +89,11 @@ def board_from_code(code: str) -> Geometry:
         return STARS_ZONE
     if code == "hex":
         return hex_starmap()
-    m = re.fullmatch(r"sq(\d+)", code)
+    m = re.fullmatch(r"sq([0-9]{1,2})", code, re.ASCII)
     if m and 8 <= int(m.group(1)) <= 12:
         return square(int(m.group(1)))
-    raise UnknownPuzzleError(f"unknown board code {code!r} in puzzle ID: use sz, sq8..sq12 or hex")
+    raise UnknownPuzzleError(f"unknown board code {shown(code)} in puzzle ID: use sz, sq8..sq12 "
+                             "or hex")
 
 
 def make_id(g: Geometry, grade: str, seed: str, rule: int = BASIC) -> str:
@@ -99,11 +104,11 @@ def make_id(g: Geometry, grade: str, seed: str, rule: int = BASIC) -> str:
 def parse_id_rule(pid: str) -> tuple[Geometry, str, str, int]:
     """(board, grade, seed, rule) from an ID like ``sz-hard-17`` or ``sza-hard-17``: the
     form only (see :func:`check_id`). UnknownPuzzleError (a ValueError) if malformed."""
-    text = str(pid).strip()
+    text = _lower_names(str(pid).strip())
     m = _ID_RE.fullmatch(text)
     if not m:
-        raise UnknownPuzzleError(f"bad puzzle ID {text!r}: expected BOARD-GRADE-SEED like sz-easy-7"
-                                 + _case_hint(text))
+        raise UnknownPuzzleError(f"bad puzzle ID {shown(str(pid).strip())}: expected "
+                                 "BOARD-GRADE-SEED like sz-easy-7")
     return board_from_code(m.group(1)), m.group(3), m.group(4), ADVANCED if m.group(2) else BASIC
 
 
@@ -113,15 +118,27 @@ def parse_id(pid: str) -> tuple[Geometry, str, str]:
     return parse_id_rule(pid)[:3]
 
 
-def _case_hint(text: str) -> str:
-    """' (IDs are lower case: sz-hard-7)' when lower-casing the board and grade would
-    make ``text`` well-formed, else ''."""
+def _lower_names(text: str) -> str:
+    """``text`` with the board code, the grade and a daily seed's ``d`` in lower case
+    (the names of an ID); any other seed as written."""
     parts = text.split("-", 2)
-    if len(parts) == 3:
-        fixed = f"{parts[0].lower()}-{parts[1].lower()}-{parts[2]}"
-        if fixed != text and _ID_RE.fullmatch(fixed):
-            return f" (board and grade are lower case: {fixed})"
-    return ""
+    if len(parts) != 3:
+        return text
+    seed = parts[2]
+    if _DAILY_RE.fullmatch(seed):
+        seed = "d" + seed[1:]
+    return f"{name_key(parts[0])}-{name_key(parts[1])}-{seed}"
+
+
+def canonical_id(pid: str) -> str:
+    """The ID as printed: ``SZ-Hard-7`` and `` sz-hard-7`` are ``sz-hard-7``. The form
+    only (UnknownPuzzleError when malformed); see :func:`check_id`.
+
+    >>> canonical_id(" SZA-EASY-D20261123 ")
+    'sza-easy-d20261123'
+    """
+    g, grade, seed, rule = parse_id_rule(pid)
+    return make_id(g, grade, seed, rule)
 
 
 def collection_count(g: Geometry, grade: str, rule) -> int:
@@ -143,26 +160,29 @@ def check_id(pid: str) -> tuple[Geometry, str, str, int]:
     UnknownPuzzleError (a ValueError) with a one-line message naming what is wrong
     otherwise. Generates nothing: whether the puzzle is stored or built from its seed
     is :func:`szsolver.starmaps.generate.puzzle_from_id`'s business."""
-    text = str(pid).strip()
-    g, grade, seed, rule = parse_id_rule(text)
+    g, grade, seed, rule = parse_id_rule(pid)
+    text = make_id(g, grade, seed, rule)
     code = text.split("-", 1)[0]
     if not seed[0].isalnum() or not seed[-1].isalnum():
-        raise UnknownPuzzleError(f"no puzzle {text}: a seed begins and ends with a letter or digit")
-    if seed[0].isdigit() and not seed.isdigit():
-        number = re.match(r"\d+", seed).group()
-        raise UnknownPuzzleError(f"no puzzle {text}: a seed that begins with a digit is a "
-                                 f"number (did you mean {text[:len(text) - len(seed)]}{number}?)")
-    if seed.isdigit():
+        raise UnknownPuzzleError(f"no puzzle {cut(text)}: a seed begins and ends with a letter "
+                                 "or digit")
+    if is_digits(seed[0]) and not is_digits(seed):
+        digits = re.match(r"[0-9]+", seed, re.ASCII).group()
+        raise UnknownPuzzleError(f"no puzzle {cut(text)}: a seed that begins with a digit is a "
+                                 f"number (did you mean {cut(text[:len(text) - len(seed)] + digits)}?)")
+    if is_digits(seed):
+        n = number(seed, "the puzzle ID's number", error=UnknownPuzzleError)
         count = collection_count(g, grade, rule)
         if count:
-            wanted = f"{code}-{grade}-{int(seed)}"
-            if seed != str(int(seed)):
-                raise UnknownPuzzleError(f"no puzzle {text}: numbers are written without leading "
-                                         f"zeros ({wanted})")
-            if not 1 <= int(seed) <= count:
+            wanted = f"{code}-{grade}-{n}"
+            if seed != str(n):
+                raise UnknownPuzzleError(f"no puzzle {cut(text)}: numbers are written without "
+                                         f"leading zeros ({wanted})")
+            if not 1 <= n <= count:
                 held = (f"only {code}-{grade}-1" if count == 1
                         else f"{code}-{grade}-1 .. {code}-{grade}-{count}")
-                raise UnknownPuzzleError(f"no puzzle {text}: the published collection has {held}")
+                raise UnknownPuzzleError(f"no puzzle {cut(text)}: the published collection has "
+                                         f"{held}")
     elif _DAILY_RE.fullmatch(seed):
         _check_daily(text, g, grade, seed, rule)
     return g, grade, seed, rule
@@ -170,14 +190,12 @@ def check_id(pid: str) -> tuple[Geometry, str, str, int]:
 
 def _check_daily(text: str, g: Geometry, grade: str, seed: str, rule: int) -> None:
     """A ``d...`` seed names a daily puzzle: raise UnknownPuzzleError unless it does."""
-    if seed[0] != "d":
-        raise UnknownPuzzleError(f"no puzzle {text}: a daily ID has a lower-case d "
-                                 f"({text.rsplit('-', 1)[0]}-d{seed[1:]})")
     digits = seed[1:]
-    if len(digits) != 8 or not digits.isdigit():
-        raise UnknownPuzzleError(f"no puzzle {text}: a daily ID ends in d and a date, dYYYYMMDD")
+    if len(digits) != 8 or not is_digits(digits):
+        raise UnknownPuzzleError(f"no puzzle {cut(text)}: a daily ID ends in d and a date, "
+                                 "dYYYYMMDD")
     try:
-        date = _dt.date(int(digits[:4]), int(digits[4:6]), int(digits[6:]))
+        date = date_of_digits(digits)
     except ValueError:
         raise UnknownPuzzleError(f"no puzzle {text}: {digits[:4]}-{digits[4:6]}-{digits[6:]} "
                                  "is not a date") from None

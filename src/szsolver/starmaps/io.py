@@ -35,6 +35,7 @@ import re
 from html import escape
 
 from ..errors import InputError, InvalidPuzzleError, ParseError
+from ..inputs import cut, is_digits, shown
 from ..formats.notation import json_loads, json_object
 from ..formats.palette import BACKGROUND, BLOCKED, GIVEN_STAR, GRID, PLACED_STAR
 from ..formats.patterns import beam_names, format_pattern, legend, parse_pattern, pattern_digits
@@ -93,7 +94,7 @@ def stars_from_points(g: Geometry, names) -> int:
     return m
 
 
-_POINT_SYNTAX = re.compile(r"\s*(\d\d|-?\d+\s*,\s*-?\d+)\s*")
+_POINT_SYNTAX = re.compile(r"\s*([0-9][0-9]|-?[0-9]+\s*,\s*-?[0-9]+)\s*", re.ASCII)
 
 
 def points_and_off_board(g: Geometry, names) -> tuple[int, list[str]]:
@@ -148,7 +149,7 @@ def _inline_solution(text: str) -> bool:
     """Could ``text`` be a solution written inline (JSON, or point names), rather than
     the name of a file?"""
     s = text.strip()
-    return not s or s[0] in "[{" or re.fullmatch(r"[\d\s,;.-]+", s) is not None
+    return not s or s[0] in "[{" or re.fullmatch(r"[0-9\s,;.-]+", s, re.ASCII) is not None
 
 
 def check_to_json(p: Puzzle, check: SolutionCheck, pid: str | None = None) -> dict:
@@ -399,17 +400,17 @@ def puzzle_from_text(text: str) -> Puzzle:
         g = _board(fields["board"].strip(), ParseError)
         rule = rule_code(fields["rule"].strip())
     except (KeyError, ValueError):
-        raise ParseError(f"bad puzzle header {head!r}") from None
+        raise ParseError(f"bad puzzle header {shown(head)}") from None
     r0, _c0, _w, pos = _layout(g)
     label_w = len(str(max(r for r, _ in g.coords)))
     on_board = {y for y, _ in pos.values()}
     rows = {}
     for ln in lines:
-        m = re.match(r" *(\d+) ", ln)
+        m = re.match(r" *([0-9]+) ", ln, re.ASCII)
         if m and m.start(1) < label_w < m.end(1):     # a row label wider than any row's
-            raise ParseError(f"row {m.group(1)} is not on the {g.name} board")
+            raise ParseError(f"row {cut(m.group(1))} is not on the {g.name} board")
         t = ln[:label_w].strip()
-        if t.isdigit() and len(ln) > label_w and ln[label_w] == " ":
+        if is_digits(t) and len(ln) > label_w and ln[label_w] == " ":
             y = int(t) - r0
             if y not in on_board:
                 raise ParseError(f"row {t} is not on the {g.name} board")

@@ -35,6 +35,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import errors
+from ..inputs import MAX_DIGITS, is_digits
 from ..formats.record import with_warnings
 from . import analysis as an
 from . import assets, puzzles, tasks
@@ -65,7 +66,7 @@ async def read_json(request: Request, allowed: set, required: set = frozenset())
     """The request's body: one JSON object of at most MAX_BODY bytes with keys from
     ``allowed`` (and every key of ``required``)."""
     length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > MAX_BODY:
+    if is_digits(length) and (len(length) > MAX_DIGITS or int(length) > MAX_BODY):
         raise ApiError(413, f"the request body is over {MAX_BODY} bytes")
     body = bytearray()
     async for chunk in request.stream():
@@ -82,6 +83,8 @@ async def read_json(request: Request, allowed: set, required: set = frozenset())
         raise ApiError(400, f"malformed JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
     except RecursionError:
         raise ApiError(400, "the JSON is nested too deeply") from None
+    except ValueError as e:          # an integer of more than 4,300 digits
+        raise ApiError(400, f"malformed JSON: {str(e).splitlines()[0][:80]}") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the request body must be a JSON object")
     an.require_keys(data, allowed, required)
@@ -144,9 +147,9 @@ class Web:
 
     async def puzzle(self, pid: str) -> dict:
         """{"gen": Generated, "steps": list or None, "logic_solved": bool or None}."""
-        from ..starmaps.generate import collection_index, generated_from_json, parse_id_rule
-        pid = str(pid).strip()
-        parse_id_rule(pid)                  # UnknownPuzzleError (404) before any work
+        from ..starmaps.generate import collection_index, generated_from_json
+        from ..starmaps.ids import canonical_id
+        pid = canonical_id(pid)             # UnknownPuzzleError (404) before any work
 
         async def make():
             stored = collection_index().get(pid)
@@ -224,7 +227,7 @@ async def puzzle_page(request: Request):
 def _daily_date(pid: str) -> str | None:
     """The date of a daily puzzle's ID (``sz-easy-d20261123``), else None."""
     import re
-    m = re.fullmatch(r"sz-\w+-d(\d{4})(\d{2})(\d{2})", pid)
+    m = re.fullmatch(r"sz-[a-z]+-d([0-9]{4})([0-9]{2})([0-9]{2})", pid, re.ASCII)
     if not m:
         return None
     try:
@@ -247,7 +250,8 @@ async def api_daily(request: Request):
 
 
 async def api_puzzle(request: Request):
-    pid = request.path_params["pid"]
+    from ..starmaps.ids import canonical_id
+    pid = canonical_id(request.path_params["pid"])
     return await _puzzle_json(request, pid, _daily_date(pid))
 
 

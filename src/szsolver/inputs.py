@@ -1,0 +1,151 @@
+"""The one input policy for numbers and names read from text: command lines, files,
+game records, position strings and web requests all go through these helpers.
+
+**Numbers** are ASCII digits ``0``-``9`` only: no sign (a leading ``-`` only where a
+negative number means something), no ``0x``, no ``_``, no digits of other scripts
+(Python's ``int()`` and ``str.isdigit()`` take ``٥`` and ``５``: they are never used
+on text a user gave). A number of more than :data:`MAX_DIGITS` digits, or past the
+field's own range, is refused as too large before it is converted, so no input
+reaches ``int()``'s own limit of 4,300 digits.
+
+**Names** (rules, boards, grades, puzzle IDs, game prefixes) are ASCII and read in
+any case; what is printed back is the canonical lower-case form.
+
+Every message names the field and the text, cut to :data:`SHOWN` characters.
+
+>>> number("17", "cell")
+17
+>>> number("٥", "red neutrals left")
+Traceback (most recent call last):
+...
+szsolver.errors.ParseError: red neutrals left must be a number (digits 0-9), got '٥'
+>>> number("9" * 5000, "red neutrals left", hi=7)
+Traceback (most recent call last):
+...
+szsolver.errors.ParseError: red neutrals left is too large: at most 7, got '9999999999999999999999999999999999999999...' (5000 characters)
+>>> name_key(" BASIC "), choice("Hard", ("easy", "medium", "hard"), "grade")
+('basic', 'hard')
+>>> iso_date("2026-11-23")
+datetime.date(2026, 11, 23)
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import re
+
+from .errors import ParseError
+
+__all__ = ["MAX_DIGITS", "SHOWN", "is_digits", "shown", "cut", "number", "is_decimal", "name_key", "choice",
+           "iso_date", "date_of_digits"]
+
+#: the most digits a number may have (a C ``long long`` holds every 18-digit number)
+MAX_DIGITS = 18
+#: the most characters of a user's text a message shows
+SHOWN = 40
+
+_DIGITS = re.compile(r"[0-9]+", re.ASCII)
+_SIGNED = re.compile(r"-?[0-9]+", re.ASCII)
+_DECIMAL = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?", re.ASCII)
+_ISO_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", re.ASCII)
+
+
+def is_digits(text) -> bool:
+    """True when ``text`` is one or more ASCII digits and nothing else (``str.isdigit``
+    would also take ``٥``, ``５`` and ``²``)."""
+    return isinstance(text, str) and _DIGITS.fullmatch(text) is not None
+
+
+def shown(value, width: int = SHOWN) -> str:
+    """``repr(value)`` for a one-line message; text longer than ``width`` characters is
+    cut, with ``...`` and its length.
+
+    >>> shown("x" * 100, 5)
+    "'xxxxx...' (100 characters)"
+    """
+    if not isinstance(value, str):
+        r = repr(value)
+        return r if len(r) <= width else f"{r[:width]}... ({len(r)} characters)"
+    if len(value) <= width:
+        return repr(value)
+    return f"{value[:width] + '...'!r} ({len(value)} characters)"
+
+
+def cut(text: str, width: int = SHOWN) -> str:
+    """``text`` as it is, or its first ``width`` characters and ``...`` when longer (for
+    a message that shows it unquoted)."""
+    return text if len(text) <= width else text[:width] + "..."
+
+
+def number(text, what: str, *, lo: int | None = None, hi: int | None = None,
+           negative: bool = False, error: type[Exception] = ParseError) -> int:
+    """The whole number ``text`` writes (spaces around it are ignored), by the policy
+    above; ``error`` naming ``what`` (may be empty) and the text otherwise.
+    ``lo``/``hi``: the field's range, both ends included (without ``hi``, at most
+    :data:`MAX_DIGITS` digits); ``negative``: a leading ``-`` is allowed."""
+    field, large = (f"{what} ", f"{what} is too large") if what else ("", "too large")
+    t = text.strip() if isinstance(text, str) else None
+    if t is None or not (_SIGNED if negative else _DIGITS).fullmatch(t):
+        raise error(f"{field}must be a number (digits 0-9), got {shown(text)}")
+    sign = -1 if t.startswith("-") else 1
+    digits = t.lstrip("-").lstrip("0") or "0"
+    if len(digits) > (MAX_DIGITS if hi is None else max(MAX_DIGITS, len(str(abs(hi))))):
+        # refused before int(): no conversion of thousands of digits
+        if sign < 0 and lo is not None:
+            raise error(f"{field}must be at least {lo}, got {shown(t)}")
+        raise error(f"{large}: at most {f'{MAX_DIGITS} digits' if hi is None else hi}, "
+                    f"got {shown(t)}")
+    n = sign * int(digits)
+    if hi is not None and n > hi:
+        raise error(f"{large}: at most {hi}, got {shown(t)}")
+    if lo is not None and n < lo:
+        raise error(f"{field}must be at least {lo}, got {shown(t)}")
+    return n
+
+
+def is_decimal(text) -> bool:
+    """True when ``text`` (spaces around it aside) is a decimal number in ASCII:
+    ``2``, ``0.5``, ``.5``, ``1e3``, with a leading ``-`` at most (no ``+``, no ``_``,
+    no other script's digits; ``float()`` would take them all)."""
+    return isinstance(text, str) and _DECIMAL.fullmatch(text.strip()) is not None
+
+
+def name_key(text) -> str:
+    """A name as compared and printed: spaces around it dropped, ASCII letters in lower
+    case. Text with any other character is returned as it is (so ``ＢＡＳＩＣ`` or a
+    Kelvin sign never turn into a name)."""
+    t = text.strip() if isinstance(text, str) else str(text)
+    return t.lower() if t.isascii() else t
+
+
+def choice(text, choices, what: str, error: type[ValueError] = ParseError) -> str:
+    """The one of ``choices`` (canonical lower-case names) that ``text`` names in any
+    case; ``error`` naming ``what`` and listing them otherwise."""
+    key = name_key(text)
+    if key in choices:
+        return key
+    listed = ", ".join(choices[:-1]) + f" or {choices[-1]}" if len(choices) > 1 else choices[0]
+    raise error(f"unknown {what} {shown(text)}: use {listed}")
+
+
+def iso_date(text, what: str = "date", error: type[ValueError] = ParseError) -> _dt.date:
+    """A date written ``YYYY-MM-DD`` (ASCII digits; spaces around it are ignored)."""
+    t = text.strip() if isinstance(text, str) else ""
+    m = _ISO_DATE.fullmatch(t)
+    if not m:
+        raise error(f"bad {what} {shown(text)}: expected YYYY-MM-DD")
+    return _calendar(*m.groups(), text, what, error)
+
+
+def date_of_digits(digits: str, what: str = "date",
+                   error: type[ValueError] = ParseError) -> _dt.date:
+    """A date written ``YYYYMMDD`` (as in daily puzzle IDs)."""
+    if not (is_digits(digits) and len(digits) == 8):
+        raise error(f"bad {what} {shown(digits)}: expected 8 digits YYYYMMDD")
+    return _calendar(digits[:4], digits[4:6], digits[6:], digits, what, error)
+
+
+def _calendar(y: str, m: str, d: str, text, what: str, error) -> _dt.date:
+    try:
+        return _dt.date(int(y), int(m), int(d))
+    except ValueError:
+        raise error(f"bad {what} {shown(text)}: there is no such day") from None
