@@ -171,6 +171,82 @@ def test_bad_records_name_the_problem(text, error, message):
         parse_game(text, reference.Position)
 
 
+# --- the habits PGN players bring --------------------------------------------------------
+
+CANONICAL = "1. 44n66 64\n2. 41\n"
+
+
+@pytest.mark.parametrize("text", [
+    "1.44n66 64 2.41",                                   # no space after the round number
+    "1. 44n66 {a fine start} 64 2. 41",                  # comments between any parts
+    "{before}1.{inside\nover lines}44n66 64 2. 41{after}",
+    "1. 44n66 64 ; the rest of the line is a comment 2. 99\n2. 41",
+    "1. 44n66 {a comment} 1... 64 2. 41",                # the round number again before Blue
+])
+def test_pgn_habits_read_as_the_canonical_record(text):
+    game = parse_game(text, reference.Position)
+    assert game == parse_game(CANONICAL, reference.Position)
+    assert game_string(game) == CANONICAL
+
+
+@pytest.mark.parametrize("text, result", [
+    ("1. 44n66 64 2. 41 *", "*"),
+    ("1.44n66 64 2.41 3-2", "3-2"),
+    ('[Result "3-2"] 1. 44n66 64 2. 41 3-2', "3-2"),
+])
+def test_a_result_after_the_turns_is_the_result_tag(text, result):
+    game = parse_game(text, reference.Position)
+    assert game.tags["Result"] == result
+    canonical = f'[Result "{result}"]\n\n{CANONICAL}'
+    assert game_string(game) == canonical and parse_game(canonical, reference.Position) == game
+    if result != "*":   # checked against the replay as the Result tag is
+        assert game.warnings == [f"Result tag says {result} but the game is unfinished "
+                                 "after 3 turns (scores now 2-1)"]
+
+
+def test_a_trailing_result_the_replay_contradicts_is_warned_like_the_tag():
+    text = open(example_path(), encoding="utf-8").read()
+    moves = text.split("\n\n", 1)[1]
+    game = parse_game(moves + " 15-14", reference.Position)
+    assert game.warnings == ["Result tag says 15-14 but the replay scores 16-14 under the "
+                             "basic rule"]
+    assert parse_game(moves + " 16-14", reference.Position).warnings == []
+
+
+@pytest.mark.parametrize("text, error, message", [
+    # a word where a round number belongs is named for what it is, with round and side
+    (record("1. 44 64 foo"), ParseError, "round 2, red: bad turn 'foo'"),
+    (record("1. 44 64 41"), ParseError, "round 2, red: turn '41' needs its round number "
+                                        "first: '2. 41'"),
+    ('[Position "../....../......./...R..../....N..../....N.../......./....../.. B 4 5 '
+     'basic"] 64', ParseError, "round 1, blue: turn '64' needs its round number first: '1... 64'"),
+    (record("1. 44 64 16-14 2. 41"), ParseError,
+     "round number '2.' on line 3 after the result '16-14': the result ends the record"),
+    (record("1. 44 64 * 41"), ParseError, "'41' on line 3 after the result '*'"),
+    ('[Result "16-14"] 1. 44 64 16-13', ParseError,
+     "the result '16-13' after the turns disagrees with the Result tag '16-14'"),
+    ('[Result "16-14"] 1. 44 64 *', ParseError, "the result '*' after the turns disagrees"),
+    (record("1. 44 64 2. *"), ParseError, "round 2 has no turns"),
+    (record("1. 44 {unclosed 64"), ParseError, "comment '{' on line 3 is never closed"),
+    (record("1. 44 64 }"), ParseError, "unexpected '}' on line 3"),
+    (record("1.. 44"), ParseError, "bad round number '1..' on line 3: write 'N.'"),
+    (record("1. 44 1. 64"), ParseError, "round 1, blue: '1.' before blue's turn: write "
+                                        "'1...' or no number"),
+    (record("1. 44 2... 64"), ParseError, "round 1, blue: turn missing before '2...'"),
+])
+def test_bad_movetext_names_the_token_round_and_side(text, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        parse_game(text, reference.Position)
+
+
+def test_a_record_opening_with_a_comment_is_read_as_a_record():
+    pos, game = load_source("; exported by hand\n{the opening}\n1. 44n66 64",
+                            backend=reference.Position)
+    assert game is not None and len(game.turns) == 2
+    with pytest.raises(ParseError, match="malformed JSON"):   # JSON stays JSON
+        load_source('{"type": "game", "turns": [}', backend=reference.Position)
+
+
 def test_turns_after_the_game_ended_are_an_error(Position):
     text = open(example_path(), encoding="utf-8").read() + "17. 15\n"
     with pytest.raises(IllegalTurnError, match=r"^round 17, red: a turn after the game ended"):

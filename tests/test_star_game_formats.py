@@ -78,6 +78,24 @@ def test_bad_records_name_the_problem(text, error, match):
         parse_game(text)
 
 
+def test_pgn_habits_read_as_every_record_of_the_family():
+    """Comments, a round number without a space, the round number again before
+    White's move and a result after the moves, as the Stars' Zone record reads them."""
+    plain = parse_game('[Game "star"] 1. E5 swap 2. D3 F6')
+    text = ('[Game "star"]\n{opening} 1.E5 {the pie} 1... swap ; swapped\n'
+            '2.D3 F6 *')
+    g = parse_game(text)
+    assert g.moves == plain.moves and g.tags == {"Game": "star", "Result": "*"}
+    assert game_string(g) == '[Game "star"]\n[Result "*"]\n\n1. E5 swap\n2. D3 F6\n'
+    assert parse_game(game_string(g)) == g
+    pos, game = parse_source_text("; a comment first\n" + text)
+    assert game == g
+    with pytest.raises(ParseError, match="round 2, black: no cell 'q99'"):
+        parse_game('[Game "star"] 1. E5 swap Q99')
+    with pytest.raises(ParseError, match="round 2, black: move 'D3' needs its round number"):
+        parse_game('[Game "star"] 1. E5 swap D3')
+
+
 def test_a_result_the_replay_contradicts_is_a_warning():
     g = parse_game('[Game "star"] [Board "4x5"] [Result "3-1"] 1. pass pass')
     assert g.final.is_over() and g.warnings and "0-0" in g.warnings[0]

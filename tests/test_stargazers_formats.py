@@ -2,6 +2,7 @@
 (show / score / replay) on Stargazers sources."""
 import json
 import random
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -93,7 +94,7 @@ def test_a_turn_of_two_and_the_first_single_placement():
     ('[Game "stargazers"] 1. 9 16 2. 30', IllegalTurnError, "one-placement turn"),
     ('[Game "stargazers"] 1. 0', IllegalTurnError, "star"),
     ('[Game "stargazers"] 1. 9 9,10', IllegalTurnError, "taken"),
-    ('[Game "stargazers"] 2. 9', ParseError, "round 2 where round 1"),
+    ('[Game "stargazers"] 2. 9', ParseError, "expected round number '1.', got '2.'"),
     ('[Game "stargazers"] 1. 9 16,23 30,31', ParseError, "round number"),
     ('[Game "stargazers"] 1. 9x', ParseError, "bad Stargazers turn"),
     ('[Game "stargazers"] [Board "7-star"] 1. 9', ParseError, "unknown Stargazers board"),
@@ -101,6 +102,30 @@ def test_a_turn_of_two_and_the_first_single_placement():
 ])
 def test_bad_records(text, error, words):
     with pytest.raises(error, match=words):
+        parse_game(text)
+
+
+def test_pgn_habits_read_as_every_record_of_the_family():
+    """Comments, a round number without a space, the round number again before Blue's
+    turn and a result after the turns, read as the Stars' Zone record reads them; the
+    canonical text keeps the result as the Result tag."""
+    plain = parse_game('[Game "stargazers"] 1. 9 16,23 2. 30')
+    text = '[Game "stargazers"] 1.9 {a comment} 1... 16,23 ; to the end of the line\n2.30 *'
+    g = parse_game(text)
+    assert g.turns == plain.turns and g.tags["Result"] == "*"
+    assert game_string(g) == '[Game "stargazers"]\n[Result "*"]\n\n1. 9 16,23\n2. 30\n'
+    assert parse_game(game_string(g)) == g
+
+
+@pytest.mark.parametrize("text, words", [
+    ('[Game "stargazers"] 1. 9 16,23 x7', "round 2, red: bad Stargazers turn 'x7'"),
+    ('[Game "stargazers"] 1. 9 16,23 30,31', "round 2, red: turn '30,31' needs its round "
+                                             "number first: '2. 30,31'"),
+    ('[Game "stargazers"] [Result "1-0"] 1. 9 2-0', "disagrees with the Result tag"),
+    ('[Game "stargazers"] 1. 9 * 16,23', "after the result"),
+])
+def test_bad_movetext_names_the_token_round_and_side(text, words):
+    with pytest.raises(ParseError, match=re.escape(words)):
         parse_game(text)
 
 

@@ -27,7 +27,13 @@ and ``\\\\`` escaped):
 - Anything else (``Red``, ``Blue``, ``Date``, ``Event``, ``Source``...) is kept as is.
 
 Turns follow as ``N.`` then Red's turn and Blue's turn; a set-up with Blue to move
-starts ``N...`` then Blue's turn. Round numbers must run on without gaps.
+starts ``N...`` then Blue's turn. Round numbers must run on without gaps. The habits of
+PGN are read too: a round number needs no space after it (``1.44n66``); comments
+``{...}`` (between any two parts, over several lines) and ``;`` to the end of the line
+are skipped; ``N...`` may repeat the round's number before Blue's turn (``1. 44n66
+{a comment} 1... 64``); the record may end with its result, the final scores
+(``16-14``) or ``*``, which becomes the Result tag (it must agree with a Result tag
+given). The canonical text drops the comments and writes the result as the tag.
 
 :func:`game_string` writes the canonical form (one tag per line, a blank line, one
 round per line); canonical text round-trips exactly through :func:`parse_game`, and
@@ -48,7 +54,7 @@ import os
 import re
 
 from ..errors import IllegalTurnError, InputError, ParseError
-from ..inputs import MAX_DIGITS, number, shown
+from ..inputs import MAX_DIGITS, cut, number, shown
 from ..rules.base import BASIC, MAX_NEUTRALS_PER_SIDE, RED, RULE_NAMES, SIDE_NAMES, rule_code
 from ..rules.geometry import STARS_ZONE
 from ..rules.text import board_of, turn_code, turn_table
@@ -60,8 +66,10 @@ RECOMMENDED_NEUTRALS = {BASIC: 5, 1: 4}  # rulebook: 5 each under Basic, 4 each 
 EXAMPLE_NAME = "example-2023-07-17.szg"
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
-_TOKEN_RE = re.compile(r'\s*(?:(\[)|(\d+)\.(\.\.)?(?=\s|$)|([^\s\[\]]+))')
+_TOKEN_RE = re.compile(r'(\[)|([0-9]+)(\.+)|([^\s\[\]{};]+)', re.ASCII)
 _RESULT_RE = re.compile(rf"([0-9]{{1,{MAX_DIGITS}}})-([0-9]{{1,{MAX_DIGITS}}})", re.ASCII)
+#: a result after the turns, as PGN ends its movetext: final scores, or * (unfinished)
+_RESULT_TOKEN_RE = re.compile(r"[0-9]+-[0-9]+|\*", re.ASCII)
 
 
 def _escape(value: str) -> str:
@@ -87,26 +95,53 @@ def tag_line(name: str, value: str) -> str:
     return f'[{name} "{_escape(value)}"]'
 
 
+def _skip_space(text: str, pos: int) -> int:
+    """The index of the next part of ``text`` at or after ``pos``: whitespace and
+    comments (``{...}``, which may span lines, and ``;`` to the end of the line) are
+    skipped. ParseError for a ``{`` never closed."""
+    n = len(text)
+    while pos < n:
+        ch = text[pos]
+        if ch.isspace():
+            pos += 1
+        elif ch == "{":
+            close = text.find("}", pos + 1)
+            if close < 0:
+                line = text.count("\n", 0, pos) + 1
+                raise ParseError(f"comment '{{' on line {line} is never closed: end it with '}}'")
+            pos = close + 1
+        elif ch == ";":
+            close = text.find("\n", pos)
+            pos = n if close < 0 else close + 1
+        else:
+            break
+    return pos
+
+
 def read_record(text: str):
     """The parts of a tag-pair record, in order, read lazily (so a caller's complaint
     about an early part comes before a reading error further on):
 
     - ``("tag", line, name, value)`` for ``[Name "value"]`` (the value unescaped);
     - ``("round", line, number, dots, token)`` for a round number ``N.`` (``dots``
-      False) or ``N...`` (True), ``token`` as written;
+      False) or ``N...`` (True), ``token`` as written; the next part may follow it
+      without a space (``1.44n66``);
+    - ``("result", line, token)`` for a result as PGN writes it after the moves: final
+      scores ``16-14``, or ``*`` (unfinished);
     - ``("word", line, token)`` for any other word: a turn or a move.
 
-    ``line`` counts from 1. ParseError names the line of anything else (a malformed
-    tag, a stray ``]``). What the tags and words mean is the caller's.
+    Comments are skipped: ``{...}`` between any two parts (it may span lines) and
+    ``;`` to the end of its line. ``line`` counts from 1. ParseError names the line of
+    anything else (a malformed tag, a stray ``]``, a comment never closed). What the
+    tags and words mean is the caller's.
 
-    >>> [p[0] for p in read_record('[Game "x"]\\n1. a b\\n2... c')]
-    ['tag', 'round', 'word', 'word', 'round', 'word']
+    >>> [p[0] for p in read_record('[Game "x"]\\n1. a {a comment} b\\n2...c ; and one more\\n*')]
+    ['tag', 'round', 'word', 'word', 'round', 'word', 'result']
     """
-    pos, n = 0, len(text)
+    pos = 0
     while True:
-        while pos < n and text[pos].isspace():
-            pos += 1
-        if pos >= n:
+        pos = _skip_space(text, pos)
+        if pos >= len(text):
             return
         line = text.count("\n", 0, pos) + 1
         m = _TOKEN_RE.match(text, pos)
@@ -120,10 +155,27 @@ def read_record(text: str):
             yield "tag", line, t.group(1), _unescape(t.group(2))
         elif m.group(2) is not None:
             pos = m.end()
-            yield "round", line, int(m.group(2)), m.group(3) is not None, m.group(0).strip()
+            if m.group(3) not in (".", "..."):
+                raise ParseError(f"bad round number {shown(m.group(0))} on line {line}: "
+                                 "write 'N.' (or 'N...' before the second side's turn)")
+            yield ("round", line, number(m.group(2), f"the round number on line {line}"),
+                   m.group(3) == "...", m.group(0))
         else:
             pos = m.end()
-            yield "word", line, m.group(4)
+            token = m.group(4)
+            yield ("result" if _RESULT_TOKEN_RE.fullmatch(token) else "word"), line, token
+
+
+def looks_like_record(text: str) -> bool:
+    """Does ``text`` start, after any comments, with a tag ``[Name "value"]`` or a round
+    number ``1.``, as a game record does? (A JSON object does not.)"""
+    if re.match(r"\s*\{\s*[\"}]", text):
+        return False
+    try:
+        pos = _skip_space(text, 0)
+    except ParseError:
+        return False
+    return re.compile(r"\[\s*[A-Za-z]|\d+\.").match(text, pos) is not None
 
 
 class RecordedGame:
@@ -308,24 +360,39 @@ def parse_game(text: str, backend=None) -> Game:
     def new_game(tags):
         game = Game(tags, (), backend=backend)
         return game, game.start.ply // 2 + 1, game.start.side
-    return read_numbered_game(text, new_game, _play_text)
+    return read_numbered_game(text, new_game, _play_text,
+                              check=lambda game, token: parse_turn(token, game.geometry))
 
 
 def read_numbered_game(text: str, new_game, play, word: str = "turn",
-                       side_names=SIDE_NAMES):
+                       side_names=SIDE_NAMES, check=None):
     """The game of a record in this module's format, for every game that writes it
     so: tags, then rounds, each its number ``N.`` and the first side's turn (side 0),
-    then the second side's (``N...`` starts a round at the second side's turn).
+    then the second side's (``N...`` starts a round at the second side's turn, and
+    may repeat the round's number before it, as PGN does after a comment); then,
+    optionally, the result (``16-14`` or ``*``).
+
     ``new_game(tags)`` sets the game up: (game, its first round's number, the side to
     play first); ``play(game, token, where)`` plays a turn's text (``where``: e.g.
-    'round 7, blue'). ``word`` names a turn in the errors ('turn', 'move'). ParseError
-    names what is wrong and where; the game's result tag is checked at the end."""
+    'round 7, blue'); ``check(game, token)``, when given, raises ParseError for text
+    that is no turn at all (so a word where a round number belongs is named for what
+    it is). ``word`` names a turn in the errors ('turn', 'move'). ParseError names what
+    is wrong and where. A result after the turns becomes the Result tag (one that
+    differs from a Result tag given is an error: the record contradicts itself); the
+    game's Result is checked at the end."""
     tags: dict[str, str] = {}
     game = None           # set up once the first round number or turn is reached
     expect_round = side = round_no = None
     in_round = 0          # turns seen since the last round number
+    result = None         # the result written after the turns
     for part in read_record(text):
-        if part[0] == "tag":
+        kind = part[0]
+        if result is not None:
+            what = {"tag": f"tag [{part[2]}]", "round": f"round number {shown(part[-1])}"}.get(
+                kind, shown(part[2]))
+            raise ParseError(f"{what} on line {part[1]} after the result {shown(result)}: the "
+                             "result ends the record")
+        if kind == "tag":
             _, line, name, value = part
             if game is not None:
                 raise ParseError(f"tag [{name}] on line {line} comes after the {word}s: "
@@ -336,22 +403,38 @@ def read_numbered_game(text: str, new_game, play, word: str = "turn",
             continue
         if game is None:   # the tags are complete: set up, then play turns as they come
             game, expect_round, side = new_game(tags)
-        if part[0] == "round":
-            _, _, number, dots, token = part
-            if round_no is not None and in_round == 0:
-                raise ParseError(f"round {round_no} has no {word}s")
+        if kind != "word" and round_no is not None and in_round == 0:
+            raise ParseError(f"round {round_no} has no {word}s")
+        if kind == "round":
+            _, _, written, dots, token = part
             if round_no is not None and side != 0:
+                if (written, dots) == (round_no, True):     # 'N...' before the second turn
+                    continue
+                if written == round_no:
+                    raise ParseError(f"round {round_no}, {side_names[1]}: {shown(token)} before "
+                                     f"{side_names[1]}'s {word}: write '{round_no}...' or "
+                                     "no number")
                 raise ParseError(f"round {round_no}, {side_names[1]}: {word} missing "
-                                 f"before {token!r}")
+                                 f"before {shown(token)}")
             want = f"{expect_round}." if side == 0 else f"{expect_round}..."
-            if (number, dots) != (expect_round, side != 0):
-                raise ParseError(f"expected round number {want!r}, got {token!r}")
+            if (written, dots) != (expect_round, side != 0):
+                raise ParseError(f"expected round number {want!r}, got {shown(token)}")
             round_no, in_round = expect_round, 0
             continue
         token = part[2]
+        if kind == "result":
+            result = token
+            continue
         if round_no is None or (in_round and side == 0):
-            raise ParseError(f"{word} {token!r} needs its round number first: "
-                             f"'{expect_round}. {token}'")
+            where = f"round {expect_round}, {side_names[side]}"
+            if check is not None:
+                try:
+                    check(game, token)
+                except ParseError as e:
+                    raise ParseError(f"{where}: {e}") from None
+            mark = f"{expect_round}." if side == 0 else f"{expect_round}..."
+            raise ParseError(f"{where}: {word} {shown(token)} needs its round number first: "
+                             f"'{mark} {cut(token)}'")
         play(game, token, f"round {round_no}, {side_names[side]}")
         in_round += 1
         if side != 0:
@@ -361,9 +444,25 @@ def read_numbered_game(text: str, new_game, play, word: str = "turn",
         raise ParseError(f"round {round_no} has no {word}s")
     if game is None:
         game = new_game(tags)[0]
+    if result is not None:
+        tagged = game.tags.get("Result")
+        if tagged is None:
+            game.tags["Result"] = result
+        elif _result_value(tagged) not in (None, _result_value(result)):
+            raise ParseError(f"the result {shown(result)} after the {word}s disagrees with the "
+                             f"Result tag {shown(tagged)}")
     game.warnings.clear()
     game._check_result()
     return game
+
+
+def _result_value(text: str):
+    """A result's meaning: ``"*"``, the two scores, or None when it is malformed."""
+    text = text.strip()
+    if text == "*":
+        return text
+    m = _RESULT_RE.fullmatch(text)
+    return (int(m.group(1)), int(m.group(2))) if m else None
 
 
 def _play_text(game: Game, token: str, where: str) -> None:
@@ -445,11 +544,6 @@ def example_game(backend=None) -> Game:
         return parse_game(f.read(), backend)
 
 
-def _looks_like_record(text: str) -> bool:
-    """A game record starts with a tag ``[Name "value"]`` or a round number ``1.``."""
-    return re.match(r"\[\s*[A-Za-z]|\d+\.", text) is not None
-
-
 # The JSON the commands print, read back as input: ``show --json`` (the position under
 # "position", with "last_turn") and ``replay --json`` (the game, or the final position).
 def _unwrap_output(data: dict) -> dict:
@@ -470,7 +564,7 @@ def parse_source_text(text: str, backend=None):
     t = text.removeprefix("\ufeff").strip()
     if not t:
         raise ParseError("empty input: expected a position string, a game record or JSON")
-    if t.startswith("{") or (t.startswith("[") and not _looks_like_record(t)):
+    if t.startswith(("{", "[")) and not looks_like_record(t):
         data = json_loads(t, "JSON input")
         if not isinstance(data, dict):
             raise ParseError(f"JSON input must be an object (a position or a game), "
@@ -482,7 +576,7 @@ def parse_source_text(text: str, backend=None):
             return game.final, game
         return parse_position_json(data, backend), None
     _not_another_game(game_of_text(t), "record" if t.startswith("[") else "position")
-    if _looks_like_record(t):
+    if looks_like_record(t):
         game = parse_game(t, backend)
         return game.final, game
     lines = [ln for ln in t.splitlines() if ln.strip()]
@@ -534,7 +628,7 @@ def load_source(source: str, rule=None, backend=None):
     elif _on_disk(source):
         text = read_text_file(source)
     elif (s and not any(ch.isspace() for ch in s) and not s.startswith(("{", "[", "\ufeff"))
-          and not re.fullmatch(r"[.RBN/]*/[.RBN/]*", s) and not _looks_like_record(s)):
+          and not re.fullmatch(r"[.RBN/]*/[.RBN/]*", s) and not looks_like_record(s)):
         # One word that is neither a position, JSON nor a record: a file that is not there.
         raise InputError(f"no such file: {source}")
     else:

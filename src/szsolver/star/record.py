@@ -23,7 +23,9 @@ escaped):
 - Anything else (``Black``, ``White``, ``Date``, ``Event``...) is kept as is.
 
 Moves follow as ``N.`` then Black's move and White's move (a cell name, ``pass`` or
-``swap``); a set-up with White to move starts ``N...``. Canonical text
+``swap``); a set-up with White to move starts ``N...``. Comments, a result after the
+moves and the other PGN habits are read as in every record of the family
+(:func:`szsolver.formats.record.read_numbered_game`). Canonical text
 (:func:`game_string`) round-trips exactly.
 
 >>> g = parse_game('[Game "star"] 1. E5 swap 2. D3 pass 3. pass')
@@ -43,7 +45,7 @@ import re
 from ..errors import InputError, ParseError
 from ..inputs import MAX_DIGITS, shown
 from ..formats.notation import json_loads, json_object
-from ..formats.record import RecordedGame, read_numbered_game, tag_line
+from ..formats.record import RecordedGame, looks_like_record, read_numbered_game, tag_line
 from .board import STANDARD, by_name
 from .groups import BLACK
 from .position import (COLOUR_NAMES, GAME_WORD, Position, format_move, parse_move,
@@ -139,7 +141,8 @@ def parse_game(text: str) -> Game:
         game = Game(tags)
         return game, 1, game.start.side
     return read_numbered_game(text, new_game, lambda game, token, _where: game.play(token),
-                              "move", COLOUR_NAMES)
+                              "move", COLOUR_NAMES,
+                              check=lambda game, token: parse_move(token, game.board))
 
 
 def game_string(game: Game) -> str:
@@ -206,7 +209,7 @@ def parse_source_text(text: str) -> tuple[Position, Game | None]:
     t = text.removeprefix("\ufeff").strip()
     if not t:
         raise ParseError("empty input: expected a Star position string or game record")
-    if t.startswith("{"):
+    if t.startswith("{") and not looks_like_record(t):
         data = json_loads(t, "JSON input")
         if not isinstance(data, dict):
             raise ParseError("JSON input must be an object (a Star position or game)")
@@ -216,7 +219,7 @@ def parse_source_text(text: str) -> tuple[Position, Game | None]:
         if isinstance(data.get("position"), str):
             return parse_position(data["position"]), None
         raise ParseError("JSON input: expected a Star game or a position with its string")
-    if t.startswith("[") or re.match(r"\d+\.", t):
+    if looks_like_record(t):
         game = parse_game(t)
         return game.final, game
     if len(t.splitlines()) > 1:

@@ -41,8 +41,8 @@ import re
 
 from ..errors import IllegalTurnError, InputError, ParseError
 from ..inputs import MAX_DIGITS, is_digits, number, shown
-from ..formats.record import RecordedGame, read_record, tag_line
-from .base import BLUE, PREFIX, RED, SIDE_NAMES, protocol_name
+from ..formats.record import RecordedGame, read_numbered_game, tag_line
+from .base import PREFIX, RED, SIDE_NAMES, protocol_name
 from .fast import Position
 from .geometry import board as board_named
 
@@ -191,45 +191,21 @@ def _start_position(tags: dict) -> Position:
 def parse_game(text: str) -> Game:
     """The Game a record describes; ParseError / IllegalTurnError naming the problem.
     Each of Red's turns follows its round number ``N.``; a record may start with
-    Blue's turn as ``N...``."""
-    tags: dict = {}
-    items: list = []     # ("round", number, dots) or ("turn", Turn)
-    for part in read_record(text.lstrip("\ufeff")):
-        if part[0] == "tag":
-            _, _, name, value = part
-            if items:
-                raise ParseError("tags come before the turns")
-            if name in tags:
-                raise ParseError(f"tag {name} given twice")
-            tags[name] = value
-        elif part[0] == "round":
-            items.append(("round", part[2], part[3]))
-        else:
-            items.append(("turn", parse_turn(part[2])))
-    game = Game(tags, ())
-    marked = False
-    for item in items:
-        i = len(game.turns)
-        if item[0] == "round":
-            want, side = game.round_of(i), game.side_of(i)
-            if item[1] != want:
-                raise ParseError(f"round {item[1]} where round {want} was expected")
-            if item[2] != (side == BLUE) or (side == BLUE and i):
-                raise ParseError(f"round {item[1]}: write '{want}.' before Red's turn "
-                                 f"('{want}...' only to start a record with Blue's turn)")
-            marked = True
-            continue
-        if game.side_of(i) == RED and not marked:
-            raise ParseError(f"turn {item[1]}: Red's turn follows its round number "
-                             f"'{game.round_of(i)}.'")
-        if i == 0 and not marked:
-            raise ParseError(f"turn {item[1]} before a round number: start with "
-                             f"'{game.round_of(0)}...'")
-        marked = False
-        game.play(item[1])
-    game.warnings = []          # the tags were checked against an empty game first
-    game._check_result()
-    return game
+    Blue's turn as ``N...``. Read as every record of the family is
+    (:func:`szsolver.formats.record.read_numbered_game`: comments, a result after the
+    turns)."""
+    def new_game(tags):
+        game = Game(tags, ())
+        return game, game.round_of(0), game.side_of(0)
+
+    def play(game, token, where):
+        try:
+            turn = parse_turn(token)
+        except ParseError as e:
+            raise ParseError(f"{where}: {e}") from None
+        game.play(turn)
+    return read_numbered_game(text.lstrip("\ufeff"), new_game, play,
+                              check=lambda _game, token: parse_turn(token))
 
 
 def game_string(game: Game) -> str:
