@@ -112,8 +112,33 @@ def json_object(data, what: str) -> dict:
     if isinstance(data, (str, bytes)):
         data = json_loads(data, what)
     if not isinstance(data, dict):
-        raise ParseError(f"{what} must be an object")
+        raise ParseError(f"{what} must be an object, not {json_kind(data)}")
     return data
+
+
+def json_kind(data) -> str:
+    """A JSON value's kind as an error names it: 'an object', 'a list', 'a string',
+    'true or false', 'null' or 'a number'."""
+    return {dict: "an object", list: "a list", str: "a string", bool: "true or false",
+            type(None): "null"}.get(type(data), "a number")
+
+
+def json_scalar_kind(text: str) -> str | None:
+    """:func:`json_kind` of ``text`` when it is JSON holding a single value that is not
+    an object or a list (``null``, ``5``, ``"44"``, ``true``), else None: input that is
+    JSON, only not the object a reader wants.
+
+    >>> json_scalar_kind(" null "), json_scalar_kind("5"), json_scalar_kind("44n66")
+    ('null', 'a number', None)
+    """
+    import json
+    t = text.strip().removeprefix("\ufeff")
+    if not t or t[0] in "{[":
+        return None
+    try:
+        return json_kind(json.loads(t))
+    except (ValueError, RecursionError):
+        return None
 
 
 def parse_position_json(data, backend=None):

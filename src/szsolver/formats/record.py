@@ -58,9 +58,9 @@ from ..inputs import MAX_DIGITS, cut, number, shown
 from ..rules.base import BASIC, MAX_NEUTRALS_PER_SIDE, RED, RULE_NAMES, SIDE_NAMES, rule_code
 from ..rules.geometry import STARS_ZONE
 from ..rules.text import board_of, turn_code, turn_table
-from .notation import (format_turn, json_loads, json_object, parse_position,
-                       parse_position_json, parse_turn, position_string)
-from .sources import GAMES, STDIN, game_of_text, read_stdin, read_text_file
+from .notation import (format_turn, json_kind, json_loads, json_object, json_scalar_kind,
+                       parse_position, parse_position_json, parse_turn, position_string)
+from .sources import GAMES, STDIN, game_of_text, on_disk, read_stdin, read_text_file
 
 RECOMMENDED_NEUTRALS = {BASIC: 5, 1: 4}  # rulebook: 5 each under Basic, 4 each under Advanced
 EXAMPLE_NAME = "example-2023-07-17.szg"
@@ -568,13 +568,16 @@ def parse_source_text(text: str, backend=None):
         data = json_loads(t, "JSON input")
         if not isinstance(data, dict):
             raise ParseError(f"JSON input must be an object (a position or a game), "
-                             f"not {_json_kind(data)}")
+                             f"not {json_kind(data)}")
         data = _unwrap_output(data)
         _not_another_game(data.get("game"), "JSON")
         if data.get("type") == "game" or "turns" in data:
             game = parse_game_json(data, backend)
             return game.final, game
         return parse_position_json(data, backend), None
+    kind = json_scalar_kind(t)
+    if kind is not None:
+        raise ParseError(f"JSON input must be an object (a position or a game), not {kind}")
     _not_another_game(game_of_text(t), "record" if t.startswith("[") else "position")
     if looks_like_record(t):
         game = parse_game(t, backend)
@@ -605,11 +608,6 @@ def _not_another_game(name, kind: str) -> None:
                          "and games are read here")
 
 
-def _json_kind(data) -> str:
-    return {list: "a list", str: "a string", bool: "true or false", type(None): "null"}.get(
-        type(data), "a number")
-
-
 def load_source(source: str, rule=None, backend=None):
     """A position from SOURCE, for the CLI and scripts. Returns (position, game or None).
 
@@ -625,7 +623,7 @@ def load_source(source: str, rule=None, backend=None):
         text = read_stdin()
     elif os.path.isdir(source):
         raise InputError(f"{source} is a directory, not a position or game file")
-    elif _on_disk(source):
+    elif on_disk(source):
         text = read_text_file(source)
     elif (s and not any(ch.isspace() for ch in s) and not s.startswith(("{", "[", "\ufeff"))
           and not re.fullmatch(r"[.RBN/]*/[.RBN/]*", s) and not looks_like_record(s)):
@@ -641,11 +639,3 @@ def load_source(source: str, rule=None, backend=None):
         else:
             pos = pos.with_rule(rule)
     return pos, game
-
-
-def _on_disk(source: str) -> bool:
-    """A file (or a pipe such as ``<(cmd)``) of that name exists."""
-    try:
-        return os.path.exists(source)
-    except (ValueError, OSError):   # a NUL byte, a name too long for the system
-        return False

@@ -24,15 +24,17 @@ True
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 import sys
 from collections.abc import Callable
 
 from ..errors import InputError
 
 __all__ = ["read_source", "read_text_file", "read_stdin", "write_text_file", "same_file",
-           "STDIN", "MAX_BYTES", "GAMES", "game_of_text"]
+           "on_disk", "STDIN", "MAX_BYTES", "GAMES", "game_of_text"]
 
 #: the games besides Stars' Zone, by the name used in their Game tag and position prefix
 GAMES = ("stargazers", "star")
@@ -77,12 +79,28 @@ def _text(data: bytes, name: str) -> str:
 
 def read_text_file(path: str) -> str:
     """The text of the file ``path`` (see :func:`_text`); InputError ``cannot read
-    PATH: <reason>`` when it cannot be read."""
+    PATH: <reason>`` when it cannot be read: a directory, a symlink loop, a link to
+    nothing, a file not readable, a named pipe nothing writes to (read at once, never waited
+    for: a pipe from ``<(cmd)`` has its writer and is read to its end)."""
     try:
-        with open(path, "rb") as f:
+        # not blocked by a named pipe without a writer; blocking again for the read
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {_why(path, e)}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise InputError(f"cannot read {path}: it is a directory")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as f:
             data = f.read(MAX_BYTES + 1)
     except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror or e}") from None
+        raise InputError(f"cannot read {path}: {_why(path, e)}") from None
+    finally:
+        os.close(fd)
+    if not data and stat.S_ISFIFO(mode):
+        raise InputError(f"cannot read {path}: a pipe with nothing written to it (is "
+                         "anything writing to it?)")
     return _text(data, path)
 
 
@@ -142,6 +160,15 @@ def same_file(a: str, b: str) -> bool:
         return False
 
 
+def _why(path: str, error: OSError) -> str:
+    """Why ``path`` could not be read, in a few words."""
+    if error.errno == errno.ELOOP:
+        return "a symlink loop (too many levels of symbolic links)"
+    if error.errno == errno.ENOENT and os.path.islink(path):
+        return f"a symbolic link to {os.readlink(path)}, which does not exist"
+    return error.strerror or str(error)
+
+
 def read_stdin() -> str:
     """Standard input as text (SOURCE ``-``)."""
     stream = sys.stdin
@@ -181,18 +208,18 @@ def read_source(source: str, *, inline: Callable[[str], bool] | None = None,
         return read_stdin()
     if directory is not None and os.path.isdir(source):
         raise InputError(f"{source} is a directory, not {directory}")
-    if _exists(source):
-        if os.path.isdir(source):
-            raise InputError(f"cannot read {source}: it is a directory")
+    if on_disk(source):
         return read_text_file(source)
     if inline is not None and not inline(source):
         raise InputError(f"{missing}: {source}")
     return source.removeprefix("\ufeff")
 
 
-def _exists(source: str) -> bool:
-    """Does ``source`` name something on disk? (False for text that cannot be a path.)"""
+def on_disk(source: str) -> bool:
+    """Does ``source`` name something on disk, a file or not, readable or not (a
+    symlink loop and a link to nothing count, so that reading them says so)? False for
+    text that cannot be a path."""
     try:
-        return os.path.exists(source)
+        return os.path.lexists(source)
     except (ValueError, OSError):   # a NUL byte, a name too long for the system
         return False

@@ -36,7 +36,7 @@ from html import escape
 
 from ..errors import InputError, InvalidPuzzleError, ParseError
 from ..inputs import cut, is_digits, shown
-from ..formats.notation import json_loads, json_object
+from ..formats.notation import json_loads, json_object, json_scalar_kind
 from ..formats.palette import BACKGROUND, BLOCKED, GIVEN_STAR, GRID, PLACED_STAR
 from ..formats.patterns import beam_names, format_pattern, legend, parse_pattern, pattern_digits
 from ..formats.sources import read_source
@@ -135,6 +135,10 @@ def solution_from_text(g: Geometry, text: str) -> tuple[int, list[str]]:
     s = text.strip()
     if not s:
         raise InvalidPuzzleError("empty solution")
+    kind = json_scalar_kind(s)
+    if kind is not None and kind != "a number":     # 44 is a point
+        raise InvalidPuzzleError(f"a solution in JSON is a list of points or an object with "
+                                 f"'solution', not {kind}")
     if s[0] in "[{":
         data = json_loads(s, "solution")
         if isinstance(data, dict):
@@ -264,6 +268,9 @@ def load_puzzle(source: str) -> tuple[Puzzle, int | None]:
     s = text.strip()
     if not s:
         raise InvalidPuzzleError("empty puzzle")
+    kind = json_scalar_kind(s)
+    if kind is not None:
+        raise InvalidPuzzleError(f"puzzle JSON must be an object (a puzzle), not {kind}")
     if s[0] in "{[":
         return puzzle_and_solution_from_json(json_loads(s, "puzzle JSON"))
     if "\n" not in s:
