@@ -398,6 +398,18 @@ def test_entry_points_take_what_a_user_has_and_name_what_they_cannot(tmp_path):
     assert sz.format_turn(t) == str(t)          # a Turn prints on its own board
 
 
+def test_the_record_functions_take_the_front_doors_game():
+    """The README sends a user from sz.Game to formats.record.game_string and game_json:
+    they take it (it said 'Game' object has no attribute 'side_of')."""
+    from szsolver.formats.record import game_json, game_string
+    game = sz.Game.example()
+    with open(example_path(), encoding="utf-8") as f:
+        assert game_string(game) == str(game) == f.read()
+    assert game_json(game) == game.to_json()
+    with pytest.raises(sz.errors.ParseError, match="not a game: str"):
+        game_string("1. 44n66")
+
+
 def test_a_back_end_and_a_board_by_name():
     from szsolver.rules import reference
     assert isinstance(sz.Game.example(backend="reference").final, reference.Position)

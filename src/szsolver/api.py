@@ -16,6 +16,7 @@ from types import MappingProxyType
 
 from .errors import InputError, ParseError
 from .formats import record
+from .formats.sources import on_disk
 from .rules.text import position_string
 
 __all__ = ["solve", "Game"]
@@ -68,7 +69,7 @@ class Game:
             return cls._of(rec if rule is None else rec.with_rule(rule))
         if isinstance(source, os.PathLike):
             source = os.fspath(source)
-            if not os.path.isfile(source):
+            if not on_disk(source):      # what is there (a directory, a loop) says itself
                 raise InputError(f"no such game file: {source}")
         if not isinstance(source, str):
             raise ParseError("a game is a path, a record's or JSON game's text, or a JSON "

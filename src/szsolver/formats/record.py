@@ -483,8 +483,23 @@ def _default_backend():
     return default_position_class()
 
 
-def game_string(game: Game) -> str:
-    """The canonical record text: one tag per line, a blank line, one round per line."""
+def _the_record(game) -> Game:
+    """The record of ``game``: a :class:`Game`, or the front door's ``szsolver.Game``
+    (which holds one as ``record``); ParseError for anything else."""
+    if isinstance(game, Game):
+        return game
+    record = getattr(game, "record", None)
+    if isinstance(record, Game):
+        return record
+    raise ParseError(f"not a game: {type(game).__name__} (give a szsolver.Game or a "
+                     "szsolver.formats.record.Game)")
+
+
+def game_string(game) -> str:
+    """The canonical record text: one tag per line, a blank line, one round per line.
+    ``game`` is a :class:`Game` or the front door's ``szsolver.Game`` (whose ``str()``
+    it is)."""
+    game = _the_record(game)
     out = [tag_line(k, v) for k, v in game.tags.items()]
     lines = []
     for i, t in enumerate(game.turns):
@@ -502,8 +517,10 @@ def game_string(game: Game) -> str:
 
 # --- JSON ---------------------------------------------------------------------------------
 
-def game_json(game: Game) -> dict:
-    """A game as JSON-ready data: ``{"type": "game", "tags": {...}, "turns": ["44n66", ...]}``."""
+def game_json(game) -> dict:
+    """A game (a :class:`Game` or ``szsolver.Game``) as JSON-ready data: ``{"type":
+    "game", "tags": {...}, "turns": ["44n66", ...]}``."""
+    game = _the_record(game)
     return {"type": "game", "tags": dict(game.tags),
             "turns": [format_turn(t, game.geometry) for t in game.turns]}
 
