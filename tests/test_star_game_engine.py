@@ -134,3 +134,23 @@ def test_the_analysis_commands_take_star_sources(tmp_path):
                  ("best", LATE, "--rule", "basic"), ("check", LATE, "K9")):
         r = _run(*args)
         assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1, (args, r.output)
+
+
+def test_exact_turns_takes_what_the_docs_and_the_help_say(tmp_path):
+    """Star's ``--exact-turns``: 0 to the solver's reach without a limit (16 live empty
+    cells), default 8, as docs/star.md and the help say (any number was taken)."""
+    import pathlib
+    from szsolver.analysis.check import EXACT_TURNS
+    from szsolver.star.solver import MAX_EMPTY_WITHOUT_LIMIT as MAX
+    docs = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "star.md").read_text()
+    assert f"N live empty cells (0 to {MAX}, default {EXACT_TURNS};" in " ".join(docs.split())
+    help_text = " ".join(_run("annotate", "--help").output.split())
+    assert f"Star: N live empty cells, 0 to {MAX}, default {EXACT_TURNS};" in help_text
+    record = tmp_path / "g.star"
+    record.write_text('[Game "star"] [Position "' + LATE + '"] 1. E7 E8 2. H2', encoding="utf-8")
+    r = _run("annotate", str(record), "--exact-turns", str(MAX + 1))
+    assert r.exit_code == 2 and r.output.strip() == (
+        f"Error: --exact-turns {MAX + 1}: a Star game proves moves with at most {MAX} live "
+        f"empty cells (0 to {MAX}, default {EXACT_TURNS}: the exact solver's reach)")
+    r = _run("annotate", str(record), "--exact-turns", str(MAX), "--json")
+    assert r.exit_code == 0, r.output

@@ -156,3 +156,24 @@ def test_a_limit_leaves_the_value_unproved_with_exit_code_3():
     code, out = run("solve", "stargazers:12-star:1-2:r=9:b=", "--node-limit", "10", "--json")
     d = json.loads(out)
     assert code == 3 and d["complete"] is False and "limit of 10 nodes" in d["stopped"]
+
+
+def test_exact_turns_takes_what_the_docs_and_the_help_say():
+    """``--exact-turns``: 0 to the solver's reach without a limit (16 empty cells),
+    default 13, as docs/stargazers.md and the help say (the docs said 0-8 and 20 was
+    taken)."""
+    import pathlib
+    from szsolver.stargazers.analysis import EXACT_EMPTIES
+    from szsolver.stargazers.solver import MAX_EMPTY_WITHOUT_LIMIT as MAX
+    docs = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "stargazers.md").read_text()
+    assert f"(N from 0 to {MAX}, default {EXACT_EMPTIES};" in docs
+    help_text = " ".join(CliRunner().invoke(main, ["annotate", "--help"]).output.split())
+    assert f"Stargazers: N empty cells, 0 to {MAX}, default {EXACT_EMPTIES})" in help_text
+    _p, _turns, record = _short_game()
+    for n in (MAX + 1, 20):
+        code, out = run("annotate", record, "--exact-turns", str(n))
+        assert code == 2 and out.strip() == (
+            f"Error: --exact-turns {n}: a Stargazers game proves turns with at most {MAX} "
+            f"empty cells (0 to {MAX}, default {EXACT_EMPTIES}: the exact solver's reach)")
+    code, out = run("annotate", record, "--exact-turns", str(MAX), "--json")
+    assert code == 0 and [j["method"] for j in json.loads(out)["turns"]] == ["solver"] * 2

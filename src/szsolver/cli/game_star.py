@@ -245,8 +245,14 @@ def annotate(text: str, *, time_per_turn: float | None = None, exact_turns: int 
     (moves left), estimated by the engine before."""
     from ..analysis.check import EXACT_TURNS
     from ..star.analysis import annotate as star_annotate
+    from ..star.solver import MAX_EMPTY_WITHOUT_LIMIT
     from .common import end_progress, progress_printer
     _no_other_options("annotate", other)
+    if exact_turns is not None and not 0 <= exact_turns <= MAX_EMPTY_WITHOUT_LIMIT:
+        raise BadInput(f"--exact-turns {exact_turns}: a Star game proves moves with at most "
+                       f"{MAX_EMPTY_WITHOUT_LIMIT} live empty cells (0 to "
+                       f"{MAX_EMPTY_WITHOUT_LIMIT}, default {EXACT_TURNS}: the exact solver's "
+                       "reach)")
     _pos, game = _load(text)
     if game is None:
         raise BadInput("annotate needs a game record, not a position")

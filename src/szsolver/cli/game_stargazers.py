@@ -268,7 +268,12 @@ def annotate(text, *, example=False, rule=None, as_json=False, time_per_turn=Non
     (default :data:`~szsolver.stargazers.analysis.EXACT_EMPTIES`)."""
     from ..stargazers.analysis import ENGINE_SECONDS, EXACT_EMPTIES
     from ..stargazers.analysis import annotate as annotate_game
+    from ..stargazers.solver import MAX_EMPTY_WITHOUT_LIMIT
     _refuse(**{"--rule": rule, "--html": html_file, "--threads": threads})
+    if exact_turns is not None and not 0 <= exact_turns <= MAX_EMPTY_WITHOUT_LIMIT:
+        raise BadInput(f"--exact-turns {exact_turns}: a {NAME} game proves turns with at most "
+                       f"{MAX_EMPTY_WITHOUT_LIMIT} empty cells (0 to {MAX_EMPTY_WITHOUT_LIMIT}, "
+                       f"default {EXACT_EMPTIES}: the exact solver's reach)")
     _pos, game = _load(text)
     if game is None:
         raise BadInput("annotate needs a game record, not a position")
