@@ -305,6 +305,25 @@ def test_the_json_show_and_replay_print_reads_back(run, source):
     assert replay_again == json.loads(replay)     # the game itself came back, tags and all
 
 
+@pytest.mark.parametrize("args", [
+    ["score", "--example"], ["solve", "--example"], ["best", "--example", "--time", "0.05"],
+    ["check", "--example", "--turn", "30"]])
+def test_the_answers_json_reads_back_as_its_position(args):
+    """An answer saved with --json names its position: given back as SOURCE it is read
+    as that position (it said 'position JSON: unknown key ...')."""
+    printed = CliRunner().invoke(main, args + ["--json"])
+    assert printed.exit_code == 0, printed.output
+    position = json.loads(printed.stdout)["position"]
+    for command in ("show", "score"):
+        again = CliRunner().invoke(main, [command, printed.stdout, "--json"])
+        assert again.exit_code == 0, again.output
+        got = json.loads(again.stdout)["position"]     # show --json: the position's JSON
+        assert (got["position"] if isinstance(got, dict) else got) == position
+    # a position's own JSON still refuses a key it does not have
+    r = CliRunner().invoke(main, ["show", json.dumps({"position": position, "sied": "blue"})])
+    assert r.exit_code == 2 and "unknown key 'sied'" in r.stderr
+
+
 def test_example_of_solve_and_potential_is_the_game_with_6_turns_left(Position):
     """Replayed here turn by turn on the back end under test, independently of the CLI."""
     text = open(example_path(), encoding="utf-8").read()

@@ -485,3 +485,64 @@ def test_the_explained_example_in_docs_is_real_output():
     block = block.split("```", 1)[0]
     r = run("puzzle", "check", "sz-hard-7", "15 23 27 41 44 47 54 57 83")
     assert r.exit_code == 1 and r.stdout == block
+
+
+# --- what the commands print, saved and given back ---------------------------------------
+
+@pytest.mark.parametrize("printer", [
+    ["puzzle", "show", "sz-hard-7", "--solution"],
+    ["puzzle", "show", "sz-hard-7", "--solution", "--json"],
+    ["puzzle", "solve", "sz-hard-7"],
+    ["puzzle", "solve", "sz-hard-7", "--json"],
+])
+def test_a_printed_solution_is_read_back_by_check(tmp_path, printer):
+    """Every solution a command prints, saved to a file, is a SOLUTION for puzzle check
+    and --check (puzzle show --solution printed a picture check could not read)."""
+    printed = run(*printer)
+    assert printed.exit_code == 0, printed.output
+    saved = tmp_path / "solution.txt"
+    saved.write_text(printed.stdout, encoding="utf-8")
+    for checker in (["puzzle", "check", "sz-hard-7", saved], ["puzzle", "show", "sz-hard-7",
+                                                            "--check", saved]):
+        r = run(*checker)
+        assert r.exit_code == 0, r.output
+        assert r.stdout.startswith("sz-hard-7: correct")
+    wrong = run("puzzle", "check", "sz-hard-8", saved)       # another puzzle: explained
+    assert wrong.exit_code == 1 and "not a solution" in wrong.stdout
+
+
+def test_a_daily_solution_printed_is_read_back_by_its_check(tmp_path):
+    saved = tmp_path / "daily.txt"
+    saved.write_text(run("puzzle", "daily", "--date", "2026-11-23", "--solution").stdout)
+    r = run("puzzle", "daily", "--date", "2026-11-23", "--check", saved)
+    assert r.exit_code == 0 and "correct" in r.stdout
+
+
+@pytest.mark.parametrize("text, words", [
+    ("puzzle_text", "shows no stars placed"),
+    ("two", "more than one puzzle picture"),
+    ("square", "picture is of the square-8 board, the puzzle is on stars-zone"),
+    ('{"solutions": [["44"], ["45"]]}', "lists 2 solutions under 'solutions': give one"),
+    ("null", "a solution in JSON is a list of points or an object with 'solution', not null"),
+])
+def test_a_saved_output_that_is_no_one_solution_is_one_line(tmp_path, text, words):
+    from szsolver.starmaps.io import puzzle_text
+    shown = run("puzzle", "show", "sz-hard-7").stdout
+    with_stars = run("puzzle", "show", "sz-hard-7", "--solution").stdout
+    text = {"puzzle_text": shown, "two": with_stars + with_stars,
+            "square": puzzle_text(Puzzle(square(8)), 1)}.get(text, text)
+    saved = tmp_path / "solution.txt"
+    saved.write_text(text)
+    assert words in one_line_error(run("puzzle", "check", "sz-hard-7", saved))
+
+
+@pytest.mark.parametrize("printer", [["puzzle", "show", "sz-hard-7"],
+                                     ["puzzle", "show", "sz-hard-7", "--json"],
+                                     ["puzzle", "show", "sz-hard-7", "--solution"]])
+def test_a_printed_puzzle_is_read_back_by_solve(tmp_path, printer):
+    saved = tmp_path / "puzzle.txt"
+    saved.write_text(run(*printer).stdout)
+    r = run("puzzle", "solve", saved, "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["puzzle"] == puzzle_string(P7.puzzle) and data["solutions"] == [SOL7]

@@ -218,3 +218,21 @@ def test_each_outline_edge_faces_the_neighbour_it_separates():
             # the edge's midpoint is halfway to the neighbour's centre (corners y up)
             nx, ny = _centre(q + dq, r + dr)
             assert abs(cx + (x1 + x2) - nx) < 1e-9 and abs(cy - (y1 + y2) - ny) < 1e-9
+
+
+@pytest.mark.parametrize("command", ["show", "score", "replay"])
+def test_the_json_the_commands_print_reads_back(tmp_path, command):
+    """show, score and replay --json of a Star game, saved and given back as SOURCE, are
+    read as Star (they were refused as 'a Star JSON: only Stars' Zone ...')."""
+    printed = _run(command, RECORD, "--json")
+    assert printed.exit_code == 0, printed.output
+    saved = tmp_path / "out.json"
+    saved.write_text(printed.stdout, encoding="utf-8")
+    final = str(parse_game(RECORD).final)
+    for source in (str(saved), printed.stdout):
+        r = _run("score", source, "--json")
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.stdout)["position"] == final
+    if command == "replay":       # the game itself comes back
+        again = _run("replay", str(saved), "--json")
+        assert json.loads(again.stdout)["game"] == json.loads(printed.stdout)["game"]

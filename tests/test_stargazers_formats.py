@@ -210,3 +210,23 @@ def test_warnings_come_after_the_checks():
     res = CliRunner().invoke(main, ["check", wrong, "--turn", "999"])
     assert res.exit_code == 2 and "Warning" not in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["show", "score", "replay"])
+def test_the_json_the_commands_print_reads_back(tmp_path, command):
+    """show, score and replay --json of a Stargazers game, saved and given back as
+    SOURCE, are read as Stargazers (they were refused, or read as a Stars' Zone
+    position)."""
+    record = '[Game "stargazers"]\n\n1. 9 16,23\n2. 30\n'
+    printed = CliRunner().invoke(main, [command, record, "--json"])
+    assert printed.exit_code == 0, printed.output
+    saved = tmp_path / "out.json"
+    saved.write_text(printed.stdout, encoding="utf-8")
+    final = str(parse_game(record).final)
+    for source in (str(saved), printed.stdout):
+        r = CliRunner().invoke(main, ["score", source, "--json"])
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.stdout)["position"] == final
+    if command == "replay":       # the game itself comes back
+        again = CliRunner().invoke(main, ["replay", str(saved), "--json"])
+        assert json.loads(again.stdout)["game"] == json.loads(printed.stdout)["game"]

@@ -171,8 +171,9 @@ def check_cmd(source, solution, as_json):
     sz-hard-7) with the independent pure-Python checker.
 
     SOLUTION is a file or inline: the points of the stars you placed, like
-    '44 52 ...' (the givens are implied; listing them too is fine), or JSON (a list
-    of points, or an object with 'solution'). A wrong solution is explained: givens
+    '44 52 ...' (the givens are implied; listing them too is fine), JSON (a list
+    of points, or an object with 'solution'), or what puzzle show --solution and
+    puzzle solve print, saved. A wrong solution is explained: givens
     whose pattern it changes, patterns two stars show, patterns no star shows, stars
     on blocked points or off the board, too few or too many stars."""
     show = progress_printer()

@@ -561,8 +561,14 @@ def example_game(backend=None) -> Game:
         return parse_game(f.read(), backend)
 
 
+#: keys of the commands' answers that a position's JSON never has
+_ANSWER_KEYS = ("value", "value_before", "scores")
+
+
 # The JSON the commands print, read back as input: ``show --json`` (the position under
-# "position", with "last_turn") and ``replay --json`` (the game, or the final position).
+# "position", with "last_turn"), ``replay --json`` (the game, or the final position),
+# and the answers of ``score``, ``solve``, ``best`` and ``check`` (the position's string
+# under "position", beside a value or the scores).
 def _unwrap_output(data: dict) -> dict:
     if "type" not in data and isinstance(data.get("game"), dict) and "final" in data:
         return data["game"]                         # replay --json of a game
@@ -570,6 +576,9 @@ def _unwrap_output(data: dict) -> dict:
         return data["final"]                        # replay --json of a position
     if "type" not in data and isinstance(data.get("position"), dict) and "last_turn" in data:
         return data["position"]                     # show --json
+    if ("type" not in data and isinstance(data.get("position"), str)
+            and any(k in data for k in _ANSWER_KEYS)):
+        return {"position": data["position"]}       # score, solve, best, check --json
     return data
 
 

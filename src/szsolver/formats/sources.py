@@ -48,6 +48,8 @@ def game_of_text(text: str) -> str | None:
     string) belongs to, or None for Stars' Zone (no Game tag, no game prefix). A
     Game tag naming another game is left to the Stars' Zone reader (any tag is kept
     there), so only the names in :data:`GAMES` are recognised."""
+    if text.lstrip().lstrip("\ufeff").startswith("{"):
+        return _game_of_json(text)
     m = _GAME_TAG.search(text)
     if m is not None:
         name = m.group(1).strip().lower()
@@ -56,6 +58,37 @@ def game_of_text(text: str) -> str | None:
     if m is not None and m.group(1).lower() in GAMES:
         return m.group(1).lower()
     return None
+
+def _game_of_json(text: str) -> str | None:
+    """The game of a JSON object as the commands print them: ``"game": NAME``, or a
+    position string or record naming it, at the top or one level down (``show --json``
+    holds the position's JSON, ``replay --json`` the game's). None for Stars' Zone and
+    for JSON that does not parse (its reader says why)."""
+    import json
+    try:
+        data = json.loads(text.strip().lstrip("\ufeff"))
+    except (ValueError, RecursionError):
+        return None
+
+    def name_in(d, depth):
+        if not isinstance(d, dict):
+            return None
+        name = d.get("game")
+        if isinstance(name, str):
+            return name.strip().lower() if name.strip().lower() in GAMES else None
+        for key in ("position", "record"):
+            if isinstance(d.get(key), str) and not d[key].lstrip().startswith("{"):
+                found = game_of_text(d[key])
+                if found:
+                    return found
+        if depth:
+            for key in ("game", "position", "final"):
+                found = name_in(d.get(key), depth - 1)
+                if found:
+                    return found
+        return None
+    return name_in(data, 1)
+
 
 #: the SOURCE that means standard input
 STDIN = "-"

@@ -213,6 +213,10 @@ def parse_source_text(text: str) -> tuple[Position, Game | None]:
         data = json_loads(t, "JSON input")
         if not isinstance(data, dict):
             raise ParseError("JSON input must be an object (a Star position or game)")
+        if "type" not in data and isinstance(data.get("game"), dict):
+            data = data["game"]                     # replay --json
+        elif "type" not in data and isinstance(data.get("position"), dict):
+            data = data["position"]                 # show --json
         if "moves" in data or data.get("type") == "game":
             game = parse_game_json(data)
             return game.final, game

@@ -41,7 +41,9 @@ import re
 
 from ..errors import IllegalTurnError, InputError, ParseError
 from ..inputs import MAX_DIGITS, is_digits, number, shown
-from ..formats.record import RecordedGame, read_numbered_game, tag_line
+from ..formats.notation import json_object
+from ..formats.record import (RecordedGame, looks_like_record, read_numbered_game,
+                              tag_line)
 from .base import PREFIX, RED, SIDE_NAMES, protocol_name
 from .fast import Position
 from .geometry import board as board_named
@@ -222,8 +224,19 @@ def game_string(game: Game) -> str:
 
 
 def load_text(text: str):
-    """(position, game or None) from a Stargazers record or position string."""
+    """(position, game or None) from a Stargazers record or position string, or the
+    JSON the commands print (``show``/``score --json``: the position string under
+    ``position``; ``replay --json``: the record under ``game``)."""
     s = text.strip().lstrip("\ufeff")
+    if s.startswith("{") and not looks_like_record(s):
+        data = json_object(s, "Stargazers JSON")
+        game = data.get("game")
+        if isinstance(game, dict) and isinstance(game.get("record"), str):
+            return load_text(game["record"])
+        if isinstance(data.get("position"), str) and data["position"].lower().startswith(PREFIX):
+            return Position(data["position"]), None
+        raise ParseError("a Stargazers JSON input holds a position string under 'position' "
+                         "(show --json, score --json) or a record under 'game' (replay --json)")
     if s.lower().startswith(PREFIX + ":"):
         return Position(s), None
     game = parse_game(text)

@@ -129,7 +129,10 @@ def points_and_off_board(g: Geometry, names) -> tuple[int, list[str]]:
 
 def solution_from_text(g: Geometry, text: str) -> tuple[int, list[str]]:
     """A claimed solution from text: JSON (a list of points, or an object with
-    ``solution``) or point names separated by spaces, newlines, ';' or '.'.
+    ``solution``, or with ``solutions`` holding one, as ``puzzle solve --json`` prints
+    it), the puzzle's picture with the placed stars marked ``*`` (what ``puzzle show
+    --solution`` and ``puzzle solve`` print), or point names separated by spaces,
+    newlines, ';' or '.'.
     Returns (bitmask of points on the board, [names off the board]); see
     :func:`points_and_off_board`. ParseError / InvalidPuzzleError name what is wrong."""
     s = text.strip()
@@ -142,11 +145,34 @@ def solution_from_text(g: Geometry, text: str) -> tuple[int, list[str]]:
     if s[0] in "[{":
         data = json_loads(s, "solution")
         if isinstance(data, dict):
-            if "solution" not in data:
+            if "solution" not in data and isinstance(data.get("solutions"), list):
+                data = _one_solution(data["solutions"])       # puzzle solve --json
+            elif "solution" not in data:
                 raise InvalidPuzzleError("the JSON has no 'solution'")
-            data = data["solution"]
+            else:
+                data = data["solution"]
         return points_and_off_board(g, data)
+    if re.search(rf"^{_HEADER}:", s, re.MULTILINE):       # the text puzzle show prints
+        if len(re.findall(rf"^{_HEADER}:", s, re.MULTILINE)) > 1:
+            raise InvalidPuzzleError("the text shows more than one puzzle picture: give one "
+                                     "solution")
+        p, placed = puzzle_and_stars_from_text(s)
+        if p.geometry is not g:
+            raise InvalidPuzzleError(f"the solution's picture is of the {p.geometry.name} "
+                                     f"board, the puzzle is on {g.name}")
+        if not placed:
+            raise InvalidPuzzleError("the puzzle text shows no stars placed (a solution marks "
+                                     "them with *, as puzzle show --solution prints it)")
+        return placed, []
     return points_and_off_board(g, s)
+
+
+def _one_solution(solutions: list):
+    """The only solution of a list (what ``puzzle solve --json`` gives)."""
+    if len(solutions) != 1:
+        raise InvalidPuzzleError(f"the JSON lists {len(solutions)} solutions under "
+                                 "'solutions': give one")
+    return solutions[0]
 
 
 def _inline_solution(text: str) -> bool:
@@ -397,6 +423,12 @@ def puzzle_text(p: Puzzle, solution: int | None = None) -> str:
 
 def puzzle_from_text(text: str) -> Puzzle:
     """Inverse of :func:`puzzle_text` (a solution shown in it is ignored)."""
+    return puzzle_and_stars_from_text(text)[0]
+
+
+def puzzle_and_stars_from_text(text: str) -> tuple[Puzzle, int]:
+    """:func:`puzzle_from_text`, and the stars the text shows placed (``*``, as
+    :func:`puzzle_text` draws a solution), a bitmask (0 when none is shown)."""
     lines = text.splitlines()
     head = next((ln for ln in lines if ln.startswith(_HEADER + ":")), None)
     if head is None:
@@ -440,15 +472,19 @@ def puzzle_from_text(text: str) -> Puzzle:
                              "of the board")
     blocked = g.fixed_neutral_mask
     givens = []
+    placed = 0
     for q, (y, x) in pos.items():
         cell = rows[y][x:x + nd + 1].strip()
-        if cell == "." or cell.startswith("*"):
+        if cell.startswith("*"):
+            placed |= 1 << q
+            continue
+        if cell == ".":
             continue
         if cell == "#":
             blocked |= 1 << q
             continue
         givens.append((q, parse_pattern(g, cell)))
-    return Puzzle(g, blocked=blocked, givens=tuple(givens), rule=rule)
+    return Puzzle(g, blocked=blocked, givens=tuple(givens), rule=rule), placed
 
 
 # --- SVG ----------------------------------------------------------------------------------
