@@ -90,6 +90,8 @@ def test_pgn_habits_read_as_every_record_of_the_family():
     assert parse_game(game_string(g)) == g
     pos, game = parse_source_text("; a comment first\n" + text)
     assert game == g
+    r = _run("score", "{a comment first} " + text, "--json")     # read as Star
+    assert r.exit_code == 0 and json.loads(r.stdout)["position"] == str(g.final)
     with pytest.raises(ParseError, match="round 2, black: no cell 'q99'"):
         parse_game('[Game "star"] 1. E5 swap Q99')
     with pytest.raises(ParseError, match="round 2, black: move 'D3' needs its round number"):

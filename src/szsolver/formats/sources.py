@@ -49,7 +49,9 @@ def game_of_text(text: str) -> str | None:
     Game tag naming another game is left to the Stars' Zone reader (any tag is kept
     there), so only the names in :data:`GAMES` are recognised."""
     if text.lstrip().lstrip("\ufeff").startswith("{"):
-        return _game_of_json(text)
+        found = _game_of_json(text)
+        if found is not False:
+            return found
     m = _GAME_TAG.search(text)
     if m is not None:
         name = m.group(1).strip().lower()
@@ -59,16 +61,16 @@ def game_of_text(text: str) -> str | None:
         return m.group(1).lower()
     return None
 
-def _game_of_json(text: str) -> str | None:
+def _game_of_json(text: str) -> str | None | bool:
     """The game of a JSON object as the commands print them: ``"game": NAME``, or a
     position string or record naming it, at the top or one level down (``show --json``
-    holds the position's JSON, ``replay --json`` the game's). None for Stars' Zone and
-    for JSON that does not parse (its reader says why)."""
+    holds the position's JSON, ``replay --json`` the game's). None for Stars' Zone;
+    False for text that is no JSON (a record may open with a ``{comment}``)."""
     import json
     try:
         data = json.loads(text.strip().lstrip("\ufeff"))
     except (ValueError, RecursionError):
-        return None
+        return False
 
     def name_in(d, depth):
         if not isinstance(d, dict):
