@@ -226,7 +226,7 @@ class Engine:
         for _ in range(iterations):
             node, path = root, [root]
             taken = set()
-            gb, gw = gb0, gw0
+            grids = [gb0, gw0]            # by colour (BLACK 0): a node's mover is side ^ 1
             if forced is not None:          # the first move is given
                 node = next((c for c in root.children if c.move == forced), None)
                 if node is None:
@@ -237,19 +237,13 @@ class Engine:
                     root.children.append(node)
                 path.append(node)
                 taken.add(forced)
-                if node.side == 1:
-                    gb |= 1 << bits[forced]
-                else:
-                    gw |= 1 << bits[forced]
+                grids[node.side ^ 1] |= 1 << bits[forced]
             # selection
             while not node.untried and node.children:
                 node = self._select(node)
                 path.append(node)
                 taken.add(node.move)
-                if node.side == 1:       # Black moved here
-                    gb |= 1 << bits[node.move]
-                else:
-                    gw |= 1 << bits[node.move]
+                grids[node.side ^ 1] |= 1 << bits[node.move]
             # expansion
             if node.untried:
                 move = node.untried.pop()
@@ -260,10 +254,8 @@ class Engine:
                 node = child
                 path.append(node)
                 taken.add(move)
-                if node.side == 1:
-                    gb |= 1 << bits[move]
-                else:
-                    gw |= 1 << bits[move]
+                grids[node.side ^ 1] |= 1 << bits[move]
+            gb = grids[BLACK]
             # playout: the remaining cells at random, alternately from the side to move
             rest = [c for c in cells if c not in taken]
             rng.shuffle(rest)

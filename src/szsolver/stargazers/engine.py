@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from ..errors import InputError, UnsupportedError
 from ..limits import check_seconds
 from ..rules.bits import popcount
-from .base import RED, SIDE_NAMES, side_of_placement
+from .base import BLUE, RED, SIDE_NAMES, side_of_placement
 from .fast import inspired_mask, legal_mask
 
 __all__ = ["Engine", "Analysis", "EXACT_EMPTIES", "EXACT_NODES", "ITERATIONS_PER_SECOND",
@@ -236,45 +236,36 @@ class _Tree:
         board, protocol = position.board, position.protocol
         for _ in range(iterations):
             self.iterations += 1
-            red, blue = position.red, position.blue
-            n = popcount(red | blue)
+            stones = [position.red, position.blue]           # by side: RED 0, BLUE 1
+            n = popcount(position.red | position.blue)
             node, path = root, [root]
-            # the forced line, its nodes made where missing
+            # the forced line (its nodes made where missing), then selection by UCT
             for c in forced:
                 child = node.children.get(c)
                 if child is None:
                     node.untried.remove(c)
-                    child = self._expand(node, c, red, blue, n, board, protocol)
-                if node.side == RED:
-                    red |= 1 << c
-                else:
-                    blue |= 1 << c
+                    child = self._expand(node, c, stones, n, board, protocol)
+                stones[node.side] |= 1 << c
                 n += 1
                 node = child
                 path.append(node)
-            # selection
             while not node.untried and node.children:
                 log_n = math.log(node.visits)
-                c, node = max(node.children.items(),
-                              key=lambda kv: kv[1].wins / kv[1].visits
-                              + _C * math.sqrt(log_n / kv[1].visits))
-                if path[-1].side == RED:
-                    red |= 1 << c
-                else:
-                    blue |= 1 << c
+                c, child = max(node.children.items(),
+                               key=lambda kv: kv[1].wins / kv[1].visits
+                               + _C * math.sqrt(log_n / kv[1].visits))
+                stones[node.side] |= 1 << c
                 n += 1
+                node = child
                 path.append(node)
             # expansion
             if node.untried:
                 c = node.untried.pop(rng.randrange(len(node.untried)))
-                child = self._expand(node, c, red, blue, n, board, protocol)
-                if node.side == RED:
-                    red |= 1 << c
-                else:
-                    blue |= 1 << c
+                child = self._expand(node, c, stones, n, board, protocol)
+                stones[node.side] |= 1 << c
                 n += 1
                 path.append(child)
-            winner, margin = _finish(board, protocol, red, blue, rng)
+            winner, margin = _finish(board, protocol, stones[RED], stones[BLUE], rng)
             for parent, child in zip(path, path[1:]):
                 child.visits += 1
                 if winner == parent.side:
@@ -283,14 +274,12 @@ class _Tree:
             root.visits += 1
 
     @staticmethod
-    def _expand(node, c, red, blue, n, board, protocol):
-        if node.side == RED:
-            red |= 1 << c
-        else:
-            blue |= 1 << c
+    def _expand(node, c, stones, n, board, protocol):
+        """The child of ``node`` after placing ``c`` (``stones`` before it)."""
+        after = list(stones)
+        after[node.side] |= 1 << c
         s2 = side_of_placement(n + 1, protocol)[0]
-        own, enemy = (red, blue) if s2 == RED else (blue, red)
-        child = _Node(s2, _bits(legal_mask(board, own, enemy)))
+        child = _Node(s2, _bits(legal_mask(board, after[s2], after[1 - s2])))
         node.children[c] = child
         return child
 
