@@ -35,8 +35,8 @@ import re
 
 from .errors import ParseError
 
-__all__ = ["MAX_DIGITS", "SHOWN", "is_digits", "shown", "cut", "number", "is_decimal", "name_key", "choice",
-           "iso_date", "date_of_digits"]
+__all__ = ["MAX_DIGITS", "SHOWN", "is_digits", "shown", "cut", "number", "is_decimal",
+           "name_key", "choice", "iso_date", "date_of_digits"]
 
 #: the most digits a number may have (a C ``long long`` holds every 18-digit number)
 MAX_DIGITS = 18

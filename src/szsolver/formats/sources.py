@@ -146,7 +146,6 @@ def write_text_file(path: str, text: str) -> None:
     is written through (its target is replaced); a path that is not a regular file (a
     terminal, a pipe, ``/dev/stdout``) is written directly. OSError as ``open`` raises it.
     """
-    import stat
     try:
         mode = os.stat(path).st_mode
     except (OSError, ValueError):
