@@ -16,8 +16,10 @@ Contracts
 * :func:`probe` is one null-window probe "value >= gamma" at the searcher's position,
   in the view of the side given: ``(bound, is_lower)``, or None when a limit stopped it
   (:func:`stop_reason` says which). Every bound a finished probe returns is proved.
-* :func:`mtdf` narrows a Bound by probes until it is exact or a probe is stopped:
-  every bound on the way is proved, so a stopped run still returns proved bounds.
+* :func:`narrow` (MTD(f)'s loop, over any null-window test: one searcher's probe in
+  :func:`mtdf`, a round over threads) narrows a Bound until it is exact or a test is
+  stopped: every bound on the way is proved, so a stopped run still returns proved
+  bounds.
 * :func:`keeps` asks whether a child keeps its parent's exact value (one probe);
   :func:`best_turns` adds every root orbit that does, :func:`pv` walks an optimal line
   one proved turn at a time. A stop raises :class:`Stopped` in the last two and leaves
@@ -277,32 +279,49 @@ def started(progress, bound: Bound, count) -> None:
                           bounds=(bound.lo, bound.hi), probes=0, nodes=0, node_counter=count))
 
 
-def mtdf(s, bound: Bound, guess: int, progress=None) -> tuple[Bound, bool]:
-    """MTD(f): narrow ``bound`` (Red's side) by null-window probes at the searcher's
-    position, from the test value ``guess`` (:func:`first_guess` in the serial solve),
-    until it is exact. Returns (the bound, finished): a stopped probe leaves the bounds
-    the finished ones proved. ``progress``: optional callable, told a
-    :class:`Progress` after each probe."""
+def narrow(bound: Bound, guess: int, test, told=None) -> tuple[Bound, bool]:
+    """MTD(f)'s loop: narrow ``bound`` by null-window tests "value >= gamma" from the
+    test value ``guess`` until it is exact. ``test(gamma)``: a probe's answer ``(v,
+    is_lower)`` in the bound's view, or None when stopped (one searcher's probe, or a
+    round over threads). ``told(bound, gamma, v, is_lower)``, optional, after each
+    answer; when it returns True the loop ends there (its scheduler stopped).
+    Returns (the bound, finished): every bound on the way is proved."""
     g = min(max(guess, bound.lo), bound.hi)
-    red = s.position().side == 0 if progress is not None else True
-    probes, best = 0, None
     while not bound.exact:
         gamma = bound.test_value(g)
-        r = s.red_probe(gamma)
+        r = test(gamma)
         if r is None:
             return bound, False
         v, is_lower = r
         bound = bound.after(v, is_lower)
         g = v
-        if progress is not None:
-            probes += 1
-            if is_lower == red and s.last_refutation >= 0:
-                best = s.last_refutation    # the turn that reached the mover's bound
-            nodes = s.stats()["nodes"]
-            progress(Progress(bounds_text(bound, nodes), bounds=(bound.lo, bound.hi),
-                              probes=probes, nodes=nodes, node_counter=node_counter(s),
-                              gamma=gamma, proved_at_least=is_lower, best=best))
+        if told is not None and told(bound, gamma, v, is_lower):
+            return bound, bound.exact
     return bound, True
+
+
+def mtdf(s, bound: Bound, guess: int, progress=None) -> tuple[Bound, bool]:
+    """MTD(f) (:func:`narrow`) on one searcher: narrow ``bound`` (Red's side) by
+    null-window probes at the searcher's position, from the test value ``guess``
+    (:func:`first_guess` in the serial solve). Returns (the bound, finished): a stopped
+    probe leaves the bounds the finished ones proved. ``progress``: optional callable,
+    told a :class:`Progress` after each probe."""
+    if progress is None:
+        return narrow(bound, guess, s.red_probe)
+    red = s.position().side == 0
+    probes, best = 0, None
+
+    def told(bound, gamma, v, is_lower):
+        nonlocal probes, best
+        probes += 1
+        if is_lower == red and s.last_refutation >= 0:
+            best = s.last_refutation        # the turn that reached the mover's bound
+        nodes = s.stats()["nodes"]
+        progress(Progress(bounds_text(bound, nodes), bounds=(bound.lo, bound.hi),
+                          probes=probes, nodes=nodes, node_counter=node_counter(s),
+                          gamma=gamma, proved_at_least=is_lower, best=best))
+
+    return narrow(bound, guess, s.red_probe, told)
 
 
 def pvs(s, bound: Bound) -> tuple[Bound, bool]:

@@ -57,8 +57,9 @@ from ..rules.base import turn_neutral, turn_stone
 from ..rules.backends import as_position
 # The proof steps and the answer live in the prover; the names stay importable here.
 from .prover import (Bound, Budget, Progress, SolveResult, Stopped, TurnValue,  # noqa: F401
-                     best_turns, bounds_text, first_guess, line_scores, mtdf, node_counter,
-                     probe, pvs, solve_result, started, static_bound, stop_reason, winner_of)
+                     best_turns, bounds_text, first_guess, line_scores, mtdf, narrow,
+                     node_counter, probe, pvs, solve_result, started, static_bound,
+                     stop_reason, winner_of)
 from .prover import pv as walk_pv
 
 DEFAULT_TT_SIZE = None             # None: by depth, see tt_entries_for
@@ -562,20 +563,18 @@ class _Team:
         return "low", max(b.hi for b in self.bounds)
 
     def mtdf(self, bound: Bound, guess: int, progress=None) -> tuple[Bound, bool]:
-        """MTD(f) on the root (``bound`` and ``guess`` in the mover's view) by rounds:
-        (the bound, finished)."""
-        g = min(max(guess, bound.lo), bound.hi)
+        """MTD(f) on the root (``bound`` and ``guess`` in the mover's view), each test a
+        :meth:`round`: (the bound, finished)."""
         probes, best = 0, None
-        while not bound.exact:
-            gamma = bound.test_value(g)
+
+        def test(gamma):
             r = self.round(gamma)
-            if r is None:
-                return bound, False
-            how, v = r
-            bound = bound.after(v, how == "high")
-            if how == "high":
+            return None if r is None else (r[1], r[0] == "high")
+
+        def told(bound, gamma, v, high):
+            nonlocal probes, best
+            if high:
                 best = self.orbits[self.high_child][0]
-            g = v
             if progress is not None:
                 probes += 1
                 red = bound.for_side(self.side)
@@ -583,10 +582,10 @@ class _Team:
                 progress(Progress(bounds_text(red, nodes), bounds=(red.lo, red.hi),
                                   probes=probes, nodes=nodes, node_counter=self.nodes,
                                   gamma=gamma if self.red else 1 - gamma,
-                                  proved_at_least=(how == "high") == self.red, best=best))
-            if self.reason is not None:      # stopped as a child failed high
-                return bound, bound.exact
-        return bound, True
+                                  proved_at_least=high == self.red, best=best))
+            return self.reason is not None   # stopped as a child failed high
+
+        return narrow(bound, guess, test, told)
 
     def classify(self, value: int) -> None:
         """Every child proved >= ``value`` (optimal: the root's value is ``value``) or
@@ -612,12 +611,10 @@ class _Team:
                 s.make(self.orbits[k][0])
                 g = first_guess(s)
                 s.unmake(self.orbits[k][0])
-                g = g if self.red else -g
-                while not self.bounds[k].exact:
-                    r = self.probe(s, k, self.bounds[k].test_value(g))
-                    if r is None:
-                        return
-                    g = r[0]
+                _, done = narrow(self.bounds[k], g if self.red else -g,
+                                 lambda gamma: self.probe(s, k, gamma))
+                if not done:
+                    return
                 if progress is not None:
                     progress(f"turn {k + 1}/{len(self.orbits)}")
 
