@@ -515,7 +515,8 @@ def _order(core, orbits) -> list[list[int]]:
     the root's turns): the eldest brother is the likeliest best. Under the Advanced
     rule the static guesses differ only by the neutrals spent, so the search's order
     picks the eldest (measured in docs/batch.md)."""
-    from ..endgame.solver import first_guess, new_searcher, root_orbits
+    from ..endgame.prover import first_guess
+    from ..endgame.solver import new_searcher, root_orbits
     s = new_searcher(core, 2, None, None)
     rank = {orb[0]: i for i, orb in enumerate(root_orbits(s, orbits))}
     keyed = []
