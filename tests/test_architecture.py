@@ -180,3 +180,15 @@ def test_the_command_line_loads_no_heavy_module_before_a_command_needs_it():
             "print(' '.join(heavy))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_only_the_endgame_package_drives_its_searcher():
+    """The compiled search's driver side (``endgame._search``: the Searcher, its abort
+    reasons) is used by the endgame package's modules alone; a driver elsewhere (check,
+    the deep solve) schedules the proof steps of ``endgame.prover`` instead of probing
+    with copies of its own. (The engine's playouts cimport the exact last turns of
+    ``endgame._leaves``: C, below the driver.)"""
+    wrong = [f"{name} -> {dep}" for name, deps in _graph().items()
+             if not name.startswith("szsolver.endgame.")
+             for dep in deps if dep == "szsolver.endgame._search"]
+    assert not wrong, "endgame._search used outside endgame/:\n" + "\n".join(sorted(wrong))

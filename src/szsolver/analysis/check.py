@@ -191,6 +191,7 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
     without its optimal turns (``stopped`` names the reason). Ctrl-C raises
     :class:`~szsolver.interrupt.Interrupted`. ``progress``: optional callable(str),
     told each proved bound as it comes."""
+    from ..endgame import prover
     from ..endgame import solver as sv
     interrupt.check()
     red = pos.side == RED
@@ -200,34 +201,33 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
     s.set_limits(node_limit or 0, time_limit or 0.0)
 
     def why():
-        reason = sv.ABORT_REASONS.get(s.aborted, "interrupted")
+        reason = prover.stop_reason(s)
         if reason.startswith("interrupted"):
             raise interrupt.Interrupted()    # the search absorbed Ctrl-C: the judging stops
         return reason
 
     # 1. The value after the turn, and an optimal line from there.
     s.make(turn)
-    lo, hi = s.bounds()
+    bound = prover.static_bound(s)
     if child.is_over():
         played = over_facts(child)
     else:
         try:
-            lo, hi, done = sv.run_mtdf(s, lo, hi, sv.first_guess(s),
-                                       _phase(progress, "after the turn"))
+            bound, done = prover.mtdf(s, bound, prover.first_guess(s),
+                                      _phase(progress, "after the turn"))
         except KeyboardInterrupt:
             raise interrupt.Interrupted() from None
         if not done:
             s.reset()
-            played = Facts(lo, hi, stopped=why())
-            b_lo, b_hi = s.bounds()
-            b_lo, b_hi = (max(b_lo, lo), b_hi) if red else (b_lo, min(b_hi, hi))
-            return Facts(b_lo, b_hi, stopped=played.stopped), played
-        played = Facts(lo, lo, True, None, None)
+            played = Facts(bound.lo, bound.hi, stopped=why())
+            before = prover.static_bound(s).reaches(pos.side, bound)
+            return Facts(before.lo, before.hi, stopped=played.stopped), played
+        played = Facts(bound.lo, bound.lo, True, None, None)
         line = []
         try:
-            sv.walk_pv(s, lo, line)
-            played.scores = sv.line_scores(child, line)
-        except sv.Stopped:
+            prover.pv(s, bound.lo, line)
+            played.scores = prover.line_scores(child, line)
+        except prover.Stopped:
             s.reset()
             s.make(turn)
         except KeyboardInterrupt:
@@ -238,8 +238,7 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
     # 2. The value before: at least as good for the mover as the played value.
     orbits = sv.turn_orbits(pos)
     mine = next(o for o in orbits if turn in o)
-    lo, hi = s.bounds()
-    lo, hi = (max(lo, vp), hi) if red else (lo, min(hi, vp))
+    bound = prover.static_bound(s).reaches(pos.side, prover.Bound(vp, vp))
     # One turn per orbit, in the search's order (the child's line, then the ordering
     # heuristic): the first probe asks for a better turn than the one played, and in
     # plain turn order it would refute every stone alone before any neutral turn.
@@ -250,25 +249,24 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
         # for the mover, often far (a random turn): MTD(f) goes on from the
         # solver's own guess (measured: climbing on from the played value took up
         # to 1.5x the nodes).
-        gamma = vp + 1 if red else vp
+        mover = bound.for_side(pos.side)
+        gamma = prover.Bound(vp, vp).for_side(pos.side).lo + 1
         done = True
-        if lo < gamma <= hi:
-            r = s.red_probe(gamma)
+        if mover.decides(gamma) is None:
+            r = prover.probe(s, gamma, pos.side)
             if r is None:
                 done = False
-            elif r[1]:
-                lo = max(lo, r[0])
             else:
-                hi = min(hi, r[0])
+                bound = mover.after(*r).for_side(pos.side)
         if done:
-            lo, hi, done = sv.run_mtdf(s, lo, hi, sv.first_guess(s),
-                                       _phase(progress, "before the turn"))
+            bound, done = prover.mtdf(s, bound, prover.first_guess(s),
+                                      _phase(progress, "before the turn"))
     except KeyboardInterrupt:
         raise interrupt.Interrupted() from None
     s.set_root_turns(None)
     if not done:
-        return Facts(lo, hi, stopped=why()), played
-    value = lo
+        return Facts(bound.lo, bound.hi, stopped=why()), played
+    value = bound.lo
     if not best:
         return Facts(value, value, stopped="best turns not asked for"), played
 
@@ -279,19 +277,19 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
             found, scores = sorted(mine), played.scores
         else:
             line = []
-            sv.walk_pv(s, value, line)
-            scores = sv.line_scores(pos, line)
+            prover.pv(s, value, line)
+            scores = prover.line_scores(pos, line)
             found = sorted(next(o for o in orbits if line[0] in o))
         rest = [o for o in orbits if o is not mine and not set(o) & set(found)]
-        sv.prove_best_turns(s, rest, value, red, found, _phase(progress, "best turns"))
-    except sv.Stopped:
-        return Facts(value, value, stopped=f"{why()} after the value was proved "
-                                           "(best turns incomplete)"), played
+        prover.best_turns(s, rest, value, red, found, _phase(progress, "best turns"))
+    except prover.Stopped:
+        return Facts(value, value, stopped=prover.stopped_text(
+            why(), True, best_complete=False)), played
     except KeyboardInterrupt:
         raise interrupt.Interrupted() from None
     if scores is None:        # the line after the turn was cut short: no final scores
-        return Facts(value, value, stopped=f"{why()} after the value was proved "
-                                           "(PV incomplete)"), played
+        return Facts(value, value, stopped=prover.stopped_text(
+            why(), True, pv_complete=False)), played
     return Facts(value, value, True, sorted(found), scores), played
 
 

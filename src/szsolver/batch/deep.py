@@ -279,18 +279,13 @@ def _for_child(window: Window, turn: int, fresh: bool = False) -> int | None:
     return w - 1 if window.red else w + 1
 
 
-def _node_abort() -> int:
-    from ..endgame._search import ABORT_REASONS
-    return next(k for k, v in ABORT_REASONS.items() if v == "node limit")
-
-
 def _sliced_probe(s, gamma: int, window: Window | None, turn: int, budget: Budget, want):
     """``s.red_probe(gamma)`` within ``budget``, in slices of at most :data:`SLICE_NODES`
     nodes when there is a shared window or a node budget. Between slices the window is
     read again; when ``want(window)`` (the probe it asks for now) is no longer
     ``gamma``, returns ``("again", None)``. Else ``("done", (v, is_lower))``, or
     ``("stopped", None)`` when the deadline or the node budget stopped it."""
-    nodes_abort = _node_abort()
+    from ..endgame.prover import NODE_LIMIT, stop_reason
     sliced = budget.limited or (window is not None and window.name is not None)
     while True:
         grant = budget.grant()
@@ -303,7 +298,7 @@ def _sliced_probe(s, gamma: int, window: Window | None, turn: int, budget: Budge
         budget.spend(s.stats()["nodes"] - n)
         if r is not None:
             return "done", r
-        if s.aborted != nodes_abort:
+        if stop_reason(s) != NODE_LIMIT:
             return "stopped", None       # the deadline (or Ctrl-C in the client's process)
         if window is not None and want(_for_child(window, turn, fresh=True)) != gamma:
             return "again", None
@@ -317,47 +312,25 @@ def _probe(s, gamma: int, budget: Budget):
 
 
 def _keeps(s, value: int, red_moves: bool, budget: Budget) -> bool | None:
-    """At a child (on ``s``): does it keep its parent's exact ``value``? (the serial
-    solver's test: one null-window probe); None when the budget stopped the probe."""
-    r = _probe(s, value if red_moves else value + 1, budget)
-    if r is None:
-        return None
-    return r[1] if red_moves else not r[1]
+    """At a child (on ``s``): does it keep its parent's exact ``value``? (the prover's
+    :func:`~szsolver.endgame.prover.keeps`, its probe run within ``budget``); None when
+    the budget stopped the probe."""
+    from ..endgame import prover
+    return prover.keeps(s, value, red_moves, lambda s, gamma: _probe(s, gamma, budget))
 
 
 def _line(s, value: int, budget: Budget) -> tuple[list[int], bool]:
-    """An optimal line from ``s``'s current position to the end of the game, one proved
-    turn at a time, the table's turn tried first (as the serial solver walks its PV),
+    """An optimal line from ``s``'s current position to the end of the game (the
+    prover's :func:`~szsolver.endgame.prover.pv`, each probe run within ``budget``),
     and whether it reaches the end (False: the budget stopped it; the line is the
     proved start)."""
+    from ..endgame import prover
     line = []
-    pos = s.position()
-    complete = True
-    while not pos.is_over():
-        red_moves = pos.side == 0
-        cands = pos.legal_turns()
-        first = s.tt_move()
-        if first in cands:
-            cands.remove(first)
-            cands.insert(0, first)
-        for t in cands:
-            s.make(t)
-            ok = _keeps(s, value, red_moves, budget)
-            if ok:
-                line.append(t)
-                break
-            s.unmake(t)
-            if ok is None:
-                complete = False
-                break
-        else:
-            raise RuntimeError("no turn keeps the proved value")
-        if not complete:
-            break
-        pos = s.position()
-    for t in reversed(line):
-        s.unmake(t)
-    return line, complete
+    try:
+        prover.pv(s, value, line, lambda s, gamma: _probe(s, gamma, budget))
+    except prover.Stopped:
+        return line, False
+    return line, True
 
 
 def _prove_child(s, turn: int, window: Window, red: bool, budget: Budget) -> dict:
@@ -365,24 +338,23 @@ def _prove_child(s, turn: int, window: Window, red: bool, budget: Budget) -> dic
     unless the shared window refutes it (``cut``: proved no better for the mover than
     the window) or the budget stops it (``finished`` False). Every bound that
     helps the mover is offered to the window as soon as it is proved."""
-    from ..endgame.solver import first_guess
-    lo, hi = s.bounds()
+    from ..endgame.prover import first_guess, static_bound
+    bound = static_bound(s)
     g = first_guess(s)
     cut, finished = False, True
 
     def want(w):
         """The next null-window test: can the child beat the window? else MTD(f)."""
         if w is not None:
-            if red and lo <= w:
+            if red and bound.lo <= w:
                 return w + 1
-            if not red and hi >= w:
+            if not red and bound.hi >= w:
                 return w
-        gamma = g + 1 if g <= lo else g
-        return min(max(gamma, lo + 1), hi)
+        return bound.test_value(g)
 
-    while lo < hi:
+    while not bound.exact:
         w = _for_child(window, turn)
-        if w is not None and (hi <= w if red else lo >= w):
+        if w is not None and (bound.hi <= w if red else bound.lo >= w):
             cut = True
             break
         gamma = want(w)
@@ -393,17 +365,14 @@ def _prove_child(s, turn: int, window: Window, red: bool, budget: Budget) -> dic
         if how == "again":
             continue
         v, is_lower = r
-        if is_lower:
-            lo = max(lo, v)
-        else:
-            hi = min(hi, v)
+        bound = bound.after(v, is_lower)
         g = v
         if red and is_lower:
-            window.offer(lo, turn)
+            window.offer(bound.lo, turn)
         elif not red and not is_lower:
-            window.offer(hi, turn)
+            window.offer(bound.hi, turn)
     w = _for_child(window, turn)
-    if cut and finished and (hi == w if red else lo == w):
+    if cut and finished and (bound.hi == w if red else bound.lo == w):
         # refuted, but it may equal the window: settle the tie now, with this table
         # warm from the refutation (a best turn is one equal to the root's value)
         gamma = w if red else w + 1
@@ -411,18 +380,15 @@ def _prove_child(s, turn: int, window: Window, red: bool, budget: Budget) -> dic
         if how == "stopped":
             finished = False
         elif how == "done":
-            v, is_lower = r
-            if is_lower:
-                lo = max(lo, v)
-            else:
-                hi = min(hi, v)
-    if lo == hi:
+            bound = bound.after(*r)
+    if bound.exact:
         cut = False
-        window.offer(lo, turn)
+        window.offer(bound.lo, turn)
     else:
         w = _for_child(window, turn)             # a stopped child may still be refuted
-        cut = cut or (w is not None and (hi <= w if red else lo >= w))
-    return {"lower": lo, "upper": hi, "exact": lo == hi, "cut": cut, "finished": finished}
+        cut = cut or (w is not None and (bound.hi <= w if red else bound.lo >= w))
+    return {"lower": bound.lo, "upper": bound.hi, "exact": bound.exact, "cut": cut,
+            "finished": finished}
 
 
 def _budget(time_limit, node_limit, deadline, pool) -> Budget:
@@ -549,7 +515,8 @@ def _order(core, orbits) -> list[list[int]]:
     the root's turns): the eldest brother is the likeliest best. Under the Advanced
     rule the static guesses differ only by the neutrals spent, so the search's order
     picks the eldest (measured in docs/batch.md)."""
-    from ..endgame.solver import first_guess, new_searcher, root_orbits
+    from ..endgame.prover import first_guess
+    from ..endgame.solver import new_searcher, root_orbits
     s = new_searcher(core, 2, None, None)
     rank = {orb[0]: i for i, orb in enumerate(root_orbits(s, orbits))}
     keyed = []
@@ -701,8 +668,8 @@ def _deep_solve(client, position, deadline, pool, node_limit, progress, retries,
     import uuid
 
     from distributed import Variable, as_completed
-    from ..endgame.solver import (MAX_TURNS_WITHOUT_LIMIT, check_searchable, to_core,
-                                  turn_orbits, winner_of)
+    from ..endgame.prover import Bound, line_scores, solve_result
+    from ..endgame.solver import MAX_TURNS_WITHOUT_LIMIT, check_searchable, to_core, turn_orbits
     from ..formats.notation import format_turn, position_string
     t0 = time.perf_counter()
     if isinstance(position, str):
@@ -805,9 +772,7 @@ def _deep_solve(client, position, deadline, pool, node_limit, progress, retries,
         else:
             lo, hi = min(r["lower"] for r in rs), min(r["upper"] for r in rs)
         exact = lo == hi            # both bounds proved by finished probes
-        out = {"position": pstr, "value": lo if exact else None, "winner": winner_of(lo, hi),
-               "exact": exact, "lower": lo, "upper": hi, "scores": None, "best": [], "pv": []}
-        pv, pv_complete, best_complete = [], False, False
+        pv, pv_complete, best_complete, best, scores = [], False, False, [], None
         if exact:
             sure = [t for t, r in results.items() if r["exact"] and r["lower"] == lo]
             maybe = [t for t, r in results.items()
@@ -835,15 +800,8 @@ def _deep_solve(client, position, deadline, pool, node_limit, progress, retries,
                 extra_nodes += got["nodes"]
                 if got["complete"] or len(got["pv"]) > len(pv):
                     pv, pv_complete = got["pv"], got["complete"]
-            out.update(best=[format_turn(t, g) for t in best])
-            if pv:
-                out["pv"] = [format_turn(t, g) for t in pv]
             if pv and pv_complete:
-                end = core.copy()
-                for t in pv:
-                    end.make(t)
-                rs_, bs_ = end.scores()
-                out["scores"] = {"red": rs_, "blue": bs_}
+                scores = line_scores(core, pv)
     except KeyboardInterrupt:
         if not _in_process(client):
             _forget(client, name)
@@ -857,19 +815,10 @@ def _deep_solve(client, position, deadline, pool, node_limit, progress, retries,
     seconds = time.perf_counter() - t0
     nodes = sum(r["nodes"] for r in rs) + extra_nodes
     reason = "time limit" if deadline is not None and time.time() >= deadline else "node limit"
-    if not exact:
-        stopped = reason
-    elif not (best_complete and pv_complete):
-        left = " and ".join(x for x, ok in (("best turns", best_complete),
-                                          ("PV", pv_complete)) if not ok)
-        stopped = f"{reason} after the value was proved ({left} incomplete)"
-    else:
-        stopped = None
-    out.update(nodes=nodes, seconds=round(seconds, 6),
-               nodes_per_second=round(nodes / seconds) if seconds > 0 else 0, tt={},
-               stopped=stopped, complete=exact and best_complete and pv_complete,
-               best_complete=exact and best_complete, pv_complete=exact and pv_complete,
-               workers=nthreads, task_count=len(task_cpu),
+    out = solve_result(pstr, Bound(lo, hi), exact, reason, best=best,
+                       best_complete=best_complete, pv=pv, pv_complete=pv_complete,
+                       scores=scores, nodes=nodes, seconds=seconds).to_json(g)
+    out.update(workers=nthreads, task_count=len(task_cpu),
                task_seconds=[round(x, 6) for x in task_seconds],
                task_cpu=[round(x, 6) for x in task_cpu],
                tasks=[{"turn": format_turn(r["turn"], g), "lower": r["lower"], "upper": r["upper"],
