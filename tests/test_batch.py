@@ -59,7 +59,7 @@ def client():
 
 
 def _strip(record: dict) -> dict:
-    return {k: v for k, v in record.items() if k not in TIMING_KEYS}
+    return {k: v for k, v in record.items() if k not in TIMING_KEYS and k != "source_sha256"}
 
 
 def _read_jsonl(path) -> list[dict]:
@@ -236,12 +236,40 @@ def test_cli_batch_solve_on_a_running_scheduler(client, tmp_path):
     assert r.exit_code == 0, r.output
     got = _read_jsonl(out)
     assert [r_["line"] for r_ in got] == [3, 4, 5]           # file lines, comments skipped
+    import hashlib
+    assert [r_.pop("source_sha256") for r_ in got] == [
+        hashlib.sha256(p.strip().encode()).hexdigest() for p in POSITIONS[:3]]
     assert [_strip(r_) for r_ in got] == [_strip(solve_unit(i + 2, p))
                                           for i, p in enumerate(POSITIONS[:3])]
     assert "3 units: 3 computed, 0 done before" in r.output
     r = CliRunner().invoke(main, ["batch", "solve", str(src), str(out), "--scheduler",
                                   client.scheduler.address])
     assert r.exit_code == 0 and "3 units: 0 computed, 3 done before" in r.output
+    # a line changed since: its record is of other input, done again; the others kept
+    src.write_text("# late positions\n\n" + "\n".join([POSITIONS[0], POSITIONS[3], POSITIONS[2]])
+                   + "\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["batch", "solve", str(src), str(out), "--scheduler",
+                                  client.scheduler.address])
+    assert r.exit_code == 0 and "3 units: 1 computed, 2 done before" in r.output
+    got = _read_jsonl(out)
+    assert [g["input"] for g in got] == [POSITIONS[0].strip(), POSITIONS[3].strip(),
+                                         POSITIONS[2].strip()]
+
+
+def test_cli_batch_solve_refuses_a_file_that_holds_no_results(tmp_path):
+    """OUT.jsonl that is an earlier run's results is resumed; any other file (a game
+    record given by mistake) or a device is refused before any work, untouched."""
+    from szsolver.cli import main
+    from szsolver.formats.record import example_path
+    src = tmp_path / "positions.txt"
+    src.write_text(POSITIONS[0] + "\n", encoding="utf-8")
+    record = tmp_path / "important.szg"
+    record.write_text(open(example_path(), encoding="utf-8").read(), encoding="utf-8")
+    before = record.read_bytes()
+    for out in (str(record), "/dev/null"):
+        r = CliRunner().invoke(main, ["batch", "solve", str(src), out, "--workers", "1"])
+        assert r.exit_code == 2 and len(r.stderr.splitlines()) == 1, r.output
+    assert record.read_bytes() == before
 
 
 @pytest.mark.parametrize("args, words", [
@@ -752,3 +780,24 @@ def test_cli_split_solve_stopped_by_a_limit_says_so(client):
     r = CliRunner().invoke(main, ["solve", "--example", "--node-limit", "1", *addr])
     assert r.exit_code == 3 and "Value: not proved (node limit);" in r.output
     assert _scheduler_state(client) == []
+
+
+def test_cli_batch_annotate_does_a_changed_game_again(client, tmp_path):
+    """A game record changed since the run that annotated it is annotated again (its
+    result held the old game); an unchanged one is resumed."""
+    from szsolver.cli import main
+    game = tmp_path / "g.szg"
+    out = tmp_path / "out"
+    addr = ["--scheduler", client.scheduler.address, "--time-per-turn", "0.01",
+            "--exact-turns", "0"]
+    late = "R./.NN..B/N.R.R../RB.RRR../BR.BN..R./B.BBN.../RBRNB../B.BNRB/BR R 1 3 basic"
+    game.write_text(f'[Position "{late}"]\n\n14. 35 57\n', encoding="utf-8")
+    r = CliRunner().invoke(main, ["batch", "annotate", str(game), str(out), *addr])
+    assert r.exit_code == 0 and "1 unit: 1 computed, 0 done before" in r.output, r.output
+    r = CliRunner().invoke(main, ["batch", "annotate", str(game), str(out), *addr])
+    assert r.exit_code == 0 and "1 unit: 0 computed, 1 done before" in r.output, r.output
+    game.write_text(f'[Position "{late}"]\n\n14. 35\n', encoding="utf-8")
+    r = CliRunner().invoke(main, ["batch", "annotate", str(game), str(out), *addr])
+    assert r.exit_code == 0 and "1 unit: 1 computed, 0 done before" in r.output, r.output
+    with open(out / "g.json", encoding="utf-8") as f:
+        assert json.load(f)["game"]["turns"] == ["35"]

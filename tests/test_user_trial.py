@@ -179,3 +179,15 @@ def test_stargazers_check_and_annotate_agree_on_the_sample_game(folder):
         assert q.returncode == 0, q.stderr
         d = json.loads(q.stdout)
         assert {key: d[key] for key in row} == row, k
+
+
+def test_an_output_onto_the_file_on_standard_input_is_refused(folder):
+    """``show - --svg c.szg < c.szg``: the input is the file on standard input."""
+    before = snapshot(folder)
+    with open(folder / "c.szg", "rb") as stdin:
+        p = szsolver(["show", "-", "--svg", "c.szg"], folder, stdin=stdin)
+    one_error_line(p, 2)
+    assert "standard input" in p.stderr
+    assert snapshot(folder) == before
+    with open(folder / "c.szg", "rb") as stdin:        # another output is fine
+        assert szsolver(["show", "-", "--svg", "c.svg"], folder, stdin=stdin).returncode == 0

@@ -9,14 +9,18 @@ Contracts:
   it; :class:`Directory` writes one file per unit, atomically (a temporary file, then
   ``os.replace``), so a file that exists is complete.
 * Resuming: the units whose record is already in the output are skipped (not
-  submitted at all). A torn last line of a JSON-lines file (a run killed mid-write) is
-  dropped and that unit done again.
+  submitted at all), when the record was made from the same input: a unit that reads
+  text (a position line, a game record) stores the SHA-256 of that text in its record
+  (``source_sha256``), and a record of other text (the input changed since, or a file
+  that was never this run's) is dropped and the unit done again. A torn last line of a
+  JSON-lines file (a run killed mid-write) is dropped and that unit done again.
 * When every unit is done, a JSON-lines file is rewritten (atomically) in input order,
   one record per unit: the finished file is the same whatever the order of arrival,
   the number of workers or the number of runs it took.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -29,10 +33,18 @@ from ..formats.sources import write_text_file
 @dataclass
 class Unit:
     """One piece of work: ``func(*args)`` on a worker; ``key`` names it in the output
-    (the input line number, the file name)."""
+    (the input line number, the file name); ``source``: the text it reads, if any (its
+    record is done only for that text)."""
     key: object
     func: Callable
     args: tuple = ()
+    source: str | None = None
+
+    @property
+    def fingerprint(self) -> str | None:
+        if self.source is None:
+            return None
+        return hashlib.sha256(self.source.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass
@@ -58,12 +70,12 @@ class JsonLines:
         self._records: dict = {}
         self._file = None
 
-    def done(self) -> set:
-        """The keys already in the file. Lines that are not complete records (a torn
-        last line) are dropped from the file."""
+    def done(self) -> dict:
+        """The records already in the file, by key. Lines that are not complete records
+        (a torn last line) are dropped from the file."""
         self._records = {}
         if not os.path.exists(self.path):
-            return set()
+            return {}
         with open(self.path, encoding="utf-8", errors="replace") as f:
             text = f.read()
         lines = text.split("\n")
@@ -83,7 +95,13 @@ class JsonLines:
             self._records.setdefault(key, rec)
         if torn:
             self._rewrite(list(self._records))
-        return set(self._records)
+        return dict(self._records)
+
+    def forget(self, keys) -> None:
+        """Drop the records of ``keys`` (made from other input) from the file."""
+        for k in keys:
+            self._records.pop(k, None)
+        self._rewrite(list(self._records))
 
     def write(self, key, record: dict) -> None:
         if key in self._records:       # a unit written once, whatever happens
@@ -118,19 +136,23 @@ class Directory:
     def file(self, key) -> str:
         return os.path.join(self.path, f"{key}.json")
 
-    def done(self) -> set:
+    def done(self) -> dict:
+        """The records already in the directory, by key (files that are no JSON left
+        out)."""
         os.makedirs(self.path, exist_ok=True)
-        keys = set()
+        records = {}
         for name in os.listdir(self.path):
             if name.startswith(".") or not name.endswith(".json"):
                 continue
             try:
                 with open(os.path.join(self.path, name), encoding="utf-8") as f:
-                    json.load(f)
+                    records[name[:-len(".json")]] = json.load(f)
             except (OSError, ValueError):
                 continue
-            keys.add(name[:-len(".json")])
-        return keys
+        return records
+
+    def forget(self, keys) -> None:
+        pass                # each unit's file is replaced whole when it is written
 
     def write(self, key, record: dict) -> None:
         write_text_file(self.file(key), json.dumps(record, indent=1, ensure_ascii=False) + "\n")
@@ -157,8 +179,19 @@ def run_units(client, units: list[Unit], out, *, retries: int = 3, progress=None
     keys = [u.key for u in units]
     if len(set(keys)) != len(keys):
         raise ValueError("two units with one key")
-    done = out.done()
-    todo = [u for u in units if str(u.key) not in {str(k) for k in done}]
+    existing = out.done()
+    done = {str(k): r for k, r in existing.items()}
+
+    def still_done(u: Unit) -> bool:
+        r = done.get(str(u.key))
+        if r is None:
+            return False
+        return u.source is None or (isinstance(r, dict)
+                                    and r.get("source_sha256") == u.fingerprint)
+    stale = [u.key for u in units if str(u.key) in done and not still_done(u)]
+    if stale:
+        out.forget([k for k in existing if str(k) in {str(s) for s in stale}])
+    todo = [u for u in units if not still_done(u)]
     report = RunReport(total=len(units), skipped=len(units) - len(todo))
     if window is None:
         window = 8 * max(1, sum(client.nthreads().values()))
@@ -182,6 +215,8 @@ def run_units(client, units: list[Unit], out, *, retries: int = 3, progress=None
         for fut in stream:
             u = owner.pop(fut.key)
             record = fut.result()
+            if u.source is not None and isinstance(record, dict):
+                record = {**record, "source_sha256": u.fingerprint}
             out.write(u.key, record)
             fut.release()
             report.computed.append(u.key)

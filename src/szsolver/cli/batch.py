@@ -113,13 +113,39 @@ def _output_file(path: str, inputs=()) -> None:
     work starts: one line, exit 2)."""
     if not path.strip() or path == "-":
         raise BadInput(f"give a file name for the JSON lines, got {path!r}")
+    import stat
     not_an_input(path, "OUT.jsonl", inputs)
     if os.path.isdir(path):
         raise BadInput(f"{path} is a directory: give a file for the JSON lines")
+    if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
+        raise BadInput(f"{path} is not a regular file: give a file for the JSON lines")
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise BadInput(f"cannot write {path}: no such directory {parent}")
     out_path(path, "OUT")          # tried for writing (permissions, /proc, a read-only disk)
+    _earlier_results(path)
+
+
+def _earlier_results(path: str) -> None:
+    """An existing OUT.jsonl (a regular file: a device or a pipe is refused before, as
+    it would be read without end) is resumed only when it holds an earlier run's
+    records (a JSON object with ``line`` on every line, the last one perhaps torn): any
+    other file would be replaced by the results, so it is refused (one line, exit 2)."""
+    import json
+    if not os.path.exists(path):
+        return                      # written from scratch
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = f.read().split("\n")
+    for k, ln in enumerate(lines[:-1], 1):       # the text after the last newline may be torn
+        if not ln.strip():
+            continue
+        try:
+            rec = json.loads(ln)
+        except ValueError:
+            rec = None
+        if not isinstance(rec, dict) or "line" not in rec:
+            raise BadInput(f"{path} exists and is not the results of a batch solve (line "
+                           f"{k} is no such record): give another file name, or remove it")
 
 
 def _output_dir(path: str) -> None:
@@ -214,7 +240,7 @@ def solve_cmd(positions_file, out_file, example, time_limit, node_limit, workers
     _output_file(out_file, input_files(None if example else positions_file))
     if text is None:
         text = _lines_of(positions_file)
-    units = [Unit(i + 1, solve_unit, (i, ln.strip(), time_limit, node_limit))
+    units = [Unit(i + 1, solve_unit, (i, ln.strip(), time_limit, node_limit), ln.strip())
              for i, ln in enumerate(text.splitlines())
              if ln.strip() and not ln.lstrip().startswith("#")]
     report = _run(units, JsonLines(out_file, "line"), workers, scheduler, "positions")
@@ -267,7 +293,7 @@ def annotate_cmd(paths, example, time_per_turn, exact_turns, solver_time, worker
     _output_dir(out_dir)
     units = [Unit(name, annotate_unit, (labels.get(path, path), texts[name],
                                         time_per_turn or TIME_PER_TURN, exact_turns,
-                                        solver_time or SOLVER_TIME))
+                                        solver_time or SOLVER_TIME), texts[name])
              for name, path in names.items()]
     report = _run(units, Directory(out_dir), workers, scheduler, "games")
     click.echo(_summary(report, out_dir))

@@ -276,10 +276,10 @@ def write_file(path: str, text: str) -> None:
 
 
 def input_files(*sources: str | None, example: bool = False) -> list[str]:
-    """The files a command reads, for :func:`not_an_input`: each SOURCE (text written
-    inline, ``-`` and None are left out there) and, with ``--example``, the bundled
-    example game."""
-    paths = [s for s in sources if s is not None and s != "-"]
+    """The files a command reads, for :func:`not_an_input`: each SOURCE (``-``: the
+    file on standard input, if it is one; text written inline and None are left out
+    there) and, with ``--example``, the bundled example game."""
+    paths = [s for s in sources if s is not None]
     if example:
         from ..formats.record import example_path
         paths.append(example_path())
@@ -290,13 +290,16 @@ def not_an_input(path: str | None, option: str, inputs=(), outputs=(),
                  instead: str = "give another file name") -> None:
     """BadInput (one line, exit code 2, checked before any work) when the output
     ``path`` of ``option`` is the same file as one the command reads (``inputs``:
-    SOURCE, PUZZLE... as given; by device and inode, so ``./c.szg``, a symbolic link and
-    a hard link count) or as another of its outputs (``outputs``: (option, path)
+    SOURCE, PUZZLE... as given, ``-`` the file redirected to standard input; by device
+    and inode, so ``./c.szg``, a symbolic link and a hard link count) or as another of its outputs (``outputs``: (option, path)
     pairs): writing it would replace that file. ``instead``: what to do about it."""
-    from ..formats.sources import same_file
+    from ..formats.sources import same_file, stdin_is
     if not path:
         return
     for source in inputs:
+        if source == "-" and stdin_is(path):
+            raise BadInput(f"{option} {path} would replace the input, the file on standard "
+                           f"input: {instead}")
         if source and source != "-" and same_file(path, source):
             shown = source if source == path else f"{source} (the same file)"
             raise BadInput(f"{option} {path} would replace the input {shown}: {instead}")

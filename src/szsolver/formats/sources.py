@@ -194,6 +194,16 @@ def same_file(a: str, b: str) -> bool:
         return False
 
 
+def stdin_is(path: str) -> bool:
+    """Is standard input the existing file ``path`` (``< c.szg``), by device and inode?
+    False when it is a terminal, a pipe or closed, or ``path`` is missing."""
+    try:
+        a, b = os.fstat(0), os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(a.st_mode) and (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
 def _why(path: str, error: OSError) -> str:
     """Why ``path`` could not be read, in a few words."""
     if error.errno == errno.ELOOP:
