@@ -138,9 +138,9 @@ def test_the_analysis_commands_take_star_sources(tmp_path):
 
 def test_exact_turns_takes_what_the_docs_and_the_help_say(tmp_path):
     """Star's ``--exact-turns``: 0 to the solver's reach without a limit (16 live empty
-    cells), default 8, as docs/star.md and the help say (any number was taken)."""
+    cells), default check's 14, as docs/star.md and the help say (any number was taken)."""
     import pathlib
-    from szsolver.analysis.check import EXACT_TURNS
+    from szsolver.star.analysis import EXACT_EMPTY as EXACT_TURNS
     from szsolver.star.solver import MAX_EMPTY_WITHOUT_LIMIT as MAX
     docs = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "star.md").read_text()
     assert f"N live empty cells (0 to {MAX}, default {EXACT_TURNS};" in " ".join(docs.split())

@@ -191,3 +191,60 @@ def test_an_output_onto_the_file_on_standard_input_is_refused(folder):
     assert snapshot(folder) == before
     with open(folder / "c.szg", "rb") as stdin:        # another output is fine
         assert szsolver(["show", "-", "--svg", "c.svg"], folder, stdin=stdin).returncode == 0
+
+
+@pytest.mark.parametrize("record,picture", [
+    (None, "turn-01.svg"),
+    ('[Game "star"]\n\n1. E5 swap 2. D3\n', "move-001.svg"),
+    ('[Game "stargazers"]\n\n1. 9 16,23\n', "turn-01.svg"),
+])
+def test_replay_pictures_never_replace_the_record(folder, record, picture):
+    """A record named like one of its own pictures, in the pictures' folder."""
+    (folder / "pics").mkdir()
+    text = record or (folder / "c.szg").read_text()
+    (folder / "pics" / picture).write_text(text)
+    before = snapshot(folder)
+    p = szsolver(["replay", f"pics/{picture}", "--svg", "pics"], folder)
+    one_error_line(p, 2)
+    assert snapshot(folder) == before
+
+
+def test_puzzle_generate_keeps_its_two_outputs_apart(folder):
+    (folder / "g3").mkdir()
+    p = szsolver(["puzzle", "generate", "--seed", "3", "--grade", "easy", "--out", "g3",
+                  "--svg", "g3/sz-easy-3.json"], folder)
+    one_error_line(p, 2)
+    assert list((folder / "g3").iterdir()) == []
+
+
+STAR_GAME = """[Game "star"]
+[Position "star:5x6:BWBB./...B.W/W.BB.WW/W.WBBWWW/..BBBWBBB/.BWBWW.BWW/B.BWB.WWW/BBWWWBB./....WB./WWBWBB:W"]
+
+1... B5
+2. G2 H3
+3. E3 A9
+4. B9 F2
+5. B7 J1
+6. E2 F7
+7. A6 G9
+8. C5 H8
+9. G6 I2
+10. C9 D9
+11. D4
+"""
+
+
+def test_star_check_and_annotate_agree_at_their_defaults(folder):
+    """A move proved by check (14 live empty cells) was estimated by annotate (its
+    default was 8): check --turn 11 said 'mistake (proved)', annotate's row 11
+    'inaccuracy est.'."""
+    (folder / "star.txt").write_text(STAR_GAME)
+    p = szsolver(["annotate", "star.txt", "--json"], folder)
+    assert p.returncode == 0, p.stderr
+    rows = json.loads(p.stdout)["moves"]
+    for k in (7, 11):
+        q = szsolver(["check", "star.txt", "--turn", str(k), "--json"], folder)
+        assert q.returncode == 0, q.stderr
+        d = json.loads(q.stdout)
+        keys = ("verdict", "method", "best_value", "played_value", "loss", "best")
+        assert {x: d[x] for x in keys} == {x: rows[k - 1][x] for x in keys}, k

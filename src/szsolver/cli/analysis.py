@@ -395,7 +395,7 @@ def annotation_text(ann) -> str:
                    "work (the same bounds on every run).")
 @click.option("--exact-turns", type=WholeRange(0), default=None, metavar="N",
               help="Prove the turns with at most N turns left (0 to 8, default 8; Star: N "
-                   "live empty cells, 0 to 16, default 8; Stargazers: N empty cells, 0 to 16, "
+                   "live empty cells, 0 to 16, default 14; Stargazers: N empty cells, 0 to 16, "
                    "default 13).")
 @click.option("--solver-time", type=SECONDS, default=None, metavar="S",
               help="Limit per exact solve (default 60); a solve that stops is estimated.")

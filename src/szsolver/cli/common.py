@@ -9,6 +9,7 @@ output file), the option types for limits and names (:data:`SECONDS`,
 line on a terminal and the help's :func:`examples`."""
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import math
@@ -284,6 +285,27 @@ def input_files(*sources: str | None, example: bool = False) -> list[str]:
         from ..formats.record import example_path
         paths.append(example_path())
     return paths
+
+
+#: the SOURCE files of the command running, for checks deep in a game's own module
+#: (which sees SOURCE's text only): see :func:`reading`
+_READING: list[str] = []
+
+
+@contextlib.contextmanager
+def reading(paths):
+    """While a game's module runs a command on SOURCE's text: the files it was read
+    from, for :func:`command_inputs` (so that its outputs are checked against them)."""
+    _READING[:] = list(paths)
+    try:
+        yield
+    finally:
+        _READING.clear()
+
+
+def command_inputs() -> list[str]:
+    """The files the running command read SOURCE from (see :func:`reading`)."""
+    return list(_READING)
 
 
 def not_an_input(path: str | None, option: str, inputs=(), outputs=(),

@@ -137,7 +137,7 @@ def replay(source, example, rule, as_json, final_only, diagrams, svg_dir):
         if game is None or not game.turns:
             raise BadInput("--svg draws one picture per turn: give a game record with turns")
         write_all([(os.path.join(svg_dir, name), svg) for name, svg in replay_pictures(game)],
-                  directory=svg_dir)
+                  directory=svg_dir, inputs=input_files(source, example=example))
     turns, rows = [], []
     for i, t in enumerate(game.turns if game is not None else ()):
         after = game.positions[i]

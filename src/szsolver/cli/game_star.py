@@ -243,7 +243,7 @@ def annotate(text: str, *, time_per_turn: float | None = None, exact_turns: int 
              as_json: bool = False, **other) -> None:
     """Judge every move of a game: proved with at most ``exact_turns`` live empty cells
     (moves left), estimated by the engine before."""
-    from ..analysis.check import EXACT_TURNS
+    from ..star.analysis import EXACT_EMPTY
     from ..star.analysis import annotate as star_annotate
     from ..star.solver import MAX_EMPTY_WITHOUT_LIMIT
     from .common import end_progress, progress_printer
@@ -251,7 +251,7 @@ def annotate(text: str, *, time_per_turn: float | None = None, exact_turns: int 
     if exact_turns is not None and not 0 <= exact_turns <= MAX_EMPTY_WITHOUT_LIMIT:
         raise BadInput(f"--exact-turns {exact_turns}: a Star game proves moves with at most "
                        f"{MAX_EMPTY_WITHOUT_LIMIT} live empty cells (0 to "
-                       f"{MAX_EMPTY_WITHOUT_LIMIT}, default {EXACT_TURNS}: the exact solver's "
+                       f"{MAX_EMPTY_WITHOUT_LIMIT}, default {EXACT_EMPTY}: the exact solver's "
                        "reach)")
     _pos, game = _load(text)
     if game is None:
@@ -262,8 +262,8 @@ def annotate(text: str, *, time_per_turn: float | None = None, exact_turns: int 
         def progress(done, total, where):
             show(f"{done}/{total} {where}")
     ann = star_annotate(game, seconds_per_move=time_per_turn,
-                        # --exact-turns' default, read as live empty cells (moves left)
-                        exact_empty=EXACT_TURNS if exact_turns is None else exact_turns,
+                        # check's default, so that check --turn N and annotate's row N agree
+                        exact_empty=EXACT_EMPTY if exact_turns is None else exact_turns,
                         progress=progress)
     end_progress(show)
     emit(ann.to_json(), ann.text(), as_json)

@@ -85,5 +85,7 @@ def dispatch(command: str, source: str | None, **options) -> bool:
     run = getattr(module, command, None)
     if run is None:
         raise UnsupportedError(f"{command} is not available for {name} positions and games")
-    run(text, **options)
+    from .common import input_files, reading
+    with reading(input_files(source)):          # its outputs are checked against SOURCE
+        run(text, **options)
     return True

@@ -40,12 +40,24 @@ def out_path(value: str | None, option: str = "--svg", what: str = "a file name"
     return value
 
 
-def write_all(files: list[tuple[str, str]], directory: str | None = None) -> None:
+def write_all(files: list[tuple[str, str]], directory: str | None = None,
+              inputs=()) -> None:
     """Write every (path, text), or nothing: ``directory`` (when given) is made first if
     it is missing; each file is written whole (:func:`write_file`); when any write
     fails, the files made so far (and a directory made here) are removed and one line
     names the problem: exit code 2 for a path that cannot be opened, 1 for a full disk
-    (see :func:`output_error`)."""
+    (see :func:`output_error`). None of the files may be one the command reads
+    (``inputs``, and SOURCE as :func:`~szsolver.cli.common.command_inputs` knows it):
+    checked for all of them before any is written."""
+    from .common import command_inputs
+    seen = {}
+    for path, _text in files:
+        not_an_input(path, "--svg", [*inputs, *command_inputs()],
+                     instead="give another directory")
+        real = os.path.realpath(path)
+        if real in seen:
+            raise BadInput(f"two outputs would be one file, {path}: give other names")
+        seen[real] = path
     made = None
     written: list[str] = []
     try:

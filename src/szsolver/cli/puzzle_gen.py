@@ -117,6 +117,14 @@ def generate_cmd(board, grade, seed, count, rule, with_solution, as_json, svg_fi
             raise BadInput(f"seed {cut(s)} gives no valid puzzle ID: {e}"
                            + (f" (use a seed with a letter, e.g. s{cut(s)})" if is_digits(s)
                               else "")) from None
+    if svg_file and out_dir:         # checked before the work: a picture over a puzzle
+        from ..formats.sources import same_file
+        for s in seeds:
+            planned = os.path.join(out_dir, make_id(g, target, s, rule_code(rule)) + ".json")
+            if os.path.realpath(planned) == os.path.realpath(svg_file) or \
+                    same_file(planned, svg_file):
+                raise BadInput(f"--svg {svg_file} is the puzzle file --out writes: give "
+                               "another name")
     show = progress_printer()
     results = []
     for s in seeds:
