@@ -419,6 +419,17 @@ def test_solve_prints_its_proved_bounds_labelled_interrupted():
     assert "Value: not proved (interrupted);" in text["out"]
 
 
+def test_solve_with_a_picture_prints_its_proved_bounds_too(tmp_path):
+    """With --svg the picture is left out after Ctrl-C, the proved part printed (it
+    printed nothing: the picture's write met the interrupt first)."""
+    svg = tmp_path / "line.svg"
+    text = trial(WORKLOADS["solve"]["args"] + ["--svg", str(svg)], 1.0, limit=3.0,
+                 ready="_search", wait_ready=True)
+    assert text["status"] == "ok", text
+    assert "Value: not proved (interrupted);" in text["out"]
+    assert not svg.exists()
+
+
 def test_a_command_started_with_sigint_ignored_keeps_ignoring_it():
     """``cmd &`` in a script: Ctrl-C is for the script, not for the background job."""
     p = subprocess.Popen([sys.executable, "-m", "szsolver", "solve", WORKLOADS["solve"]["args"][1],

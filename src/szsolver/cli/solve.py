@@ -230,7 +230,8 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
                 all_turns=all_turns, progress=show and _Feedback(show, pos.geometry),
                 threads=threads)
     end_progress(show)
-    if svg_file:
+    interrupted = (res.stopped or "").startswith("interrupted")
+    if svg_file and not interrupted:      # after Ctrl-C: the proved part printed, no picture
         from .pictures import line_picture
         write_file(svg_file, line_picture(pos, res))
     data = res.to_json(pos.geometry)
@@ -238,7 +239,6 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
         shown = {t.group for members in _groups(res.turns)[:top] for t in members}
         data["turns"] = [t for t in data["turns"] if t["group"] in shown]
     emit(data, _text(res, pos.geometry, pos.side, top), as_json, game)
-    interrupted = (res.stopped or "").startswith("interrupted")
     if not interrupted:             # after Ctrl-C the one line on stderr says so
         _note_full_table(res)
     if not res.exact:  # scripts tell "not proved" from exact; Ctrl-C from a limit
