@@ -292,3 +292,14 @@ def test_web_huge_json_integers(client):
             '"side": "red", "rule": "basic", "neutrals_left": {"red": ' + HUGE + ', "blue": 5}}}')
     web_error(client.post("/api/score", content=body,
                           headers={"content-type": "application/json"}), (400,))
+
+
+def test_an_option_names_its_own_cap():
+    """--games and --neutrals say the cap they have (they named 2**63 - 1, then refused
+    100,001 games and 8 neutrals with another message)."""
+    from click.testing import CliRunner
+    from szsolver.cli import main
+    for args, cap in ((["--games", "9223372036854775808"], "100000"),
+                      (["--games", "100001"], "100000"), (["--neutrals", "8"], "7")):
+        r = CliRunner().invoke(main, ["selfplay", "--out", "never-made", *args])
+        assert r.exit_code == 2 and f"at most {cap}," in r.stderr, r.output

@@ -253,7 +253,7 @@ def _player(name: str, seconds: float, seed):
 
 @examples("szsolver selfplay --games 2 --time 0.1 --out games  # games/*.szg")
 @click.command("selfplay")
-@click.option("--games", type=whole_number(1), default=1, show_default=True,
+@click.option("--games", type=whole_number(1, MAX_GAMES), default=1, show_default=True,
               help=f"Number of games (at most {MAX_GAMES:,}).")
 @click.option("--time", "seconds", type=SECONDS, default=0.5, show_default=True, metavar="S",
               help="Engine budget per turn (fixed iterations: reproducible).")
@@ -263,7 +263,7 @@ def _player(name: str, seconds: float, seed):
               help="Replace the game records of an earlier run in DIR (refused without it).")
 @click.option("--rule", type=Names(["basic", "advanced"]), default="basic",
               show_default=True, help="The rule the games are played under.")
-@click.option("--neutrals", type=whole_number(0), default=None,
+@click.option("--neutrals", type=whole_number(0, 7), default=None,
               help="Neutral stones each (default: 5 under Basic, 4 under Advanced).")
 @click.option("--red", "red_name", default="engine", show_default=True,
               type=Names(["engine", "greedy", "random", "potential-greedy"]),
