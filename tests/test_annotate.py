@@ -316,3 +316,19 @@ def test_a_level_standing_is_said_in_words():
     assert r.exit_code == 0
     assert "Standing: scores tied 0-0, neutrals left 5-5." in r.stdout
     assert "level" not in r.stdout
+
+
+def test_annotate_shows_progress_off_a_terminal_too(monkeypatch):
+    """A long annotate run into a log (stderr no terminal) says how far it is now and
+    then (it printed nothing for minutes); --json stays quiet there."""
+    from szsolver.cli import common
+    monkeypatch.setattr(common, "PLAIN_SECONDS", 0.2)
+    record = game_string(tail_game(10))
+    r = CliRunner().invoke(main, ["annotate", record, "--time-per-turn", "0.1"])
+    assert r.exit_code == 0, r.output
+    lines = [ln for ln in r.stderr.splitlines() if "turns judged" in ln]
+    assert lines and all(" of 10 turns judged" in ln for ln in lines), r.stderr
+    done = [int(ln.split("] ")[1].split(" of")[0]) for ln in lines]
+    assert done == sorted(done)
+    r = CliRunner().invoke(main, ["annotate", record, "--time-per-turn", "0.1", "--json"])
+    assert r.exit_code == 0 and "turns judged" not in r.stderr

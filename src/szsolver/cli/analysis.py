@@ -431,7 +431,8 @@ def annotate_cmd(source, example, time_per_turn, exact_turns, solver_time, threa
     if html_file and not os.path.isdir(os.path.dirname(os.path.abspath(html_file))):
         raise BadInput(f"cannot write {html_file}: no such directory")   # before the work
     show_warnings(game)
-    show = progress_printer()
+    # off a terminal too (a log of a long run), unless stdout is JSON for a program
+    show = progress_printer(lines=not as_json)
     progress = None
     if show is not None:
         def progress(done, total, text):
