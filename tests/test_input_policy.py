@@ -132,6 +132,29 @@ def test_check_turn_number(turn):
     one_line_error(run("check", "--example", "--turn", turn))
 
 
+# --- file names ----------------------------------------------------------------------------
+
+#: commands given a file name of 5000 characters, to read, write or connect to ({out}: a
+#: directory of the test's own): the message shows the name cut, never 5 KB of it
+LONG_NAMES = [
+    ("show", HUGE),
+    ("puzzle", "solve", HUGE),
+    ("puzzle", "check", HUGE, "1 2"),
+    ("batch", "solve", HUGE, "{out}/o.jsonl"),
+    ("batch", "annotate", HUGE, "{out}/o"),
+    ("show", "--example", "--svg", f"{HUGE}.svg"),
+    ("selfplay", "--games", "1", "--out", HUGE),
+    ("batch", "solve", "--example", "--scheduler", f"tcp://127.0.0.1:{HUGE}", "{out}/o.jsonl"),
+]
+
+
+@pytest.mark.parametrize("args", LONG_NAMES, ids=lambda a: " ".join(x[:12] for x in a))
+def test_file_names_in_messages_are_cut(args, tmp_path):
+    msg = one_line_error(run(*(a.replace("{out}", str(tmp_path)) for a in args)))
+    assert "9" * 20 in msg and "9" * (inputs.SHOWN_PATH + 1) not in msg, msg[:200]
+    assert len(msg) < inputs.SHOWN_PATH + 150, msg[:300]
+
+
 # --- Stargazers and Star ------------------------------------------------------------------
 
 @pytest.mark.parametrize("cell", BAD)

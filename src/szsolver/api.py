@@ -17,6 +17,7 @@ from types import MappingProxyType
 from .errors import InputError, ParseError
 from .formats import record
 from .formats.sources import on_disk
+from .inputs import SHOWN_PATH, cut
 from .rules.text import position_string
 
 __all__ = ["solve", "Game"]
@@ -70,7 +71,7 @@ class Game:
         if isinstance(source, os.PathLike):
             source = os.fspath(source)
             if not on_disk(source):      # what is there (a directory, a loop) says itself
-                raise InputError(f"no such game file: {source}")
+                raise InputError(f"no such game file: {cut(source, SHOWN_PATH)}")
         if not isinstance(source, str):
             raise ParseError("a game is a path, a record's or JSON game's text, or a JSON "
                              f"game (dict), not {type(source).__name__}")

@@ -11,7 +11,8 @@ reaches ``int()``'s own limit of 4,300 digits.
 **Names** (rules, boards, grades, puzzle IDs, game prefixes) are ASCII and read in
 any case; what is printed back is the canonical lower-case form.
 
-Every message names the field and the text, cut to :data:`SHOWN` characters.
+Every message names the field and the text, cut to :data:`SHOWN` characters (a file
+name to :data:`SHOWN_PATH`).
 
 >>> number("17", "cell")
 17
@@ -35,13 +36,16 @@ import re
 
 from .errors import ParseError
 
-__all__ = ["MAX_DIGITS", "SHOWN", "is_digits", "shown", "cut", "number", "is_decimal",
-           "name_key", "choice", "iso_date", "date_of_digits"]
+__all__ = ["MAX_DIGITS", "SHOWN", "SHOWN_PATH", "is_digits", "shown", "cut", "number",
+           "is_decimal", "name_key", "choice", "iso_date", "date_of_digits"]
 
 #: the most digits a number may have (a C ``long long`` holds every 18-digit number)
 MAX_DIGITS = 18
 #: the most characters of a user's text a message shows
 SHOWN = 40
+#: the most characters of a file name (or address) a message shows: a path as people
+#: write it is shown whole, a name of thousands of characters is cut
+SHOWN_PATH = 120
 
 _DIGITS = re.compile(r"[0-9]+", re.ASCII)
 _SIGNED = re.compile(r"-?[0-9]+", re.ASCII)

@@ -31,6 +31,7 @@ import threading
 
 from .. import interrupt
 from ..errors import InputError, MissingExtraError
+from ..inputs import SHOWN_PATH, cut
 
 #: modules the forkserver imports once, so each worker process starts with them loaded
 PRELOAD = ["distributed", "szsolver.batch.units", "szsolver.batch.deep",
@@ -270,13 +271,14 @@ def open_client(workers: int | None = None, scheduler: str | None = None):
     if scheduler is not None:
         why = _refused(scheduler)
         if why:
-            raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {why}")
+            raise InputError(f"cannot reach the Dask scheduler at {cut(scheduler, SHOWN_PATH)}: "
+                             f"{why}")
         try:
             client = d.Client(scheduler, timeout=10)
         except (OSError, TimeoutError, TypeError, ValueError, ImportError) as e:
             # TypeError: tls:// without Dask's TLS settings; ImportError: ucx:// or
             # ws:// without their packages
-            raise InputError(f"cannot reach the Dask scheduler at {scheduler}: "
+            raise InputError(f"cannot reach the Dask scheduler at {cut(scheduler, SHOWN_PATH)}: "
                              f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
         try:
             yield client

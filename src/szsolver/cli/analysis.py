@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..inputs import SHOWN_PATH, cut
 from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, Names, WholeRange, counted, emit,
                      end_progress, examples, input_files, load_source_arg, progress_printer,
                      show_warnings, whole_number, write_file)
@@ -295,12 +296,12 @@ def selfplay_cmd(games, seconds, out_dir, force, rule, neutrals, red_name, blue_
     if not force:                   # before the first game, not after an hour of play
         taken = next((p for p in paths if os.path.lexists(p)), None)
         if taken is not None:
-            raise BadInput(f"{taken} exists (an earlier run?): pass --force to replace it, "
-                           "or --out another folder")
+            raise BadInput(f"{cut(taken, SHOWN_PATH)} exists (an earlier run?): pass --force "
+                           "to replace it, or --out another folder")
     try:
         os.makedirs(out_dir, exist_ok=True)
     except OSError as e:
-        raise BadInput(f"cannot create {out_dir}: {e.strerror}") from None
+        raise BadInput(f"cannot create {cut(out_dir, SHOWN_PATH)}: {e.strerror}") from None
     start = Position(red_neutrals=n, blue_neutrals=n, rule=code)
     summary = []
     tty = sys.stderr.isatty() and not as_json

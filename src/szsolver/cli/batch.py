@@ -11,6 +11,7 @@ import time
 
 import click
 
+from ..inputs import SHOWN_PATH, cut, shown
 from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, WholeRange, emit, end_progress,
                      examples, input_files, not_an_input, output_error, progress_printer,
                      whole_number)
@@ -36,7 +37,7 @@ _SCHEME = re.compile(r"^(tcp|tls|ws|wss|inproc|ucx)://[^\s/]+:[0-9]{1,5}/?$", re
 
 def _check_scheduler(ctx, param, value):
     if value is not None and not _SCHEME.match(value.strip()):
-        raise click.BadParameter(f"{value!r} is not a scheduler address like "
+        raise click.BadParameter(f"{shown(value, SHOWN_PATH)} is not a scheduler address like "
                                  "tcp://HOST:PORT", ctx=ctx, param=param)
     return value.strip() if value is not None else None
 
@@ -116,12 +117,14 @@ def _output_file(path: str, inputs=()) -> None:
     import stat
     not_an_input(path, "OUT.jsonl", inputs)
     if os.path.isdir(path):
-        raise BadInput(f"{path} is a directory: give a file for the JSON lines")
+        raise BadInput(f"{cut(path, SHOWN_PATH)} is a directory: give a file for the JSON lines")
     if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
-        raise BadInput(f"{path} is not a regular file: give a file for the JSON lines")
+        raise BadInput(f"{cut(path, SHOWN_PATH)} is not a regular file: give a file for the "
+                       "JSON lines")
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
-        raise BadInput(f"cannot write {path}: no such directory {parent}")
+        raise BadInput(f"cannot write {cut(path, SHOWN_PATH)}: "
+                       f"no such directory {cut(parent, SHOWN_PATH)}")
     out_path(path, "OUT")          # tried for writing (permissions, /proc, a read-only disk)
     _earlier_results(path)
 
@@ -153,10 +156,11 @@ def _output_dir(path: str) -> None:
     if not path.strip():
         raise BadInput("give a directory name for the output, got ''")
     if os.path.exists(path) and not os.path.isdir(path):
-        raise BadInput(f"{path} is a file, not a directory")
+        raise BadInput(f"{cut(path, SHOWN_PATH)} is a file, not a directory")
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
-        raise BadInput(f"cannot make {path}: no such directory {parent}")
+        raise BadInput(f"cannot make {cut(path, SHOWN_PATH)}: "
+                       f"no such directory {cut(parent, SHOWN_PATH)}")
     try:
         os.makedirs(path, exist_ok=True)
         probe = os.path.join(path, f".szsolver-write-test{os.getpid()}")

@@ -52,7 +52,8 @@ def output_error(path: str, e: OSError, opened: bool = False,
     system error on opening it (:data:`SYSTEM_ERRNOS`). Anything else on opening comes
     from the path given (no such directory, a directory, permission denied, a read-only
     file system): :class:`BadInput`, exit code 2."""
-    text = f"cannot {action} {path}: {e.strerror or e}"
+    from ..inputs import SHOWN_PATH, cut
+    text = f"cannot {action} {cut(path, SHOWN_PATH)}: {e.strerror or e}"
     if opened or e.errno in SYSTEM_ERRNOS:
         return SystemFailure(text)
     return BadInput(text)

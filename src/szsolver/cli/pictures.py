@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+from ..inputs import SHOWN_PATH, cut
 from .common import BadInput, not_an_input, output_error, write_file
 
 
@@ -24,11 +25,11 @@ def out_path(value: str | None, option: str = "--svg", what: str = "a file name"
         raise BadInput(f"{option} needs {what}")
     if what == "a directory name":
         if os.path.exists(value) and not os.path.isdir(value):
-            raise BadInput(f"cannot make directory {value}: File exists")
+            raise BadInput(f"cannot make directory {cut(value, SHOWN_PATH)}: File exists")
         return value
     not_an_input(value, option, inputs, outputs)
     if os.path.isdir(value):
-        raise BadInput(f"{option}: {value} is a directory, not a file")
+        raise BadInput(f"{option}: {cut(value, SHOWN_PATH)} is a directory, not a file")
     existed = os.path.exists(value)
     try:                        # the one sure test (permissions, /proc, a read-only disk)
         with open(value, "a", encoding="utf-8"):

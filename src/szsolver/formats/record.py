@@ -54,7 +54,7 @@ import os
 import re
 
 from ..errors import IllegalTurnError, InputError, ParseError
-from ..inputs import MAX_DIGITS, cut, number, shown
+from ..inputs import MAX_DIGITS, SHOWN_PATH, cut, number, shown
 from ..rules.base import BASIC, MAX_NEUTRALS_PER_SIDE, RED, RULE_NAMES, SIDE_NAMES, rule_code
 from ..rules.geometry import STARS_ZONE
 from ..rules.text import board_of, turn_code, turn_table
@@ -648,13 +648,13 @@ def load_source(source: str, rule=None, backend=None):
     if source == STDIN:
         text = read_stdin()
     elif os.path.isdir(source):
-        raise InputError(f"{source} is a directory, not a position or game file")
+        raise InputError(f"{cut(source, SHOWN_PATH)} is a directory, not a position or game file")
     elif on_disk(source):
         text = read_text_file(source)
     elif (s and not any(ch.isspace() for ch in s) and not s.startswith(("{", "[", "\ufeff"))
           and not re.fullmatch(r"[.RBN/]*/[.RBN/]*", s) and not looks_like_record(s)):
         # One word that is neither a position, JSON nor a record: a file that is not there.
-        raise InputError(f"no such file: {source}")
+        raise InputError(f"no such file: {cut(source, SHOWN_PATH)}")
     else:
         text = source
     pos, game = parse_source_text(text, backend)

@@ -32,6 +32,7 @@ import sys
 from collections.abc import Callable
 
 from ..errors import InputError
+from ..inputs import SHOWN_PATH, cut
 
 __all__ = ["read_source", "read_text_file", "read_stdin", "write_text_file", "same_file",
            "on_disk", "STDIN", "MAX_BYTES", "GAMES", "game_of_text"]
@@ -102,14 +103,15 @@ MAX_BYTES = 16 * 2 ** 20
 def _text(data: bytes, name: str) -> str:
     """``data`` as UTF-8 text without a byte-order mark; InputError for anything else."""
     if len(data) > MAX_BYTES:
-        raise InputError(f"cannot read {name}: larger than {MAX_BYTES // 2 ** 20} MiB, "
-                         "not a position, game or puzzle")
+        raise InputError(f"cannot read {cut(name, SHOWN_PATH)}: larger than "
+                         f"{MAX_BYTES // 2 ** 20} MiB, not a position, game or puzzle")
     if b"\0" in data:
-        raise InputError(f"cannot read {name}: not a text file")
+        raise InputError(f"cannot read {cut(name, SHOWN_PATH)}: not a text file")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InputError(f"cannot read {name}: not a text file (UTF-8 expected)") from None
+        raise InputError(f"cannot read {cut(name, SHOWN_PATH)}: not a text file "
+                         "(UTF-8 expected)") from None
 
 
 def read_text_file(path: str) -> str:
@@ -121,21 +123,21 @@ def read_text_file(path: str) -> str:
         # not blocked by a named pipe without a writer; blocking again for the read
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
-        raise InputError(f"cannot read {path}: {_why(path, e)}") from None
+        raise InputError(f"cannot read {cut(path, SHOWN_PATH)}: {_why(path, e)}") from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
-            raise InputError(f"cannot read {path}: it is a directory")
+            raise InputError(f"cannot read {cut(path, SHOWN_PATH)}: it is a directory")
         os.set_blocking(fd, True)
         with os.fdopen(fd, "rb", closefd=False) as f:
             data = f.read(MAX_BYTES + 1)
     except OSError as e:
-        raise InputError(f"cannot read {path}: {_why(path, e)}") from None
+        raise InputError(f"cannot read {cut(path, SHOWN_PATH)}: {_why(path, e)}") from None
     finally:
         os.close(fd)
     if not data and stat.S_ISFIFO(mode):
-        raise InputError(f"cannot read {path}: a pipe with nothing written to it (is "
-                         "anything writing to it?)")
+        raise InputError(f"cannot read {cut(path, SHOWN_PATH)}: a pipe with nothing written "
+                         "to it (is anything writing to it?)")
     return _text(data, path)
 
 
@@ -209,7 +211,7 @@ def _why(path: str, error: OSError) -> str:
     if error.errno == errno.ELOOP:
         return "a symlink loop (too many levels of symbolic links)"
     if error.errno == errno.ENOENT and os.path.islink(path):
-        return f"a symbolic link to {os.readlink(path)}, which does not exist"
+        return f"a symbolic link to {cut(os.readlink(path), SHOWN_PATH)}, which does not exist"
     return error.strerror or str(error)
 
 
@@ -251,11 +253,11 @@ def read_source(source: str, *, inline: Callable[[str], bool] | None = None,
     if source == STDIN:
         return read_stdin()
     if directory is not None and os.path.isdir(source):
-        raise InputError(f"{source} is a directory, not {directory}")
+        raise InputError(f"{cut(source, SHOWN_PATH)} is a directory, not {directory}")
     if on_disk(source):
         return read_text_file(source)
     if inline is not None and not inline(source):
-        raise InputError(f"{missing}: {source}")
+        raise InputError(f"{missing}: {cut(source, SHOWN_PATH)}")
     return source.removeprefix("\ufeff")
 
 
