@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from szsolver import inputs
 from szsolver.cli import main
 from szsolver.errors import ParseError, UnknownPuzzleError
+from szsolver.formats.notation import json_loads
 from szsolver.rules.geometry import STARS_ZONE, by_name
 from szsolver.rules.text import parse_position_fields
 
@@ -130,6 +131,28 @@ def test_points_and_turns(point):
 @pytest.mark.parametrize("turn", BAD)
 def test_check_turn_number(turn):
     one_line_error(run("check", "--example", "--turn", turn))
+
+
+# --- numbers in JSON ------------------------------------------------------------------------
+
+#: JSON a user may give, each with a number of 5000 digits where a number belongs
+HUGE_JSON = [
+    ("show", '{"type": "position", "red": [[' + HUGE + ', 4]], "blue": [], "neutral": [[5, 5]], '
+             '"side": "red", "rule": "basic"}'),
+    ("show", '{"type": "game", "turns": [], "neutrals": [' + HUGE + ', 5]}'),
+    ("show", '{"game": "star", "moves": [' + HUGE + ']}'),
+    ("show", '{"game": "stargazers", "position": ' + HUGE + '}'),
+    ("puzzle", "solve", '{"board": "stars-zone", "stars": ' + HUGE + '}'),
+]
+
+
+@pytest.mark.parametrize("args", HUGE_JSON, ids=lambda a: a[-1][:30])
+def test_huge_numbers_in_json(args):
+    msg = one_line_error(run(*args))
+    assert "too large: at most 18 digits" in msg and "sys." not in msg, msg[:200]
+    with pytest.raises(ParseError, match="too large: at most 18 digits"):
+        json_loads("[-" + HUGE + "]")
+    assert json_loads("[-" + "9" * 18 + ", 0]") == [-int("9" * 18), 0]
 
 
 # --- file names ----------------------------------------------------------------------------
@@ -313,8 +336,9 @@ def test_web_neutral_counts(client, count):
 def test_web_huge_json_integers(client):
     body = ('{"position": {"board": "stars-zone", "red": [], "blue": [], "neutral": [[5, 5]], '
             '"side": "red", "rule": "basic", "neutrals_left": {"red": ' + HUGE + ', "blue": 5}}}')
-    web_error(client.post("/api/score", content=body,
-                          headers={"content-type": "application/json"}), (400,))
+    msg = web_error(client.post("/api/score", content=body,
+                                headers={"content-type": "application/json"}), (400,))
+    assert "too large: at most 18 digits" in msg and "sys." not in msg, msg
 
 
 def test_an_option_names_its_own_cap():

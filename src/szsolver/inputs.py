@@ -37,7 +37,7 @@ import re
 from .errors import ParseError
 
 __all__ = ["MAX_DIGITS", "SHOWN", "SHOWN_PATH", "is_digits", "shown", "cut", "number",
-           "is_decimal", "name_key", "choice", "iso_date", "date_of_digits"]
+           "json_int", "is_decimal", "name_key", "choice", "iso_date", "date_of_digits"]
 
 #: the most digits a number may have (a C ``long long`` holds every 18-digit number)
 MAX_DIGITS = 18
@@ -104,6 +104,19 @@ def number(text, what: str, *, lo: int | None = None, hi: int | None = None,
     if lo is not None and n < lo:
         raise error(f"{field}must be at least {lo}, got {shown(t)}")
     return n
+
+
+def json_int(text: str) -> int:
+    """A whole number in JSON a user gave, by the policy above: ``parse_int`` for every
+    ``json.loads`` of input, so a number of more than :data:`MAX_DIGITS` digits is
+    refused in one line (``json.loads`` would convert up to 4,300 digits and then fail
+    with Python's own advice).
+
+    >>> import json
+    >>> json.loads('[7, -12]', parse_int=json_int)
+    [7, -12]
+    """
+    return number(text, "a number in JSON", negative=True)
 
 
 def is_decimal(text) -> bool:

@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 from ..errors import ParseError
+from ..inputs import json_int
 from ..rules.base import BLUE, RED, RULE_NAMES, SIDE_NAMES, rule_code
 from ..rules.geometry import STARS_ZONE, Geometry
 from .patterns import pattern_list, pattern_name  # re-exported: one home in formats.patterns
@@ -82,9 +83,9 @@ def position_json(pos) -> dict:
 
 def json_loads(text, what: str = "JSON"):
     """``json.loads`` for input: ParseError with one line for malformed JSON, for JSON
-    nested too deeply to read (``json.loads`` raises RecursionError), for numbers too
-    long to convert and for bytes that are not UTF-8. A leading UTF-8 byte-order mark
-    is skipped.
+    nested too deeply to read (``json.loads`` raises RecursionError), for a whole number
+    of more than :data:`szsolver.inputs.MAX_DIGITS` digits (:func:`szsolver.inputs.json_int`,
+    the one ``parse_int`` of JSON input) and for bytes that are not UTF-8. A leading UTF-8 byte-order mark is skipped.
 
     >>> json_loads("[" * 100000)
     Traceback (most recent call last):
@@ -97,9 +98,11 @@ def json_loads(text, what: str = "JSON"):
     elif isinstance(text, (bytes, bytearray)) and text.startswith(b"\xef\xbb\xbf"):
         text = text[3:]
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=json_int)
     except json.JSONDecodeError as e:
         raise ParseError(f"malformed JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except ParseError:              # a number of too many digits (json_int)
+        raise
     except RecursionError:
         raise ParseError(f"{what}: nested too deeply") from None
     except ValueError as e:  # an integer of more than 4300 digits, bytes not UTF-8
@@ -136,7 +139,7 @@ def json_scalar_kind(text: str) -> str | None:
     if not t or t[0] in "{[":
         return None
     try:
-        return json_kind(json.loads(t))
+        return json_kind(json.loads(t, parse_int=json_int))
     except (ValueError, RecursionError):
         return None
 

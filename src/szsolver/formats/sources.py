@@ -32,7 +32,7 @@ import sys
 from collections.abc import Callable
 
 from ..errors import InputError
-from ..inputs import SHOWN_PATH, cut
+from ..inputs import SHOWN_PATH, cut, json_int
 
 __all__ = ["read_source", "read_text_file", "read_stdin", "write_text_file", "same_file",
            "on_disk", "STDIN", "MAX_BYTES", "GAMES", "game_of_text"]
@@ -69,7 +69,7 @@ def _game_of_json(text: str) -> str | None | bool:
     False for text that is no JSON (a record may open with a ``{comment}``)."""
     import json
     try:
-        data = json.loads(text.strip().lstrip("\ufeff"))
+        data = json.loads(text.strip().lstrip("\ufeff"), parse_int=json_int)
     except (ValueError, RecursionError):
         return False
 

@@ -35,7 +35,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import errors
-from ..inputs import MAX_DIGITS, is_digits
+from ..inputs import MAX_DIGITS, is_digits, json_int
 from ..formats.record import with_warnings
 from . import analysis as an
 from . import assets, puzzles, tasks
@@ -76,14 +76,16 @@ async def read_json(request: Request, allowed: set, required: set = frozenset())
     if not body.strip():
         raise ApiError(400, "the request needs a JSON object as its body")
     try:
-        data = json.loads(body.decode("utf-8"))
+        data = json.loads(body.decode("utf-8"), parse_int=json_int)
+    except errors.InputError as e:   # a number of too many digits (json_int)
+        raise ApiError(400, str(e)) from None
     except UnicodeDecodeError:
         raise ApiError(400, "the request body is not UTF-8") from None
     except json.JSONDecodeError as e:
         raise ApiError(400, f"malformed JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
     except RecursionError:
         raise ApiError(400, "the JSON is nested too deeply") from None
-    except ValueError as e:          # an integer of more than 4,300 digits
+    except ValueError as e:          # anything else json.loads refuses
         raise ApiError(400, f"malformed JSON: {str(e).splitlines()[0][:80]}") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the request body must be a JSON object")
