@@ -214,6 +214,24 @@ def test_boards_and_game_prefixes_in_any_case():
     assert json_of(run("show", upper, "--json"))["position"]["position"] == STAR
 
 
+
+@pytest.mark.parametrize("name", ["chess", "", "  ", "stars zone", "HEX", HUGE])
+def test_a_game_tag_naming_no_game_is_refused(name):
+    for text in (f'[Game "{name}"] 1. 44 64', f'[Game "{name}"]\n[Rule "basic"]\n\n1. 44n66'):
+        msg = one_line_error(run("show", text))
+        assert "unknown game" in msg and "stars-zone, stargazers or star" in msg, msg
+    one_line_error(run("replay", "--json", json.dumps(
+        {"type": "game", "tags": {"Game": name}, "turns": ["44"]})))
+
+
+def test_game_tags_in_any_case():
+    plain = json_of(run("show", "1. 44 64", "--json"))
+    for name in ("stars-zone", "STARS-ZONE", " Stars-Zone "):
+        assert json_of(run("show", f'[Game "{name}"] 1. 44 64', "--json"))["position"] \
+            == plain["position"]
+    star = json_of(run("show", '[Game "STAR"] 1. E5', "--json"))
+    assert star == json_of(run("show", '[Game "star"] 1. E5', "--json"))
+
 # --- puzzles: IDs, seeds, dates, grades, days ------------------------------------------------
 
 @pytest.mark.parametrize("seed", BAD)

@@ -4,7 +4,8 @@
 by default. The other games of the family are recognised from the text itself:
 
 - a game record with a ``[Game "NAME"]`` tag, NAME one of :data:`GAMES`
-  (``[Game "stargazers"]``); a record without a Game tag is Stars' Zone;
+  (``[Game "stargazers"]``), in any case; a record without a Game tag, or with
+  ``[Game "stars-zone"]``, is Stars' Zone (which refuses a Game tag naming no game);
 - a position string that starts with the game's prefix ``NAME:``
   (``stargazers:12-star:...``); a Stars' Zone position has no such prefix.
 

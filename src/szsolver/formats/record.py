@@ -17,6 +17,8 @@ and ``\\\\`` escaped):
 - ``Neutrals``: each side's neutral supply at the start, ``"5 5"`` (red blue) or
   ``"5"`` (both); default the rulebook's recommendation, 5 under Basic, 4 under Advanced.
 - ``Board``: a board name for :func:`szsolver.rules.geometry.by_name` (default ``stars-zone``).
+- ``Game``: ``stars-zone`` (in any case) when given; a record of Star or Stargazers
+  (``star``, ``stargazers``) is read by its own game, any other name is refused.
 - ``Position``: a set-up start as a position string (it carries side to move,
   neutrals left and rule, so ``Neutrals`` may not be given with it and ``Rule``, if
   given, must agree).
@@ -54,13 +56,14 @@ import os
 import re
 
 from ..errors import IllegalTurnError, InputError, ParseError
-from ..inputs import MAX_DIGITS, SHOWN_PATH, cut, number, shown
+from ..inputs import MAX_DIGITS, SHOWN_PATH, choice, cut, number, shown
 from ..rules.base import BASIC, MAX_NEUTRALS_PER_SIDE, RED, RULE_NAMES, SIDE_NAMES, rule_code
 from ..rules.geometry import STARS_ZONE
 from ..rules.text import board_of, turn_code, turn_table
 from .notation import (format_turn, json_kind, json_loads, json_object, json_scalar_kind,
                        parse_position, parse_position_json, parse_turn, position_string)
-from .sources import GAMES, STDIN, game_of_text, on_disk, read_stdin, read_text_file
+from .sources import (GAMES, STARS_ZONE_GAME, STDIN, game_of_text, on_disk, read_stdin,
+                      read_text_file)
 
 RECOMMENDED_NEUTRALS = {BASIC: 5, 1: 4}  # rulebook: 5 each under Basic, 4 each under Advanced
 EXAMPLE_NAME = "example-2023-07-17.szg"
@@ -240,6 +243,9 @@ class Game(RecordedGame):
             backend = position_class(backend)
         self.backend = backend
         self.tags = self.checked_tags(tags)
+        if "Game" in self.tags:         # a record may say it is Stars' Zone; no other game
+            _not_another_game(choice(self.tags["Game"], (STARS_ZONE_GAME, *GAMES), "game"),
+                              "record")
         self.start = _start_position(self.tags, backend)
         self.geometry = self.start.geometry
         self.rule = self.start.rule

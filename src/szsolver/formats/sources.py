@@ -35,10 +35,13 @@ from ..errors import InputError
 from ..inputs import SHOWN_PATH, cut, json_int
 
 __all__ = ["read_source", "read_text_file", "read_stdin", "write_text_file", "same_file",
-           "on_disk", "STDIN", "MAX_BYTES", "GAMES", "game_of_text"]
+           "on_disk", "STDIN", "MAX_BYTES", "GAMES", "STARS_ZONE_GAME", "game_of_text"]
 
 #: the games besides Stars' Zone, by the name used in their Game tag and position prefix
 GAMES = ("stargazers", "star")
+#: Stars' Zone's name in a Game tag (its records need none: a record without one is
+#: Stars' Zone)
+STARS_ZONE_GAME = "stars-zone"
 
 _GAME_TAG = re.compile(r'\[\s*Game\s+"([^"\\\n]*)"\s*\]')
 _PREFIX = re.compile(r"\s*\ufeff?\s*([a-z-]+):", re.IGNORECASE)
@@ -47,8 +50,8 @@ _PREFIX = re.compile(r"\s*\ufeff?\s*([a-z-]+):", re.IGNORECASE)
 def game_of_text(text: str) -> str | None:
     """The name of the game (one of :data:`GAMES`) that ``text`` (a record or position
     string) belongs to, or None for Stars' Zone (no Game tag, no game prefix). A
-    Game tag naming another game is left to the Stars' Zone reader (any tag is kept
-    there), so only the names in :data:`GAMES` are recognised."""
+    Game tag naming no game of :data:`GAMES` is left to the Stars' Zone reader, which
+    reads ``[Game "stars-zone"]`` (:data:`STARS_ZONE_GAME`) and refuses any other name."""
     if text.lstrip().lstrip("\ufeff").startswith("{"):
         found = _game_of_json(text)
         if found is not False:
