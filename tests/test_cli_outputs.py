@@ -517,3 +517,16 @@ def test_checking_an_output_keeps_a_dangling_link(tmp_path):
     assert r.exit_code == 0, r.output
     assert link.is_symlink() and ET.parse(link).getroot().tag.endswith("svg")
     assert sorted(os.listdir(tmp_path)) == ["final.svg", "pictures-final.svg"]
+
+
+@pytest.mark.parametrize("seconds", ["1e-9", "0.05"])
+def test_best_expected_line_starts_with_the_best_turn(seconds):
+    """The engine's expected line goes on from the turn it names (the tree's most
+    visited line may start with another turn: it once printed that line instead)."""
+    r = CliRunner().invoke(main, ["best", "1. 44n66 64", "--time", seconds, "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["method"] == "engine" and data["pv"][0] == data["turn"], data
+    text = CliRunner().invoke(main, ["best", "1. 44n66 64", "--time", seconds]).output
+    line = next(ln for ln in text.splitlines() if ln.startswith("Expected line: "))
+    assert line.split()[2] == data["turn"], text

@@ -154,3 +154,18 @@ def test_exact_turns_takes_what_the_docs_and_the_help_say(tmp_path):
         f"empty cells (0 to {MAX}, default {EXACT_TURNS}: the exact solver's reach)")
     r = _run("annotate", str(record), "--exact-turns", str(MAX), "--json")
     assert r.exit_code == 0, r.output
+
+
+def test_best_says_how_little_an_estimate_rests_on():
+    """Below the Stars' Zone threshold (engine.search.ROUGH_ITERATIONS) an estimate is
+    called a rough guess, in the words Stars' Zone uses; a count of one is singular."""
+    from szsolver.engine.search import ROUGH_ITERATIONS
+    start = str(Position())
+    r = _run("best", start, "--time", "1e-9")
+    assert r.exit_code == 0, r.output
+    first, last = r.output.splitlines()[0], r.output.splitlines()[-1]
+    assert first.endswith("(Black's side), from only 16 playouts: a rough guess."), first
+    assert last.startswith("16 iterations,"), last
+    r = _run("best", start, "--time", "0.2", "--json")
+    assert json.loads(r.output)["iterations"] >= ROUGH_ITERATIONS
+    assert "rough guess" not in _run("best", start, "--time", "0.2").output

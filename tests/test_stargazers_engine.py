@@ -54,3 +54,18 @@ def test_greedy_player_takes_the_best_immediate_margin():
         r, b = q.scores()
         return r - b if side == 0 else b - r
     assert margin(p.after(c)) == max(margin(p.after(x)) for x in p.legal_placements())
+
+
+def test_best_says_how_little_an_estimate_rests_on():
+    """Below the Stars' Zone threshold (engine.search.ROUGH_ITERATIONS) an estimate is
+    called a rough guess, in the words Stars' Zone uses; one iteration is singular."""
+    from click.testing import CliRunner
+
+    from szsolver.cli import main
+    r = CliRunner().invoke(main, ["best", "stargazers:12-star:1-2:r=:b=", "--time", "1e-9"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0].endswith("of playouts, from only 1 playout: a rough guess."), lines[0]
+    assert lines[-1].startswith("1 iteration, 0 solver nodes"), lines[-1]
+    r = CliRunner().invoke(main, ["best", "stargazers:12-star:1-2:r=:b=", "--time", "3"])
+    assert r.exit_code == 0 and "rough guess" not in r.output, r.output

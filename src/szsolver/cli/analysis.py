@@ -10,7 +10,7 @@ import click
 from ..inputs import SHOWN_PATH, cut
 from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, Names, WholeRange, counted, emit,
                      end_progress, examples, input_files, load_source_arg, progress_printer,
-                     show_warnings, whole_number, write_file)
+                     rough, show_warnings, whole_number, write_file)
 from .games import dispatch
 from ..analysis.verdict import verdict_count
 from .pictures import out_path
@@ -188,11 +188,8 @@ def best_text(res, geometry) -> str:
         lines.append("All optimal turns: " + " ".join(format_turn(b, geometry) for b in res.best))
         lines.append("Principal variation: " + " ".join(format_turn(b, geometry) for b in res.pv))
     else:
-        from ..engine.search import ROUGH_ITERATIONS
-        rough = (f", from only {counted(res.iterations, 'playout')}: a rough guess"
-                 if res.iterations < ROUGH_ITERATIONS else "")
         lines.append(f"Best turn: {t} (engine, not proved). Estimated value {_signed(res.value)} "
-                     f"(Red's side): {describe_estimate(res.value)}{rough}.")
+                     f"(Red's side): {describe_estimate(res.value)}{rough(res.iterations)}.")
         if res.candidates:
             lines.append("Candidates: " + ", ".join(
                 f"{format_turn(c['turn'], geometry)} ({counted(c['visits'], 'visit')}, about "
@@ -204,7 +201,8 @@ def best_text(res, geometry) -> str:
         lines.append(proved + (f"; {sbt}." if sbt else "."))
         if res.stopped:
             lines.append(f"(The exact solver stopped: {res.stopped}.)")
-    lines.append(f"{res.iterations:,} iterations, {res.nodes:,} solver nodes, {res.seconds:.1f} s.")
+    lines.append(f"{counted(res.iterations, 'iteration')}, {res.nodes:,} solver nodes, "
+                 f"{res.seconds:.1f} s.")
     return "\n".join(lines)
 
 

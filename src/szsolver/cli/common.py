@@ -250,6 +250,16 @@ def counted(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
+def rough(iterations: int) -> str:
+    """``, from only N playouts: a rough guess`` for an engine's estimate that rests on
+    fewer than :data:`szsolver.engine.search.ROUGH_ITERATIONS` iterations (one playout
+    each), else ``""``: every game's ``best`` says it so."""
+    from ..engine.search import ROUGH_ITERATIONS
+    if iterations >= ROUGH_ITERATIONS:
+        return ""
+    return f", from only {counted(iterations, 'playout')}: a rough guess"
+
+
 def emit(data, text: str, as_json: bool, game=None) -> None:
     """Print ``data`` as JSON or ``text`` for people. ``game``: the record the answer was
     read from, whose warnings (printed on stderr) the JSON then carries as ``warnings``."""

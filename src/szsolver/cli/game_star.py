@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from .common import BadInput, counted, emit, write_file
+from .common import BadInput, counted, emit, rough, write_file
 
 __all__ = ["show", "score", "replay", "best", "check", "annotate", "solve"]
 
@@ -195,7 +195,7 @@ def best(text: str, *, seconds: float | None = None, wall_clock: bool = False,
                  "All optimal moves: " + " ".join(format_move(x, b) for x in res.best)]
     else:
         lines = [f"Best move: {m} (engine, not proved). Estimated value {res.value:+.1f} "
-                 f"(Black's side).",
+                 f"(Black's side){rough(res.iterations)}.",
                  "Candidates: " + ", ".join(
                      f"{format_move(c['move'], b)} ({counted(c['visits'], 'visit')}, about {c['value']:+.1f})"
                      for c in res.candidates[:5]),
@@ -203,7 +203,7 @@ def best(text: str, *, seconds: float | None = None, wall_clock: bool = False,
     if res.pv:
         lines.append(("Line of best play: " if res.exact else "Expected line: ")
                      + " ".join(format_move(x, b) for x in res.pv))
-    lines.append(f"{res.iterations:,} iterations, {res.nodes:,} solver nodes, "
+    lines.append(f"{counted(res.iterations, 'iteration')}, {res.nodes:,} solver nodes, "
                  f"{res.seconds:.1f} s.")
     emit(res.to_json(), "\n".join(lines), as_json)
 

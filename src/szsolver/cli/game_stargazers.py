@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from .common import BadInput, counted, emit, write_file
+from .common import BadInput, counted, emit, rough, write_file
 from ..analysis.verdict import verdict_count
 from ..errors import UnsupportedError
 from ..rules.bits import bit_list
@@ -216,7 +216,8 @@ def best(text, *, example=False, rule=None, as_json=False, seconds=None, wall_cl
                  "Line: " + " ".join(map(str, a.line))]
     else:
         lines = [f"Best placement: {a.move} (engine, not proved). Estimated margin "
-                 f"{a.value:+.1f} for {a.side}, won in {100 * a.win_rate:.0f}% of playouts.",
+                 f"{a.value:+.1f} for {a.side}, won in {100 * a.win_rate:.0f}% of playouts"
+                 f"{rough(a.iterations)}.",
                  "Candidates: " + ", ".join(f"{c['placement']} ({counted(c['visits'], 'visit')}, "
                                            f"{100 * c['win_rate']:.0f}%)"
                                            for c in a.candidates[:5]),
@@ -225,7 +226,8 @@ def best(text, *, example=False, rule=None, as_json=False, seconds=None, wall_cl
     st = status(pos)
     lines.append(f"Assured red {st.assured[0]}, blue {st.assured[1]}; potential red "
                  f"{st.potential[0]}, blue {st.potential[1]}.")
-    lines.append(f"{a.iterations:,} iterations, {a.nodes:,} solver nodes, {a.seconds:.1f} s.")
+    lines.append(f"{counted(a.iterations, 'iteration')}, {a.nodes:,} solver nodes, "
+                 f"{a.seconds:.1f} s.")
     _emit(game, a.to_json(), "\n".join(lines), as_json)
 
 

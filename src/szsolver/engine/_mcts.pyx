@@ -556,11 +556,24 @@ cdef class Tree:
         out.sort(key=lambda r: (-r[1], -r[2], r[0]))
         return out
 
-    def principal_line(self, int max_len=40):
-        """The most visited line from the root (turns)."""
+    def principal_line(self, int max_len=40, first=None):
+        """The most visited line from the root (turns). With ``first`` (a turn at the
+        root): the line that starts with it and goes on by the most visited turns below
+        it (``[first]`` alone when the tree has not visited it)."""
         cdef int ni = 0, k, best, bv
         cdef Node* nd
         line = []
+        if first is not None:
+            nd = &self.nodes[0]
+            kids = [self.cand_child[nd.cand_off + k] for k in range(nd.n_open)] \
+                if nd.cand_off >= 0 else []
+            if self.extra >= 0:
+                kids.append(self.extra)
+            line.append(first)
+            ni = next((c for c in kids if self.nodes[c].turn == first
+                       and self.nodes[c].visits > 0), -1)
+            if ni < 0:
+                return line[:max_len]
         while len(line) < max_len:
             nd = &self.nodes[ni]
             if nd.cand_off < 0 or nd.n_open == 0:

@@ -274,7 +274,8 @@ class Engine:
                   "estimate": round(v if how == "visits" else b, 1),
                   "reward": round(r, 4)} for t, n, r, v, b in stats[:8]]
         return EngineResult(pstr, turn, value, False, "engine", lo, hi, best=[turn],
-                            pv=tree.principal_line(8), score_bounds=sb, candidates=cands,
+                            pv=tree.principal_line(8, turn),   # from the turn chosen
+                            score_bounds=sb, candidates=cands,
                             iterations=tree.iterations, nodes=nodes,
                             seconds=time.perf_counter() - start, stopped=stopped)
 
@@ -297,10 +298,9 @@ class Engine:
         values Red's side (estimates, never proved); where the tree opens no turn
         (one turn left, two under Basic) every turn is solved instead and the
         answer has ``"exact": True``. ``"pv"``: the engine's expected line from its
-        turn (the most visited one, up to 8 turns; its turn alone when the most
-        visited line starts elsewhere). ``deadline`` (``time.perf_counter()``; None:
-        none): a caller's time limit, a safety net under the fixed budget, which the
-        cost model means to fit; the searches stop there (after at least
+        turn (then the most visited turns below it, up to 8 turns). ``deadline``
+        (``time.perf_counter()``; None: none): a caller's time limit, a safety net under
+        the fixed budget, which the cost model means to fit; the searches stop there (after at least
         :data:`DEADLINE_CHUNK` iterations each), and ``"stopped"`` says so (the answer
         then depends on the machine's speed)."""
         from ..endgame.solver import to_core
@@ -314,7 +314,7 @@ class Engine:
         first = tree.backed_stats(BACKED_FRACTION)
         how = self._how(core)
         best, _v = choose(first, core.side, how)          # before the focus below
-        line = tree.principal_line(8)                     # the focus below adds visits
+        line = tree.principal_line(8, best)               # the focus below adds visits
         visits = {t: v for t, v, _r, _m, _b in first}
         want = max(16, min(visits[best], n // 2))
         if visits.get(turn, 0) < want:
@@ -325,7 +325,7 @@ class Engine:
         return {"best": best, "best_value": int(round(stats[best][1])),
                 "played_value": int(round(stats[turn][1])),
                 "visits": {"best": stats[best][0], "played": stats[turn][0]},
-                "pv": line if line[:1] == [best] else [best],
+                "pv": line,
                 "iterations": tree.iterations, "stopped": stopped}
 
     def _tail(self, pos) -> bool:
