@@ -343,6 +343,8 @@ POLL_SECONDS = 0.01
 SHARED_TREE_MIN_TURNS = 4
 #: counters of the shared-tree search's busy table (a hash of each position searched)
 BUSY_ENTRIES = 1 << 16
+#: the shared tree's threads but the first start the root's turns from the middle
+SHARED_TREE_HELPERS = False
 
 
 def root_orbits(s: Searcher, orbits: list[list[int]]) -> list[list[int]]:
@@ -606,9 +608,10 @@ class _Team:
         table, children deferred at nodes with at least ``min_turns`` turns left, the
         root's turns in the serial order."""
         turns = [o[0] for o in self.orbits]
-        for s in self.searchers:
+        for i, s in enumerate(self.searchers):
             s.set_shared_tree(min_turns, busy_entries)
             s.set_root_turns(turns)
+            s.set_helper(SHARED_TREE_HELPERS and i > 0)
 
     def mtdf(self, bound: Bound, guess: int, progress=None, shared: bool = False) -> tuple[Bound, bool]:
         """MTD(f) on the root (``bound`` and ``guess`` in the mover's view), each test a
@@ -694,6 +697,7 @@ def _solve_threads(core, orbits, searchers, budget, all_turns, pv, pstr,
         for s in searchers:
             s.set_shared_tree(0)
             s.set_root_turns(None)
+            s.set_helper(False)
     value = bound.for_side(side).lo if done else None   # Red's view
     if all_turns:
         turns = []
