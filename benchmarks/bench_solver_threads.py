@@ -82,7 +82,8 @@ def main():
         print(f"{name:22} {'serial':6} {1:3d} {serial.nodes:11,d} {1:8.3f} {serial.nodes:11,d} "
               f"{1:8.2f} {0:5.2f}" + (f" {serial_s:7.2f}" if a.wall else ""), flush=True)
         for mode in modes:
-            solver_module.SHARED_TREE_MIN_TURNS = a.min_turns if mode == "shared" else 0
+            solver_module.SHARED_TREE = mode == "shared"
+            solver_module.SHARED_TREE_MIN_TURNS = a.min_turns
             for n in threads:
                 if n == 1:
                     continue

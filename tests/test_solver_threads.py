@@ -371,6 +371,7 @@ def tiny_tables(monkeypatch):
     """The shared tree at every node from two turns left, on a busy table of one
     counter: every thread defers nearly every child it can (past the first)."""
     from szsolver.endgame import solver as solver_module
+    monkeypatch.setattr(solver_module, "SHARED_TREE", True)
     monkeypatch.setattr(solver_module, "SHARED_TREE_MIN_TURNS", 2)
     monkeypatch.setattr(solver_module, "BUSY_ENTRIES", 1)
 
@@ -449,3 +450,26 @@ def test_shared_tree_is_off_in_the_serial_search():
         s.probe(-30000, 30000)
         counts.append((s.stats()["nodes"], s.deferrals))
     assert counts[0] == counts[1] and counts[0][1] == 0
+
+
+@pytest.mark.parametrize("limit", [1, 5000, 40000, 150000])
+def test_shared_tree_node_limit_bounds(limit, tiny_tables):
+    p = parse_position(LIMITED)
+    truth = limited_truth()
+    res = solve(p, threads=2, node_limit=limit)
+    assert res.lower <= truth.value <= res.upper
+    if res.exact:
+        assert res.value == truth.value
+        assert set(res.best) <= set(truth.best)
+    else:
+        assert res.value is None and res.stopped == "node limit"
+    assert no_solver_threads()
+
+
+def test_shared_tree_time_limit_stops_every_thread(tiny_tables):
+    p = parse_position(HARD)
+    res = solve(p, threads=4, time_limit=0.3)
+    assert not res.exact and res.stopped == "time limit" and res.lower <= res.upper
+    static = solve(p, node_limit=1)
+    assert static.lower <= res.lower and res.upper <= static.upper
+    assert no_solver_threads()

@@ -336,10 +336,12 @@ def _all_turns(s: Searcher, core, orbits, progress):
 #: threads search (a node limit may be passed by what the threads search meanwhile)
 POLL_SECONDS = 0.01
 
-#: the value's probes over threads: every thread runs the same probe on the shared table,
-#: and at nodes with at least this many turns left a child that another thread searches
-#: waits for the node's second pass (ABDADA, docs/solver.md); 0: the root's children
-#: dealt in rounds instead
+#: the value's probes over threads: False, the root's children dealt in rounds; True, the
+#: shared tree: every thread runs the same probe on the shared table (ABDADA,
+#: docs/solver.md, "Threads": measured, the rounds are the better on two threads)
+SHARED_TREE = False
+#: the shared tree: at nodes with at least this many turns left a child that another
+#: thread searches waits for the node's second pass
 SHARED_TREE_MIN_TURNS = 4
 #: counters of the shared-tree search's busy table (a hash of each position searched)
 BUSY_ENTRIES = 1 << 16
@@ -690,7 +692,7 @@ def _solve_threads(core, orbits, searchers, budget, all_turns, pv, pstr,
         static = static_bound(searchers[0])
         started(progress, static, team.nodes)
         g = first_guess(searchers[0])
-        shared = SHARED_TREE_MIN_TURNS > 0
+        shared = SHARED_TREE and SHARED_TREE_MIN_TURNS > 0
         if shared:
             team.share_tree(SHARED_TREE_MIN_TURNS, BUSY_ENTRIES)
         bound, done = team.mtdf(static.for_side(side), g if side == 0 else -g, progress, shared)
