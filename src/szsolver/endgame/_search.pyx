@@ -36,6 +36,11 @@ bound whose footprint misses q. Under either rule that position's best turn also
 orders the node when the table holds none for it.
 All points (``ALL_POINTS``) means unknown.
 
+Shared tree (``Searcher.set_shared_tree``, off in the serial search): threads running
+the same probe on one table mark the children they search in a busy table; at nodes
+with enough turns left a child another thread searches waits for the node's second
+pass, past the node's first child (ABDADA). Only the order of the children changes.
+
 Fail-soft contract: a call with window (alpha, beta) returns v with
 ``v <= alpha`` => true value <= v, ``v >= beta`` => true value >= v, otherwise v
 is exact. The driver runs MTD(f) null-window probes on top of it, so every

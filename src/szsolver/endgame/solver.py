@@ -29,9 +29,11 @@ Contracts
 * Node limits are deterministic; the answer never depends on the clock unless
   a time limit is given.
 * ``threads`` > 1 runs the root's null-window probes over threads, each with its own
-  search, all on one transposition table (see :class:`_Team`). The value
-  and the best turns are the serial ones; the PV is an optimal line (maybe another
-  one); the node limit counts every thread's nodes but is no longer deterministic.
+  search, all on one transposition table (see :class:`_Team`: the root's children
+  dealt in rounds, or with ``SHARED_TREE`` every thread on the same probe, splitting
+  inside the tree). The value and the best turns are the serial ones; the PV is an
+  optimal line (maybe another one); the node limit counts every thread's nodes but is
+  no longer deterministic.
 
 Technique (see docs/solver.md): MTD(f) null-window probes over a fail-soft
 alpha-beta with a transposition table, exact last two turns, per-side score
