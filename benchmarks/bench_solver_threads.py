@@ -62,7 +62,8 @@ def main():
     ap.add_argument("--min-turns", type=int, default=solver_module.SHARED_TREE_MIN_TURNS)
     ap.add_argument("--names", default="", help="comma-separated substrings of the names")
     ap.add_argument("--helpers", action="store_true",
-                    help="shared tree: threads but the first start the root's turns from the middle")
+                    help="shared tree: threads but the first start the root's turns "
+                         "from the middle")
     ap.add_argument("--full", action="store_true")
     ap.add_argument("--wall", action="store_true")
     a = ap.parse_args()

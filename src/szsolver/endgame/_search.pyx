@@ -859,7 +859,8 @@ cdef class Searcher:
         if self.table_owner is None:
             if self.c.busy == NULL:
                 if not 1 <= busy_entries <= (1 << 32):
-                    raise UnsupportedError(f"a busy table needs 1..2**32 entries, got {busy_entries}")
+                    raise UnsupportedError(f"a busy table needs 1..2**32 entries, "
+                                           f"got {busy_entries}")
                 while n < busy_entries:
                     n *= 2
                 self.c.busy = <unsigned int*>calloc(n, sizeof(unsigned int))

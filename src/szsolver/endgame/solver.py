@@ -617,7 +617,8 @@ class _Team:
             s.set_root_turns(turns)
             s.set_helper(SHARED_TREE_HELPERS and i > 0)
 
-    def mtdf(self, bound: Bound, guess: int, progress=None, shared: bool = False) -> tuple[Bound, bool]:
+    def mtdf(self, bound: Bound, guess: int, progress=None,
+             shared: bool = False) -> tuple[Bound, bool]:
         """MTD(f) on the root (``bound`` and ``guess`` in the mover's view), each test a
         :meth:`round` (``shared``: a :meth:`shared_probe`): (the bound, finished)."""
         probes, best = 0, None
