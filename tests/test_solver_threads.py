@@ -357,3 +357,119 @@ def test_a_helper_order_gives_the_same_bounds(tl, rule):
         for a, b in ((-30000, 30000), (v - 1, v), (v, v + 1), (v - 50, v + 50), (v - 3, v - 2)):
             r = s.probe(a, b)
             assert (r <= a and v <= r) or (r >= b and v >= r) or (a < r < b and r == v), (seed, a, b)
+
+
+# --- the shared tree (every thread on the same probe) ---------------------------------------------
+
+def plain_value(p):
+    """The value by alpha-beta with every technique off (serial)."""
+    return solve(p, options=[], pv=False).value
+
+
+@pytest.fixture
+def tiny_tables(monkeypatch):
+    """The shared tree at every node from two turns left, on a busy table of one
+    counter: every thread defers nearly every child it can (past the first)."""
+    from szsolver.endgame import solver as solver_module
+    monkeypatch.setattr(solver_module, "SHARED_TREE", True)
+    monkeypatch.setattr(solver_module, "SHARED_TREE_MIN_TURNS", 2)
+    monkeypatch.setattr(solver_module, "BUSY_ENTRIES", 1)
+
+
+@pytest.mark.parametrize("seed,tl,rule", DEEP)
+def test_shared_tree_matches_serial_and_plain_search(seed, tl, rule, tiny_tables):
+    """Value, optimal turns and PV over 2, 4 and 16 threads (oversubscribed on a small
+    machine), with a tiny table and a tiny busy table, against the serial solver and
+    alpha-beta with every technique off."""
+    p = random_game_at(seed, tl, rule, (5, 5) if rule == BASIC else (4, 4))
+    serial = solve(p)
+    assert serial.complete and plain_value(p) == serial.value
+    for threads in (2, 4, 16):
+        for tt_size in (None, 64):
+            res = solve(p, threads=threads, tt_size=tt_size)
+            assert res.exact and res.complete and res.stopped is None
+            assert res.value == serial.value
+            assert sorted(res.best) == sorted(serial.best)
+            assert res.tt["threads"] == threads
+        check_pv(p, res)
+    assert no_solver_threads()
+
+
+@pytest.mark.parametrize("seed,tl,rule", [(10, 3, BASIC), (11, 4, BASIC), (13, 3, ADVANCED),
+                                          (14, 4, ADVANCED)])
+def test_shared_tree_every_turn_value(seed, tl, rule, tiny_tables):
+    """Every turn's value through the shared tree: each child solved on 2 and 16
+    threads equals its value by the serial solver and by plain alpha-beta."""
+    p = random_game_at(seed, tl, rule, (5, 5) if rule == BASIC else (4, 4))
+    truth = dict(turn_values(p))
+    for t in p.legal_turns()[:12]:
+        q = p.copy()
+        q.play(t)
+        assert plain_value(q) == truth[t]
+        for threads in (2, 16):
+            assert solve(q, threads=threads, pv=False, tt_size=64).value == truth[t]
+
+
+@pytest.mark.parametrize("tl,rule", [(4, ADVANCED), (5, BASIC), (5, ADVANCED)])
+def test_deferred_children_give_the_same_bounds(tl, rule):
+    """One searcher on a busy table of one counter that its own path keeps marked:
+    every child past a node's first waits for the second pass. Every probe still
+    holds the value (fail-soft) that the serial solver gives, on positions from seeded
+    random play."""
+    from szsolver.endgame.solver import new_searcher, to_core
+    deferred = 0
+    for seed in range(10):
+        p = random_game_at(200 + seed, tl, rule, (5, 5) if rule == BASIC else (4, 4))
+        core = to_core(p)
+        v = solve(p, pv=False).value
+        v = v if core.side == RED else -v                   # mover's view
+        for min_turns in (1, 3):
+            s = new_searcher(core, 64, None, None)
+            s.set_shared_tree(min_turns, 1)
+            for a, b in ((-30000, 30000), (v - 1, v), (v, v + 1), (v - 50, v + 50),
+                         (v - 3, v - 2), (v + 2, v + 3)):
+                r = s.probe(a, b)
+                assert (r <= a and v <= r) or (r >= b and v >= r) or (a < r < b and r == v), \
+                    (seed, a, b)
+            deferred += s.deferrals
+    assert deferred > 0
+
+
+def test_shared_tree_is_off_in_the_serial_search():
+    """threads=1 defers nothing and searches the nodes it always did (a busy table
+    left on, min_turns 0, changes nothing either)."""
+    from szsolver.endgame.solver import new_searcher, to_core
+    p = random_game_at(14, 4, ADVANCED, (4, 4))
+    core = to_core(p)
+    counts = []
+    for setup in (None, 0):
+        s = new_searcher(core, 1 << 14, None, None)
+        if setup is not None:
+            s.set_shared_tree(3, 16)
+            s.set_shared_tree(setup)
+        s.probe(-30000, 30000)
+        counts.append((s.stats()["nodes"], s.deferrals))
+    assert counts[0] == counts[1] and counts[0][1] == 0
+
+
+@pytest.mark.parametrize("limit", [1, 5000, 40000, 150000])
+def test_shared_tree_node_limit_bounds(limit, tiny_tables):
+    p = parse_position(LIMITED)
+    truth = limited_truth()
+    res = solve(p, threads=2, node_limit=limit)
+    assert res.lower <= truth.value <= res.upper
+    if res.exact:
+        assert res.value == truth.value
+        assert set(res.best) <= set(truth.best)
+    else:
+        assert res.value is None and res.stopped == "node limit"
+    assert no_solver_threads()
+
+
+def test_shared_tree_time_limit_stops_every_thread(tiny_tables):
+    p = parse_position(HARD)
+    res = solve(p, threads=4, time_limit=0.3)
+    assert not res.exact and res.stopped == "time limit" and res.lower <= res.upper
+    static = solve(p, node_limit=1)
+    assert static.lower <= res.lower and res.upper <= static.upper
+    assert no_solver_threads()

@@ -36,6 +36,11 @@ bound whose footprint misses q. Under either rule that position's best turn also
 orders the node when the table holds none for it.
 All points (``ALL_POINTS``) means unknown.
 
+Shared tree (``Searcher.set_shared_tree``, off in the serial search): threads running
+the same probe on one table mark the children they search in a busy table; at nodes
+with enough turns left a child another thread searches waits for the node's second
+pass, past the node's first child (ABDADA). Only the order of the children changes.
+
 Fail-soft contract: a call with window (alpha, beta) returns v with
 ``v <= alpha`` => true value <= v, ``v >= beta`` => true value >= v, otherwise v
 is exact. The driver runs MTD(f) null-window probes on top of it, so every
@@ -47,7 +52,7 @@ any other with an :class:`~szsolver.errors.UnsupportedError` before any C runs.
 """
 import os
 
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -69,6 +74,15 @@ from szsolver.endgame._order cimport gen_ordered
 
 from szsolver.errors import IllegalTurnError, UnsupportedError
 from szsolver.rules import zobrist
+
+cdef extern from *:
+    """
+    /* The busy table of the shared-tree search (ABDADA): counters updated by any thread. */
+    #define sz_busy_get(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+    #define sz_busy_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+    """
+    unsigned int sz_busy_get(const unsigned int* p) noexcept nogil
+    unsigned int sz_busy_add(unsigned int* p, int v) noexcept nogil
 
 cdef extern from "Python.h":
     int PyErr_CheckSignals_raw "PyErr_CheckSignals" ()
@@ -143,6 +157,13 @@ cdef struct Ctx:
     int order_min_t           # heuristic ordering only at nodes with more turns left
     int table_min_t           # score-table bounds only at nodes with at least this many turns left
     bint helper               # a helper thread: the probe's root turns from the middle of the list
+    unsigned int* busy        # shared-tree search (ABDADA): per hash slot of a position, how
+                              # many threads search it now; shared by the table's sharers
+    uint64_t busy_mask        # its slots - 1
+    int defer_min_t           # defer busy children at nodes with at least this many turns
+                              # left (0: never; the serial search)
+    int* deferred             # per ply: the turns deferred to the node's second pass
+    long long deferrals       # children deferred (counted for measurement)
     int* moves                # turn lists: MAX_NODE_TURNS per ply, MAX_PLY plies
     int* root_turns           # the root's turns (one per symmetry orbit), MAX_NODE_TURNS slots
     int n_root                # how many (0: search every turn)
@@ -285,6 +306,11 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     cdef bb_t V, Am, Ao, dead, relset = 0, V3 = 0
     cdef int three
     cdef int lazy = 0         # moves holds only the TT turn so far (the list comes if needed)
+    cdef bint mark            # shared-tree search at this node: children searched are marked busy
+    cdef bint defer           # ... and busy ones past the first searched wait (first pass)
+    cdef int n_def = 0        # how many wait
+    cdef int searched = 0     # children searched at this node so far
+    cdef unsigned int* slot = NULL
     cdef int delay            # last-neutral rule: we hold one neutral and place two stones or more
     cdef int refx[64]         # three-turn and last-neutral rules: per stone x, the reply that
     cdef bb_t have_ref = 0    # refuted (x, -) by searching (the x with one)
@@ -479,17 +505,27 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     # value(x, -, m) <= what (x, -) returned, which best already holds; the proof
     # is the one of (x, -) (the same footprint).
     delay = (c.opts & OPT_DELAY) and s.left[me] == 1 and pm >= 2
+    mark = c.defer_min_t > 0 and T >= c.defer_min_t
+    defer = mark
     i = 0
     while True:
         if i == n:
-            if not lazy:
-                break
-            # The TT turn did not cut: the whole list, the TT turn first again (the
-            # killer and the ordering keys are what they were: same list as unlazily).
-            lazy = 0
-            n = ordered_turns(c, moves, ttmove, ply)
+            if lazy:
+                # The TT turn did not cut: the whole list, the TT turn first again (the
+                # killer and the ordering keys are what they were: same list as unlazily).
+                lazy = 0
+                n = ordered_turns(c, moves, ttmove, ply)
             if i == n:
-                break
+                if not n_def:
+                    break
+                # Shared-tree search, second pass: the children deferred because
+                # another thread was searching them, now likely proved in the table.
+                moves = c.deferred + ply * MAX_NODE_TURNS
+                n = n_def
+                n_def = 0
+                defer = 0                   # (no third pass)
+                i = 0
+                continue
         t = moves[i]
         i += 1
         if t >= 64:
@@ -535,6 +571,18 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
                         if v > best:
                             best = v
                         continue
+        slot = NULL
+        if mark:
+            # Shared-tree search (ABDADA, docs/solver.md): past the first child, a child
+            # that another thread searches now waits for the second pass; the one
+            # searched is marked busy while it is. The order changes, not the set.
+            slot = c.busy + ((s.key ^ turn_key_c(b, s, t)) & c.busy_mask)
+            if defer and searched > 0 and sz_busy_get(slot) > 0:
+                c.deferred[ply * MAX_NODE_TURNS + n_def] = t
+                n_def += 1
+                c.deferrals += 1
+                continue
+        searched += 1
         line = &c.lines[t] if (four and t < 64) else NULL
         c.played[ply] = t
         if shift and t >= 64 and (seen >> (t & 63)) & 1:
@@ -549,6 +597,8 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
         if (c.opts & OPT_TT) and i < n:
             tt_prefetch(&c.tt, s.key ^ turn_key_c(b, s, moves[i]))
         make_c(b, s, t)
+        if slot != NULL:
+            sz_busy_add(slot, 1)
         if (c.opts & OPT_PVS) and best > -INF and beta - alpha > 1:
             # PVS: later turns first get a null window; re-search only if it fails high
             r = negamax(c, -alpha - 1, -alpha, ply + 1, line)
@@ -559,6 +609,8 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
         else:
             r = negamax(c, -beta, -alpha, ply + 1, line)
             v = -r.value
+        if slot != NULL:
+            sz_busy_add(slot, -1)
         unmake_c(b, s, t)
         if c.abort:
             return found(0, BY_SEARCH, -1)
@@ -705,6 +757,7 @@ cdef class Searcher:
     cdef State root_state
     cdef list made              # turns made through make() since the root, in order
     cdef object table_owner     # the Searcher whose table this one uses (share_table), or None
+    cdef bint busy_owned        # c.busy is this Searcher's to free (set_shared_tree)
 
     def __cinit__(self, Position pos not None, long long tt_entries=1 << 20, int opts=OPT_ALL):
         cdef int side
@@ -753,6 +806,9 @@ cdef class Searcher:
         free_score_tables(&self.c.tables)
         free(self.c.moves)
         free(self.c.root_turns)
+        free(self.c.deferred)
+        if self.busy_owned:
+            free(self.c.busy)
 
     # --- driving ----------------------------------------------------------------------
     def set_limits(self, long long node_limit=0, double seconds=0.0):
@@ -776,6 +832,49 @@ cdef class Searcher:
             raise UnsupportedError("Searchers that share a table need the same options and score caps")
         tt_share(&self.c.tt, &owner.c.tt)
         self.table_owner = owner
+        if self.busy_owned:             # its busy table went with its own table
+            free(self.c.busy)
+            self.busy_owned = False
+        self.c.busy = NULL
+        self.c.defer_min_t = 0
+
+    def set_shared_tree(self, int min_turns, long long busy_entries=0):
+        """Shared-tree search (ABDADA, docs/solver.md) with the threads that share this
+        table: at nodes with at least ``min_turns`` turns left a child that another
+        thread searches now is searched after the node's other children (its first
+        child always at once). 0: off (the serial search, the default). The busy table
+        (``busy_entries`` counters, rounded up to a power of two) belongs to the table's
+        owner: call this on the owner first (with ``busy_entries`` >= 1), then on each
+        sharer (which uses the owner's)."""
+        cdef long long n = 1
+        if min_turns < 0:
+            raise UnsupportedError(f"min_turns must not be negative, got {min_turns}")
+        if min_turns == 0:
+            self.c.defer_min_t = 0
+            return
+        if self.c.deferred == NULL:
+            self.c.deferred = <int*>malloc(MAX_PLY * MAX_NODE_TURNS * sizeof(int))
+            if self.c.deferred == NULL:
+                raise MemoryError("cannot allocate the search's deferred turn lists")
+        if self.table_owner is None:
+            if self.c.busy == NULL:
+                if not 1 <= busy_entries <= (1 << 32):
+                    raise UnsupportedError(f"a busy table needs 1..2**32 entries, "
+                                           f"got {busy_entries}")
+                while n < busy_entries:
+                    n *= 2
+                self.c.busy = <unsigned int*>calloc(n, sizeof(unsigned int))
+                if self.c.busy == NULL:
+                    raise MemoryError("cannot allocate the busy table")
+                self.c.busy_mask = n - 1
+                self.busy_owned = True
+        else:
+            owner = <Searcher>self.table_owner
+            if owner.c.busy == NULL:
+                raise UnsupportedError("the table's owner has no busy table: set it up first")
+            self.c.busy = owner.c.busy
+            self.c.busy_mask = owner.c.busy_mask
+        self.c.defer_min_t = min_turns
 
     def set_helper(self, bint on):
         """As a helper thread (on a table shared with another that probes the same
@@ -1003,6 +1102,11 @@ cdef class Searcher:
     @property
     def opts(self):
         return self.c.opts
+
+    @property
+    def deferrals(self):
+        """Children the shared-tree search deferred to a node's second pass."""
+        return self.c.deferrals
 
     @property
     def tt_bad_turns(self):

@@ -29,9 +29,11 @@ Contracts
 * Node limits are deterministic; the answer never depends on the clock unless
   a time limit is given.
 * ``threads`` > 1 runs the root's null-window probes over threads, each with its own
-  search, all on one transposition table (see :class:`_Team`). The value
-  and the best turns are the serial ones; the PV is an optimal line (maybe another
-  one); the node limit counts every thread's nodes but is no longer deterministic.
+  search, all on one transposition table (see :class:`_Team`: the root's children
+  dealt in rounds, or with ``SHARED_TREE`` every thread on the same probe, splitting
+  inside the tree). The value and the best turns are the serial ones; the PV is an
+  optimal line (maybe another one); the node limit counts every thread's nodes but is
+  no longer deterministic.
 
 Technique (see docs/solver.md): MTD(f) null-window probes over a fail-soft
 alpha-beta with a transposition table, exact last two turns, per-side score
@@ -336,6 +338,18 @@ def _all_turns(s: Searcher, core, orbits, progress):
 #: threads search (a node limit may be passed by what the threads search meanwhile)
 POLL_SECONDS = 0.01
 
+#: the value's probes over threads: False, the root's children dealt in rounds; True, the
+#: shared tree: every thread runs the same probe on the shared table (ABDADA,
+#: docs/solver.md, "Threads": measured, the rounds are the better on two threads)
+SHARED_TREE = False
+#: the shared tree: at nodes with at least this many turns left a child that another
+#: thread searches waits for the node's second pass
+SHARED_TREE_MIN_TURNS = 4
+#: counters of the shared-tree search's busy table (a hash of each position searched)
+BUSY_ENTRIES = 1 << 16
+#: the shared tree's threads but the first start the root's turns from the middle
+SHARED_TREE_HELPERS = False
+
 
 def root_orbits(s: Searcher, orbits: list[list[int]]) -> list[list[int]]:
     """The orbits in the serial root's order (:func:`ordered_orbit_turns` with the
@@ -562,19 +576,62 @@ class _Team:
             return None
         return "low", max(b.hi for b in self.bounds)
 
-    def mtdf(self, bound: Bound, guess: int, progress=None) -> tuple[Bound, bool]:
+    def shared_probe(self, gamma: int):
+        """One root probe "mover's value >= gamma" run by every thread at once on the
+        shared table (the searchers at the root, set up by :meth:`share_tree`): ("high",
+        v) or ("low", v) from the first thread to finish, whose search is complete and
+        so proves its bound (the table holds only proved bounds, whoever stored them);
+        the others are stopped and their partial searches count for nothing. None when
+        stopped."""
+        answer = []
+
+        def work(i):
+            s = self.searchers[i]
+            if not self._arm(s):
+                return
+            r = probe(s, gamma, self.side)
+            if r is None:
+                if not self.cancel.is_set():        # a limit of its own: stop them all
+                    self.stop(stop_reason(s))
+                return
+            with self.lock:
+                if not answer:
+                    answer.append((r, s.last_refutation))
+            self.halt_round()
+
+        self.run(work)
+        if not answer:
+            return None
+        (v, high), turn = answer[0]
+        if high:
+            self.high_turn = turn if turn >= 0 else None
+        return ("high" if high else "low"), v
+
+    def share_tree(self, min_turns: int, busy_entries: int) -> None:
+        """Set every searcher (at the root) up for :meth:`shared_probe`: one busy
+        table, children deferred at nodes with at least ``min_turns`` turns left, the
+        root's turns in the serial order."""
+        turns = [o[0] for o in self.orbits]
+        for i, s in enumerate(self.searchers):
+            s.set_shared_tree(min_turns, busy_entries)
+            s.set_root_turns(turns)
+            s.set_helper(SHARED_TREE_HELPERS and i > 0)
+
+    def mtdf(self, bound: Bound, guess: int, progress=None,
+             shared: bool = False) -> tuple[Bound, bool]:
         """MTD(f) on the root (``bound`` and ``guess`` in the mover's view), each test a
-        :meth:`round`: (the bound, finished)."""
+        :meth:`round` (``shared``: a :meth:`shared_probe`): (the bound, finished)."""
         probes, best = 0, None
+        self.high_turn = None
 
         def test(gamma):
-            r = self.round(gamma)
+            r = self.shared_probe(gamma) if shared else self.round(gamma)
             return None if r is None else (r[1], r[0] == "high")
 
         def told(bound, gamma, v, high):
             nonlocal probes, best
             if high:
-                best = self.orbits[self.high_child][0]
+                best = self.high_turn if shared else self.orbits[self.high_child][0]
             if progress is not None:
                 probes += 1
                 red = bound.for_side(self.side)
@@ -638,7 +695,14 @@ def _solve_threads(core, orbits, searchers, budget, all_turns, pv, pstr,
         static = static_bound(searchers[0])
         started(progress, static, team.nodes)
         g = first_guess(searchers[0])
-        bound, done = team.mtdf(static.for_side(side), g if side == 0 else -g, progress)
+        shared = SHARED_TREE and SHARED_TREE_MIN_TURNS > 0
+        if shared:
+            team.share_tree(SHARED_TREE_MIN_TURNS, BUSY_ENTRIES)
+        bound, done = team.mtdf(static.for_side(side), g if side == 0 else -g, progress, shared)
+        for s in searchers:
+            s.set_shared_tree(0)
+            s.set_root_turns(None)
+            s.set_helper(False)
     value = bound.for_side(side).lo if done else None   # Red's view
     if all_turns:
         turns = []
@@ -681,6 +745,7 @@ def _solve_threads(core, orbits, searchers, budget, all_turns, pv, pstr,
     tt["tt_entries"] = stats[0]["tt_entries"]      # one table
     tt["tt_fill"] = tt["tt_used"] / tt["tt_entries"] if tt["tt_entries"] else 0.0
     tt["threads"] = len(searchers)
+    tt["deferred"] = sum(x.deferrals for x in searchers)     # shared tree: children deferred
     reason = team.reason or (stop_reason(s) if done else "interrupted")
     return solve_result(pstr, bound.for_side(side), done, reason, best=best,
                         best_complete=best_complete, pv=line, pv_complete=pv_complete,
