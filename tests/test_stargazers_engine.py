@@ -57,8 +57,9 @@ def test_greedy_player_takes_the_best_immediate_margin():
 
 
 def test_best_says_how_little_an_estimate_rests_on():
-    """Below the Stars' Zone threshold (engine.search.ROUGH_ITERATIONS) an estimate is
-    called a rough guess, in the words Stars' Zone uses; one iteration is singular."""
+    """Below Stargazers' own threshold (engine.ROUGH_ITERATIONS: 150, where the engine
+    starts to beat the greedy player) an estimate is called a rough guess, in the words
+    Stars' Zone uses; one iteration is singular; the default budget (500) is none."""
     from click.testing import CliRunner
 
     from szsolver.cli import main
@@ -67,5 +68,8 @@ def test_best_says_how_little_an_estimate_rests_on():
     lines = r.output.splitlines()
     assert lines[0].endswith("of playouts, from only 1 playout: a rough guess."), lines[0]
     assert lines[-1].startswith("1 iteration, 0 solver nodes"), lines[-1]
-    r = CliRunner().invoke(main, ["best", "stargazers:12-star:1-2:r=:b=", "--time", "3"])
-    assert r.exit_code == 0 and "rough guess" not in r.output, r.output
+    for more in ([], ["--time", "3"]):
+        r = CliRunner().invoke(main, ["best", "stargazers:12-star:1-2:r=:b=", *more])
+        assert r.exit_code == 0 and "rough guess" not in r.output, r.output
+    r = CliRunner().invoke(main, ["best", "stargazers:12-star:1-2:r=:b=", "--time", "0.2"])
+    assert "from only 100 playouts: a rough guess" in r.output, r.output

@@ -250,12 +250,14 @@ def counted(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
-def rough(iterations: int) -> str:
+def rough(iterations: int, enough: int | None = None) -> str:
     """``, from only N playouts: a rough guess`` for an engine's estimate that rests on
-    fewer than :data:`szsolver.engine.search.ROUGH_ITERATIONS` iterations (one playout
-    each), else ``""``: every game's ``best`` says it so."""
-    from ..engine.search import ROUGH_ITERATIONS
-    if iterations >= ROUGH_ITERATIONS:
+    fewer than ``enough`` iterations (one playout each; default Stars' Zone's
+    :data:`szsolver.engine.search.ROUGH_ITERATIONS`, each game measures its own), else
+    ``""``: every game's ``best`` says it so."""
+    if enough is None:
+        from ..engine.search import ROUGH_ITERATIONS as enough
+    if iterations >= enough:
         return ""
     return f", from only {counted(iterations, 'playout')}: a rough guess"
 

@@ -203,7 +203,7 @@ def best(text, *, example=False, rule=None, as_json=False, seconds=None, wall_cl
          **_ignored):
     """The engine's placement: proved near the end, estimated earlier."""
     from ..errors import InputError
-    from ..stargazers.engine import Engine
+    from ..stargazers.engine import ROUGH_ITERATIONS, Engine
     _refuse(**{"--rule": rule})
     pos, game = _load(text)
     if pos.is_over():
@@ -217,7 +217,7 @@ def best(text, *, example=False, rule=None, as_json=False, seconds=None, wall_cl
     else:
         lines = [f"Best placement: {a.move} (engine, not proved). Estimated margin "
                  f"{a.value:+.1f} for {a.side}, won in {100 * a.win_rate:.0f}% of playouts"
-                 f"{rough(a.iterations)}.",
+                 f"{rough(a.iterations, ROUGH_ITERATIONS)}.",
                  "Candidates: " + ", ".join(f"{c['placement']} ({counted(c['visits'], 'visit')}, "
                                            f"{100 * c['win_rate']:.0f}%)"
                                            for c in a.candidates[:5]),

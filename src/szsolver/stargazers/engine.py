@@ -47,6 +47,10 @@ EXACT_NODES = 20_000
 #: 12-star game, 300 on 18-star, 95 on 27-star, on the project's test machine)
 ITERATIONS_PER_SECOND = 500
 _C = 0.7   # UCT exploration
+#: below this many iterations an estimate is a rough guess (measured: 50 iterations
+#: barely visit each of the 30-60 placements once and lose to the greedy player; from
+#: 150 on the engine wins nearly every game against it: docs/stargazers.md)
+ROUGH_ITERATIONS = 150
 #: judging a turn, the engine's turn and the played one each rest on at least this
 #: many playouts (fewer left one lucky playout deciding "the best value")
 MIN_JUDGE_VISITS = 32
