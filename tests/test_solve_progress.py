@@ -153,3 +153,42 @@ def test_solve_on_a_terminal_rewrites_one_line_and_clears_it():
     shown = [s for s in err.split("\r\x1b[K") if s]
     assert any("<= value <=" in s for s in shown), err
     assert err.endswith("\r\x1b[K")              # and cleared at the end
+
+
+def test_a_running_probe_says_how_far_it_is():
+    """Inside a probe (the first of a deep solve can take minutes) the display reads
+    which root turn, and which reply to it, the search is at: read from another thread
+    while the probe runs, each index within its list, the root's never going back
+    while the reply counter stays within its own list."""
+    import threading
+    import time
+    from szsolver.endgame.solver import new_searcher, tt_entries_for
+    from szsolver.endgame.solver import to_core
+    pos = to_core(example_position(7))
+    s = new_searcher(pos, tt_entries_for(pos.turns_left), None, None)
+    assert s.root_progress() == (0, 0, 0, 0)
+    seen, done = [], threading.Event()
+
+    def watch():
+        while not done.is_set():
+            seen.append(s.root_progress())
+            time.sleep(0.001)
+    t = threading.Thread(target=watch)
+    t.start()
+    try:
+        v = solve(pos).value
+        s.red_probe(v)                       # a probe the value passes: all-node at Blue
+    finally:
+        done.set()
+        t.join()
+    i, n, j, m = s.root_progress()
+    assert 1 <= i <= n and 0 <= j <= m
+    assert all(a <= b and c <= d for a, b, c, d in seen)
+    roots = [a for a, b, c, d in seen if b]
+    assert roots == sorted(roots)            # one probe: the root only goes forward
+    msgs = []
+    solve(pos, progress=msgs.append)
+    probes = [m_ for m_ in msgs if isinstance(m_, Progress)]
+    assert probes and all(p.root_counter is not None for p in probes)
+    r = CliRunner().invoke(main, ["solve", position_string(example_position(7))])
+    assert r.exit_code == 0

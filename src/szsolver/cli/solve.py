@@ -132,6 +132,11 @@ class _Feedback:
                              f"{test} {p.gamma:+d})")
             if p.best is not None and lo != hi:
                 parts.append(f"best so far {format_turn(p.best, self.geometry)}")
+            if lo != hi and not self.doing and p.root_counter is not None:
+                i, n, j, m = p.root_counter()     # how far the running probe is
+                if n:
+                    where = f"probe {p.probes + 1} at root turn {min(i, n)} of {n}"
+                    parts.append(where + (f", reply {min(j, m)} of {m}" if m else ""))
         if self.doing:
             parts.append(self.doing)
         if nodes:

@@ -164,6 +164,10 @@ cdef struct Ctx:
                               # left (0: never; the serial search)
     int* deferred             # per ply: the turns deferred to the node's second pass
     long long deferrals       # children deferred (counted for measurement)
+    int root_i                # the root turn being searched (1-based in its list), for
+    int root_n                # a display: of root_n listed (both read from another thread)
+    int reply_i               # ... and the reply to it being searched, of reply_n listed
+    int reply_n
     int* moves                # turn lists: MAX_NODE_TURNS per ply, MAX_PLY plies
     int* root_turns           # the root's turns (one per symmetry orbit), MAX_NODE_TURNS slots
     int n_root                # how many (0: search every turn)
@@ -528,6 +532,15 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
                 continue
         t = moves[i]
         i += 1
+        if ply <= 1:                    # how far the probe is, for a progress display
+            if ply == 0:
+                c.root_i = i
+                c.root_n = n
+                c.reply_i = 0
+                c.reply_n = 0
+            else:
+                c.reply_i = i
+                c.reply_n = n
         if t >= 64:
             if (dead >> (t & 63)) & 1:
                 continue    # (stone, neutral) is bounded by (stone, -): see OPT_MONO below
@@ -1116,6 +1129,13 @@ cdef class Searcher:
     @property
     def has_tables(self):
         return bool(self.c.tables.ready)
+
+    def root_progress(self):
+        """(i, n, j, m): the probe now searches the i-th of the n turns listed at the
+        root, and the j-th of the m replies listed to it (zeros before the first). Safe
+        to read from another thread while a probe runs; a list can grow once the
+        table's turn did not cut (the lazy list)."""
+        return self.c.root_i, self.c.root_n, self.c.reply_i, self.c.reply_n
 
     def stats(self):
         return {"nodes": self.c.nodes, "tt_probes": self.c.tt.probes, "tt_hits": self.c.tt.hits,

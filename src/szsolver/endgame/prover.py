@@ -243,6 +243,9 @@ class Progress(str):
     the side to move's bound so far, or None. ``nodes``: the nodes searched so far.
     ``node_counter``: a function giving the nodes searched so far at any moment, safe
     to call from another thread while a probe runs (a display's clock calls it).
+    ``root_counter``: likewise (i, n, j, m), the root turn the running probe searches
+    of how many listed, and the reply to it of how many (None where several searchers
+    share a probe).
     (The names keep clear of ``str``'s methods.)"""
 
     bounds: tuple[int, int]
@@ -252,14 +255,16 @@ class Progress(str):
     best: int | None
     nodes: int
     node_counter: object
+    root_counter: object
 
     def __new__(cls, text: str, *, bounds: tuple[int, int], probes: int, nodes: int,
                 node_counter, gamma: int | None = None, proved_at_least: bool | None = None,
-                best: int | None = None) -> "Progress":
+                best: int | None = None, root_counter=None) -> "Progress":
         self = super().__new__(cls, text)
         self.bounds, self.probes, self.nodes = bounds, probes, nodes
         self.node_counter, self.gamma, self.proved_at_least, self.best = \
             node_counter, gamma, proved_at_least, best
+        self.root_counter = root_counter
         return self
 
 
@@ -272,11 +277,13 @@ def node_counter(s):
     return lambda: s.stats()["nodes"]
 
 
-def started(progress, bound: Bound, count) -> None:
-    """Tell ``progress`` the bounds a search starts from (Red's side), before any probe."""
+def started(progress, bound: Bound, count, roots=None) -> None:
+    """Tell ``progress`` the bounds a search starts from (Red's side), before any probe
+    (``count``, ``roots``: the live counters of :class:`Progress`)."""
     if progress is not None:
         progress(Progress(f"{bounds_text(bound, 0)} before the first probe",
-                          bounds=(bound.lo, bound.hi), probes=0, nodes=0, node_counter=count))
+                          bounds=(bound.lo, bound.hi), probes=0, nodes=0, node_counter=count,
+                          root_counter=roots))
 
 
 def narrow(bound: Bound, guess: int, test, told=None) -> tuple[Bound, bool]:
@@ -319,7 +326,8 @@ def mtdf(s, bound: Bound, guess: int, progress=None) -> tuple[Bound, bool]:
         nodes = s.stats()["nodes"]
         progress(Progress(bounds_text(bound, nodes), bounds=(bound.lo, bound.hi),
                           probes=probes, nodes=nodes, node_counter=node_counter(s),
-                          gamma=gamma, proved_at_least=is_lower, best=best))
+                          gamma=gamma, proved_at_least=is_lower, best=best,
+                          root_counter=s.root_progress))
 
     return narrow(bound, guess, s.red_probe, told)
 

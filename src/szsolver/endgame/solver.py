@@ -256,7 +256,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
         else:
             s.set_root_turns(ordered_orbit_turns(s, orbits) if s.opts & OPTIONS["root"]
                              else [o[0] for o in orbits])
-            started(progress, bound, node_counter(s))
+            started(progress, bound, node_counter(s), s.root_progress)
             if driver == "pvs":
                 bound, done = pvs(s, bound)
             else:
