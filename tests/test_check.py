@@ -269,31 +269,13 @@ def test_check_tells_when_it_estimates():
     assert msgs[1].startswith("engine estimate (") and msgs[1].endswith(" iterations)")
 
 
-def test_cli_check_shows_progress_on_a_terminal_and_clears_it():
+def test_cli_check_shows_progress_on_a_terminal_and_clears_it(on_a_terminal):
     """On a terminal, stderr carries one updating progress line that is cleared at the
     end; the answer on stdout is the same as without a terminal."""
-    import os
-    import pty
-    import subprocess
-    import sys
     text = CASES[3][0]
     plain = run("check", text, "66")
-    master, slave = pty.openpty()
-    p = subprocess.Popen([sys.executable, "-m", "szsolver", "check", text, "66"],
-                         stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
-    os.close(slave)
-    err = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:                 # the other end closed: the command ended
-            break
-        if not chunk:
-            break
-        err += chunk
-    out = p.stdout.read().decode()
-    assert p.wait() == 0
-    os.close(master)
+    code, out, err = on_a_terminal(["check", text, "66"])
+    assert code == 0
     assert out == plain.output
     err = err.decode()
     assert "before the turn: " in err or "after the turn: " in err

@@ -125,27 +125,10 @@ def test_the_progress_messages_stay_text_and_carry_what_the_search_proved():
         assert m.node_counter() >= m.nodes
 
 
-def test_solve_on_a_terminal_rewrites_one_line_and_clears_it():
-    import pty
-    import subprocess
-    import sys
+def test_solve_on_a_terminal_rewrites_one_line_and_clears_it(on_a_terminal):
     plain = run("solve", "--example", "--quiet").stdout
-    master, slave = pty.openpty()
-    p = subprocess.Popen([sys.executable, "-m", "szsolver", "solve", "--example"],
-                         stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
-    os.close(slave)
-    err = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:                 # the other end closed: the command ended
-            break
-        if not chunk:
-            break
-        err += chunk
-    out = p.stdout.read().decode()
-    assert p.wait() == 0
-    os.close(master)
+    code, out, err = on_a_terminal(["solve", "--example"])
+    assert code == 0
     strip = lambda s: re.sub(r"Nodes: .*", "", s)
     assert strip(out) == strip(plain)
     err = err.decode()
