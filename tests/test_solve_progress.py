@@ -1,7 +1,6 @@
 """szsolver solve shows its work on stderr: the proved bounds narrowing probe by probe,
 the best turn so far, the nodes and the nodes per second; stdout stays the answer."""
 import json
-import os
 import re
 
 from click.testing import CliRunner
