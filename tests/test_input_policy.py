@@ -311,7 +311,7 @@ def client():
         from starlette.testclient import TestClient
     from szsolver.web.app import create_app
     app = create_app(warm_daily=False, workers=1)
-    yield TestClient(app, raise_server_exceptions=False)      # no jobs: all answered in-process
+    yield TestClient(app, raise_server_exceptions=False, base_url="http://127.0.0.1")      # no jobs: all answered in-process
     app.state.web.jobs.shutdown()
 
 

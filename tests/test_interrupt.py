@@ -375,7 +375,8 @@ def test_serve_stops_on_ctrl_c_with_its_jobs(tmp_path):
         def ask():               # a solve that would take its whole 20 s
             body = json.dumps({"position": START, "time_limit": 20}).encode()
             try:
-                urllib.request.urlopen(url + "/api/solve", body, timeout=60)
+                urllib.request.urlopen(urllib.request.Request(
+                    url + "/api/solve", body, {"Content-Type": "application/json"}), timeout=60)
             except urllib.error.HTTPError as e:
                 answer["status"], answer["body"] = e.code, e.read().decode()
             except (urllib.error.URLError, ConnectionError) as e:

@@ -10,6 +10,7 @@ import json
 import math
 import os
 import shutil
+import socket
 import subprocess
 import time
 
@@ -35,10 +36,11 @@ from szsolver.starmaps.generate import load_collection  # noqa: E402
 from szsolver.starmaps.io import stars_from_points, stars_to_points  # noqa: E402
 from szsolver.starmaps.model import solution_problems, star_patterns  # noqa: E402
 from szsolver.web import analysis as an  # noqa: E402
-from szsolver.web import assets, puzzles  # noqa: E402
+from szsolver.web import assets, guard, puzzles  # noqa: E402
 from szsolver.web.app import MAX_BODY, create_app  # noqa: E402
-from szsolver.web.jobs import Busy, Jobs, TimedOut  # noqa: E402
+from szsolver.web.jobs import Busy, Gone, Jobs, TimedOut  # noqa: E402
 
+BASE = "http://127.0.0.1"     # the Host the app serves (a TestClient's own is "testserver")
 STATIC = os.path.join(os.path.dirname(puzzles.__file__), "static")
 DATE = "2026-11-23"            # a Monday: an easy daily, quick to generate
 LATE = position_string(example_game().positions[-5])   # 4 turns left, Red wins with 38
@@ -46,7 +48,7 @@ LATE = position_string(example_game().positions[-5])   # 4 turns left, Red wins 
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(warm_daily=False, workers=2)) as c:
+    with TestClient(create_app(warm_daily=False, workers=2), base_url=BASE) as c:
         yield c
 
 
@@ -188,13 +190,22 @@ def test_puzzle_check_endpoint_is_the_cli_json(client):
     assert any("place 1 more" in x for x in r.json()["problems"])
 
 
-def test_the_daily_of_a_year_before_1000_is_a_puzzle_not_a_404(client):
-    """Its ID keeps the year's zeros: the page's redirect and the API name a puzzle."""
-    r = client.get("/puzzle/daily?date=0001-01-01", follow_redirects=False)
-    assert r.status_code == 302 and r.headers["location"] == "/puzzle/sz-easy-d00010101"
-    r = client.get("/api/puzzles/daily?date=0001-01-01")
-    assert r.status_code == 200 and r.json()["id"] == "sz-easy-d00010101", r.text
-    assert r.json()["date"] == "0001-01-01"
+def test_daily_dates_and_seeds_are_bounded(client):
+    """The server generates daily puzzles of the years 2000-2099 only, and new puzzles
+    from seeds of at most 40 characters: one line naming the limit, before any work
+    (the command line still makes the daily of 0001-01-01)."""
+    started = client.get("/api/health").json()["jobs"]["started"]
+    for path in ("/puzzle/daily?date=0001-01-01", "/api/puzzles/daily?date=2100-01-01",
+                 "/api/puzzles/sz-easy-d00010101", "/puzzle/sz-easy-d21000104"):
+        r = client.get(path, follow_redirects=False)
+        assert r.status_code == 400, (path, r.text)
+        assert "daily puzzles are made for 2000-01-01 to 2099-12-31 here" in r.text, path
+    r = client.get("/api/puzzles/sz-easy-" + "x" * 41)
+    assert r.status_code == 400
+    assert r.json()["error"] == "a puzzle seed has at most 40 characters here, got 41"
+    assert client.get("/api/health").json()["jobs"]["started"] == started
+    r = client.get("/puzzle/daily?date=2000-01-03", follow_redirects=False)
+    assert r.status_code == 302 and r.headers["location"] == "/puzzle/sz-easy-d20000103"
 
 
 def test_pages_and_docs(client):
@@ -273,7 +284,7 @@ def test_bad_gets(client, path, status, words):
 def test_a_bug_is_a_500_in_one_line(monkeypatch):
     """Only an InputError is bad input; anything else is reported as an internal error."""
     monkeypatch.setattr(an, "score_json", lambda pos: 1 / 0)
-    with TestClient(create_app(warm_daily=False), raise_server_exceptions=False) as c:
+    with TestClient(create_app(warm_daily=False), raise_server_exceptions=False, base_url=BASE) as c:
         r = c.post("/api/score", json={"position": LATE})
     assert r.status_code == 500
     assert r.json() == {"error": "internal error: ZeroDivisionError: division by zero"}
@@ -315,6 +326,134 @@ def test_time_limits_are_capped():
     for bad in (0, -2, True, math.inf, "1", [1]):
         with pytest.raises(errors.UnsupportedError):
             an.time_limit_from(bad)
+
+
+# --- other websites, limits and headers ----------------------------------------------------------
+
+def test_a_post_that_is_not_json_starts_nothing(client):
+    """A form or text/plain post (what any page can make a browser send without
+    asking) is a 415 before the body is read: no job starts."""
+    started = client.get("/api/health").json()["jobs"]["started"]
+    body = json.dumps({"position": LATE, "time_limit": 1}).encode()
+    for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+                 None):
+        headers = {} if kind is None else {"content-type": kind}
+        r = client.post("/api/solve", content=body, headers=headers)
+        assert r.status_code == 415, (kind, r.text)
+        assert r.json()["error"].startswith("the request must be JSON, sent with Content-Type: "
+                                            "application/json")
+    r = client.post("/api/score", content=json.dumps({"position": LATE}),
+                    headers={"content-type": "Application/JSON; charset=utf-8"})
+    assert r.status_code == 200
+    assert client.get("/api/health").json()["jobs"]["started"] == started
+
+
+def test_another_websites_origin_is_refused(client):
+    for origin in ("http://evil.example", "null", "http://127.0.0.1:9999", "https://127.0.0.1"):
+        r = client.post("/api/score", json={"position": LATE}, headers={"origin": origin})
+        assert r.status_code == 403, origin
+        assert "from another website" in r.json()["error"]
+    for headers in ({"origin": BASE}, {}):       # the app's own pages, or not a browser
+        assert client.post("/api/score", json={"position": LATE}, headers=headers).status_code == 200
+
+
+def test_a_host_the_server_does_not_serve_is_refused():
+    """A website's name pointed at 127.0.0.1 (DNS rebinding) reaches nothing: the Host
+    must be a loopback name or the address served, on the port served."""
+    with TestClient(create_app(warm_daily=False, port=8000), base_url="http://127.0.0.1:8000") as c:
+        for host in ("evil.example", "evil.example:8000", "127.0.0.1:8001", "localhost:80x",
+                     "127.0.0.2:8000"):
+            r = c.get("/api/health", headers={"host": host})
+            assert r.status_code == 421, host
+            assert "Host" in r.json()["error"] or "serve" in r.json()["error"], r.text
+        r = c.get("/", headers={"host": "evil.example"})
+        assert r.status_code == 421 and r.headers["content-type"].startswith("text/html")
+        for host in ("127.0.0.1:8000", "localhost:8000", "LOCALHOST", "[::1]:8000", "app.localhost:8000"):
+            assert c.get("/api/health", headers={"host": host}).status_code == 200, host
+    served = guard.Served("0.0.0.0", 8000)          # every interface: any address, the machine's name
+    assert served.problem("192.168.1.7:8000") is None and served.problem("[fe80::1]:8000") is None
+    assert served.problem(socket.gethostname() + ":8000") is None
+    assert served.problem("evil.example:8000") is not None
+
+
+def test_headers_of_every_answer(client):
+    r = client.get("/puzzle/sz-easy-1")
+    assert r.status_code == 200
+    assert r.headers["x-content-type-options"] == "nosniff" and r.headers["x-frame-options"] == "DENY"
+    csp = r.headers["content-security-policy"]
+    assert "script-src 'self';" in csp and "unsafe-inline" not in csp and "frame-ancestors 'none'" in csp
+    assert r.headers["content-encoding"] == "gzip"             # a page of some 30 KB
+    assert "<svg" in r.text
+    js = client.get("/static/puzzle.js")
+    assert js.headers["cache-control"] == "public, max-age=300" and js.headers["etag"]
+    assert client.get("/static/puzzle.js", headers={"if-none-match": js.headers["etag"]}).status_code == 304
+    small = client.get("/api/health")
+    assert "content-encoding" not in small.headers and small.headers["x-frame-options"] == "DENY"
+    assert "cache-control" not in small.headers
+    refused = client.post("/api/score", content=b"{}", headers={"content-type": "text/plain"})
+    assert refused.headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_pages_run_no_inline_script():
+    """The policy allows no inline script or style: the pages have none (their data is
+    a JSON block, which is not run), and the pictures carry no style attribute."""
+    import re
+    from szsolver.analysis.annotate import annotate
+    from szsolver.analysis.report import value_chart
+    for name in ("puzzle.html", "analysis.html", "index.html", "api.html"):
+        html = (open(os.path.join(os.path.dirname(STATIC), "templates", name), encoding="utf-8").read())
+        for tag in re.findall(r"<script[^>]*>", html):
+            assert "src=" in tag or 'type="application/json"' in tag, (name, tag)
+        assert not re.search(r"\sstyle=|<style|\son[a-z]+=", html), name
+    game = example_game()
+    chart = value_chart(annotate(game, time_per_turn=0.01, exact_turns=0, cpsat=False))[0]
+    assert "style=" not in chart and 'cursor="pointer"' in chart
+
+
+def test_a_busy_answer_says_when_to_try_again():
+    with TestClient(create_app(warm_daily=False, max_waiting=0), base_url=BASE) as c:
+        r = c.post("/api/solve", json={"position": LATE, "time_limit": 1})
+        assert r.status_code == 503 and r.headers["retry-after"] == "5"
+        assert "busy" in r.json()["error"]
+        r = c.get("/puzzle/sz-medium-busy1")        # a page: the same, as HTML
+        assert r.status_code == 503 and r.headers["retry-after"] == "5"
+
+
+def test_health_shows_the_jobs(client):
+    h = client.get("/api/health").json()
+    assert h["ok"] is True and h["jobs"]["running"] == 0 and h["jobs"]["waiting"] == 0
+    assert {"started", "done", "cancelled", "timed_out", "failed", "busy"} <= set(h["jobs"])
+    assert h["cached_bytes"] > 0
+
+
+def test_new_puzzles_are_rate_limited_per_client():
+    """A client may have GENERATIONS new puzzles made a minute (here 1); then a 429
+    with Retry-After, and no job; the collection and the cache are not counted."""
+    with TestClient(create_app(warm_daily=False, generations=1), base_url=BASE) as c:
+        assert c.get("/api/puzzles/sz-easy-rate1").status_code == 200
+        assert c.get("/api/puzzles/sz-easy-rate1").status_code == 200     # cached: not counted
+        assert c.get("/api/puzzles/sz-easy-3").status_code == 200         # published: not counted
+        started = c.get("/api/health").json()["jobs"]["started"]
+        r = c.get("/api/puzzles/sz-easy-rate2")
+        assert r.status_code == 429, r.text
+        assert r.json()["error"].startswith("at most 1 new puzzles a client in 60 s: try again in ")
+        assert 0 < int(r.headers["retry-after"]) <= 60
+        assert c.get("/api/health").json()["jobs"]["started"] == started
+
+
+def test_the_puzzle_cache_is_bounded_in_bytes():
+    """Pages are what a cached puzzle mostly holds: with room for about one and a half,
+    the cache keeps one, the most recently seen."""
+    app = create_app(warm_daily=False)
+    web = app.state.web
+    with TestClient(app, base_url=BASE) as c:
+        c.get("/puzzle/sz-easy-1")
+        one = web.cached_bytes
+        assert one > 10_000
+        web.cache_bytes = one * 3 // 2
+        for pid in ("sz-easy-2", "sz-easy-3"):
+            assert c.get(f"/puzzle/{pid}").status_code == 200
+        assert list(web.cache) == [("puzzle", "sz-easy-3")] and web.cached_bytes <= web.cache_bytes
 
 
 # --- the job runner ----------------------------------------------------------------------------
@@ -360,11 +499,132 @@ def test_too_many_waiting_jobs_are_refused():
     assert anyio.run(run) == ["busy", "done", "done"]
 
 
+def test_a_waiting_job_whose_client_hangs_up_leaves_the_queue():
+    """One slot, busy; a second job waits, and its client hangs up: it leaves the
+    queue at once (before the running job ends), and never runs."""
+    jobs = Jobs(workers=1)
+    order = []
+
+    async def run():
+        async def first():
+            await jobs.run(time.sleep, 3, deadline=30)
+            order.append("first done")
+
+        async def second():
+            hung_up = anyio.Event()
+
+            async def gone():
+                return hung_up.is_set()
+            async with anyio.create_task_group() as inner:
+                inner.start_soon(_set_later, hung_up)
+                with pytest.raises(Gone):
+                    await jobs.run(time.sleep, 3, deadline=30, client="b", gone=gone)
+            order.append(("second gone", jobs.counts()["waiting"], jobs.counts()["running"]))
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(first)
+            await anyio.sleep(0.3)
+            tg.start_soon(second)
+    anyio.run(run)
+    assert order == [("second gone", 0, 1), "first done"]
+    assert jobs.stats["started"] == 1 and jobs.stats["cancelled"] == 1
+
+
+async def _set_later(event, seconds=0.5):
+    await anyio.sleep(seconds)
+    event.set()
+
+
+def test_a_running_job_whose_client_hangs_up_is_killed():
+    jobs = Jobs(workers=1)
+
+    async def run():
+        hung_up = anyio.Event()
+
+        async def gone():
+            return hung_up.is_set()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_set_later, hung_up, 1.0)
+            with pytest.raises(Gone):
+                await jobs.run(time.sleep, 600, deadline=600, gone=gone)
+    anyio.run(run)
+    assert jobs.stats == {**jobs.stats, "started": 1, "done": 0, "cancelled": 1, "timed_out": 0}
+    assert not jobs._live and jobs.counts()["running"] == 0     # the process is gone
+
+
+def test_one_client_cannot_fill_the_queue():
+    """At most per_client jobs of one client wait; another client still gets in."""
+    jobs = Jobs(workers=1, per_client=2)
+
+    async def run():
+        results = []
+
+        async def one(client):
+            try:
+                await jobs.run(time.sleep, 0.5, deadline=20, client=client)
+                results.append((client, "done"))
+            except Busy as e:
+                results.append((client, str(e)))
+        async with anyio.create_task_group() as tg:
+            for client in ("a", "a", "a", "a", "b"):
+                tg.start_soon(one, client)
+                await anyio.sleep(0.1)
+        return results
+    results = anyio.run(run)
+    refused = [r for r in results if r[1] != "done"]
+    assert refused == [("a", "2 analyses of yours are waiting already: try again when one is done")]
+    assert sorted(results)[-1] == ("b", "done") and len(results) == 5
+
+
+def _call(app, method, path, body=b"", hang_up_after=None, headers=()):
+    """``app`` called as the server calls it, by a client that hangs up after
+    ``hang_up_after`` seconds (None: never): the status it answered, or None."""
+    async def run():
+        sent = []
+        parts = [{"type": "http.request", "body": body, "more_body": False}]
+        end = None if hang_up_after is None else time.monotonic() + hang_up_after
+
+        async def receive():
+            if parts:
+                return parts.pop()
+            if end is None:
+                await anyio.sleep_forever()
+            if time.monotonic() < end:        # as a server does: at once when it is known
+                await anyio.sleep(end - time.monotonic())
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                sent.append(message["status"])
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+                 "method": method, "scheme": "http", "path": path, "raw_path": path.encode(),
+                 "query_string": b"", "root_path": "", "client": ("127.0.0.1", 50000),
+                 "server": ("127.0.0.1", 8000),
+                 "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json"),
+                             *headers]}
+        await app(scope, receive, send)
+        return sent[0] if sent else None
+    return anyio.run(run)
+
+
+DEEP = "../....../......./...R..../....N..../....N.../......./....../.. B 4 5 basic"
+
+
+def test_a_request_whose_client_hangs_up_stops_its_solve():
+    """A 10 s solve of an opening position, its client gone after 1 s: the job's
+    process is killed, it is counted as cancelled and never as done."""
+    app = create_app(warm_daily=False, workers=1)
+    jobs = app.state.web.jobs
+    body = json.dumps({"position": DEEP, "time_limit": 10}).encode()
+    _call(app, "POST", "/api/solve", body, hang_up_after=1.0)
+    assert jobs.stats["started"] == 1 and jobs.stats["done"] == 0
+    assert jobs.counts()["cancelled"] == 1 and not jobs._live
+
+
 def test_the_server_answers_while_jobs_run(client):
     """A light request is answered while both job slots are busy with solves that
     cannot finish before their 5 s limit (an opening position)."""
     import threading
-    deep = "../....../......./...R..../....N..../....N.../......./....../.. B 4 5 basic"
+    deep = DEEP
     out = []
 
     def slow():

@@ -218,7 +218,7 @@ def value_chart(ann, width: int = 640, height: int = 260) -> tuple[str, list[flo
                      f"{r.verdict or 'no verdict'}"
         fill = colour if v["exact"] else "white"
         out.append(f'<circle cx="{x(i):.1f}" cy="{y(v["value"]):.1f}" r="3.5" fill="{fill}" '
-                   f'stroke="{colour}" stroke-width="1.5" data-step="{i}" style="cursor:pointer">'
+                   f'stroke="{colour}" stroke-width="1.5" data-step="{i}" cursor="pointer">'
                    f'<title>{escape(label)}</title></circle>')
     out.append(f'<line id="cursor" x1="{x(0):.1f}" x2="{x(0):.1f}" y1="{mt}" y2="{mt + h}" '
                f'stroke="{BACKGROUND}" stroke-width="2" opacity="0.6"/>')

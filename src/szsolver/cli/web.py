@@ -37,7 +37,7 @@ def serve_cmd(host, port, workers):
     except ImportError as e:       # the system's failure (exit 1), not the input's
         raise MissingExtraError(f"the web app needs {e.name or 'its extras'}, which is not "
                                 "installed: pip install \"szsolver[web]\"") from None
-    app = create_app(workers=workers)
+    app = create_app(workers=workers, host=host, port=port)
     jobs = app.state.web.jobs
 
     class Server(uvicorn.Server):

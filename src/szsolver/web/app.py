@@ -10,9 +10,16 @@ Robustness, as contracts:
   JSON object with only the keys the endpoint knows (400 otherwise);
 - bad input raises an :class:`szsolver.errors.InputError` somewhere below; it becomes
   ``{"error": message}`` with status 400 (404 for an unknown puzzle);
+- every request passes :mod:`szsolver.web.guard` first: a Host this server serves,
+  and for a POST a JSON Content-Type and no other website's Origin;
 - the solver, CP-SAT and puzzle generation run as jobs (:mod:`szsolver.web.jobs`):
-  off the event loop, a bounded number at once, each with a time limit capped at
-  :data:`szsolver.web.analysis.TIME_CAP` and a hard deadline;
+  off the event loop, a bounded number at once (and a few waiting per client), each
+  with a time limit capped at :data:`szsolver.web.analysis.TIME_CAP` and a hard
+  deadline, cancelled when the client hangs up;
+- a new puzzle is generated only from a seed of at most :data:`MAX_SEED` characters
+  (a daily one of a date in :data:`DAILY_YEARS`), at most :data:`GENERATIONS` a client
+  in :data:`GENERATION_WINDOW` seconds (429 past it); the puzzle cache holds at most
+  :data:`CACHE_BYTES`;
 - nothing from a request names a file: positions, games and puzzles are parsed as
   text, puzzle IDs are looked up in the packaged collection or rebuilt from their seed.
 """
@@ -21,7 +28,9 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import logging
-from collections import OrderedDict
+import math
+import time
+from collections import OrderedDict, deque
 from contextlib import asynccontextmanager
 from html import escape
 
@@ -29,6 +38,8 @@ import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -39,7 +50,8 @@ from ..inputs import MAX_DIGITS, is_digits, json_int
 from ..formats.record import with_warnings
 from . import analysis as an
 from . import assets, puzzles, tasks
-from .jobs import JobError, Jobs
+from .guard import Guard, Served
+from .jobs import RETRY_AFTER, JobError, Jobs
 
 log = logging.getLogger("szsolver.web")
 
@@ -48,18 +60,35 @@ PUZZLE_DEADLINE = 120.0       # seconds to generate a puzzle from its seed (the 
 STEPS_DEADLINE = 60.0
 GRACE = 10.0                  # past a job's own time limit before it is killed
 ANNOTATE_DEADLINE = 180.0
-CACHE_SIZE = 256              # puzzles kept in memory
+CACHE_BYTES = 32 * 1024 * 1024   # puzzles kept in memory: pages, puzzles and steps, in bytes
+MAX_SEED = 40                 # characters of a seed the server generates a new puzzle from
+DAILY_YEARS = (2000, 2099)    # the years whose daily puzzles the server makes
+GENERATIONS = 6               # new puzzles one client may have generated ...
+GENERATION_WINDOW = 60.0      # ... within this many seconds
+GZIP_FROM = 1000              # bytes: answers at least this long are compressed
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, retry_after: int | None = None):
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after = retry_after
 
 
 def _json_error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
+
+
+def client_of(request: Request):
+    """The client's address (its per-client limits are counted by it)."""
+    return request.client.host if request.client else None
+
+
+async def run_job(request: Request, fn, *args, deadline: float):
+    """``fn(*args)`` as a job of this request's client, cancelled if it hangs up."""
+    return await _web(request).jobs.run(fn, *args, deadline=deadline, client=client_of(request),
+                                        gone=request.is_disconnected)
 
 
 async def read_json(request: Request, allowed: set, required: set = frozenset()) -> dict:
@@ -105,23 +134,84 @@ def _query_flag(request: Request, name: str) -> bool:
 
 
 class _Flight:
-    def __init__(self):
+    """One piece of work that several requests may wait for: it is cancelled when
+    every one of them has hung up."""
+
+    def __init__(self, request=None):
         self.event = anyio.Event()
         self.result = None
         self.error: BaseException | None = None
+        self.requests = [] if request is None else [request]
+
+    async def gone(self) -> bool:
+        if not self.requests:            # the server's own (today's puzzle at start-up)
+            return False
+        for r in self.requests:
+            if not await r.is_disconnected():
+                return False
+        return True
+
+
+def _bytes(value) -> int:
+    """About how many bytes a cached value holds (its text and numbers)."""
+    if isinstance(value, (str, bytes)):
+        return len(value)
+    if isinstance(value, dict):
+        return sum(_bytes(k) + _bytes(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return 8 * len(value) + sum(_bytes(v) for v in value)
+    if hasattr(value, "to_json"):
+        return _bytes(value.to_json())
+    return 8
 
 
 class Web:
-    """The app's state: the job runner and the puzzle cache (by ID, least recently
-    used out first; one generation per ID at a time, others wait for it)."""
+    """The app's state: the job runner, the puzzle cache (by ID, least recently used
+    out first once it holds more than CACHE_BYTES; one generation per ID at a time,
+    others wait for it) and the clients' recent generations."""
 
-    def __init__(self, jobs: Jobs, warm_daily: bool):
+    def __init__(self, jobs: Jobs, warm_daily: bool, cache_bytes: int = CACHE_BYTES,
+                 generations: int = GENERATIONS):
         self.jobs = jobs
         self.warm_daily = warm_daily
         self.cache: OrderedDict = OrderedDict()
+        self.cache_bytes = cache_bytes
+        self.sizes: dict = {}
         self.flights: dict = {}
+        self.generations = generations
+        self.generated: dict = {}         # client -> times of its recent generations
 
-    async def _cached(self, key, make):
+    @property
+    def cached_bytes(self) -> int:
+        return sum(self.sizes.values())
+
+    def resize(self, key) -> None:
+        """A cached value grew (a page or steps added): count it, drop the oldest."""
+        if key in self.cache:
+            self.sizes[key] = _bytes(self.cache[key])
+        while len(self.cache) > 1 and self.cached_bytes > self.cache_bytes:
+            old, _value = self.cache.popitem(last=False)
+            self.sizes.pop(old, None)
+
+    def may_generate(self, client) -> None:
+        """Count a new puzzle generated for ``client``: ApiError 429 past GENERATIONS
+        within GENERATION_WINDOW seconds."""
+        if client is None:
+            return
+        now = time.monotonic()
+        recent = self.generated.setdefault(client, deque())
+        while recent and now - recent[0] >= GENERATION_WINDOW:
+            recent.popleft()
+        if len(recent) >= self.generations:
+            wait = math.ceil(GENERATION_WINDOW - (now - recent[0]))
+            raise ApiError(429, f"at most {self.generations} new puzzles a client in "
+                                f"{GENERATION_WINDOW:g} s: try again in {wait} s", retry_after=wait)
+        recent.append(now)
+        if len(self.generated) > 1024:    # forget the clients that are quiet
+            for c in [c for c, t in self.generated.items() if not t or now - t[-1] >= GENERATION_WINDOW]:
+                del self.generated[c]
+
+    async def _cached(self, key, make, request=None):
         while True:
             if key in self.cache:
                 self.cache.move_to_end(key)
@@ -129,15 +219,16 @@ class Web:
             flight = self.flights.get(key)
             if flight is None:
                 break
+            if request is not None:
+                flight.requests.append(request)
             await flight.event.wait()
             if flight.error is not None:
                 raise flight.error
-        flight = self.flights[key] = _Flight()
+        flight = self.flights[key] = _Flight(request)
         try:
-            value = await make()
+            value = await make(flight)
             self.cache[key] = value
-            while len(self.cache) > CACHE_SIZE:
-                self.cache.popitem(last=False)
+            self.resize(key)
             flight.result = value
             return value
         except Exception as e:
@@ -147,30 +238,59 @@ class Web:
             del self.flights[key]
             flight.event.set()
 
-    async def puzzle(self, pid: str) -> dict:
-        """{"gen": Generated, "steps": list or None, "logic_solved": bool or None}."""
+    async def puzzle(self, pid: str, request: Request | None = None) -> dict:
+        """{"gen": Generated, "steps": list or None, "logic_solved": bool or None}; a
+        puzzle outside the collection is generated for ``request``'s client."""
         from ..starmaps.generate import collection_index, generated_from_json
         from ..starmaps.ids import canonical_id
         pid = canonical_id(pid)             # UnknownPuzzleError (404) before any work
+        client = None if request is None else client_of(request)
 
-        async def make():
+        async def make(flight):
             stored = collection_index().get(pid)
             if stored is not None:
                 return {"gen": stored, "steps": None, "logic_solved": None}   # + "page" once made
-            out = await self.jobs.run(tasks.puzzle_entry, pid, deadline=PUZZLE_DEADLINE)
+            check_generation(pid)
+            self.may_generate(client)
+            out = await self.jobs.run(tasks.puzzle_entry, pid, deadline=PUZZLE_DEADLINE,
+                                      client=client, gone=flight.gone)
             return {"gen": generated_from_json(out["gen"]), "steps": out["steps"],
                     "logic_solved": out["logic_solved"]}
-        return await self._cached(("puzzle", pid), make)
+        return await self._cached(("puzzle", pid), make, request)
 
-    async def steps(self, pid: str) -> dict:
-        entry = await self.puzzle(pid)
+    async def steps(self, pid: str, request: Request | None = None) -> dict:
+        entry = await self.puzzle(pid, request)
         if entry["steps"] is None:
-            async def make():
+            client = None if request is None else client_of(request)
+
+            async def make(flight):
                 return await self.jobs.run(tasks.puzzle_entry, entry["gen"].id, False,
-                                           deadline=STEPS_DEADLINE)
-            out = await self._cached(("steps", entry["gen"].id), make)
+                                           deadline=STEPS_DEADLINE, client=client, gone=flight.gone)
+            out = await self._cached(("steps", entry["gen"].id), make, request)
             entry["steps"], entry["logic_solved"] = out["steps"], out["logic_solved"]
+            self.resize(("puzzle", entry["gen"].id))
         return entry
+
+
+def check_generation(pid: str) -> None:
+    """An ID the server would generate a new puzzle for: one that names a puzzle
+    (UnknownPuzzleError, a 404, before any job), its seed at most MAX_SEED characters,
+    a daily one's date in DAILY_YEARS (UnsupportedError otherwise, a 400)."""
+    from ..starmaps.ids import check_id
+    seed = check_id(pid)[2]
+    if len(seed) > MAX_SEED:
+        raise errors.UnsupportedError(f"a puzzle seed has at most {MAX_SEED} characters here, "
+                                      f"got {len(seed)}")
+    date = _daily_date(pid)
+    if date is not None:
+        check_daily_date(_dt.date.fromisoformat(date))
+
+
+def check_daily_date(d: _dt.date) -> None:
+    first, last = DAILY_YEARS
+    if not first <= d.year <= last:
+        raise errors.UnsupportedError(f"daily puzzles are made for {first}-01-01 to "
+                                      f"{last}-12-31 here, got {d.isoformat()}")
 
 
 def _web(request: Request) -> Web:
@@ -208,12 +328,15 @@ async def index_page(request: Request):
 
 
 async def daily_page(request: Request):
-    from ..starmaps.daily import daily_id
-    return RedirectResponse(f"/puzzle/{daily_id(request.query_params.get('date'))}", status_code=302)
+    from ..starmaps.daily import daily_id, parse_date
+    d = parse_date(request.query_params.get("date"))
+    check_daily_date(d)
+    return RedirectResponse(f"/puzzle/{daily_id(d)}", status_code=302)
 
 
 async def puzzle_page(request: Request):
-    entry = await _web(request).puzzle(request.path_params["pid"])
+    web = _web(request)
+    entry = await web.puzzle(request.path_params["pid"], request)
     if "page" not in entry:          # the same page for every visitor: made once
         gen = entry["gen"]
         date = _daily_date(gen.id)
@@ -223,6 +346,7 @@ async def puzzle_page(request: Request):
             "puzzle.html", title=escape(title), head=assets.linked_style(),
             svg=puzzles.board_svg(gen.puzzle), data=puzzles.script_json(data), mode="server",
             nav=NAV, script=assets.linked_script("puzzle.js"))
+        web.resize(("puzzle", gen.id))
     return HTMLResponse(entry["page"])
 
 
@@ -248,6 +372,7 @@ async def analysis_page(request: Request):
 async def api_daily(request: Request):
     from ..starmaps.daily import daily_id, parse_date
     d = parse_date(request.query_params.get("date"))
+    check_daily_date(d)
     return await _puzzle_json(request, daily_id(d), d.isoformat())
 
 
@@ -261,13 +386,13 @@ async def _puzzle_json(request, pid, date):
     solution = _query_flag(request, "solution")
     explain = _query_flag(request, "explain")
     web = _web(request)
-    entry = await (web.steps(pid) if explain else web.puzzle(pid))
+    entry = await (web.steps(pid, request) if explain else web.puzzle(pid, request))
     return JSONResponse(puzzles.puzzle_json(entry["gen"], with_solution=solution,
                                             steps=entry["steps"] if explain else None, date=date))
 
 
 async def api_steps(request: Request):
-    entry = await _web(request).steps(request.path_params["pid"])
+    entry = await _web(request).steps(request.path_params["pid"], request)
     return JSONResponse({"id": entry["gen"].id, "grade": entry["gen"].grade,
                          "solved": entry["logic_solved"], "steps": entry["steps"]})
 
@@ -276,7 +401,7 @@ async def api_puzzle_check(request: Request):
     from ..starmaps.io import check_to_json, points_and_off_board
     from ..starmaps.model import check_solution
     body = await read_json(request, {"stars"}, {"stars"})
-    entry = await _web(request).puzzle(request.path_params["pid"])
+    entry = await _web(request).puzzle(request.path_params["pid"], request)
     p = entry["gen"].puzzle
     stars = body["stars"]
     if not isinstance(stars, list) or not all(isinstance(s, str) for s in stars):
@@ -313,8 +438,8 @@ async def api_solve(request: Request):
     pos, game = an.position_and_game_from(body["position"])
     limit = an.time_limit_from(body.get("time_limit"))
     all_turns = an.flag_from(body.get("all_turns"), "all_turns")
-    out = await _web(request).jobs.run(tasks.solve_position, _job_position(pos), limit, all_turns,
-                                       deadline=limit + GRACE)
+    out = await run_job(request, tasks.solve_position, _job_position(pos), limit, all_turns,
+                        deadline=limit + GRACE)
     return JSONResponse(with_warnings(out, game))
 
 
@@ -325,8 +450,8 @@ async def api_check(request: Request):
     turn = an.text_from(body["turn"], "turn")
     pos.copy().play(parse_turn(turn, pos.geometry))   # IllegalTurnError naming why, before any job
     limit = an.time_limit_from(body.get("time_limit"))
-    out = await _web(request).jobs.run(tasks.check_turn, _job_position(pos), turn, limit,
-                                       deadline=limit + GRACE)
+    out = await run_job(request, tasks.check_turn, _job_position(pos), turn, limit,
+                        deadline=limit + GRACE)
     return JSONResponse(with_warnings(out, game))
 
 
@@ -336,8 +461,8 @@ async def api_potential(request: Request):
     side = an.side_from(body.get("side"), pos)
     limit = an.time_limit_from(body.get("time_limit"))
     svg = an.flag_from(body.get("svg"), "svg")
-    out = await _web(request).jobs.run(tasks.potential_of, _job_position(pos), side, limit, svg,
-                                       deadline=3 * limit + GRACE)
+    out = await run_job(request, tasks.potential_of, _job_position(pos), side, limit, svg,
+                        deadline=3 * limit + GRACE)
     return JSONResponse(with_warnings(out, game))
 
 
@@ -357,15 +482,16 @@ async def api_annotate(request: Request):
     if not game.turns:
         raise errors.InputError("the game has no turns to annotate")
     an.check_board(game.start)
-    out = await _web(request).jobs.run(tasks.annotate_game, game_json(game), tpt,
-                                       ANNOTATE_EXACT_TURNS, ANNOTATE_SOLVER_TIME, ANNOTATE_CPSAT,
-                                       deadline=ANNOTATE_DEADLINE)
+    out = await run_job(request, tasks.annotate_game, game_json(game), tpt,
+                        ANNOTATE_EXACT_TURNS, ANNOTATE_SOLVER_TIME, ANNOTATE_CPSAT,
+                        deadline=ANNOTATE_DEADLINE)
     return JSONResponse(out)
 
 
 async def api_health(request: Request):
     web = _web(request)
-    return JSONResponse({"ok": True, "jobs": dict(web.jobs.stats), "cached_puzzles": len(web.cache)})
+    return JSONResponse({"ok": True, "jobs": web.jobs.counts(), "cached_puzzles": len(web.cache),
+                         "cached_bytes": web.cached_bytes})
 
 
 # (method, path, handler, summary, input, answer): routes, /api and /api/openapi.json.
@@ -410,7 +536,9 @@ ENDPOINTS = [
      f"the JSON of `szsolver annotate --json` (the last {ANNOTATE_EXACT_TURNS} turns proved, "
      f"exact solves under {ANNOTATE_SOLVER_TIME:g} s, no CP-SAT bounds for the estimated turns: "
      "see \"settings\"), plus \"chart\" (SVG)"),
-    ("GET", "/api/health", api_health, "Is the server up; job counts.", "", '{"ok": true, "jobs", ...}'),
+    ("GET", "/api/health", api_health, "Is the server up; its jobs.", "",
+     '{"ok": true, "jobs": {"running", "waiting", "started", "done", "cancelled", "timed_out", '
+     '"failed", "busy"}, "cached_puzzles", "cached_bytes"}'),
 ]
 
 
@@ -468,13 +596,21 @@ def _wants_json(request: Request) -> bool:
     return request.url.path.startswith("/api")
 
 
-def _error(request: Request, status: int, message: str) -> Response:
+def _error(request: Request, status: int, message: str, retry_after: int | None = None) -> Response:
+    """The answer to a refused request: JSON under /api, a page elsewhere; a 503 or
+    429 says when to try again (Retry-After)."""
+    if status == 503 and retry_after is None:
+        retry_after = RETRY_AFTER
     if _wants_json(request):
-        return _json_error(status, message)
-    html = (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{status}</title>"
-            f"{assets.linked_style()}</head><body><header class='sz-top'><h1>{status}</h1>{NAV}"
-            f"</header><main><p>{escape(message)}</p></main></body></html>")
-    return HTMLResponse(html, status_code=status)
+        response = _json_error(status, message)
+    else:
+        html = (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{status}</title>"
+                f"{assets.linked_style()}</head><body><header class='sz-top'><h1>{status}</h1>{NAV}"
+                f"</header><main><p>{escape(message)}</p></main></body></html>")
+        response = HTMLResponse(html, status_code=status)
+    if retry_after is not None:
+        response.headers["retry-after"] = str(retry_after)
+    return response
 
 
 async def _on_input_error(request: Request, exc: Exception):
@@ -483,7 +619,7 @@ async def _on_input_error(request: Request, exc: Exception):
 
 
 async def _on_api_error(request: Request, exc: ApiError):
-    return _error(request, exc.status, exc.message)
+    return _error(request, exc.status, exc.message, exc.retry_after)
 
 
 async def _on_job_error(request: Request, exc: JobError):
@@ -506,11 +642,17 @@ async def _on_internal(request: Request, exc: Exception):
 
 # --- the app -------------------------------------------------------------------------------
 
-def create_app(*, workers: int = 2, max_waiting: int = 64, warm_daily: bool = True) -> Starlette:
+def create_app(*, workers: int = 2, max_waiting: int = 64, per_client: int = 4,
+               warm_daily: bool = True, host: str = "127.0.0.1", port: int | None = None,
+               generations: int = GENERATIONS, cache_bytes: int = CACHE_BYTES) -> Starlette:
     """The web app. ``workers``: heavy jobs at once; ``max_waiting``: more that may
-    wait (then 503); ``warm_daily``: generate today's puzzle at start-up."""
-    jobs = Jobs(workers=workers, max_waiting=max_waiting)
-    web = Web(jobs, warm_daily)
+    wait (then 503), ``per_client`` of them from one client; ``warm_daily``: generate
+    today's puzzle at start-up; ``host`` and ``port``: where it is served (the Host
+    headers it answers, :class:`szsolver.web.guard.Served`; port None: any);
+    ``generations``: new puzzles a client may have made per GENERATION_WINDOW;
+    ``cache_bytes``: the puzzle cache's size."""
+    jobs = Jobs(workers=workers, max_waiting=max_waiting, per_client=per_client)
+    web = Web(jobs, warm_daily, cache_bytes=cache_bytes, generations=generations)
 
     @asynccontextmanager
     async def lifespan(app):
@@ -537,11 +679,17 @@ def create_app(*, workers: int = 2, max_waiting: int = 64, warm_daily: bool = Tr
     ]
     routes += [Route(path, handler, methods=[method]) for method, path, handler, *_ in ENDPOINTS]
     routes.append(Mount("/static", app=StaticFiles(directory=assets.static_dir()), name="static"))
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+    middleware = [Middleware(Guard, served=Served(host, port), refuse=_refuse),
+                  Middleware(GZipMiddleware, minimum_size=GZIP_FROM)]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware, exception_handlers={
         errors.InputError: _on_input_error, ApiError: _on_api_error, JobError: _on_job_error,
         HTTPException: _on_http, Exception: _on_internal})
     app.state.web = web
     return app
+
+
+def _refuse(scope, status: int, message: str) -> Response:
+    return _error(Request(scope), status, message)
 
 
 async def _warm(web: Web) -> None:

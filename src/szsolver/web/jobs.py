@@ -8,16 +8,25 @@ puzzle generation) have no overall limit of their own. So a job is a function of
 the heavy modules already imported (about 20 ms a job), with
 
 - at most ``workers`` jobs running at once (an anyio CapacityLimiter), and at most
-  ``max_waiting`` more waiting for a turn (beyond that: :class:`Busy`, a 503);
+  ``max_waiting`` more waiting for a turn, ``per_client`` of them from one client
+  address (beyond that: :class:`Busy`, a 503 that says when to try again);
 - a hard deadline per job: the process is killed when it passes
   (:class:`TimedOut`, a 504) - the function is also given its time limit, so it
   normally answers well before;
+- a job whose client has gone is cancelled: :meth:`Jobs.run` asks ``gone()`` (the
+  request's ``is_disconnected``) every :data:`POLL` seconds; a waiting job leaves the
+  queue at once, a running one's process is killed, and the request ends with
+  :class:`Gone` (nobody reads it);
 - bad input found by the job (an :class:`szsolver.errors.InputError`) re-raised here
   as the same class with the same message; anything else (a bug) is :class:`JobFailed`;
 - Ctrl-C is for the server alone: a terminal sends it to the whole process group, so
   the job processes (and the forkserver) ignore it, and :meth:`Jobs.stop` (called when
   the server is told to stop) kills the running jobs, whose requests then end at once
-  with :class:`Busy` ("shutting down") instead of holding up the shutdown.
+  with :class:`Busy` ("shutting down") instead of holding up the shutdown;
+  :meth:`Jobs.close` ends the forkserver too and removes its temporary folder.
+
+The event loop waits for a job's answer on the pipe's file descriptor, so waiting
+holds no thread; threads only start a process and read its answer.
 
 Jobs take and return plain data (str, numbers, dicts, lists): nothing else crosses.
 """
@@ -25,7 +34,9 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.forkserver
+import multiprocessing.process
 import os
+import shutil
 import signal
 import threading
 import time
@@ -39,6 +50,10 @@ from .. import errors
 # Imported once in the forkserver, so each job starts with them loaded.
 PRELOAD = ["szsolver.web.tasks"]
 
+#: seconds between looks at whether a job's client has gone
+POLL = 0.25
+#: seconds a client told "busy" is asked to wait before trying again (Retry-After)
+RETRY_AFTER = 5
 
 SHUTTING_DOWN = "the server is shutting down"
 
@@ -60,6 +75,12 @@ class JobFailed(JobError):
     status = 500
 
 
+class Gone(JobError):
+    """The client hung up, so its job was cancelled; nobody reads this answer (499 is
+    the status servers log for a client that closed the request)."""
+    status = 499
+
+
 def _child(conn, fn, args):
     """In the job's process: run ``fn(*args)`` and send back what happened."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C stops the server, not a job
@@ -77,79 +98,136 @@ def _child(conn, fn, args):
 class Jobs:
     """Runs heavy jobs (see the module doc). Create it anywhere; use it from one event loop."""
 
-    def __init__(self, workers: int = 2, max_waiting: int = 64, preload=PRELOAD):
+    def __init__(self, workers: int = 2, max_waiting: int = 64, per_client: int = 4,
+                 preload=PRELOAD):
         if workers < 1:
             raise ValueError("workers must be at least 1")
         self.workers = workers
         self.max_waiting = max_waiting
+        self.per_client = per_client
         self._ctx = multiprocessing.get_context("forkserver")
         self._ctx.set_forkserver_preload(list(preload))
         self._limiter = None      # made inside the event loop, on first use
-        self._threads = None
         self._waiting = 0
+        self._waiting_by: dict = {}
         self._live: set = set()
         # reentrant: stop() may run in a signal handler while the main thread holds it
         self._lock = threading.RLock()
         self.closed = False
-        self.stats = {"started": 0, "done": 0, "timed_out": 0, "failed": 0, "busy": 0}
+        self.stats = {"started": 0, "done": 0, "timed_out": 0, "failed": 0, "busy": 0,
+                      "cancelled": 0}
 
     def _limiters(self):
         if self._limiter is None:
             self._limiter = anyio.CapacityLimiter(self.workers)
-            self._threads = anyio.CapacityLimiter(self.workers)
         return self._limiter
 
-    async def run(self, fn, *args, deadline: float):
-        """``fn(*args)`` in a new process; its result, or an InputError it raised, or
-        Busy / TimedOut (killed after ``deadline`` seconds of running) / JobFailed."""
-        limiter = self._limiters()
+    def counts(self) -> dict:
+        """Jobs running and waiting now, and the counts so far (``/api/health``)."""
+        return {"running": len(self._live), "waiting": self._waiting, **self.stats}
+
+    def admit(self, client=None) -> None:
+        """:class:`Busy` when a job of ``client`` (an address, or None) could not wait
+        now: the queue is full, or that client has ``per_client`` jobs waiting."""
         if self.closed:
             raise Busy(SHUTTING_DOWN)
         if self._waiting >= self.max_waiting:
             self.stats["busy"] += 1
             raise Busy("the server is busy with other analyses: try again in a moment")
+        if client is not None and self._waiting_by.get(client, 0) >= self.per_client:
+            self.stats["busy"] += 1
+            raise Busy(f"{self.per_client} analyses of yours are waiting already: "
+                       "try again when one is done")
+
+    async def run(self, fn, *args, deadline: float, client=None, gone=None):
+        """``fn(*args)`` in a new process; its result, or an InputError it raised, or
+        Busy / TimedOut (killed after ``deadline`` seconds of running) / JobFailed, or
+        Gone when ``gone()`` (an async callable, polled) said the client has hung up:
+        the job then leaves the queue, or its process is killed."""
+        limiter = self._limiters()
+        self.admit(client)
+        if gone is None:
+            return await self._queued(limiter, client, fn, args, deadline)
+        outcome = None
+
+        async def watch(scope):
+            while True:
+                await anyio.sleep(POLL)
+                try:
+                    hung_up = await gone()
+                except Exception:  # noqa: BLE001 - a connection we cannot ask is not gone
+                    hung_up = False
+                if hung_up:
+                    scope.cancel()
+                    return
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(watch, tg.cancel_scope)
+            try:
+                outcome = (True, await self._queued(limiter, client, fn, args, deadline))
+            except Exception as e:  # noqa: BLE001 - re-raised below, outside the task group
+                outcome = (False, e)
+            tg.cancel_scope.cancel()
+        if outcome is None:             # the watcher cancelled it
+            self.stats["cancelled"] += 1
+            raise Gone("the client has gone: its analysis was stopped")
+        if not outcome[0]:
+            raise outcome[1]
+        return outcome[1]
+
+    async def _queued(self, limiter, client, fn, args, deadline):
         self._waiting += 1
+        if client is not None:
+            self._waiting_by[client] = self._waiting_by.get(client, 0) + 1
         try:
             await limiter.acquire()
         finally:
             self._waiting -= 1
+            if client is not None:
+                self._waiting_by[client] -= 1
+                if not self._waiting_by[client]:
+                    del self._waiting_by[client]
         try:
-            # Not abandoned on cancellation: the slot is held until the process is gone.
-            return await anyio.to_thread.run_sync(self._run_blocking, fn, args, deadline,
-                                                  limiter=self._threads)
+            return await self._process(fn, args, deadline)
         finally:
             limiter.release()
 
-    def _run_blocking(self, fn, args, deadline):
+    async def _process(self, fn, args, deadline):
         if self.closed:
             raise Busy(SHUTTING_DOWN)
         parent, child = self._ctx.Pipe(duplex=False)
         proc = self._ctx.Process(target=_child, args=(child, fn, args), daemon=True)
-        proc.start()
-        child.close()
-        with self._lock:
-            self._live.add(proc)
-            self.stats["started"] += 1
-        if self.closed:             # stop() came while the process was being made
-            proc.kill()
         try:
-            if not parent.poll(deadline):
+            # not abandoned when cancelled: the process, once made, is killed below
+            await anyio.to_thread.run_sync(proc.start)
+            child.close()
+            with self._lock:
+                self._live.add(proc)
+                self.stats["started"] += 1
+            if self.closed:             # stop() came while the process was being made
+                proc.kill()
+            with anyio.move_on_after(deadline) as timer:
+                await anyio.wait_readable(parent)
+            if timer.cancelled_caught:
                 self.stats["timed_out"] += 1
                 raise TimedOut(f"no answer within the server's limit of {deadline:g} s")
             try:
-                msg = parent.recv()
+                msg = await anyio.to_thread.run_sync(parent.recv)
             except EOFError:
                 if self.closed:                   # killed by stop()
                     raise Busy(SHUTTING_DOWN) from None
                 self.stats["failed"] += 1
                 raise JobFailed("the analysis process ended without an answer") from None
         finally:
-            if proc.is_alive():
-                proc.kill()
-            proc.join(5)
-            parent.close()
-            with self._lock:
-                self._live.discard(proc)
+            with anyio.CancelScope(shield=True):
+                if proc.pid is not None:
+                    if proc.is_alive():
+                        proc.kill()
+                    await anyio.to_thread.run_sync(proc.join, 5)
+                child.close()
+                parent.close()
+                with self._lock:
+                    self._live.discard(proc)
         if msg[0] == "ok":
             self.stats["done"] += 1
             return msg[1]
@@ -197,8 +275,10 @@ class Jobs:
         self.shutdown()
 
     def close(self) -> None:
-        """The server has ended: :meth:`stop`, and the forkserver killed too (it would
-        first finish importing the heavy modules, seconds under load, then notice)."""
+        """The server has ended: :meth:`stop`, the forkserver killed too (it would
+        first finish importing the heavy modules, seconds under load, then notice),
+        and multiprocessing's temporary folder (the forkserver's socket) removed: the
+        command ends with ``os._exit``, which skips multiprocessing's own clean-up."""
         self.stop()
         server = getattr(multiprocessing.forkserver, "_forkserver", None)
         pid = getattr(server, "_forkserver_pid", None)
@@ -208,6 +288,10 @@ class Jobs:
                 os.waitpid(pid, 0)
             except OSError:         # gone already, or reaped elsewhere
                 pass
+        config = multiprocessing.process.current_process()._config
+        tempdir = config.pop("tempdir", None)
+        if tempdir:
+            shutil.rmtree(tempdir, ignore_errors=True)
 
     def shutdown(self) -> None:
         """Kill every running job."""
