@@ -1,7 +1,8 @@
 """End-to-end tests of the web pages in a real headless browser: Playwright driving
 Chromium (Debian's /usr/bin/chromium, or CHROMIUM=path), against ``szsolver serve``
 started as a real process on 127.0.0.1, and the static daily page opened from a
-file:// address.
+file:// address. The pages' Content-Security-Policy allows no eval, so the tests
+wait for selectors, never for a predicate in a string (Playwright evals those).
 
 Where no browser can be installed the tests are skipped with a message.
 With SZSOLVER_SCREENSHOTS=DIR they also save a PNG of each page in DIR (the
@@ -120,12 +121,12 @@ def test_solve_a_puzzle_by_clicking(server, page):
     page.wait_for_selector("#sz-msg.sz-bad")
     assert "Not a solution" in page.text_content("#sz-msg")
     page.click("#sz-hint-btn")
-    page.wait_for_function("document.getElementById('sz-hint').textContent.length > 0")
+    page.wait_for_selector("#sz-hint:not(:empty)")
     assert f"star at {wrong} is not part of the solution" in page.text_content("#sz-hint")
     place(page, [wrong])                       # removed again
     page.click("#sz-hint-btn")
     steps, _ = logic_steps(gen.puzzle)
-    page.wait_for_function("document.getElementById('sz-hint').textContent.includes(':')")
+    page.wait_for_selector("#sz-hint:has-text(':')")
     hint = page.text_content("#sz-hint")
     assert hint.startswith(steps[0]["technique"]) and steps[0]["text"] in hint
     shot(page, "puzzle.png")
@@ -296,7 +297,7 @@ def test_an_answer_is_not_shown_on_another_position(server, page):
     assert page.is_disabled("#sz-values")          # one request at a time
     page.click('button.sz-turn[data-turn="28"]')
     page.wait_for_selector('body[data-at="28"]')
-    page.wait_for_function("!document.getElementById('sz-values').disabled", timeout=30000)
+    page.wait_for_selector("#sz-values:enabled", timeout=30000)
     assert page.locator("table.sz-values").count() == 0
     assert page.locator(".sz-value-label").count() == 0
     page.click("#sz-values")
@@ -335,6 +336,6 @@ def test_hint_on_a_solved_puzzle_keeps_the_verdict(server, page):
     page.click("#sz-check")
     page.wait_for_selector("#sz-msg.sz-good")
     page.click("#sz-hint-btn")
-    page.wait_for_function("document.getElementById('sz-hint').textContent.length > 0")
+    page.wait_for_selector("#sz-hint:not(:empty)")
     assert page.text_content("#sz-hint") == "Solved: there is nothing left to find."
     assert "Correct" in page.text_content("#sz-msg")

@@ -1,0 +1,125 @@
+"""``szsolver serve`` as a real process on 127.0.0.1 (uvicorn, the job processes):
+what only a real server and real connections show. A client that hangs up has its
+analysis stopped, another website's requests are refused on the wire, and the
+server leaves no temporary folder behind when it stops.
+"""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extras are not installed")
+pytest.importorskip("uvicorn", reason="the web extras are not installed")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """(base address, process, its TMPDIR)."""
+    tmp = tmp_path_factory.mktemp("tmpdir")
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "szsolver", "serve", "--port", str(port),
+                             "--jobs", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, start_new_session=True,
+                            env={**os.environ, "TMPDIR": str(tmp)})
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while True:
+        try:
+            urllib.request.urlopen(base + "/api/health", timeout=2).read()
+            break
+        except (urllib.error.URLError, ConnectionError):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail("szsolver serve did not start: " + proc.stderr.read().decode())
+            time.sleep(0.2)
+    yield base, proc, tmp
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def health(base) -> dict:
+    with urllib.request.urlopen(base + "/api/health", timeout=10) as r:
+        return json.load(r)["jobs"]
+
+
+def wait_for(check, seconds=30.0):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.2)
+    return check()
+
+
+def raw_post(base, path, body: bytes, headers=()) -> socket.socket:
+    """A POST sent on a connection of its own, left open; the socket."""
+    host, port = base.rsplit("/", 1)[1].split(":")
+    sock = socket.create_connection((host, int(port)), timeout=10)
+    head = [f"POST {path} HTTP/1.1", f"Host: {host}:{port}", "Content-Type: application/json",
+            f"Content-Length: {len(body)}", *headers]
+    sock.sendall(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+    return sock
+
+
+def test_an_annotation_whose_client_hangs_up_is_stopped(server):
+    """The whole example game to annotate (most of a minute of work), its client gone
+    once it runs: the job is cancelled, its process gone, nothing keeps running."""
+    base, _proc, _tmp = server
+    def idle():                          # today's puzzle (made at start-up) done, nothing else
+        h = health(base)
+        return h if h["started"] >= 1 and h["running"] == h["waiting"] == 0 else None
+    before = wait_for(idle, 90)
+    sock = raw_post(base, "/api/annotate", json.dumps({"example": True}).encode())
+    assert wait_for(lambda: health(base)["running"] == 1), health(base)
+    sock.close()
+    after = wait_for(idle)
+    assert after is not None, health(base)
+    assert after["cancelled"] == before["cancelled"] + 1 and after["done"] == before["done"]
+    assert after["waiting"] == 0
+
+
+def test_another_websites_requests_are_refused(server):
+    """As a browser would send them from another page: a text/plain post (no preflight)
+    and a page name pointed at 127.0.0.1 (DNS rebinding)."""
+    base, _proc, _tmp = server
+    body = json.dumps({"position": "x"}).encode()
+    req = urllib.request.Request(base + "/api/solve", body, {"Content-Type": "text/plain"})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=10)
+    assert e.value.code == 415
+    req = urllib.request.Request(base + "/api/solve", body, {"Content-Type": "application/json",
+                                                             "Origin": "http://evil.example"})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=10)
+    assert e.value.code == 403
+    req = urllib.request.Request(base + "/", headers={"Host": "evil.example:" + base.rsplit(":", 1)[1]})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=10)
+    assert e.value.code == 421
+
+
+def test_stopping_removes_the_temporary_folder(server):
+    """multiprocessing keeps the forkserver's socket in a folder of its own under
+    TMPDIR; the server removes it as it ends (its fast exit skips multiprocessing's
+    own clean-up)."""
+    _base, proc, tmp = server
+    assert [p.name for p in tmp.iterdir() if p.name.startswith("pymp-")]   # while it runs
+    os.killpg(proc.pid, signal.SIGINT)
+    proc.wait(30)
+    assert proc.returncode == 130
+    assert list(tmp.iterdir()) == []
