@@ -244,7 +244,18 @@ def test_pages_and_docs(client):
     ("/api/solve", {"position": LATE, "time_limit": -1}, 400, "time_limit must be a positive number"),
     ("/api/solve", {"position": LATE, "time_limit": "5"}, 400, "time_limit must be a positive number"),
     ("/api/solve", b'{"position": %s, "time_limit": NaN}' % json.dumps(LATE).encode(), 400,
-     "time_limit must be a positive number"),
+     "time_limit: NaN is not a number of seconds"),
+    ("/api/solve", {"position": LATE, "time_limit": 0}, 400,
+     "time_limit must be a positive number of seconds, finite and at most 10, got 0"),
+    ("/api/annotate", b'{"example": true, "time_per_turn": NaN}', 400,
+     "time_per_turn: NaN is not a number of seconds"),
+    ("/api/annotate", {"example": True, "time_per_turn": -1}, 400,
+     "time_per_turn must be a positive number of seconds, finite and at most 1, got -1"),
+    ("/api/score", {"position": LATE.replace(" 1 2 ", " -1 2 ")}, 400,
+     "red neutrals left must be 0..7, got '-1'"),
+    ("/api/check", {"position": LATE, "turn": "\u0663\u0668"}, 400, "bad point '\u0663\u0668'"),
+    ("/api/check", {"position": LATE, "turn": "38n\u0663\u0665"}, 400, "bad point '\u0663\u0665'"),
+    ("/api/view", {"position": LATE, "last_turn": "\u0663,\u0668"}, 400, "bad point"),
     ("/api/solve", {"position": LATE, "all_turns": "yes"}, 400, "all_turns must be true or false"),
     ("/api/check", {"position": LATE, "turn": "24"}, 400, "occupied"),
     ("/api/check", {"position": LATE, "turn": "9z"}, 400, "turn"),
@@ -323,6 +334,7 @@ def test_time_limits_are_capped():
     assert an.time_limit_from(None) == an.DEFAULT_TIME
     assert an.time_limit_from(3) == 3.0
     assert an.time_limit_from(1e9) == an.TIME_CAP
+    assert an.time_limit_from(1e12) == an.TIME_CAP        # cut, as every number above the cap
     for bad in (0, -2, True, math.inf, "1", [1]):
         with pytest.raises(errors.UnsupportedError):
             an.time_limit_from(bad)

@@ -20,6 +20,10 @@ name to :data:`SHOWN_PATH`).
 Traceback (most recent call last):
 ...
 szsolver.errors.ParseError: red neutrals left must be a number (digits 0-9), got '٥'
+>>> number("-1", "red neutrals left", lo=0, hi=7)
+Traceback (most recent call last):
+...
+szsolver.errors.ParseError: red neutrals left must be 0..7, got '-1'
 >>> number("9" * 5000, "red neutrals left", hi=7)
 Traceback (most recent call last):
 ...
@@ -88,6 +92,11 @@ def number(text, what: str, *, lo: int | None = None, hi: int | None = None,
     :data:`MAX_DIGITS` digits); ``negative``: a leading ``-`` is allowed."""
     field, large = (f"{what} ", f"{what} is too large") if what else ("", "too large")
     t = text.strip() if isinstance(text, str) else None
+    if t is not None and t.startswith("-") and not negative and lo is not None \
+            and _SIGNED.fullmatch(t):
+        # a negative number where the field has a range: say the range
+        raise error(f"{field}must be {lo}..{hi}, got {shown(t)}" if hi is not None
+                    else f"{field}must be at least {lo}, got {shown(t)}")
     if t is None or not (_SIGNED if negative else _DIGITS).fullmatch(t):
         raise error(f"{field}must be a number (digits 0-9), got {shown(text)}")
     sign = -1 if t.startswith("-") else 1

@@ -10,7 +10,11 @@ naming the argument). ``None`` means "no limit" wherever a caller allows it.
 >>> check_seconds(float("nan"))
 Traceback (most recent call last):
 ...
-szsolver.errors.UnsupportedError: time_limit must be a positive number of seconds, finite and at most 1e+09, got nan
+szsolver.errors.UnsupportedError: time_limit: NaN is not a number of seconds
+>>> check_seconds(-1, most=10)
+Traceback (most recent call last):
+...
+szsolver.errors.UnsupportedError: time_limit must be a positive number of seconds, finite and at most 10, got -1
 >>> check_count(10**6, "node_limit")
 1000000
 """
@@ -30,12 +34,15 @@ MAX_COUNT = 2 ** 63 - 1
 
 
 def check_seconds(value, what: str = "time_limit", *, none_ok: bool = True,
+                  most: float = MAX_SECONDS,
                   error: type[ValueError] = UnsupportedError) -> float | None:
-    """``value`` as float seconds if it is a real number above 0 and at most
-    :data:`MAX_SECONDS` (or None, with ``none_ok``); else ``error`` naming ``what``.
-    Booleans and strings are not numbers here."""
+    """``value`` as float seconds if it is a real number above 0 and at most ``most``
+    (:data:`MAX_SECONDS`; or None, with ``none_ok``); else ``error`` naming ``what``
+    and the limit (NaN by its name). Booleans and strings are not numbers here."""
     if value is None and none_ok:
         return None
+    if isinstance(value, float) and math.isnan(value):
+        raise error(f"{what}: NaN is not a number of seconds")
     ok = isinstance(value, (int, float)) and not isinstance(value, bool)
     if ok:
         try:
@@ -43,10 +50,10 @@ def check_seconds(value, what: str = "time_limit", *, none_ok: bool = True,
         except OverflowError:          # an int too large for a float
             ok = False
         else:
-            ok = math.isfinite(x) and 0 < x <= MAX_SECONDS
+            ok = math.isfinite(x) and 0 < x <= most
     if not ok:
         raise error(f"{what} must be a positive number of seconds, finite and at most "
-                    f"{MAX_SECONDS:.0e}, got {_short(value)}")
+                    f"{most:g}, got {_short(value)}")
     return x
 
 

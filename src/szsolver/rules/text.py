@@ -220,8 +220,8 @@ def parse_position_fields(text: str, geometry: Geometry = STARS_ZONE) -> dict:
                 raise ParseError(f"unknown character {ch!r} in row {i}: use . R B N")
     if side_text not in ("R", "B"):
         raise ParseError(f"side to move must be R or B, got {shown(side_text)}")
-    counts = [number(t, f"{name} neutrals left") for name, t in (("red", rl_text),
-                                                                  ("blue", bl_text))]
+    counts = [number(t, f"{name} neutrals left", lo=0, hi=MAX_NEUTRALS_PER_SIDE)
+              for name, t in (("red", rl_text), ("blue", bl_text))]
     return dict(red=red, blue=blue, neutral=neutral, red_neutrals=counts[0],
                 blue_neutrals=counts[1], side=RED if side_text == "R" else BLUE,
                 rule=rule_code(rule_text))

@@ -8,6 +8,8 @@ one-line message for bad input.
 """
 from __future__ import annotations
 
+import math
+
 from ..errors import InputError, ParseError, UnsupportedError
 from ..limits import check_seconds
 
@@ -16,13 +18,17 @@ DEFAULT_TIME = 5.0       # seconds, when a request gives no time limit
 MAX_TURNS = 200          # turns in a game sent by the board (a full game has 32)
 
 
-def time_limit_from(value, default: float = DEFAULT_TIME, cap: float = TIME_CAP) -> float:
-    """A request's ``time_limit``: a positive finite number of seconds (see
-    :mod:`szsolver.limits`), capped at ``cap`` (None: ``default``). UnsupportedError
-    for anything else."""
+def time_limit_from(value, name: str = "time_limit", default: float = DEFAULT_TIME,
+                    cap: float = TIME_CAP) -> float:
+    """A request's ``name`` (``time_limit``, ``time_per_turn``): a positive finite number
+    of seconds (see :mod:`szsolver.limits`), cut to ``cap`` (None: ``default``).
+    UnsupportedError naming ``name`` and ``cap`` for anything else."""
     if value is None:
         return min(default, cap)
-    return min(check_seconds(value), cap)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) \
+            and value > cap:
+        return cap
+    return check_seconds(value, name, most=cap)
 
 
 def flag_from(value, name: str) -> bool:

@@ -469,6 +469,7 @@ async def api_potential(request: Request):
 # A whole game is judged in about 10-20 s on a 2-core machine: a small engine budget per
 # estimated turn, the last turns proved, no CP-SAT bounds (they took most of a minute).
 ANNOTATE_TIME_PER_TURN = 0.2
+ANNOTATE_MAX_TIME_PER_TURN = 1.0
 ANNOTATE_EXACT_TURNS = 6
 ANNOTATE_SOLVER_TIME = 5.0
 ANNOTATE_CPSAT = False
@@ -477,7 +478,8 @@ ANNOTATE_CPSAT = False
 async def api_annotate(request: Request):
     from ..formats.record import game_json
     body = await read_json(request, {"source", "game", "example", "time_per_turn"})
-    tpt = an.time_limit_from(body.pop("time_per_turn", None), ANNOTATE_TIME_PER_TURN, 1.0)
+    tpt = an.time_limit_from(body.pop("time_per_turn", None), "time_per_turn", ANNOTATE_TIME_PER_TURN,
+                             ANNOTATE_MAX_TIME_PER_TURN)
     game = an.game_from(body)
     if not game.turns:
         raise errors.InputError("the game has no turns to annotate")
@@ -532,7 +534,8 @@ ENDPOINTS = [
      'solve), "svg"?: true for the heat map}',
      "the JSON of `szsolver potential --map --side SIDE --json`, plus \"svg\""),
     ("POST", "/api/annotate", api_annotate, "Judge every turn of a game.",
-     '{"source" | "game" | "example" as for /api/game, "time_per_turn"? (engine seconds, at most 1)}',
+     '{"source" | "game" | "example" as for /api/game, "time_per_turn"? (engine seconds, '
+     f'at most {ANNOTATE_MAX_TIME_PER_TURN:g})}}',
      f"the JSON of `szsolver annotate --json` (the last {ANNOTATE_EXACT_TURNS} turns proved, "
      f"exact solves under {ANNOTATE_SOLVER_TIME:g} s, no CP-SAT bounds for the estimated turns: "
      "see \"settings\"), plus \"chart\" (SVG)"),
