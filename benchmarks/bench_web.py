@@ -2,6 +2,7 @@
 solver requests at once while light requests keep being timed.
 
     python3 benchmarks/bench_web.py [--loads 200] [--solves 20] [--jobs 2]
+    python3 benchmarks/bench_web.py --phase mixed [--seconds 40] [--cheap 8] [--analysts 3] [--hangups 2]
 
 It starts the server itself on a free loopback port, sends a fixed number of
 requests (nothing else, nowhere else), stops the server and prints, per phase, the
@@ -14,6 +15,14 @@ timeout and the whole run stops after --deadline seconds.
 2. ``--solves`` concurrent ``POST /api/solve`` (all turns, 5 s limit) on late
    positions of the rulebook game (4 to 7 turns left), while a probe loads a puzzle
    every 100 ms: the probe's latencies show whether the server keeps answering.
+3. ``--phase mixed`` (or ``all``): for ``--seconds``, at once, ``--cheap`` clients
+   each loading a puzzle's JSON and scoring a position in turn, ``--analysts``
+   clients each asking the solver for the value of every turn (2 s limit) again
+   and again, and ``--hangups`` clients each sending a 10 s solve of an opening
+   position and hanging up after 0.5 s, again and again. It prints the cheap
+   requests' latencies, the analysts' answers by status, the jobs cancelled after
+   a hang-up (from ``/api/health``), and the resident memory of the server and its
+   job processes before and after, with the load average.
 
 The client is a few lines of asyncio (one connection per request, as 200 separate
 visitors would open): a full HTTP client library spends more CPU per request than
@@ -24,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import socket
 import statistics
 import subprocess
@@ -56,6 +66,35 @@ def cpu_seconds(pid) -> float:
         return float("nan")
 
 
+def rss_kib(pid) -> int:
+    """Resident memory (KiB) of process ``pid`` and its descendants (Linux /proc)."""
+    import os
+    kids: dict = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            kids.setdefault(ppid, []).append(int(entry))
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        todo += kids.get(p, [])
+        try:
+            with open(f"/proc/{p}/status") as f:
+                total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+        except (OSError, StopIteration, ValueError):
+            pass
+    return total
+
+
+def health(host, port) -> dict:
+    with urllib.request.urlopen(f"http://{host}:{port}/api/health", timeout=10) as r:
+        return json.load(r)["jobs"]
+
+
 def report(name, results):
     lat = [t for _s, t in results]
     by = {}
@@ -84,6 +123,63 @@ async def timed(host, port, method, path, body=None, timeout=300.0):
     except (OSError, asyncio.TimeoutError, ValueError, IndexError) as e:
         status = type(e).__name__
     return status, time.perf_counter() - t
+
+
+async def hang_up(host, port, path, body, after):
+    """Send a request, then close the connection after ``after`` seconds unanswered."""
+    reader, writer = await asyncio.open_connection(host, port)
+    data = json.dumps(body).encode()
+    writer.write((f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+                  f"Content-Length: {len(data)}\r\n\r\n").encode() + data)
+    await asyncio.sleep(after)
+    writer.close()
+
+
+async def mixed(host, port, seconds, cheap, analysts, hangups, server_pid):
+    """Phase 3 (see the module doc)."""
+    from szsolver.formats.notation import position_string
+    from szsolver.formats.record import example_game
+    from szsolver.starmaps.generate import collection_index
+    ids = sorted(collection_index())
+    game = example_game()
+    late = [position_string(p) for p in game.positions[-8:-4]]
+    opening = "../....../......./...R..../....N..../....N.../......./....../.. B 4 5 basic"
+    before, rss_before, load = health(host, port), rss_kib(server_pid), os.getloadavg()
+    end = time.perf_counter() + seconds
+    light, heavy, sent_hangups = [], [], [0]
+
+    async def cheap_client(k):
+        while time.perf_counter() < end:
+            light.append(await timed(host, port, "GET", f"/api/puzzles/{ids[k % len(ids)]}", timeout=30))
+            light.append(await timed(host, port, "POST", "/api/score", {"position": late[k % len(late)]},
+                                     timeout=30))
+            k += 1
+
+    async def analyst(k):
+        while time.perf_counter() < end:
+            heavy.append(await timed(host, port, "POST", "/api/solve", {
+                "position": late[k % len(late)], "all_turns": True, "time_limit": 2}, timeout=60))
+            k += 1
+
+    async def hanger():
+        while time.perf_counter() < end:
+            await hang_up(host, port, "/api/solve", {"position": opening, "time_limit": 10}, 0.5)
+            sent_hangups[0] += 1
+    await asyncio.gather(*(cheap_client(k) for k in range(cheap)), *(analyst(k) for k in range(analysts)),
+                         *(hanger() for _ in range(hangups)))
+    await asyncio.sleep(1.0)                 # the last hang-ups are noticed
+    after, rss_after = health(host, port), rss_kib(server_pid)
+    load_after = os.getloadavg()
+    print(f"mixed load, {seconds:g} s: {cheap} cheap clients, {analysts} analysts, {hangups} clients "
+          f"hanging up (load average before {load[0]:.2f}, after {load_after[0]:.2f})")
+    report("  cheap requests (puzzle JSON, score)", light)
+    report("  solver requests (all turns, 2 s)", heavy)
+    cancelled = after["cancelled"] - before["cancelled"]
+    print(f"  hung-up solves sent {sent_hangups[0]}, jobs cancelled {cancelled}, jobs still running "
+          f"{after['running']}, waiting {after['waiting']}, refused busy "
+          f"{after['busy'] - before['busy']}")
+    print(f"  RSS of the server and its job processes: {rss_before / 1024:.0f} MiB before, "
+          f"{rss_after / 1024:.0f} MiB after")
 
 
 async def run(host, port, loads, solves, server_pid):
@@ -133,6 +229,12 @@ def main(argv=None):
     ap.add_argument("--solves", type=int, default=20)
     ap.add_argument("--jobs", type=int, default=2, help="the server's --jobs")
     ap.add_argument("--deadline", type=float, default=600, help="stop after this many seconds")
+    ap.add_argument("--phase", choices=("all", "bursts", "mixed"), default="all",
+                    help="bursts: phases 1 and 2; mixed: phase 3")
+    ap.add_argument("--seconds", type=float, default=40, help="length of the mixed phase")
+    ap.add_argument("--cheap", type=int, default=8, help="cheap clients in the mixed phase")
+    ap.add_argument("--analysts", type=int, default=3, help="solver clients in the mixed phase")
+    ap.add_argument("--hangups", type=int, default=2, help="clients that hang up, mixed phase")
     a = ap.parse_args(argv)
     host, port = "127.0.0.1", free_port()
     base = f"http://{host}:{port}"
@@ -148,7 +250,12 @@ def main(argv=None):
         else:
             raise SystemExit("the server did not start")
         time.sleep(2)                      # let its start-up work (today's puzzle) settle
-        asyncio.run(asyncio.wait_for(run(host, port, a.loads, a.solves, server.pid), a.deadline))
+        async def phases():
+            if a.phase in ("all", "bursts"):
+                await run(host, port, a.loads, a.solves, server.pid)
+            if a.phase in ("all", "mixed"):
+                await mixed(host, port, a.seconds, a.cheap, a.analysts, a.hangups, server.pid)
+        asyncio.run(asyncio.wait_for(phases(), a.deadline))
     finally:
         server.terminate()
         try:

@@ -394,7 +394,7 @@ def test_headers_of_every_answer(client):
     assert r.headers["x-content-type-options"] == "nosniff" and r.headers["x-frame-options"] == "DENY"
     csp = r.headers["content-security-policy"]
     assert "script-src 'self';" in csp and "unsafe-inline" not in csp and "frame-ancestors 'none'" in csp
-    assert r.headers["content-encoding"] == "gzip"             # a page of some 30 KB
+    assert r.headers["content-encoding"] == "gzip"             # a page of some 24 KB
     assert "<svg" in r.text
     js = client.get("/static/puzzle.js")
     assert js.headers["cache-control"] == "public, max-age=300" and js.headers["etag"]
