@@ -53,3 +53,39 @@ def on_a_terminal():
         os.close(master)
         return code, out, err
     return run
+
+
+@pytest.fixture(scope="session")
+def start_server():
+    """``start(*args, env=None, stdout=DEVNULL)``: ``szsolver serve ARGS`` as a process
+    of its own session on a free 127.0.0.1 port, once it answers (within 90 s; the
+    test fails with its stderr otherwise); returns (process, base address). The
+    caller stops it."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+
+    def start(*args, env=None, stdout=subprocess.DEVNULL):
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        proc = subprocess.Popen([sys.executable, "-m", "szsolver", "serve", "--port", str(port), *args],
+                                stdout=stdout, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                start_new_session=True, env=None if env is None else {**os.environ, **env})
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                urllib.request.urlopen(base + "/api/health", timeout=5).read()
+                return proc, base
+            except (urllib.error.URLError, ConnectionError):
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    proc.kill()
+                    _out, err = proc.communicate()
+                    pytest.fail("szsolver serve did not start: " + err.decode())
+                time.sleep(0.2)
+    return start

@@ -345,31 +345,16 @@ def test_the_engines_tree_search_stops_on_ctrl_c():
     assert tree.root_visits == tree.iterations
 
 
-def test_serve_stops_on_ctrl_c_with_its_jobs(tmp_path):
+def test_serve_stops_on_ctrl_c_with_its_jobs(start_server):
     """Ctrl-C to the server's process group while an analysis runs: the job processes
     ignore it, the running job is killed and its request answered 503 at once, the
     server ends with one line, exit 130, and leaves no process behind."""
     import json
-    import socket
     import threading
     import urllib.error
     import urllib.request
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    p = subprocess.Popen([sys.executable, "-m", "szsolver", "serve", "--port", str(port),
-                          "--jobs", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         stdin=subprocess.DEVNULL, start_new_session=True)
+    p, url = start_server("--jobs", "1", stdout=subprocess.PIPE)
     try:
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                urllib.request.urlopen(url + "/api", timeout=5).read()
-                break
-            except (urllib.error.URLError, ConnectionError):
-                assert p.poll() is None and time.monotonic() < deadline, p.communicate()
-                time.sleep(0.2)
         answer = {}
 
         def ask():               # a solve that would take its whole 20 s

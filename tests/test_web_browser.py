@@ -11,11 +11,7 @@ pictures in docs/screenshots are made so).
 import json
 import os
 import shutil
-import socket
 import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 
@@ -40,29 +36,9 @@ if not os.path.exists(CHROMIUM):
                 "the browser tests are skipped", allow_module_level=True)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def server():
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "szsolver", "serve", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(base + "/api/health", timeout=1).read()
-            break
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail("szsolver serve ended: " + proc.stderr.read().decode())
-            time.sleep(0.1)
-    else:
-        proc.kill()
-        pytest.fail("szsolver serve did not answer within 30 s")
+def server(start_server):
+    proc, base = start_server()
     yield base
     proc.terminate()
     try:

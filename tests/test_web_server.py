@@ -7,8 +7,6 @@ import json
 import os
 import signal
 import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -19,32 +17,11 @@ pytest.importorskip("starlette", reason="the web extras are not installed")
 pytest.importorskip("uvicorn", reason="the web extras are not installed")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(start_server, tmp_path_factory):
     """(base address, process, its TMPDIR)."""
     tmp = tmp_path_factory.mktemp("tmpdir")
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "szsolver", "serve", "--port", str(port),
-                             "--jobs", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            stdin=subprocess.DEVNULL, start_new_session=True,
-                            env={**os.environ, "TMPDIR": str(tmp)})
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            urllib.request.urlopen(base + "/api/health", timeout=2).read()
-            break
-        except (urllib.error.URLError, ConnectionError):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail("szsolver serve did not start: " + proc.stderr.read().decode())
-            time.sleep(0.2)
+    proc, base = start_server("--jobs", "1", env={"TMPDIR": str(tmp)})
     yield base, proc, tmp
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGKILL)

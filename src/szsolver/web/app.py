@@ -577,6 +577,9 @@ def openapi_schema() -> dict:
             op["requestBody"] = {"required": True, "description": inp,
                                  "content": {"application/json": {"schema": {"type": "object"}}}}
             op["responses"]["413"] = {"description": f"body over {MAX_BODY} bytes"}
+            op["responses"]["415"] = {"description": "not sent as Content-Type: application/json"}
+            op["responses"]["403"] = {"description": "sent from another website's page (Origin)"}
+        op["responses"]["421"] = {"description": "a Host this server does not serve"}
         paths.setdefault(path, {})[method.lower()] = op
     return {"openapi": "3.0.3",
             "info": {"title": "szsolver", "version": _version(),
