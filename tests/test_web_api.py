@@ -448,7 +448,7 @@ def test_new_puzzles_are_rate_limited_per_client():
         started = c.get("/api/health").json()["jobs"]["started"]
         r = c.get("/api/puzzles/sz-easy-rate2")
         assert r.status_code == 429, r.text
-        assert r.json()["error"].startswith("at most 1 new puzzles a client in 60 s: try again in ")
+        assert r.json()["error"].startswith("at most 1 new puzzle a client in 60 s: try again in ")
         assert 0 < int(r.headers["retry-after"]) <= 60
         assert c.get("/api/health").json()["jobs"]["started"] == started
 

@@ -204,7 +204,8 @@ class Web:
             recent.popleft()
         if len(recent) >= self.generations:
             wait = math.ceil(GENERATION_WINDOW - (now - recent[0]))
-            raise ApiError(429, f"at most {self.generations} new puzzles a client in "
+            raise ApiError(429, f"at most {self.generations} new puzzle"
+                                f"{'' if self.generations == 1 else 's'} a client in "
                                 f"{GENERATION_WINDOW:g} s: try again in {wait} s", retry_after=wait)
         recent.append(now)
         if len(self.generated) > 1024:    # forget the clients that are quiet
