@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 
 import pytest
 
@@ -281,6 +282,36 @@ def test_an_answer_is_not_shown_on_another_position(server, page):
     page.click("#sz-prev")
     page.wait_for_selector('body[data-at="27"]')
     assert page.locator("table.sz-values").count() == 0      # it was about position 28
+
+
+def health(server) -> dict:
+    import urllib.request
+    with urllib.request.urlopen(server + "/api/health", timeout=10) as r:
+        return json.load(r)["jobs"]
+
+
+def test_stepping_away_stops_the_servers_work(server, page):
+    """The value of every turn of an opening position (a 10 s solve) asked, then the
+    board steps on: the page gives its request up, and the server stops the job."""
+    page.goto(server + "/analysis?example=1")
+    page.wait_for_selector("body[data-ready]")
+    page.fill("#sz-limit", "10")
+    before = health(server)
+    page.click("#sz-values")
+    for _ in range(100):
+        if health(server)["running"] > before["running"]:
+            break
+        time.sleep(0.1)
+    page.click("#sz-next")
+    page.wait_for_selector('body[data-at="1"]')
+    page.wait_for_selector("#sz-values:enabled")
+    for _ in range(100):
+        after = health(server)
+        if after["cancelled"] > before["cancelled"]:
+            break
+        time.sleep(0.1)
+    assert after["cancelled"] == before["cancelled"] + 1 and after["done"] == before["done"], after
+    assert page.locator("table.sz-values").count() == 0
 
 
 def test_a_bad_position_in_the_address_leaves_a_working_board(server, browser):

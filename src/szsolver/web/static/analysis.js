@@ -18,6 +18,7 @@ let board = null;       // attachBoard's handle
 let pending = -1;       // the stone's point while the neutral is being chosen
 let requestNo = 0;
 const running = new Set();   // the tools whose answer is awaited (their buttons wait too)
+const asking = new Map();    // tool -> the AbortController of its request
 
 function limit() {
   const box = $('sz-limit');
@@ -28,15 +29,19 @@ function limit() {
   return 5;
 }
 
-// Run one tool's request: its button is off meanwhile, and an answer that comes back
-// after the board has moved to another position (or game) is dropped.
+// Run one tool's request: its button is off meanwhile, and once the board moves to
+// another position (or game) the request is given up (the server then stops its
+// work) and any answer dropped.
 async function job(name, ask) {
   if (!game || running.has(name)) return;
   running.add(name);
+  const ctl = new AbortController();
+  asking.set(name, ctl);
   renderStatus();
   try {
-    await ask();
+    await ask(ctl.signal);
   } finally {
+    if (asking.get(name) === ctl) asking.delete(name);
     running.delete(name);
     renderStatus();
   }
@@ -59,6 +64,7 @@ async function loadGame(body, where) {
 function clearPanels(perPosition = false) {
   const ids = ['sz-check-out', 'sz-values-out', 'sz-potential-out'];
   for (const id of perPosition ? ids : [...ids, 'sz-annotate-out']) $(id).replaceChildren();
+  for (const [name, ctl] of asking) if (!perPosition || name !== 'annotate') ctl.abort();
 }
 
 function occupied() {
@@ -187,13 +193,13 @@ function para(out, text, cls) {
   return p;
 }
 
-async function checkTurn() {
+async function checkTurn(signal) {
   if (at === 0) return;
   const out = $('sz-check-out');
   const t = game.turns[at - 1];
   const here = game.positions[at];
   busy(out, `Checking ${t.turn} ...`);
-  const r = await api('POST', '/api/check', { position: game.positions[at - 1], turn: t.turn, time_limit: limit() });
+  const r = await api('POST', '/api/check', { position: game.positions[at - 1], turn: t.turn, time_limit: limit() }, signal);
   if (!stillAt(here)) return;
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
@@ -205,11 +211,11 @@ async function checkTurn() {
   for (const n of d.notes) para(out, n, 'sz-note');
 }
 
-async function turnValues() {
+async function turnValues(signal) {
   const out = $('sz-values-out');
   const here = game.positions[at];
   busy(out, 'Solving every turn ...');
-  const r = await api('POST', '/api/solve', { position: here, all_turns: true, time_limit: limit() });
+  const r = await api('POST', '/api/solve', { position: here, all_turns: true, time_limit: limit() }, signal);
   if (!stillAt(here)) return;
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
@@ -256,11 +262,11 @@ async function turnValues() {
   out.appendChild(box);
 }
 
-async function potentialMap() {
+async function potentialMap(signal) {
   const out = $('sz-potential-out');
   const here = game.positions[at];
   busy(out, 'CP-SAT is working out the map ...');
-  const r = await api('POST', '/api/potential', { position: here, time_limit: limit(), svg: true });
+  const r = await api('POST', '/api/potential', { position: here, time_limit: limit(), svg: true }, signal);
   if (!stillAt(here)) return;
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
@@ -273,12 +279,12 @@ async function potentialMap() {
   out.appendChild(pic);
 }
 
-async function annotateGame() {
+async function annotateGame(signal) {
   const out = $('sz-annotate-out');
   if (!game.turns.length) { out.replaceChildren(); para(out, 'The game has no turns yet.', 'sz-bad'); return; }
   const asked = game;
   busy(out, 'Annotating the game (this takes a while) ...');
-  const r = await api('POST', '/api/annotate', { game: game.game });
+  const r = await api('POST', '/api/annotate', { game: game.game }, signal);
   if (game !== asked) return;     // another game since: its panel was cleared
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }

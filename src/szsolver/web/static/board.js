@@ -139,9 +139,11 @@ export function say(el, text, tone) {
   el.className = 'sz-msg' + (tone ? ' sz-' + tone : '');
 }
 
-// JSON from the API: {ok, status, data}; data.error holds the server's message.
-export async function api(method, path, body) {
-  const opts = { method, headers: {} };
+// JSON from the API: {ok, status, data}; data.error holds the server's message. A
+// POST is sent as JSON (the server takes nothing else); `signal` (an AbortSignal)
+// gives the request up: the connection closes and the server stops the work.
+export async function api(method, path, body, signal) {
+  const opts = { method, headers: {}, signal };
   if (body !== undefined) {
     opts.headers['content-type'] = 'application/json';
     opts.body = JSON.stringify(body);
@@ -150,6 +152,7 @@ export async function api(method, path, body) {
   try {
     res = await fetch(path, opts);
   } catch (e) {
+    if (e.name === 'AbortError') return { ok: false, status: 0, data: { error: 'given up' } };
     return { ok: false, status: 0, data: { error: 'the server cannot be reached' } };
   }
   let data;
