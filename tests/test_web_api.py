@@ -587,35 +587,81 @@ def test_one_client_cannot_fill_the_queue():
     assert sorted(results)[-1] == ("b", "done") and len(results) == 5
 
 
-def _call(app, method, path, body=b"", hang_up_after=None, headers=()):
+async def _acall(app, method, path, body=b"", hang_up_after=None, headers=()):
     """``app`` called as the server calls it, by a client that hangs up after
     ``hang_up_after`` seconds (None: never): the status it answered, or None."""
+    sent = []
+    parts = [{"type": "http.request", "body": body, "more_body": False}]
+    end = None if hang_up_after is None else time.monotonic() + hang_up_after
+
+    async def receive():
+        if parts:
+            return parts.pop()
+        if end is None:
+            await anyio.sleep_forever()
+        if time.monotonic() < end:        # as a server does: at once when it is known
+            await anyio.sleep(end - time.monotonic())
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        if message["type"] == "http.response.start":
+            sent.append(message["status"])
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": method, "scheme": "http", "path": path, "raw_path": path.encode(),
+             "query_string": b"", "root_path": "", "client": ("127.0.0.1", 50000),
+             "server": ("127.0.0.1", 8000),
+             "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json"),
+                         *headers]}
+    await app(scope, receive, send)
+    return sent[0] if sent else None
+
+
+def _call(app, *args, **kwargs):
+    return anyio.run(lambda: _acall(app, *args, **kwargs))
+
+
+def _together(app, path, hang_ups):
+    """GET ``path`` by several clients at once, each hanging up after its seconds in
+    ``hang_ups`` (None: never): their statuses."""
+    out = {}
+
     async def run():
-        sent = []
-        parts = [{"type": "http.request", "body": body, "more_body": False}]
-        end = None if hang_up_after is None else time.monotonic() + hang_up_after
+        async with anyio.create_task_group() as tg:
+            for k, after in enumerate(hang_ups):
+                async def one(k=k, after=after):
+                    out[k] = await _acall(app, "GET", path, hang_up_after=after)
+                tg.start_soon(one)
+                await anyio.sleep(0.05)
+    anyio.run(run)
+    return [out[k] for k in range(len(hang_ups))]
 
-        async def receive():
-            if parts:
-                return parts.pop()
-            if end is None:
-                await anyio.sleep_forever()
-            if time.monotonic() < end:        # as a server does: at once when it is known
-                await anyio.sleep(end - time.monotonic())
-            return {"type": "http.disconnect"}
 
-        async def send(message):
-            if message["type"] == "http.response.start":
-                sent.append(message["status"])
-        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
-                 "method": method, "scheme": "http", "path": path, "raw_path": path.encode(),
-                 "query_string": b"", "root_path": "", "client": ("127.0.0.1", 50000),
-                 "server": ("127.0.0.1", 8000),
-                 "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json"),
-                             *headers]}
-        await app(scope, receive, send)
-        return sent[0] if sent else None
-    return anyio.run(run)
+def test_a_generation_stops_only_when_all_its_requests_have_gone():
+    """Two requests wait for one new puzzle: one hanging up does not stop it (the other
+    gets the puzzle); when both have hung up, the job is cancelled."""
+    app = create_app(warm_daily=False, workers=1)
+    jobs = app.state.web.jobs
+    statuses = _together(app, "/api/puzzles/sz-hard-flight1", [0.3, None])
+    assert statuses[1] == 200 and jobs.stats["done"] == 1 and jobs.stats["cancelled"] == 0
+    _together(app, "/api/puzzles/sz-hard-flight2", [0.3, 0.3])
+    assert jobs.stats["done"] == 1 and jobs.stats["cancelled"] == 1 and not jobs._live
+    assert ("puzzle", "sz-hard-flight2") not in app.state.web.cache
+
+
+def test_the_servers_own_generation_is_not_stopped_by_a_visitor_leaving():
+    """Today's puzzle, made at start-up: a visitor who asks for it meanwhile and
+    hangs up does not stop it."""
+    app = create_app(warm_daily=False, workers=1)
+    web = app.state.web
+
+    async def run():
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(web.puzzle, "sz-hard-flight3")        # as the start-up does
+            await anyio.sleep(0.05)
+            tg.start_soon(lambda: _acall(app, "GET", "/api/puzzles/sz-hard-flight3", hang_up_after=0.3))
+    anyio.run(run)
+    assert web.jobs.stats["done"] == 1 and web.jobs.stats["cancelled"] == 0
+    assert ("puzzle", "sz-hard-flight3") in web.cache
 
 
 DEEP = "../....../......./...R..../....N..../....N.../......./....../.. B 4 5 basic"

@@ -142,9 +142,10 @@ class _Flight:
         self.result = None
         self.error: BaseException | None = None
         self.requests = [] if request is None else [request]
+        self.own = request is None       # the server's own (today's puzzle at start-up)
 
     async def gone(self) -> bool:
-        if not self.requests:            # the server's own (today's puzzle at start-up)
+        if self.own:
             return False
         for r in self.requests:
             if not await r.is_disconnected():
