@@ -252,7 +252,7 @@ class Geometry:
         parts = [x.strip() for x in t.split(",")] if "," in t else (
             [t[0], t[1]] if len(t) == 2 else [])
         if len(parts) != 2 or not all(is_digits(x) and len(x) <= MAX_DIGITS for x in parts):
-            raise ParseError(f"bad point {shown(text)}: expected two digits like 44 or "
+            raise ParseError(f"bad point {shown(text)}: expected two digits 0-9 like 44 or "
                              "'row,col'")
         r, c = (int(x) for x in parts)
         if (r, c) not in self.index:
