@@ -1,0 +1,225 @@
+"""The engine's budget against the clock: how long ``szsolver best POSITION --time S``
+takes, start-up and bounds included, at every stage of the game.
+
+Run: python3 benchmarks/bench_budget.py [--time 1] [--rules basic,advanced]
+         [--stages 32,25,17,12,11,10,9,8,6] [--sources example,uniform,random,greedy]
+         [--positions 1] [--wall-clock] [--out results.jsonl] [--report results.jsonl]
+
+Each run is one whole command in a new process, as a person types it (``szsolver
+best POS --time S --json``): its wall time, its CPU time (user + system, the honest
+figure on a shared machine: under load the wall time grows, the CPU time does not),
+and what the answer says it spent (iterations, solver nodes). The load average is
+printed before and after every run.
+
+Positions, per rule and stage (turns left; 32 is the start, 25 the position before
+turn 8, 17 before turn 16, 9 before turn 24):
+
+* ``example``: the rulebook game (Basic; under Advanced it is replayed under that
+  rule) at that many turns left;
+* ``uniform``: uniformly random legal play: each turn drawn uniformly from all legal
+  turns (so neutral turns, which far outnumber stone turns, spend the supplies early);
+* ``random``: the project's random player (a random stone, a random neutral 35 % of
+  the time while the supply lasts);
+* ``greedy``: two greedy players (the stone that most raises the score lead).
+
+``--positions K``: K seeded positions per random source and cell. The start position
+is the same for every source and is run once. The table gives per rule and stage the
+worst wall and CPU time, the median, and the CPU time against the budget; then the
+worst case over all runs.
+
+``--calibrate``: no commands; in this process, per position, the rates the budget's
+conversion rests on: tree iterations per CPU second, CP-SAT work units per CPU
+second of the four bounds, solver nodes per CPU second (``szsolver.engine.budget``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+RULES = {"basic": 0, "advanced": 1}
+STAGES = [32, 25, 17, 12, 11, 10, 9, 8, 6]
+SOURCES = ["example", "uniform", "random", "greedy"]
+
+
+def stage_position(rule: int, turns_left: int, source: str, k: int):
+    """The position of ``source`` (see the module doc) with ``turns_left`` turns left,
+    seeded by ``k``; None when the source has none (the example under another rule is
+    replayed, so it always has one)."""
+    from szsolver import Game, Position
+    from szsolver.engine.players import PLAYERS
+    n = 5 if rule == 0 else 4
+    if source == "example":
+        if k:
+            return None
+        game = Game.example(rule=rule)
+        pos = game.start
+        for t in game.turns:
+            if pos.turns_left <= turns_left:
+                break
+            pos.play(t)
+        return pos
+    pos = Position(red_neutrals=n, blue_neutrals=n, rule=rule)
+    if source == "uniform":
+        rng = random.Random(f"uniform-{rule}-{turns_left}-{k}")
+        while pos.turns_left > turns_left:
+            pos.play(rng.choice(list(pos.legal_turns())))
+        return pos
+    players = [PLAYERS[source](seed=("budget", rule, turns_left, k, s)) for s in (0, 1)]
+    while pos.turns_left > turns_left:
+        pos.play(players[pos.side].choose(pos.copy()))
+    return pos
+
+
+def positions(a):
+    """(rule name, stage, source, k, position string), the start once per rule."""
+    from szsolver.formats.notation import position_string
+    seen = set()
+    for rule in a.rules:
+        for stage in a.stages:
+            for source in a.sources:
+                for k in range(a.positions):
+                    pos = stage_position(RULES[rule], stage, source, k)
+                    if pos is None:
+                        continue
+                    s = position_string(pos)
+                    if s in seen:
+                        continue
+                    seen.add(s)
+                    yield rule, stage, source, k, s
+
+
+def command() -> list[str]:
+    exe = shutil.which("szsolver", path=os.path.dirname(sys.executable))
+    return [exe] if exe else [sys.executable, "-m", "szsolver"]
+
+
+def run_best(pstr: str, seconds: float, wall_clock: bool) -> dict:
+    """One ``szsolver best`` in a new process: wall and CPU time, and its answer."""
+    argv = command() + ["best", pstr, "--time", repr(seconds), "--json"]
+    if wall_clock:
+        argv.append("--wall-clock")
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    load0 = os.getloadavg()[0]
+    t0 = time.perf_counter()
+    out = subprocess.run(argv, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    if out.returncode != 0:
+        raise SystemExit(f"best failed ({out.returncode}): {out.stderr.strip()}")
+    ans = json.loads(out.stdout)
+    return {"wall": wall, "cpu": cpu, "load": [load0, os.getloadavg()[0]],
+            "iterations": ans.get("iterations"), "nodes": ans.get("nodes"),
+            "method": ans.get("method"), "inner": ans.get("seconds"),
+            "budget": ans.get("budget")}
+
+
+def table(rows: list[dict], seconds: float) -> str:
+    out = [f"budget {seconds:g} s per command", "",
+           "| rule | turns left | runs | wall s median | wall s worst | CPU s median "
+           "| CPU s worst | CPU / budget worst | load |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    cells: dict = {}
+    for r in rows:
+        cells.setdefault((r["rule"], r["stage"]), []).append(r)
+    for (rule, stage), rs in sorted(cells.items(), key=lambda kv: (kv[0][0], -kv[0][1])):
+        walls = [r["wall"] for r in rs]
+        cpus = [r["cpu"] for r in rs]
+        loads = [x for r in rs for x in r["load"]]
+        out.append(f"| {rule} | {stage} | {len(rs)} | {statistics.median(walls):.2f} | "
+                   f"{max(walls):.2f} | {statistics.median(cpus):.2f} | {max(cpus):.2f} | "
+                   f"{max(cpus) / seconds:.2f} | {min(loads):.1f}-{max(loads):.1f} |")
+    worst = max(rows, key=lambda r: r["wall"])
+    worst_cpu = max(rows, key=lambda r: r["cpu"])
+    least = min(rows, key=lambda r: r["wall"])
+    out += ["", f"worst wall {worst['wall']:.2f} s ({worst['rule']}, {worst['stage']} left, "
+            f"{worst['source']}; CPU {worst['cpu']:.2f} s, load {worst['load'][0]:.1f})",
+            f"worst CPU {worst_cpu['cpu']:.2f} s ({worst_cpu['rule']}, {worst_cpu['stage']} "
+            f"left, {worst_cpu['source']})",
+            f"least wall {least['wall']:.2f} s ({least['rule']}, {least['stage']} left, "
+            f"{least['source']}; CPU {least['cpu']:.2f} s)"]
+    return "\n".join(out)
+
+
+def calibrate(a) -> None:
+    """Rates per position, in this process (CPU time): see the module doc."""
+    from szsolver import parse_position
+    from szsolver.bounds.model import work_for
+    from szsolver.endgame.solver import solve, to_core
+    from szsolver.engine.search import Engine, score_bounds
+    from szsolver.rules.base import BASIC
+    print("| rule | turns left | source | iterations/CPU s | CP-SAT units/CPU s "
+          "| CP-SAT CPU s | solver nodes/CPU s |")
+    print("|---|---:|---|---:|---:|---:|---:|")
+    for rule, stage, source, k, pstr in positions(a):
+        core = to_core(parse_position(pstr))
+        eng = Engine(a.time, solver_turns=0)
+        n = 20_000
+        tree = eng._tree(core, pstr)
+        c = time.process_time()
+        tree.run(n)
+        it_rate = n / max(time.process_time() - c, 1e-9)
+        units = work_for(a.time * 0.05)
+        c = time.process_time()
+        score_bounds(core, work_limit=units)
+        cp = time.process_time() - c
+        nodes = ""
+        if stage <= 8 and not (stage <= 2 and core.rule == BASIC):
+            c = time.process_time()
+            res = solve(core, node_limit=200_000)
+            nodes = f"{res.nodes / max(time.process_time() - c, 1e-9):,.0f}"
+        print(f"| {rule} | {stage} | {source} | {it_rate:,.0f} | {4 * units / cp:.2f} | "
+              f"{cp:.2f} | {nodes} |", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--time", type=float, default=1.0)
+    ap.add_argument("--rules", default="basic,advanced")
+    ap.add_argument("--stages", default=",".join(map(str, STAGES)))
+    ap.add_argument("--sources", default=",".join(SOURCES))
+    ap.add_argument("--positions", type=int, default=1)
+    ap.add_argument("--wall-clock", action="store_true")
+    ap.add_argument("--calibrate", action="store_true")
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--report", default=None)
+    a = ap.parse_args()
+    a.rules = a.rules.split(",")
+    a.stages = [int(s) for s in a.stages.split(",")]
+    a.sources = a.sources.split(",")
+    if a.report:
+        with open(a.report) as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+        print(table(rows, rows[0]["seconds"]))
+        return
+    if a.calibrate:
+        calibrate(a)
+        return
+    rows = []
+    out = open(a.out, "a") if a.out else None
+    print(f"load average at the start {os.getloadavg()}", flush=True)
+    for rule, stage, source, k, pstr in positions(a):
+        r = {"rule": rule, "stage": stage, "source": source, "k": k, "position": pstr,
+             "seconds": a.time, "wall_clock": a.wall_clock,
+             **run_best(pstr, a.time, a.wall_clock)}
+        rows.append(r)
+        print(f"{rule:8} {stage:2} {source:8} wall {r['wall']:5.2f} cpu {r['cpu']:5.2f} "
+              f"{r['method']:6} it {r['iterations']:>9,} nodes {r['nodes']:>9,} "
+              f"load {r['load'][0]:.1f}-{r['load'][1]:.1f}", flush=True)
+        if out:
+            out.write(json.dumps(r) + "\n")
+            out.flush()
+    print()
+    print(table(rows, a.time))
+
+
+if __name__ == "__main__":
+    main()
