@@ -26,6 +26,7 @@ Contracts
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -36,12 +37,52 @@ from ..rules.base import ADVANCED, BASIC, RED
 from ..rules.text import turn_table
 from ..rules.seeds import playout_seed_v1
 
-#: CPU seconds per iteration: a * (turns left)**2 + b, since a playout's cost grows
-#: with the turns left times the points looked at per turn. Measured on the 2-core
-#: development machine (CPU time; Basic 24,000 iterations/s from the start, 109,000/s
-#: at 16 turns left, 409,000/s at 6; Advanced about 60 % of that). A fixed rate
-#: keeps results reproducible; on a loaded machine a budget takes longer in wall time.
-ITERATION_COST = {BASIC: (3.9e-8, 1.0e-6), ADVANCED: (6.8e-8, 1.1e-6)}
+#: The budget (:func:`budget`, docs/engine.md "The budget"): the rates below were measured
+#: in CPU time on the project's 2-core machine (AMD EPYC, 2026-11-27) with
+#: benchmarks/bench_budget.py, so that a budget of S seconds takes about S seconds there,
+#: bounds and solver included. The tree search's seconds per iteration at a position
+#: are ``(a * t**2 + b) * (1 + n)**(q0 + q1 * ln t)``, t the turns left and n the
+#: neutrals the two sides can still spend (each side's supply, at most its own turns
+#: left): a playout's cost grows with the turns it plays times the points it looks at
+#: per turn, and with every neutral in hand (the policy's neutral choice, the exact
+#: last turn with a neutral). ``ITERATION_COST`` holds a and b, ``NEUTRAL_COST`` q0 and
+#: q1. Fitted on 387 positions of every stage (Basic from the start 24,000 iterations a
+#: second, 170,000 at 8 turns left with both supplies in hand, 700,000 with none;
+#: Advanced 14,000 to 60,000 and 660,000), then raised by :data:`COST_MARGIN`; the fit
+#: is within 0.83-1.23 of the measured cost for 90 % of the positions (Basic; Advanced
+#: 0.74-1.42).
+ITERATION_COST = {BASIC: (2.78e-8, 4.04e-7), ADVANCED: (4.09e-8, 6.6e-8)}
+NEUTRAL_COST = {BASIC: (0.85, -0.2), ADVANCED: (1.6, -0.4)}
+#: The fitted cost is raised by this factor: the command's own start-up (about 0.1 s)
+#: comes on top of any budget, and a fit is sooner too hopeful than too cautious where
+#: the budget matters most (the late middle game, neutrals in hand).
+COST_MARGIN = 1.1
+#: Exact-solver nodes per second of budget, per rule (measured: a search stopped by its
+#: node limit at 5-9 turns left ran 2.3-4.5 M nodes a CPU second under Basic, 1.0-4.5 M
+#: under Advanced, median 3.6 M and 1.7 M).
+SOLVER_NODES_PER_SECOND = {BASIC: 3_000_000, ADVANCED: 1_500_000}
+#: the least node limit the solver is given (it proves most 6-turn positions in it)
+MIN_SOLVER_NODES = 100_000
+#: The solver's share of what the bounds leave, where it is tried: a proof is worth more
+#: than an estimate, and where the solver does not finish the tree search has the rest.
+SOLVER_SHARE = 0.5
+#: The CP-SAT score bounds (``bounds=True``): a first CP-SAT call in a process imports
+#: OR-Tools (numpy and pandas with it: 0.33-0.40 CPU s measured), charged to every budget
+#: with bounds, so the budget stays a function of the input alone; then four solves of
+#: ``BOUNDS_SHARE / 4`` of the budget each (at least ``MIN_BOUNDS_SECONDS``), counted as
+#: CP-SAT work (:func:`szsolver.bounds.model.work_for`). Measured over 96 positions of
+#: every stage, the four solves at 0.05 units each took 0.07 CPU s (median; at most 0.21);
+#: at 0.1 units 0.08 (at most 0.35) and gave 9 bounds of 384 tighter.
+BOUNDS_START = 0.35
+BOUNDS_SHARE = 0.1
+MIN_BOUNDS_SECONDS = 0.005
+#: Below its fixed costs a budget still buys the tree search this share of itself (so a
+#: small budget takes longer than it says, but still searches).
+MIN_TREE_SHARE = 0.5
+#: :meth:`Engine.judge` runs its first search on this share of the budget's iterations and
+#: the played turn's focus on at most half of that again: the whole judgement stays
+#: within the budget.
+JUDGE_SHARE = 2 / 3
 #: Children below this share of the most visited one's visits do not count in the
 #: minimax backup of the means (their means rest on too few playouts).
 BACKED_FRACTION = 0.1
@@ -60,16 +101,10 @@ ROUGH_ITERATIONS = 1_000
 MAX_ITERATIONS = 1_000_000         # memory: ~120 bytes per iteration
 #: iterations between looks at a deadline (about 10 ms at 8 turns left)
 DEADLINE_CHUNK = 1024
-#: Solver nodes per second of budget (the C search runs 1-3 M nodes/s).
-SOLVER_NODES_PER_SECOND = 1_000_000
 #: The exact solver is tried from this many turns left (docs/solver.md: 8 turns
 #: take seconds, some Advanced 6-turn positions a minute).
 SOLVER_TURNS = 8
 DEFAULT_SECONDS = 1.0
-#: The share of the budget the CP-SAT score bounds may take (``bounds=True``), and
-#: the least time each of their four solves gets.
-BOUNDS_SHARE = 0.2
-MIN_BOUNDS_SECONDS = 0.005
 
 
 @dataclass
@@ -90,6 +125,7 @@ class EngineResult:
     nodes: int = 0
     seconds: float = 0.0
     stopped: str | None = None        # why the solver did not finish, if it was tried
+    budget: Budget | None = None      # the fixed work planned (None: wall-clock time)
 
     def with_turns(self, geometry) -> "EngineResult":
         """``turn``, ``best``, ``pv`` and each candidate's turn as Turns of ``geometry``
@@ -116,15 +152,91 @@ class EngineResult:
             "candidates": [{**c, "turn": format_turn(c["turn"], g)} for c in self.candidates],
             "iterations": self.iterations, "nodes": self.nodes,
             "seconds": round(self.seconds, 3), "solver_stopped": self.stopped,
+            "budget": None if self.budget is None else self.budget.to_json(),
         }
 
 
+@dataclass(frozen=True)
+class Budget:
+    """What a budget of ``seconds`` buys at one position (:func:`budget`): fixed work,
+    no clock, so the same position and budget give the same answer on every machine."""
+    seconds: float
+    iterations: int            # the tree search's iterations, when it runs
+    solver_nodes: int = 0      # the exact solver's node limit (0: it is not tried)
+    bounds_seconds: float = 0.0   # each of the four CP-SAT bounds' budget (0: no bounds)
+
+    @property
+    def bounds_work(self) -> float:
+        """Each CP-SAT bound's limit in CP-SAT work (deterministic time)."""
+        from ..bounds.model import work_for
+        return work_for(self.bounds_seconds) if self.bounds_seconds else 0.0
+
+    def to_json(self) -> dict:
+        return {"seconds": self.seconds, "iterations": self.iterations,
+                "solver_nodes": self.solver_nodes, "bounds_work": round(self.bounds_work, 6)}
+
+
+def _rule(pos) -> int:
+    return ADVANCED if pos.rule == ADVANCED else BASIC
+
+
+def iteration_seconds(pos) -> float:
+    """The tree search's seconds per iteration at ``pos`` on the project's machine (see
+    :data:`ITERATION_COST`, :data:`NEUTRAL_COST` and :data:`COST_MARGIN`)."""
+    a, b = ITERATION_COST[_rule(pos)]
+    q0, q1 = NEUTRAL_COST[_rule(pos)]
+    t = max(pos.turns_left, 1)
+    red_turns, blue_turns = (t + 1) // 2, t // 2      # the side to move plays first
+    if pos.side != RED:
+        red_turns, blue_turns = blue_turns, red_turns
+    n = min(pos.red_neutrals, red_turns) + min(pos.blue_neutrals, blue_turns)
+    return COST_MARGIN * (a * t * t + b) * (1 + n) ** (q0 + q1 * math.log(t))
+
+
+def budget(pos, seconds: float, *, bounds: bool = False, solver: bool = False,
+           solver_nodes: int | None = None, iterations: int | None = None) -> Budget:
+    """The one conversion of a time budget into fixed work at ``pos``.
+
+    Contract: a pure function of the position (its rule, turns left and neutrals in
+    hand) and the arguments; the parts it plans add up to ``seconds`` at the rates
+    measured on the project's 2-core machine (idle: docs/engine.md, "The budget"):
+
+    * ``bounds``: :data:`BOUNDS_START` (OR-Tools' import) and four CP-SAT solves of
+      ``bounds_seconds`` each (``BOUNDS_SHARE / 4`` of the budget, at least
+      :data:`MIN_BOUNDS_SECONDS`), limited as CP-SAT work;
+    * ``solver``: ``solver_nodes`` (given, else :data:`SOLVER_SHARE` of what the bounds
+      leave at :data:`SOLVER_NODES_PER_SECOND`, at least :data:`MIN_SOLVER_NODES`);
+    * the tree search: ``iterations`` (given, else the rest at
+      :func:`iteration_seconds`, within :data:`MIN_ITERATIONS` and
+      :data:`MAX_ITERATIONS`).
+
+    The tree search gets at least :data:`MIN_TREE_SHARE` of ``seconds`` (after the
+    solver's share), so a budget smaller than the fixed costs takes them and more.
+    Where the solver finishes, neither the bounds nor the tree run (:class:`Engine`):
+    the answer comes early.
+    """
+    check_seconds(seconds, "the engine's time budget", none_ok=False)
+    rest = seconds
+    per = 0.0
+    if bounds:
+        per = max(seconds * BOUNDS_SHARE / 4, MIN_BOUNDS_SECONDS)
+        rest -= BOUNDS_START + 4 * per
+    rest = max(rest, MIN_TREE_SHARE * seconds)
+    nodes = 0
+    if solver:
+        rate = SOLVER_NODES_PER_SECOND[_rule(pos)]
+        nodes = solver_nodes if solver_nodes is not None else \
+            max(MIN_SOLVER_NODES, int(SOLVER_SHARE * rest * rate))
+        rest -= min(nodes / rate, SOLVER_SHARE * rest)
+    if iterations is None:
+        iterations = int(min(MAX_ITERATIONS, max(MIN_ITERATIONS, rest / iteration_seconds(pos))))
+    return Budget(seconds, int(iterations), nodes, per)
+
+
 def iterations_for(pos, seconds: float) -> int:
-    """Iterations that take about ``seconds`` at ``pos`` on the development machine
-    (see :data:`ITERATION_COST`); a pure function of the position and the budget."""
-    a, b = ITERATION_COST[ADVANCED if pos.rule == ADVANCED else BASIC]
-    cost = a * pos.turns_left ** 2 + b
-    return int(min(MAX_ITERATIONS, max(MIN_ITERATIONS, seconds / cost)))
+    """The tree search's iterations for ``seconds`` at ``pos`` when it has the whole
+    budget (no bounds, no solver): ``budget(pos, seconds).iterations``."""
+    return budget(pos, seconds).iterations
 
 
 def choose(stats, side: int, how: str = "backed") -> tuple[int, float]:
@@ -187,12 +299,12 @@ def score_bounds(pos, time_limit: float | None = None, work_limit: float | None 
 class Engine:
     """Chooses turns and estimates values (see the module doc).
 
-    ``seconds``: the budget per analysis, converted to ``iterations`` (MCTS) and
-    ``solver_nodes`` at fixed rates unless those are given. ``wall_clock``: spend
-    real time instead (not reproducible). ``solver_turns``: try the exact solver
-    with at most this many turns left (0: never). ``bounds``: also compute the
-    CP-SAT score bounds (within :data:`BOUNDS_SHARE` of the budget; off for fast
-    play). ``seed``: mixes into every search's seed. Other keywords go to the tree search (``_mcts.Tree``).
+    ``seconds``: the budget per analysis, converted to ``iterations`` (MCTS),
+    ``solver_nodes`` and CP-SAT work by :func:`budget` unless those are given.
+    ``wall_clock``: spend real time instead (not reproducible). ``solver_turns``: try
+    the exact solver with at most this many turns left (0: never). ``bounds``: also
+    compute the CP-SAT score bounds (within the budget; off for fast play). ``seed``:
+    mixes into every search's seed. Other keywords go to the tree search (``_mcts.Tree``).
     """
 
     def __init__(self, seconds: float = DEFAULT_SECONDS, *, iterations: int | None = None,
@@ -204,8 +316,7 @@ class Engine:
         check_count(solver_nodes, "the engine's solver node budget")
         self.seconds = seconds
         self.fixed_iterations = iterations
-        self.solver_nodes = solver_nodes if solver_nodes is not None else \
-            max(100_000, int(seconds * SOLVER_NODES_PER_SECOND))
+        self.solver_nodes = solver_nodes      # None: from the budget
         self.solver_turns = solver_turns
         self.wall_clock = wall_clock
         self.bounds = bounds
@@ -220,8 +331,18 @@ class Engine:
         turns are Turns of the position's board, which print as turn text."""
         return self._analyse(pos, solver).with_turns(pos.geometry)
 
+    def plan(self, pos, *, solver: bool = True) -> Budget:
+        """The fixed work :meth:`analyse` does at ``pos`` (:func:`budget`): the solver's
+        node limit where it is tried, the bounds' CP-SAT work, the tree's iterations."""
+        from ..endgame.solver import to_core
+        core = to_core(pos)
+        tried = solver and bool(self.solver_turns) and core.turns_left <= self.solver_turns \
+            and not self._tail(core)
+        return budget(core, self.seconds, bounds=self.bounds, solver=tried,
+                      solver_nodes=self.solver_nodes, iterations=self.fixed_iterations)
+
     def _analyse(self, pos, solver: bool) -> EngineResult:
-        from ..endgame.solver import solve, to_core
+        from ..endgame.solver import solve, to_core, tt_entries_for
         start = time.perf_counter()
         core = to_core(pos)
         pstr = position_string(core)
@@ -229,42 +350,60 @@ class Engine:
             v = core.value()
             return EngineResult(pstr, None, v, True, "over", v, v,
                                 seconds=time.perf_counter() - start)
+        plan = None if self.wall_clock else self.plan(core, solver=solver)
         lo, hi = trivial_bounds(core)
-        sb = None
-        if self.bounds:
-            # Four CP-SAT solves share BOUNDS_SHARE of the budget; stopped early they
-            # still return proved (if looser) bounds. The budget is CP-SAT work, like
-            # the tree's iterations (reproducible), unless the engine spends real time.
-            from ..bounds.model import work_for
-            per = max(self.seconds * BOUNDS_SHARE / 4, MIN_BOUNDS_SECONDS)
-            sb = score_bounds(core, per) if self.wall_clock else \
-                score_bounds(core, work_limit=work_for(per))
-            blo, bhi = bounds_from_scores(core, sb)
-            lo, hi = max(lo, blo), min(hi, bhi)
         stopped = None
         nodes = 0
         tail = self._tail(core)     # nothing for the tree to weigh: always solved, no limit
         if tail or (solver and self.solver_turns and core.turns_left <= self.solver_turns):
-            left = self.seconds - (time.perf_counter() - start)
-            res = solve(core, node_limit=None if self.wall_clock or tail else self.solver_nodes,
-                        time_limit=max(left, 0.01) if self.wall_clock and not tail else None)
+            # The solver first: where it finishes, the answer is proved and needs no bounds.
+            if tail:
+                res = solve(core)
+            else:
+                # a table no larger than the search can fill: a larger one only costs
+                # (8 turns left: 256 MiB, 0.5 s of page faults for a search of 0.3 s)
+                if self.wall_clock:
+                    limit = max(self.seconds * SOLVER_SHARE, 0.01)
+                    nodes = int(limit * SOLVER_NODES_PER_SECOND[_rule(core)])
+                else:
+                    limit, nodes = None, plan.solver_nodes
+                res = solve(core, node_limit=nodes if limit is None else None,
+                            time_limit=limit,
+                            tt_size=min(tt_entries_for(core.turns_left), _power_of_two(nodes)))
             nodes = res.nodes
             if res.exact and (res.pv or res.best):
                 pick = _first_in_pv(res)
                 return EngineResult(pstr, pick, res.value, True, "solver", res.value,
                                     res.value, best=list(res.best), pv=list(res.pv),
-                                    score_bounds=sb, nodes=res.nodes,
-                                    seconds=time.perf_counter() - start)
+                                    nodes=res.nodes, seconds=time.perf_counter() - start,
+                                    budget=plan)
             # Not exact, or the value proved but the node limit struck before an optimal
             # turn was: the tree search picks the turn within the proved bounds.
             lo, hi = max(lo, res.lower), min(hi, res.upper)
             stopped = res.stopped
+        sb = None
+        if self.bounds:
+            # Four CP-SAT solves share BOUNDS_SHARE of the budget; stopped early they
+            # still return proved (if looser) bounds. The budget is CP-SAT work, like
+            # the tree's iterations (reproducible), unless the engine spends real time.
+            if self.wall_clock:
+                sb = score_bounds(core, max(self.seconds * BOUNDS_SHARE / 4, MIN_BOUNDS_SECONDS))
+            else:
+                sb = score_bounds(core, work_limit=plan.bounds_work)
+            blo, bhi = bounds_from_scores(core, sb)
+            lo, hi = max(lo, blo), min(hi, bhi)
         tree = self._tree(core, pstr)
         if self.wall_clock and self.fixed_iterations is None:
+            # The search's own clock: what the solver and the bounds took beyond their
+            # shares (OR-Tools' import, a model's set-up) is not taken from the search.
+            now = time.perf_counter()
+            before = (BOUNDS_SHARE if self.bounds else 0.0) + \
+                (SOLVER_SHARE if nodes else 0.0)
+            left = self.seconds - min(now - start, before * self.seconds)
             # until the time is up, at most MAX_ITERATIONS (the tree's memory)
-            _run_until(tree.run, MAX_ITERATIONS, start + self.seconds)
+            _run_until(tree.run, MAX_ITERATIONS, now + left)
         else:
-            tree.run(self.iterations_for(core))
+            tree.run(plan.iterations if plan is not None else self.fixed_iterations)
         stats = tree.backed_stats(BACKED_FRACTION)
         how = self._how(core)
         turn, value = choose(stats, core.side, how)
@@ -277,11 +416,13 @@ class Engine:
                             pv=tree.principal_line(8, turn),   # from the turn chosen
                             score_bounds=sb, candidates=cands,
                             iterations=tree.iterations, nodes=nodes,
-                            seconds=time.perf_counter() - start, stopped=stopped)
+                            seconds=time.perf_counter() - start, stopped=stopped,
+                            budget=plan)
 
     def iterations_for(self, pos, seconds: float | None = None) -> int:
         """The search's iterations at ``pos`` for a budget of ``seconds`` (default the
-        engine's): fixed by the position and the budget alone (deterministic)."""
+        engine's) with the whole budget to itself (no bounds, no solver: what
+        :meth:`judge` spends): fixed by the position and the budget alone."""
         if self.fixed_iterations is not None and seconds is None:
             return int(self.fixed_iterations)
         if seconds is not None:
@@ -306,7 +447,7 @@ class Engine:
         from ..endgame.solver import to_core
         core = to_core(pos)
         pstr = position_string(core)
-        n = self.iterations_for(core, seconds)
+        n = max(MIN_ITERATIONS, int(self.iterations_for(core, seconds) * JUDGE_SHARE))
         if self._tail(core):
             return _tail_judgement(core, turn)
         tree = self._tree(core, pstr)
@@ -375,6 +516,11 @@ def _tail_judgement(core, turn: int) -> dict:
     return {"best": best, "best_value": values[best], "played_value": values[turn],
             "visits": {"best": 0, "played": 0}, "iterations": 0, "exact": True,
             "stopped": False}
+
+
+def _power_of_two(n: int) -> int:
+    """The least power of two >= ``n`` (at least 2**14)."""
+    return 1 << max(14, (max(n, 1) - 1).bit_length())
 
 
 def _first_in_pv(res) -> int:

@@ -1,0 +1,196 @@
+"""The engine's budget: one conversion of seconds into fixed work (tree iterations,
+solver nodes, CP-SAT work), deterministic, spent as planned and no more; the answers
+it buys stay legal and inside the proved bounds. No timings here: the rates behind
+the conversion are measured by benchmarks/bench_budget.py (docs/engine.md)."""
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from szsolver import Position
+from szsolver.bounds.model import work_for
+from szsolver.cli import main
+from szsolver.endgame.solver import solve
+from szsolver.engine import search
+from szsolver.engine.search import Budget, Engine, budget, iteration_seconds
+from szsolver.formats.notation import position_string
+from szsolver.formats.record import example_game
+from szsolver.rules.playout import random_play, seeded_rng
+
+
+def sample(rule, ply, seed=0):
+    p = Position(rule=rule, red_neutrals=5 - rule, blue_neutrals=5 - rule)
+    random_play(p, ply, seeded_rng("budget test", rule, ply, seed))
+    return p
+
+
+def stated_iteration_seconds(pos):
+    """docs/engine.md's formula, written out: (a t^2 + b) (1 + n)^(q0 + q1 ln t)."""
+    a, b = search.ITERATION_COST[pos.rule]
+    q0, q1 = search.NEUTRAL_COST[pos.rule]
+    t = pos.turns_left
+    mine, theirs = (t + 1) // 2, t // 2
+    red, blue = (mine, theirs) if pos.side == 0 else (theirs, mine)
+    n = min(pos.red_neutrals, red) + min(pos.blue_neutrals, blue)
+    return search.COST_MARGIN * (a * t * t + b) * (1 + n) ** (q0 + q1 * math.log(t))
+
+
+@pytest.mark.parametrize("rule", [0, 1])
+@pytest.mark.parametrize("ply", [0, 8, 16, 21])
+def test_the_iterations_granted_are_the_stated_conversion(rule, ply):
+    pos = sample(rule, ply)
+    assert iteration_seconds(pos) == pytest.approx(stated_iteration_seconds(pos))
+    for seconds in (1.0, 3.0):
+        plain = budget(pos, seconds)
+        assert plain == Budget(seconds, int(seconds / stated_iteration_seconds(pos)))
+        assert plain.iterations == search.iterations_for(pos, seconds)
+        b = budget(pos, seconds, bounds=True)
+        per = seconds * search.BOUNDS_SHARE / 4
+        rest = seconds - search.BOUNDS_START - 4 * per       # OR-Tools' import, 4 solves
+        assert b.bounds_seconds == pytest.approx(per)
+        assert b.bounds_work == pytest.approx(work_for(per))
+        assert b.iterations == int(rest / stated_iteration_seconds(pos))
+        assert b.solver_nodes == 0 and b.iterations < plain.iterations
+
+
+def test_neutrals_in_hand_and_turns_left_make_an_iteration_dearer():
+    """What the measurements say: a playout from further back, or with neutrals to
+    place, costs more, so a budget buys fewer iterations there."""
+    a = Position(rule=0, red_neutrals=5, blue_neutrals=5)
+    b = Position(rule=0, red_neutrals=0, blue_neutrals=0)
+    assert budget(a, 1.0).iterations < budget(b, 1.0).iterations
+    late = sample(0, 20)
+    assert budget(a, 1.0).iterations < budget(late, 1.0).iterations
+    assert budget(a, 1.0, bounds=True).iterations < budget(a, 1.0).iterations
+
+
+def test_a_solver_that_stops_leaves_the_rest_to_the_tree():
+    pos = sample(1, 24)                                  # 8 turns left, Advanced
+    rate = search.SOLVER_NODES_PER_SECOND[1]
+    b = budget(pos, 2.0, solver=True)
+    assert b.solver_nodes == int(search.SOLVER_SHARE * 2.0 * rate)
+    assert b.iterations == int(2.0 * (1 - search.SOLVER_SHARE) / stated_iteration_seconds(pos))
+    small = budget(pos, 2.0, solver=True, solver_nodes=10)   # given: the tree has the rest
+    assert small.solver_nodes == 10
+    assert small.iterations == int((2.0 - 10 / rate) / stated_iteration_seconds(pos))
+    res = Engine(0.05, solver_nodes=10).analyse(pos)
+    assert res.stopped == "node limit"
+    assert res.budget == Engine(0.05, solver_nodes=10).plan(pos)
+    assert res.iterations == res.budget.iterations == budget(
+        pos, 0.05, solver=True, solver_nodes=10).iterations
+
+
+def test_a_budget_below_the_fixed_costs_still_searches():
+    pos = sample(0, 10)
+    b = budget(pos, 0.05, bounds=True)                   # less than OR-Tools' import alone
+    assert b.iterations == max(search.MIN_ITERATIONS,
+                               int(0.05 * search.MIN_TREE_SHARE / stated_iteration_seconds(pos)))
+    assert b.bounds_seconds == search.MIN_BOUNDS_SECONDS
+
+
+def test_the_engine_spends_its_plan_and_the_conversion_is_deterministic():
+    pos = sample(0, 14)
+    eng = Engine(0.05, bounds=True)
+    plan = eng.plan(pos)
+    assert plan == Engine(0.05, bounds=True).plan(pos.copy()) == budget(pos, 0.05, bounds=True)
+    a, b = eng.analyse(pos), Engine(0.05, bounds=True).analyse(pos.copy())
+    assert a.iterations == plan.iterations and a.budget == plan
+    assert (a.turn, a.value, a.candidates, a.pv, a.score_bounds) == \
+        (b.turn, b.value, b.candidates, b.pv, b.score_bounds)
+
+
+def test_cli_best_is_the_api_and_says_what_it_spent():
+    pos = sample(1, 16)
+    run = CliRunner().invoke
+    first = run(main, ["best", position_string(pos), "--time", "0.05", "--json"])
+    assert first.exit_code == 0, first.output
+    again = run(main, ["best", position_string(pos), "--time", "0.05", "--json"])
+    data, data2 = json.loads(first.output), json.loads(again.output)
+    api = Engine(0.05, bounds=True).analyse(pos).to_json(pos.geometry)
+    for d in (data2, api):
+        assert {k: v for k, v in d.items() if k != "seconds"} == \
+            {k: v for k, v in data.items() if k != "seconds"}
+    assert data["budget"] == budget(pos, 0.05, bounds=True, solver=False).to_json()
+    assert data["iterations"] == data["budget"]["iterations"]
+
+
+@pytest.mark.parametrize("rule", [0, 1])
+@pytest.mark.parametrize("ply", [0, 8, 16, 20, 22, 23, 24, 26])
+def test_answers_stay_legal_and_inside_the_proved_bounds_at_every_stage(rule, ply):
+    """Start, turns 8, 16, 12 to 9 turns left (bounds; the solver from 8), 8 and 6
+    turns left: a legal turn, the value inside the proved bounds (at 6 turns left
+    around the exact value), and the CP-SAT score bounds hold for a real continuation
+    (they bound any play; the value's bounds bound the game's value)."""
+    pos = sample(rule, ply)
+    res = Engine(0.05, bounds=True).analyse(pos)
+    assert pos.is_legal(res.turn)
+    assert res.lower <= res.value <= res.upper
+    if pos.turns_left <= 6:
+        exact = solve(pos).value
+        assert res.lower <= exact <= res.upper
+        assert res.value == exact or not res.exact
+    if res.exact:
+        assert pos.turns_left <= search.SOLVER_TURNS and res.method == "solver"
+    else:
+        end = pos.copy()
+        random_play(end, end.turns_left, seeded_rng("budget end", rule, ply))
+        sb = res.score_bounds
+        r, b = end.scores()
+        assert sb["red"][0] <= r <= sb["red"][1] and sb["blue"][0] <= b <= sb["blue"][1]
+
+
+def test_the_solver_gets_a_table_its_node_limit_can_fill(monkeypatch):
+    """At 8 turns left the default table is 256 MiB (0.5 s of page faults for a search
+    of a third of a second): the engine's solve gets one no larger than its node
+    limit, and its answer is still within the proved bounds."""
+    from szsolver.endgame import solver as endgame_solver
+    seen = []
+    real = endgame_solver.solve
+
+    def spy(pos, **kw):
+        seen.append(kw)
+        return real(pos, **kw)
+    monkeypatch.setattr(endgame_solver, "solve", spy)
+    pos = example_game().positions[23]                       # 8 turns left
+    res = Engine(0.1).analyse(pos)
+    (kw,) = seen
+    nodes = Engine(0.1).plan(pos).solver_nodes
+    assert kw["node_limit"] == nodes and nodes < kw["tt_size"] <= 2 * nodes
+    assert kw["tt_size"] < endgame_solver.tt_entries_for(8)
+    assert res.lower <= res.value <= res.upper
+
+
+def test_a_judgement_stays_within_its_budget():
+    """check and annotate judge a turn with one search and then more iterations through
+    the played turn: both together within the budget's iterations."""
+    pos = sample(0, 12)
+    eng = Engine(0.05)
+    planned = eng.iterations_for(pos)
+    poor = next(t for t in pos.legal_turns() if t >= 64)    # a neutral turn, seldom chosen
+    j = eng.judge(pos, poor)
+    assert j["visits"]["played"] > 0 and j["best"] != poor
+    assert j["iterations"] <= planned
+    assert j == Engine(0.05).judge(pos.copy(), poor)
+
+
+def test_wall_clock_search_keeps_its_time_when_the_bounds_overrun(monkeypatch):
+    """--wall-clock: the tree search's clock starts when it starts; what the bounds
+    took beyond their share (here ten times the whole budget, as OR-Tools' import on a
+    busy machine) is not taken from it. A fake clock: each look advances it 0.1 s."""
+    clock = [0.0]
+
+    def perf_counter():
+        clock[0] += 0.1
+        return clock[0]
+
+    def slow_bounds(pos, time_limit=None, work_limit=None):
+        clock[0] += 10.0
+        return {"red": [0, 16], "blue": [0, 16]}
+    monkeypatch.setattr(search.time, "perf_counter", perf_counter)
+    monkeypatch.setattr(search, "score_bounds", slow_bounds)
+    pos = sample(0, 10)
+    res = Engine(1.0, wall_clock=True, bounds=True, solver_turns=0).analyse(pos)
+    # the search's 0.9 s (the budget less the bounds' share) is nine looks of the clock
+    assert res.iterations >= 8 * search.DEADLINE_CHUNK
+    assert res.budget is None and res.to_json()["budget"] is None
