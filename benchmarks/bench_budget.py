@@ -25,7 +25,9 @@ turn 8, 17 before turn 16, 9 before turn 24):
 ``--positions K``: K seeded positions per random source and cell. The start position
 is the same for every source and is run once. The table gives per rule and stage the
 worst wall and CPU time, the median, and the CPU time against the budget; then the
-worst case over all runs.
+worst case over all runs. ``--baseline SRC``: the same commands with another copy of
+the package (the code before a change), alternating with this one, so that both see
+the same load; the tables then come per version.
 
 ``--calibrate``: no commands; in this process, per position, the rates the budget's
 conversion rests on: tree iterations per CPU second, CP-SAT work units per CPU
@@ -101,15 +103,19 @@ def command() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "szsolver"]
 
 
-def run_best(pstr: str, seconds: float, wall_clock: bool) -> dict:
-    """One ``szsolver best`` in a new process: wall and CPU time, and its answer."""
-    argv = command() + ["best", pstr, "--time", repr(seconds), "--json"]
+def run_best(pstr: str, seconds: float, wall_clock: bool, source: str | None = None) -> dict:
+    """One ``szsolver best`` in a new process: wall and CPU time, and its answer.
+    ``source``: a folder holding another ``szsolver`` package to run instead (on the
+    path before the installed one)."""
+    argv = [sys.executable, "-m", "szsolver"] if source else command()
+    argv += ["best", pstr, "--time", repr(seconds), "--json"]
+    env = dict(os.environ, PYTHONPATH=source) if source else None
     if wall_clock:
         argv.append("--wall-clock")
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     load0 = os.getloadavg()[0]
     t0 = time.perf_counter()
-    out = subprocess.run(argv, capture_output=True, text=True)
+    out = subprocess.run(argv, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - t0
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
@@ -123,6 +129,10 @@ def run_best(pstr: str, seconds: float, wall_clock: bool) -> dict:
 
 
 def table(rows: list[dict], seconds: float) -> str:
+    versions = sorted({r.get("version", "") for r in rows})
+    if len(versions) > 1:
+        return "\n\n".join(f"{v}:\n" + table([r for r in rows if r.get("version", "") == v],
+                                               seconds) for v in versions)
     out = [f"budget {seconds:g} s per command", "",
            "| rule | turns left | runs | wall s median | wall s worst | CPU s median "
            "| CPU s worst | CPU / budget worst | load |",
@@ -189,6 +199,10 @@ def main():
     ap.add_argument("--positions", type=int, default=1)
     ap.add_argument("--wall-clock", action="store_true")
     ap.add_argument("--calibrate", action="store_true")
+    ap.add_argument("--baseline", default=None, metavar="SRC",
+                    help="also run the szsolver package in folder SRC (say, the code before "
+                         "a change: git archive main src | tar -x -C DIR, plus the built "
+                         "cores), each position right after this one, at the same load")
     ap.add_argument("--out", default=None)
     ap.add_argument("--report", default=None)
     a = ap.parse_args()
@@ -207,16 +221,19 @@ def main():
     out = open(a.out, "a") if a.out else None
     print(f"load average at the start {os.getloadavg()}", flush=True)
     for rule, stage, source, k, pstr in positions(a):
-        r = {"rule": rule, "stage": stage, "source": source, "k": k, "position": pstr,
-             "seconds": a.time, "wall_clock": a.wall_clock,
-             **run_best(pstr, a.time, a.wall_clock)}
-        rows.append(r)
-        print(f"{rule:8} {stage:2} {source:8} wall {r['wall']:5.2f} cpu {r['cpu']:5.2f} "
-              f"{r['method']:6} it {r['iterations']:>9,} nodes {r['nodes']:>9,} "
-              f"load {r['load'][0]:.1f}-{r['load'][1]:.1f}", flush=True)
-        if out:
-            out.write(json.dumps(r) + "\n")
-            out.flush()
+        for version, src in [("after", None)] + ([("before", a.baseline)] if a.baseline else []):
+            r = {"rule": rule, "stage": stage, "source": source, "k": k, "position": pstr,
+                 "seconds": a.time, "wall_clock": a.wall_clock,
+                 **({"version": version} if a.baseline else {}),
+                 **run_best(pstr, a.time, a.wall_clock, src)}
+            rows.append(r)
+            print(f"{version if a.baseline else '':6} {rule:8} {stage:2} {source:8} "
+                  f"wall {r['wall']:5.2f} cpu {r['cpu']:5.2f} {r['method']:6} "
+                  f"it {r['iterations']:>9,} nodes {r['nodes']:>9,} "
+                  f"load {r['load'][0]:.1f}-{r['load'][1]:.1f}", flush=True)
+            if out:
+                out.write(json.dumps(r) + "\n")
+                out.flush()
     print()
     print(table(rows, a.time))
 
