@@ -214,10 +214,12 @@ def best_text(res, geometry) -> str:
               help=f"Use the bundled rulebook game's position with {EXAMPLE_TURNS_LEFT} turns "
                    "left.")
 @click.option("--time", "seconds", type=SECONDS, default=None, metavar="S",
-              help="Budget in seconds (default 1), as a fixed number of iterations, "
-                   "solver nodes and CP-SAT work: the same answer on every run.")
+              help="Budget in seconds (default 1), as fixed work (iterations, solver "
+                   "nodes, CP-SAT work) that takes about S seconds on a 2-core machine: "
+                   "the same answer on every run.")
 @click.option("--wall-clock", is_flag=True,
-              help="Spend S seconds of real time instead (not reproducible).")
+              help="Search for S seconds of real time instead, counted from when the "
+                   "search starts (not reproducible).")
 @click.option("--rule", type=Names(["basic", "advanced"]), default=None,
               help="Override the rule (a game record is replayed under it).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")

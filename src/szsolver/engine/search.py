@@ -14,12 +14,14 @@ Contracts
   exactly in its playouts and opens none, so it has nothing to weigh there. Otherwise Monte Carlo tree search
   (``engine._mcts``) gives the turn and an estimate (``method`` ``"engine"``,
   never exact), clamped into the proved bounds.
-* Deterministic by default: the search budget is a number of iterations (a time
-  budget is converted by the fixed cost model :data:`ITERATION_COST`), the
-  solver's budget a number of nodes, and the random seed comes from SHA-256 of the
-  position string and the engine's seed. The same input gives the same output on
-  every machine. ``wall_clock=True`` runs the search until the time is up instead
-  (stronger on a fast machine, no longer reproducible).
+* Deterministic by default: a time budget becomes fixed work by one conversion,
+  :func:`budget` (the tree's iterations, the solver's nodes, the CP-SAT bounds'
+  work, at rates measured on the project's 2-core machine so that the whole
+  analysis takes about the budget there), and the random seed comes from SHA-256 of
+  the position string and the engine's seed. The same input gives the same output
+  on every machine. ``wall_clock=True`` runs the search until the time is up instead
+  (stronger on a fast machine, no longer reproducible); its clock starts when the
+  search starts.
 * The turn: the most visited one, or with at most :data:`BACKED_TURNS` turns left
   the best minimax backup of the means (:func:`choose`); the value: that turn's
   mean (or backed) final value. Measurements behind these choices: docs/engine.md.
