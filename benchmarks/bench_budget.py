@@ -20,7 +20,9 @@ turn 8, 17 before turn 16, 9 before turn 24):
   turns (so neutral turns, which far outnumber stone turns, spend the supplies early);
 * ``random``: the project's random player (a random stone, a random neutral 35 % of
   the time while the supply lasts);
-* ``greedy``: two greedy players (the stone that most raises the score lead).
+* ``greedy``: two greedy players (the stone that most raises the score lead);
+
+the last two as benchmarks/bench_engine.py samples them (``sample_position``).
 
 ``--positions K``: K seeded positions per random source and cell. The start position
 is the same for every source and is run once. The table gives per rule and stage the
@@ -56,7 +58,7 @@ def stage_position(rule: int, turns_left: int, source: str, k: int):
     seeded by ``k``; None when the source has none (the example under another rule is
     replayed, so it always has one)."""
     from szsolver import Game, Position
-    from szsolver.engine.players import PLAYERS
+    from bench_engine import sample_position
     n = 5 if rule == 0 else 4
     if source == "example":
         if k:
@@ -74,10 +76,7 @@ def stage_position(rule: int, turns_left: int, source: str, k: int):
         while pos.turns_left > turns_left:
             pos.play(rng.choice(list(pos.legal_turns())))
         return pos
-    players = [PLAYERS[source](seed=("budget", rule, turns_left, k, s)) for s in (0, 1)]
-    while pos.turns_left > turns_left:
-        pos.play(players[pos.side].choose(pos.copy()))
-    return pos
+    return sample_position(rule, turns_left, k, source)
 
 
 def positions(a):
