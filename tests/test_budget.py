@@ -52,6 +52,9 @@ def test_the_iterations_granted_are_the_stated_conversion(rule, ply):
         assert b.bounds_work == pytest.approx(work_for(per))
         assert b.iterations == int(rest / stated_iteration_seconds(pos))
         assert b.solver_nodes == 0 and b.iterations < plain.iterations
+        command = budget(pos, seconds, bounds=True, spent=search.COMMAND_START)
+        left = max(rest - search.COMMAND_START, search.MIN_TREE_SHARE * seconds)
+        assert command.iterations == int(left / stated_iteration_seconds(pos))
 
 
 def test_neutrals_in_hand_and_turns_left_make_an_iteration_dearer():
@@ -81,6 +84,13 @@ def test_a_solver_that_stops_leaves_the_rest_to_the_tree():
         pos, 0.05, solver=True, solver_nodes=10).iterations
 
 
+@pytest.mark.parametrize("spent", [float("nan"), float("inf"), -0.1, True, "0.1"])
+def test_the_engine_refuses_a_bad_time_spent_before(spent):
+    from szsolver.errors import InputError
+    with pytest.raises(InputError):
+        Engine(1.0, spent=spent)
+
+
 def test_a_budget_below_the_fixed_costs_still_searches():
     pos = sample(0, 10)
     b = budget(pos, 0.05, bounds=True)                   # less than OR-Tools' import alone
@@ -107,11 +117,13 @@ def test_cli_best_is_the_api_and_says_what_it_spent():
     assert first.exit_code == 0, first.output
     again = run(main, ["best", position_string(pos), "--time", "0.05", "--json"])
     data, data2 = json.loads(first.output), json.loads(again.output)
-    api = Engine(0.05, bounds=True).analyse(pos).to_json(pos.geometry)
-    for d in (data2, api):
+    # the command's start-up is planned as spent: a fixed figure
+    api = Engine(0.05, bounds=True, spent=search.COMMAND_START).analyse(pos)
+    for d in (data2, api.to_json(pos.geometry)):
         assert {k: v for k, v in d.items() if k != "seconds"} == \
             {k: v for k, v in data.items() if k != "seconds"}
-    assert data["budget"] == budget(pos, 0.05, bounds=True, solver=False).to_json()
+    assert data["budget"] == budget(pos, 0.05, bounds=True,
+                                    spent=search.COMMAND_START).to_json()
     assert data["iterations"] == data["budget"]["iterations"]
 
 

@@ -232,14 +232,16 @@ def best_cmd(source, example, seconds, wall_clock, rule, as_json):
     if dispatch("best", source, example=example, seconds=seconds, wall_clock=wall_clock,
                 rule=rule, as_json=as_json):
         return
-    from ..engine.search import DEFAULT_SECONDS, Engine
+    from ..engine.search import COMMAND_START, DEFAULT_SECONDS, Engine
     from ..errors import InputError
     _positive("--time", seconds)
     pos, game = load_source_arg(source, example, rule, turns_left=EXAMPLE_TURNS_LEFT, warn=False)
     if pos.is_over():
         raise InputError("the game is over: there is no turn to play")
     show_warnings(game)
-    eng = Engine(seconds or DEFAULT_SECONDS, wall_clock=wall_clock, bounds=True)
+    # the command's own start-up is part of the budget (a fixed figure: deterministic)
+    eng = Engine(seconds or DEFAULT_SECONDS, wall_clock=wall_clock, bounds=True,
+                 spent=COMMAND_START)
     res = eng.analyse(pos)
     emit(res.to_json(pos.geometry), best_text(res, pos.geometry), as_json, game)
 
