@@ -55,9 +55,9 @@ from ..rules.seeds import playout_seed_v1
 #: 0.74-1.42).
 ITERATION_COST = {BASIC: (2.78e-8, 4.04e-7), ADVANCED: (4.09e-8, 6.6e-8)}
 NEUTRAL_COST = {BASIC: (0.85, -0.2), ADVANCED: (1.6, -0.4)}
-#: The fitted cost is raised by this factor: the command's own start-up (about 0.1 s)
-#: comes on top of any budget, and a fit is sooner too hopeful than too cautious where
-#: the budget matters most (the late middle game, neutrals in hand).
+#: The fitted cost is raised by this factor: the fit misses both ways (0.6-1.8 times
+#: the measured cost, the extremes at 3-8 turns left), and a budget had better end a
+#: little early than late.
 COST_MARGIN = 1.1
 #: Exact-solver nodes per second of budget, per rule (measured: a search stopped by its
 #: node limit at 5-9 turns left ran 2.3-4.5 M nodes a CPU second under Basic, 1.0-4.5 M
