@@ -449,9 +449,10 @@ class Engine:
     def judge(self, pos, turn: int, seconds: float | None = None,
               deadline: float | None = None) -> dict:
         """Estimates for judging ``turn`` at ``pos`` (no solver): one search picks the
-        engine's turn, then more iterations through ``turn`` until it has as many
-        visits as the engine's turn (at most half the budget more), so both estimates
-        rest on searches of the same size. Returns ``{"best": turn,
+        engine's turn (:data:`JUDGE_SHARE` of the budget's iterations), then more
+        iterations through ``turn`` until it has as many visits as the engine's turn
+        (at most half the first search more: the whole within the budget), so both
+        estimates rest on searches of the same size. Returns ``{"best": turn,
         "best_value": v, "played_value": v, "visits": {...}, "iterations": n}``,
         values Red's side (estimates, never proved); where the tree opens no turn
         (one turn left, two under Basic) every turn is solved instead and the
