@@ -32,8 +32,9 @@ the package (the code before a change), alternating with this one, so that both 
 the same load; the tables then come per version.
 
 ``--calibrate``: no commands; in this process, per position, the rates the budget's
-conversion rests on: tree iterations per CPU second, CP-SAT work units per CPU
-second of the four bounds, solver nodes per CPU second (``szsolver.engine.budget``).
+conversion rests on (``szsolver.engine.search.budget``): tree iterations per CPU
+second and the budget's cost per iteration against the measured one, the CPU time of
+the four CP-SAT bounds at their work for ``--time``, solver nodes per CPU second.
 """
 from __future__ import annotations
 
@@ -159,34 +160,41 @@ def table(rows: list[dict], seconds: float) -> str:
 
 
 def calibrate(a) -> None:
-    """Rates per position, in this process (CPU time): see the module doc."""
+    """Rates per position, in this process (CPU time): see the module doc. The tree's
+    measured cost beside the budget's (``iteration_seconds``), CP-SAT's four bounds at
+    the work a budget of ``--time`` gives them (OR-Tools imported first, its import
+    timed apart), the solver's nodes a second under a node limit (table of 2**19)."""
     from szsolver import parse_position
     from szsolver.bounds.model import work_for
     from szsolver.endgame.solver import solve, to_core
-    from szsolver.engine.search import Engine, score_bounds
+    from szsolver.engine.search import BOUNDS_SHARE, Engine, iteration_seconds, score_bounds
     from szsolver.rules.base import BASIC
-    print("| rule | turns left | source | iterations/CPU s | CP-SAT units/CPU s "
-          "| CP-SAT CPU s | solver nodes/CPU s |")
+    c = time.process_time()
+    from ortools.sat.python import cp_model  # noqa: F401 - timed: the bounds' fixed cost
+    print(f"OR-Tools' import: {time.process_time() - c:.2f} CPU s\n")
+    print("| rule | turns left | source | iterations/CPU s | budget's cost / measured "
+          "| CP-SAT CPU s (4 bounds) | solver nodes/CPU s |")
     print("|---|---:|---|---:|---:|---:|---:|")
+    units = work_for(a.time * BOUNDS_SHARE / 4)
     for rule, stage, source, k, pstr in positions(a):
         core = to_core(parse_position(pstr))
-        eng = Engine(a.time, solver_turns=0)
-        n = 20_000
-        tree = eng._tree(core, pstr)
+        tree = Engine(a.time, solver_turns=0)._tree(core, pstr)
+        n = 0
         c = time.process_time()
-        tree.run(n)
-        it_rate = n / max(time.process_time() - c, 1e-9)
-        units = work_for(a.time * 0.05)
+        while time.process_time() - c < 0.3:
+            tree.run(2048)
+            n += 2048
+        measured = (time.process_time() - c) / n
         c = time.process_time()
         score_bounds(core, work_limit=units)
         cp = time.process_time() - c
         nodes = ""
-        if stage <= 8 and not (stage <= 2 and core.rule == BASIC):
+        if stage <= 9 and not (stage <= 2 and core.rule == BASIC):
             c = time.process_time()
-            res = solve(core, node_limit=200_000)
+            res = solve(core, node_limit=300_000, tt_size=2 ** 19)
             nodes = f"{res.nodes / max(time.process_time() - c, 1e-9):,.0f}"
-        print(f"| {rule} | {stage} | {source} | {it_rate:,.0f} | {4 * units / cp:.2f} | "
-              f"{cp:.2f} | {nodes} |", flush=True)
+        print(f"| {rule} | {stage} | {source} | {1 / measured:,.0f} | "
+              f"{iteration_seconds(core) / measured:.2f} | {cp:.2f} | {nodes} |", flush=True)
 
 
 def main():
