@@ -644,9 +644,10 @@ def test_a_generation_stops_only_when_all_its_requests_have_gone():
     jobs = app.state.web.jobs
     statuses = _together(app, "/api/puzzles/sz-hard-flight1", [0.3, None])
     assert statuses[1] == 200 and jobs.stats["done"] == 1 and jobs.stats["cancelled"] == 0
-    _together(app, "/api/puzzles/sz-hard-flight2", [0.3, 0.3])
+    # a hex board: its generation takes seconds (a Stars' Zone one may end in 0.3 s)
+    _together(app, "/api/puzzles/hex-hard-flight2", [0.3, 0.3])
     assert jobs.stats["done"] == 1 and jobs.stats["cancelled"] == 1 and not jobs._live
-    assert ("puzzle", "sz-hard-flight2") not in app.state.web.cache
+    assert ("puzzle", "hex-hard-flight2") not in app.state.web.cache
 
 
 def test_the_servers_own_generation_is_not_stopped_by_a_visitor_leaving():
