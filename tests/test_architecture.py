@@ -192,3 +192,23 @@ def test_only_the_endgame_package_drives_its_searcher():
              if not name.startswith("szsolver.endgame.")
              for dep in deps if dep == "szsolver.endgame._search"]
     assert not wrong, "endgame._search used outside endgame/:\n" + "\n".join(sorted(wrong))
+
+
+def test_one_builder_of_the_exact_answer():
+    """Every driver of the exact search (the serial solve, its threads, ``check``, the
+    deep solve over Dask) answers through ``endgame.prover.solve_result``: no module
+    but the prover builds a Stars' Zone ``SolveResult`` itself."""
+    wrong = []
+    for name, path in _modules():
+        if path.suffix != ".py" or name == "szsolver.endgame.prover":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        local = {a.asname or a.name for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and node.module
+                 and node.module.endswith(("endgame.prover", "endgame.solver", "prover"))
+                 for a in node.names if a.name == "SolveResult"}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in local):
+                wrong.append(f"{name}:{node.lineno}")
+    assert not wrong, "a SolveResult built outside the prover:\n" + "\n".join(wrong)

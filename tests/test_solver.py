@@ -577,6 +577,65 @@ def test_three_turn_rule_counts_our_last_stone(board, seed):
     assert solve(p, options=["leaf", "adv2", "adv3"], pv=False).value == bv
 
 
+@pytest.mark.parametrize("rule,supplies,tl,seed", [
+    (ADVANCED, (4, 4), 4, 400), (ADVANCED, (1, 1), 5, 401), (ADVANCED, (2, 2), 5, 402),
+    (BASIC, (1, 1), 5, 400), (BASIC, (2, 1), 6, 404)])
+def test_rules_take_a_checked_reply_from_the_table(rule, supplies, tl, seed):
+    """The three-turn and last-neutral rules need the reply m that refuted a stone
+    alone (x, -). When (x, -) is refuted from the table, the table's turn there is
+    taken only after our value after it is shown to be at most alpha (our last turn
+    scanned, or the stored bound), and the node's fail-soft bound covers it. It
+    happens here, and every turn's value, the optimal turns and the value over two
+    threads on one shared tree equal the search without the two rules and plain
+    alpha-beta with the exact leaves."""
+    from szsolver.endgame import solver as solver_module
+    p = random_game_at(seed, tl, rule, supplies, p_neutral=0.0)
+    without = [o for o in OPTIONS if o not in ("adv3", "delay")]
+    every = solve(p, options=without, all_turns=True)
+    assert solve(p, options=["tt", "order", "leaf"], pv=False).value == every.value
+    res = solve(p)
+    assert res.tt["table_refutations"] > 0
+    assert res.value == every.value
+    assert sorted(res.best) == sorted(t.turn for t in every.turns if t.value == every.value)
+    assert ({t.turn: t.value for t in solve(p, all_turns=True).turns}
+            == {t.turn: t.value for t in every.turns})
+    shared = solver_module.SHARED_TREE, solver_module.SHARED_TREE_MIN_TURNS
+    try:
+        solver_module.SHARED_TREE, solver_module.SHARED_TREE_MIN_TURNS = True, 2
+        assert solve(p, threads=2, pv=False).value == every.value
+    finally:
+        solver_module.SHARED_TREE, solver_module.SHARED_TREE_MIN_TURNS = shared
+
+
+@pytest.mark.parametrize("rule,tl,seed", [(ADVANCED, 3, 724), (ADVANCED, 4, 714),
+                                          (BASIC, 4, 703), (BASIC, 4, 729)])
+def test_a_bad_reply_in_the_table_refutes_nothing(rule, tl, seed):
+    """Every stone alone's child holds its exact value in the table and, as its turn,
+    the reply best for us (the table's turn is a hint, not a proof). A probe at the
+    value must still reach it: taken unchecked, that reply skips neutral turns the
+    value needs (these positions gave 199, 200, -100 and 99 for 200, 299, -1, 100)."""
+    inf = 30000
+    p = random_game_at(seed, tl, rule, (1, 1), p_neutral=0.0)
+    core = to_core(p)
+    s, o = Searcher(core, 1 << 12), Searcher(core, 1 << 14)     # o: values, own table
+    value = o.probe(-inf, inf)
+    assert value == (solve(p, options=["tt", "order"], pv=False).value
+                     * (1 if p.side == RED else -1))
+    for x in [t for t in s.legal_turns() if t < 64]:
+        s.make(x)
+        o.make(x)
+        replies = []
+        for m in o.legal_turns():
+            o.make(m)
+            replies.append((o.probe(-inf, inf), m))
+            o.unmake(m)
+        v = o.probe(-inf, inf)
+        s.plant_tt_entry(v, v, max(replies)[1])
+        s.unmake(x)
+        o.unmake(x)
+    assert s.probe(value - 1, value) >= value
+
+
 @pytest.mark.parametrize("options", [[], ["tt"], ["leaf"], ["tables"], ["order"],
                                      ["tt", "order"], list(OPTIONS)])
 @pytest.mark.parametrize("rule", [BASIC, ADVANCED])

@@ -164,6 +164,7 @@ cdef struct Ctx:
                               # left (0: never; the serial search)
     int* deferred             # per ply: the turns deferred to the node's second pass
     long long deferrals       # children deferred (counted for measurement)
+    long long table_refutations   # stones alone refuted from the table, the reply checked
     int root_i                # the root turn being searched (1-based in its list), for
     int root_n                # a display: of root_n listed (both read from another thread)
     int reply_i               # ... and the reply to it being searched, of reply_n listed
@@ -295,6 +296,31 @@ cdef void rotate_turns(int* a, int n, int k) noexcept nogil:
     reverse_turns(a, n)
 
 
+cdef int refuting_reply(Ctx* c, int T, int me, int alpha, int* reply) noexcept nogil:
+    """At a child (x, -) of a node with ``T`` turns left (``me`` its mover) refuted from
+    the table: the table's turn m here, if legal, in ``*reply``, and an upper bound on
+    our value after it (INF when none is known): our last turn scanned with the window
+    (alpha, alpha + 1) when one turn is left, else the stored upper bound."""
+    cdef State* s = &c.s
+    cdef TTEntry entry
+    cdef TTEntry* e = tt_find(&c.tt, s.key, &entry)
+    cdef int m = legal_tt_turn(c, e) if e != NULL else -1
+    cdef int u = INF, lt
+    reply[0] = m
+    if m < 0:
+        return INF
+    make_c(c.b, s, m)
+    if s.side == me:
+        if T == 3:
+            u = last_turn(c.b, s, alpha, alpha + 1, &lt, 0)
+        elif T > 3:
+            e = tt_find(&c.tt, s.key, &entry)
+            if e != NULL:
+                u = e.hi
+    unmake_c(c.b, s, m)
+    return u
+
+
 cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noexcept nogil:
     """Fail-soft alpha-beta value of ``c.s`` (mover's view) for the window (alpha, beta),
     ``ply`` plies below the probe's root. ``ref``: where a three-turn child of a
@@ -338,6 +364,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
     cdef bb_t have_fp = 0, fail_low_prints = 0, fail_high_prints = ALL_POINTS, leaf_prints
     cdef TwoTurnPrints tp
     cdef int leaf_turn
+    cdef int cert             # a reply to (x, -) from the table, checked: our value after it
     if T == 0:
         v = value_c(b, s)
         r = found(v if me == 0 else -v, BY_SEARCH, -1)
@@ -624,6 +651,17 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             v = -r.value
         if slot != NULL:
             sz_busy_add(slot, -1)
+        cert = INF
+        if ((three or delay) and t < 64 and r.refuted_by < 0 and r.how == BY_TT
+                and v <= alpha and not c.abort):
+            # (t, -) was refuted from the table (another thread's proof, or an earlier
+            # probe's): the rules below need the reply m that refutes it. The stored
+            # turn is only a hint, so check it: after m, our value is at most cert <=
+            # alpha (our last turn scanned, or the grandchild's stored upper bound).
+            cert = refuting_reply(c, T, me, alpha, &m)
+            if cert <= alpha:
+                r.refuted_by = m
+                c.table_refutations += 1
         unmake_c(b, s, t)
         if c.abort:
             return found(0, BY_SEARCH, -1)
@@ -668,6 +706,8 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             # only shrink, the opponent's worst set only improve, one neutral
             # less): every (t, q) is worse than what (t, -) returned. Skip them.
             dead |= bit(t)
+        if cert <= alpha and cert > best:
+            best = cert         # the neutral turns m refutes are bounded by cert, not v
         if v > best:
             best = v
             bestmove = t
@@ -1146,6 +1186,7 @@ cdef class Searcher:
                 "neutral_turns_pruned_by_last_neutral": self.c.pruned_delay,
                 "neutral_turns_pruned_by_footprint": self.c.pruned_foot,
                 "shifted_probe_cuts": self.c.shift_cuts,
+                "table_refutations": self.c.table_refutations,
                 "nodes_by_turns_left": [self.c.nodes_at[i] for i in range(MAX_PLY + 1)
                                         if self.c.nodes_at[i]],
                 "tt_fill": (<double>self.c.tt.used) / self.c.tt.size if self.c.tt.size else 0.0}
