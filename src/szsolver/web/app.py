@@ -342,11 +342,12 @@ async def puzzle_page(request: Request):
     if "page" not in entry:          # the same page for every visitor: made once
         gen = entry["gen"]
         date = _daily_date(gen.id)
-        data = puzzles.page_data(gen, date=date)
+        data = puzzles.page_data(gen, date=date, next_id=puzzles.next_puzzle_id(gen.id, date))
         title = (f"Puzzle of the day {date}" if date else f"Puzzle {gen.id}") + f" ({gen.grade})"
         entry["page"] = assets.render(
             "puzzle.html", title=escape(title), head=assets.linked_style(),
             svg=puzzles.board_svg(gen.puzzle), data=puzzles.script_json(data), mode="server",
+            cell=gen.puzzle.geometry.cell,
             nav=NAV, script=assets.linked_script("puzzle.js"))
         web.resize(("puzzle", gen.id))
     return HTMLResponse(entry["page"])

@@ -8,8 +8,10 @@
 - :func:`board_svg`: the CLI's picture (:func:`szsolver.starmaps.io.puzzle_svg`) plus
   an empty layer the page draws on and a layer of transparent circles, one per
   point, carrying ``data-point`` (its name) and ``data-index``, to click on.
-- :func:`board_data`: the board for the page's script: points (name, row, column,
-  x, y), rays, blocked points, givens, rule, the palette's colours.
+- :func:`board_data`: the board for the page's script: points (name, row, column),
+  the directions (as steps in rows and columns, for the script to walk the rays, and
+  as unit vectors in the picture), blocked points, givens, rule, the palette's
+  colours. The points' places on the picture come from the SVG's clickable layer.
 - :func:`daily_html`: one self-contained page that plays a puzzle with no server.
 """
 from __future__ import annotations
@@ -93,20 +95,20 @@ def board_svg(puzzle) -> str:
 
 
 def board_data(puzzle) -> dict:
-    """The board for the page's script (see the module doc). Rays list, per point and
-    direction, the points along the line in order; blocked points are on them (the
-    script applies the rule: under Advanced they cut the beam)."""
+    """The board for the page's script (see the module doc). ``steps`` are the
+    directions as (row, column) steps: the script walks a point's rays as
+    :attr:`szsolver.rules.geometry.Geometry.rays` does (sending the rays made a hex
+    page 220 KB larger); blocked points are on them (the script applies the rule:
+    under Advanced they cut the beam)."""
     g = puzzle.geometry
-    step, xy, dirs = _xy(puzzle)
+    step, _xy_points, dirs = _xy(puzzle)
     return {
         "board": g.name, "cell": g.cell, "rule": RULE_NAMES[puzzle.rule], "step": step,
         "n_patterns": g.n_patterns,
         "directions": list(g.direction_names),
+        "steps": [list(d) for d in g.directions],
         "dirs": [[round(ux, 4), round(uy, 4)] for ux, uy in dirs],
-        "points": [{"name": g.coord_text(p), "row": r, "col": c,
-                    "x": round(xy[p][0], 1), "y": round(xy[p][1], 1)}
-                   for p, (r, c) in enumerate(g.coords)],
-        "rays": [[list(ray) for ray in g.rays[p]] for p in range(g.size)],
+        "points": [{"name": g.coord_text(p), "row": r, "col": c} for p, (r, c) in enumerate(g.coords)],
         "blocked": [p for p in range(g.size) if puzzle.blocked >> p & 1],
         "givens": [[p, pat] for p, pat in puzzle.givens],
         "pattern_names": [pattern_name(k, g, blank="blank") for k in range(g.n_patterns)],
@@ -115,12 +117,36 @@ def board_data(puzzle) -> dict:
     }
 
 
+def next_puzzle_id(pid: str, date: str | None = None) -> str | None:
+    """The puzzle a solved page offers next: for a daily (``date`` set) the puzzle of
+    the day before; for a published puzzle the next one in the collection (the last
+    one wraps to the first); for a puzzle from another seed the first published one of
+    its board and grade. None when there is none."""
+    import datetime as dt
+    from ..starmaps.generate import collection_index
+    ids = list(collection_index())
+    if date is not None:
+        from ..starmaps.daily import daily_id
+        from ..starmaps.ids import check_id
+        try:
+            prev = daily_id(dt.date.fromisoformat(date) - dt.timedelta(days=1))
+            check_id(prev)
+        except (ValueError, OverflowError):
+            return None
+        return prev
+    if pid in ids:
+        return ids[(ids.index(pid) + 1) % len(ids)]
+    kind = pid.rsplit("-", 1)[0] + "-"
+    return next((q for q in ids if q.startswith(kind)), None)
+
+
 def page_data(gen, *, steps=None, solved=None, with_solution: bool = False,
-              date: str | None = None) -> dict:
-    """Everything a puzzle page starts from: the puzzle's JSON, the board, and for the
-    static page also the steps and the solution."""
+              date: str | None = None, next_id: str | None = None) -> dict:
+    """Everything a puzzle page starts from: the puzzle's JSON, the board, the puzzle
+    to offer once it is solved (``next_id``, the server's page only: the static page
+    links nowhere), and for the static page also the steps and the solution."""
     data = {"puzzle": puzzle_json(gen, with_solution=with_solution, date=date),
-            "board": board_data(gen.puzzle)}
+            "board": board_data(gen.puzzle), "next": next_id}
     if steps is not None:
         data["steps"] = steps
         data["logic_solved"] = solved
@@ -141,5 +167,5 @@ def daily_html(gen, date: str | None = None) -> str:
     data = page_data(gen, steps=steps, solved=solved, with_solution=True, date=date)
     title = (f"Puzzle of the day {date}" if date else f"Puzzle {gen.id}") + f" ({gen.grade})"
     return assets.render("puzzle.html", title=title, head=assets.inline_style(),
-                         svg=board_svg(gen.puzzle), data=script_json(data),
+                         svg=board_svg(gen.puzzle), data=script_json(data), cell=gen.puzzle.geometry.cell,
                          mode="static", nav="", script=assets.inline_script("puzzle.js"))

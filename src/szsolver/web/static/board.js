@@ -133,6 +133,124 @@ export function attachBoard(holder, handlers) {
   };
 }
 
+// Zoom and pan for `view` (attachBoard's answer) inside `holder`: the picture's
+// viewBox shrinks around a centre, so the page keeps its layout. Pinch (two
+// fingers, or a trackpad's pinch), ctrl + wheel, and the returned zoomBy(f) zoom;
+// with `wheel` true (large boards) the plain wheel zooms too; a drag (one finger or
+// the mouse) pans once zoomed in, and a drag is never a click. The deepest zoom
+// makes a point's target at least `target` px across. holder gets class sz-zoomed
+// while zoomed in (its CSS lets a drag pan) and data-zoom the factor.
+// Returns {zoomBy, reset, show(i): pan point i into view, get zoom}.
+export function enableZoom(view, holder, { wheel = false, target = 44 } = {}) {
+  const svg = view.svg;
+  const base = svg.viewBox.baseVal;
+  const x0 = base.x, y0 = base.y, w0 = base.width, h0 = base.height;
+  const r = Math.max(...view.points.map((p) => p.r));
+  let z = 1;
+  let cx = x0 + w0 / 2;
+  let cy = y0 + h0 / 2;
+  const rect = () => svg.getBoundingClientRect();
+  const maxZoom = () => Math.max(2, target / (2 * r * rect().width / w0));
+
+  function apply() {
+    const w = w0 / z;
+    const h = h0 / z;
+    cx = Math.min(Math.max(cx, x0 + w / 2), x0 + w0 - w / 2);
+    cy = Math.min(Math.max(cy, y0 + h / 2), y0 + h0 - h / 2);
+    svg.setAttribute('viewBox', `${(cx - w / 2).toFixed(2)} ${(cy - h / 2).toFixed(2)} ${w.toFixed(2)} ${h.toFixed(2)}`);
+    holder.classList.toggle('sz-zoomed', z > 1.001);
+    holder.dataset.zoom = z.toFixed(2);
+  }
+  // zoom by `f` keeping the picture's point under client (px, py) where it is
+  function zoomAt(f, px, py) {
+    const b = rect();
+    if (!b.width) return;
+    const nz = Math.min(Math.max(z * f, 1), maxZoom());
+    const upp = w0 / z / b.width;
+    const ux = cx - w0 / z / 2 + (px - b.left) * upp;
+    const uy = cy - h0 / z / 2 + (py - b.top) * upp;
+    const nupp = w0 / nz / b.width;
+    cx = ux - (px - b.left) * nupp + w0 / nz / 2;
+    cy = uy - (py - b.top) * nupp + h0 / nz / 2;
+    z = nz;
+    apply();
+  }
+  function panBy(dxPx, dyPx) {
+    const b = rect();
+    const upp = w0 / z / b.width;
+    cx -= dxPx * upp;
+    cy -= dyPx * upp;
+    apply();
+  }
+
+  const down = new Map();        // pointerId -> {x, y}
+  let moved = false;             // this gesture panned or pinched: no click at its end
+  let startGap = 0;
+  let startZoom = 1;
+  svg.addEventListener('pointerdown', (e) => {
+    if (e.pointerType === 'mouse' && e.button !== 0) return;
+    down.set(e.pointerId, { x: e.clientX, y: e.clientY, x1: e.clientX, y1: e.clientY });
+    if (down.size === 1) moved = false;
+    if (down.size === 2) {
+      const [a, b] = [...down.values()];
+      startGap = Math.hypot(a.x - b.x, a.y - b.y);
+      startZoom = z;
+    }
+  });
+  svg.addEventListener('pointermove', (e) => {
+    const p = down.get(e.pointerId);
+    if (!p) return;
+    if (down.size === 1) {
+      if (!moved && Math.hypot(e.clientX - p.x1, e.clientY - p.y1) < 8) return;
+      if (z <= 1.001) return;
+      if (!moved) { moved = true; svg.setPointerCapture(e.pointerId); }
+      panBy(e.clientX - p.x, e.clientY - p.y);
+    } else if (down.size === 2) {
+      moved = true;
+      const before = [...down.values()];
+      const midX = (before[0].x + before[1].x) / 2;
+      const midY = (before[0].y + before[1].y) / 2;
+      p.x = e.clientX;
+      p.y = e.clientY;
+      const [a, b] = [...down.values()];
+      const gap = Math.hypot(a.x - b.x, a.y - b.y);
+      if (startGap > 0) zoomAt(startZoom * gap / startGap / z, (a.x + b.x) / 2, (a.y + b.y) / 2);
+      panBy((a.x + b.x) / 2 - midX, (a.y + b.y) / 2 - midY);
+      return;
+    }
+    p.x = e.clientX;
+    p.y = e.clientY;
+  });
+  const up = (e) => { down.delete(e.pointerId); };
+  svg.addEventListener('pointerup', up);
+  svg.addEventListener('pointercancel', up);
+  // the click that ends a drag or a pinch places nothing
+  svg.addEventListener('click', (e) => {
+    if (moved) { e.stopPropagation(); e.preventDefault(); moved = false; }
+  }, true);
+  svg.addEventListener('wheel', (e) => {
+    if (!(e.ctrlKey || wheel || z > 1.001)) return;
+    e.preventDefault();
+    if (e.ctrlKey || wheel) zoomAt(Math.exp(-e.deltaY * (e.ctrlKey ? 0.01 : 0.002)), e.clientX, e.clientY);
+    else panBy(-e.deltaX, -e.deltaY);
+  }, { passive: false });
+
+  return {
+    get zoom() { return z; },
+    zoomBy(f) { const b = rect(); zoomAt(f, b.left + b.width / 2, b.top + b.height / 2); },
+    reset() { z = 1; apply(); },
+    show(i) {
+      const p = view.points[i];
+      const w = w0 / z;
+      const h = h0 / z;
+      const m = 2 * p.r;
+      if (p.x - m < cx - w / 2 || p.x + m > cx + w / 2) cx = p.x;
+      if (p.y - m < cy - h / 2 || p.y + m > cy + h / 2) cy = p.y;
+      apply();
+    },
+  };
+}
+
 // A small status helper: text into an element, with a class for its tone.
 export function say(el, text, tone) {
   el.textContent = text;
