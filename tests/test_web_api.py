@@ -34,7 +34,7 @@ from szsolver.formats.record import example_game  # noqa: E402
 from szsolver.formats.notation import position_string  # noqa: E402
 from szsolver.starmaps.generate import load_collection  # noqa: E402
 from szsolver.starmaps.io import stars_from_points, stars_to_points  # noqa: E402
-from szsolver.starmaps.model import solution_problems, star_patterns  # noqa: E402
+from szsolver.starmaps.model import check_solution, solution_problems, star_patterns  # noqa: E402
 from szsolver.web import analysis as an  # noqa: E402
 from szsolver.web import assets, guard, puzzles  # noqa: E402
 from szsolver.web.app import MAX_BODY, create_app  # noqa: E402
@@ -788,6 +788,108 @@ console.log(JSON.stringify(out));""", payload)
             assert a["pairs"] == len(beam_pairs(p.geometry, m, rule_blockers(p.rule, p.blocked)))
             n += 1
     assert n == 7 * len(COLLECTION)
+
+
+def test_the_pages_findings_are_the_python_checkers():
+    """boardCheck finds what check_solution finds (the givens contradicted, the clashes,
+    the patterns no star shows, the stars on blocked points) and names the star each
+    extra beam reaches, on the same cases as above; the rays the page walks are the
+    geometry's, on every kind of board."""
+    from szsolver.rules.beams import beam_target, rule_blockers
+    cases = _cases()
+    payload = [{"board": b, "sets": [[q for q in range(len(b["points"])) if (m | gen.puzzle.given_mask) >> q & 1]
+                                     for m in sets]}
+               for gen, b, sets in cases]
+    got = _node("""
+const out = input.map(({board, sets}) => ({rays: sm.boardRays(board), checks: sets.map((s) => {
+  const c = sm.boardCheck(board, new Set(s));
+  return {count: c.count, onBlocked: c.onBlocked, contradicted: c.contradicted, clashes: c.clashes,
+          missingPatterns: c.missingPatterns, correct: c.correct};
+})}));
+console.log(JSON.stringify(out));""", payload)
+    kinds = set()
+    for (gen, _b, sets), answer in zip(cases, got):
+        p = gen.puzzle
+        g = p.geometry
+        name = g.coord_text
+        if (g.name, p.rule) not in kinds:
+            kinds.add((g.name, p.rule))
+            assert answer["rays"] == [[list(r) for r in per] for per in g.rays], gen.id
+        blockers = rule_blockers(p.rule, p.blocked)
+        for m, a in zip(sets, answer["checks"]):
+            want = check_solution(p, m)
+            valid = (m | p.given_mask) & ~p.blocked
+            assert a["correct"] == want.correct, (gen.id, m)
+            assert [name(q) for q in a["onBlocked"]] == want.on_blocked
+            assert [{"point": name(c["point"]), "shows": c["shows"], "needs": c["needs"]}
+                    for c in a["contradicted"]] == want.givens_contradicted, (gen.id, m)
+            for c in a["contradicted"]:
+                for d, to in c["extra"]:
+                    assert to == beam_target(g.rays[c["point"]][d], valid, blockers)
+                assert c["missing"] == [d for d in range(g.n_directions) if c["needs"] >> d & 1
+                                        and not c["shows"] >> d & 1]
+            assert [{"pattern": c["pattern"], "points": [name(q) for q in c["points"]]}
+                    for c in a["clashes"]] == want.clashes, (gen.id, m)
+            assert a["missingPatterns"] == want.missing_patterns
+            assert a["count"] == bin(valid).count("1")
+    assert {k for k, _ in kinds} == {"stars-zone", "square-8", "hex-768"}
+
+
+def test_the_mistakes_shown_are_certain():
+    """What the page marks as a mistake is one: never on the way to the solution (the
+    givens and any part of the solution's stars show none, on every published
+    puzzle), and always when the board is full and wrong (a star moved) or has a
+    star too many."""
+    payload = []
+    for gen in COLLECTION:
+        p, sol = gen.puzzle, gen.solution
+        g = p.geometry
+        stars = [q for q in range(g.size) if sol >> q & 1 and q not in dict(p.givens)]
+        free = [q for q in range(g.size) if not (sol | p.blocked) >> q & 1]
+        seed = int.from_bytes(hashlib.sha256(gen.id.encode()).digest()[:8], "big")
+        parts = [[q for k, q in enumerate(stars) if (seed >> (k % 60) ^ j) & 1] for j in range(4)]
+        moved = [q for q in stars if q != stars[seed % len(stars)]] + [free[seed % len(free)]]
+        payload.append({"board": puzzles.board_data(p), "givens": [q for q, _ in p.givens],
+                        "parts": parts + [[]], "moved": moved, "extra": stars + [free[seed % len(free)]]})
+    got = _node("""
+const out = input.map(({board, givens, parts, moved, extra}) => {
+  const mistakes = (s) => sm.certainMistakes(board, sm.boardCheck(board, new Set([...givens, ...s])));
+  return {parts: parts.map((s) => mistakes(s).length), moved: mistakes(moved).map((m) => m.kind),
+          extra: mistakes(extra).map((m) => m.kind)};
+});
+console.log(JSON.stringify(out));""", payload)
+    for gen, a in zip(COLLECTION, got):
+        assert a["parts"] == [0] * 5, gen.id
+        assert a["moved"], gen.id
+        assert "too-many" in a["extra"], gen.id
+
+
+def test_the_pages_words_name_no_pattern_codes():
+    """The one-line summary says a mistake in words: directions and point names, no
+    URDL codes or pattern numbers; the legend says what the givens' numbers mean."""
+    gen = next(g for g in COLLECTION if g.id == "sz-hard-7")
+    board = puzzles.board_data(gen.puzzle)
+    hexgen = next(g for g in COLLECTION if g.puzzle.geometry.cell == "hex")
+    url = "file://" + os.path.join(STATIC, "wording.js")
+    got = _node(f"""
+const w = await import('{url}');
+const [b, h] = input;
+const mistakes = [{{kind: 'beam', point: 0, dir: 2, to: 5}}, {{kind: 'clash', pattern: 9, points: [1, 2]}},
+  {{kind: 'no-beam', point: 3, dir: 0}}, {{kind: 'too-many', count: 17, needed: 16}}];
+console.log(JSON.stringify({{summary: w.summary(b, mistakes), each: mistakes.map((m) => w.mistakeText(b, m)),
+  legend: w.legendText(b), hexLegend: w.legendText(h), caption: w.caption(7, 16, false),
+  given: w.givenText(b, 0, 12)}}));""", [board, puzzles.board_data(hexgen.puzzle)])
+    name = [p["name"] for p in board["points"]]
+    assert got["summary"] == (f"Given {name[0]} must not see a star down, but it sees {name[5]} "
+                              "(and 3 more: see below).")
+    assert got["each"][1] == f"{name[1]} and {name[2]} have the same beams (up and left): each pattern only once"
+    import re
+    for text in [got["summary"], *got["each"]]:
+        assert not re.search(r"\b[URDL.]{4}\b|pattern [0-9a-f]\b", text), text
+    assert "up 1, right 2, down 4 and left 8" in got["legend"] and "So 5 is beams up and down" in got["legend"]
+    assert "left 1, right 2, up-left 4, up-right 8, down-left 16 and down-right 32" in got["hexLegend"]
+    assert got["caption"] == "Place 9 more stars (7 of 16)."
+    assert got["given"] == f"{name[0]} is a given star: its c means beams down and left, and none up and right."
 
 
 def test_following_the_hints_solves_every_puzzle():

@@ -82,21 +82,28 @@ def place(pg, names):
         pg.click(f'#sz-board .sz-point[data-point="{n}"]', force=True)
 
 
-def test_solve_a_puzzle_by_clicking(server, page):
-    gen = puzzle_from_id("sz-medium-3")
+def solution_points(gen):
+    """The points of the stars a player places (the solution less the givens)."""
     givens = {q for q, _ in gen.puzzle.givens}
     g = gen.puzzle.geometry
-    mine = [g.coord_text(q) for q in range(g.size) if gen.solution >> q & 1 and q not in givens]
+    return [g.coord_text(q) for q in range(g.size) if gen.solution >> q & 1 and q not in givens]
+
+
+def stars_shown(pg):
+    return sorted(pg.eval_on_selector_all("[data-star]", "els => els.map(e => e.dataset.star)"))
+
+
+def test_solve_a_puzzle_by_clicking(server, page):
+    gen = puzzle_from_id("sz-medium-3")
+    g = gen.puzzle.geometry
+    mine = solution_points(gen)
     page.goto(server + "/puzzle/sz-medium-3")
     page.wait_for_selector("body[data-ready]")
     assert "grade: medium" in page.text_content("#sz-info")
-    # A wrong star first: the check says so, and the hint says which.
+    # A wrong star first: the hint says which.
     wrong = next(g.coord_text(q) for q in range(g.size)
                  if not (gen.solution | gen.puzzle.blocked) >> q & 1)
     place(page, [wrong])
-    page.click("#sz-check")
-    page.wait_for_selector("#sz-msg.sz-bad")
-    assert "Not a solution" in page.text_content("#sz-msg")
     page.click("#sz-hint-btn")
     page.wait_for_selector("#sz-hint:not(:empty)")
     assert f"star at {wrong} is not part of the solution" in page.text_content("#sz-hint")
@@ -106,17 +113,14 @@ def test_solve_a_puzzle_by_clicking(server, page):
     page.wait_for_selector("#sz-hint:has-text(':')")
     hint = page.text_content("#sz-hint")
     assert hint.startswith(steps[0]["technique"]) and steps[0]["text"] in hint
-    shot(page, "puzzle.png")
     place(page, mine)
-    assert page.text_content("#sz-count").startswith("16 of 16")
-    page.click("#sz-check")
-    page.wait_for_selector("#sz-msg.sz-good")
-    assert "Correct" in page.text_content("#sz-msg")
+    page.wait_for_selector('body[data-solved="1"]')
+    assert page.text_content("#sz-msg") == "Solved! Every pattern appears exactly once."
+    assert page.text_content("#sz-count") == "All 16 stars placed (16 of 16)."
     # Progress survives a reload.
     page.reload()
-    page.wait_for_selector("body[data-ready]")
-    assert page.text_content("#sz-count") == "16 of 16 stars - solved!"
-    assert sorted(page.eval_on_selector_all("[data-star]", "els => els.map(e => e.dataset.star)")) == sorted(mine)
+    page.wait_for_selector('body[data-solved="1"]')
+    assert stars_shown(page) == sorted(mine)
 
 
 def test_keyboard_and_a_phone_sized_screen(server, browser):
@@ -135,7 +139,6 @@ def test_keyboard_and_a_phone_sized_screen(server, browser):
     pg.keyboard.press("x")
     stored = json.loads(pg.evaluate("localStorage.getItem('szsolver:puzzle:sz-easy-2')"))
     assert stored["stars"] == ["34"] and stored["empty"] == ["35"]
-    shot(pg, "puzzle-phone.png")
     ctx.close()
 
 
@@ -198,37 +201,240 @@ def test_paste_a_game_and_annotate_it(server, page):
     assert "blue: 1 inaccuracy, 0 mistakes, 0 blunders" in page.text_content("#sz-annotate-out")
 
 
-def test_static_daily_page_from_a_file(browser, tmp_path):
-    gen = daily(DATE)
+def open_static_page(browser, tmp_path, gen, date, viewport=None):
     path = tmp_path / "daily.html"
-    path.write_text(daily_html(gen, DATE), encoding="utf-8")
-    ctx = browser.new_context(viewport={"width": 1100, "height": 900})
+    path.write_text(daily_html(gen, date), encoding="utf-8")
+    ctx = browser.new_context(viewport=viewport or {"width": 1100, "height": 900})
     pg = ctx.new_page()
     errors = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.route("**/*", lambda route: route.abort() if not route.request.url.startswith("file:") else route.continue_())
     pg.goto(path.as_uri())
     pg.wait_for_selector("body[data-ready]")
+    return ctx, pg, errors
+
+
+def test_static_daily_page_from_a_file(browser, tmp_path):
+    gen = daily(DATE)
+    ctx, pg, errors = open_static_page(browser, tmp_path, gen, DATE)
     assert "sz-easy-d20261123" in pg.text_content("#sz-info")
-    givens = {q for q, _ in gen.puzzle.givens}
     g = gen.puzzle.geometry
-    mine = [g.coord_text(q) for q in range(g.size) if gen.solution >> q & 1 and q not in givens]
+    mine = solution_points(gen)
     place(pg, mine[:-1])
-    pg.click("#sz-check")
-    pg.wait_for_selector("#sz-msg.sz-bad")
-    assert "15 stars, a complete starmap needs 16" in pg.text_content("#sz-msg")
+    assert pg.text_content("#sz-count") == "Place 1 more star (15 of 16)."
+    assert "place 1 more star:" in pg.text_content("#sz-board svg .caption")    # the picture's caption too
     pg.click("#sz-hint-btn")
     assert pg.text_content("#sz-hint")
     place(pg, mine[-1:])
-    pg.click("#sz-check")
-    pg.wait_for_selector("#sz-msg.sz-good")
+    pg.wait_for_selector('body[data-solved="1"]')
+    assert pg.text_content("#sz-streak") == "Daily streak: 1 day. Come back tomorrow!"
+    assert pg.locator("#sz-next").count() == 0         # the static page links nowhere
     shot(pg, "daily-static.png")
     pg.click("#sz-reset")
+    pg.click("#sz-confirm-yes")
+    pg.wait_for_selector('body[data-solved=""]')
     pg.click("#sz-reveal")
-    assert sorted(pg.eval_on_selector_all("[data-star]", "els => els.map(e => e.dataset.star)")) == \
-        sorted(mine) == sorted(set(stars_to_points(g, gen.solution)) - {g.coord_text(q) for q in givens})
+    pg.click("#sz-confirm-yes")
+    pg.wait_for_selector('body[data-solved="1"]')
+    assert pg.text_content("#sz-msg") == "The solution is shown."
+    assert stars_shown(pg) == sorted(mine) == sorted(set(stars_to_points(g, gen.solution)) - {
+        g.coord_text(q) for q, _ in gen.puzzle.givens})
     ctx.close()
     assert not errors, errors
+
+
+def test_undo_and_redo(server, page):
+    """u and r (and the buttons) step back and forth through every placement, mark,
+    Clear and Reveal."""
+    gen = puzzle_from_id("sz-easy-3")
+    mine = solution_points(gen)
+    page.goto(server + "/puzzle/sz-easy-3")
+    page.wait_for_selector("body[data-ready]")
+    assert page.is_disabled("#sz-undo") and page.is_disabled("#sz-redo")
+    place(page, mine[:2])
+    page.click(f'#sz-board .sz-point[data-point="{mine[2]}"]', button="right", force=True)   # a mark
+    assert stars_shown(page) == sorted(mine[:2]) and page.locator(".sz-empty-mark").count() == 1
+    page.keyboard.press("u")                  # the mark
+    assert page.locator(".sz-empty-mark").count() == 0 and stars_shown(page) == sorted(mine[:2])
+    page.keyboard.press("u")                  # the second star
+    assert stars_shown(page) == [mine[0]]
+    page.keyboard.press("r")
+    page.keyboard.press("r")
+    assert stars_shown(page) == sorted(mine[:2]) and page.locator(".sz-empty-mark").count() == 1
+    assert page.is_disabled("#sz-redo")
+    page.click("#sz-reset")
+    page.click("#sz-confirm-yes")
+    assert stars_shown(page) == [] and page.locator(".sz-empty-mark").count() == 0
+    page.click("#sz-undo")                    # Clear undone
+    assert stars_shown(page) == sorted(mine[:2]) and page.locator(".sz-empty-mark").count() == 1
+    page.click("#sz-reveal")
+    page.click("#sz-confirm-yes")
+    page.wait_for_selector('body[data-solved="1"]')
+    page.click("#sz-undo")                    # Reveal undone
+    page.wait_for_selector('body[data-solved=""]')
+    assert stars_shown(page) == sorted(mine[:2])
+    page.click("#sz-redo")
+    page.wait_for_selector('body[data-solved="1"]')
+    stored = json.loads(page.evaluate("localStorage.getItem('szsolver:puzzle:sz-easy-3')"))
+    assert stored["revealed"] is True and sorted(stored["stars"]) == sorted(mine)
+
+
+def test_reveal_and_clear_ask_first(server, page):
+    gen = puzzle_from_id("sz-easy-4")
+    mine = solution_points(gen)
+    page.goto(server + "/puzzle/sz-easy-4")
+    page.wait_for_selector("body[data-ready]")
+    place(page, mine[:1])
+    page.click("#sz-reveal")
+    page.wait_for_selector("#sz-confirm[open]")
+    assert page.text_content("#sz-confirm-text") == "Show the solution? (Undo takes it back.)"
+    page.click("#sz-confirm-no")
+    page.wait_for_selector("#sz-confirm:not([open])", state="attached")
+    assert stars_shown(page) == mine[:1]         # nothing revealed
+    page.click("#sz-reset")
+    page.wait_for_selector("#sz-confirm[open]")
+    page.keyboard.press("Escape")                # Escape is "no" too
+    page.wait_for_selector("#sz-confirm:not([open])", state="attached")
+    assert stars_shown(page) == mine[:1]
+
+
+def test_solved_as_the_last_star_goes_down_with_the_streak(server, page):
+    """The day's puzzle, the day before solved already: the last star solves it (no
+    Check), the streak is 2 days and the next puzzle is offered."""
+    gen = daily(DATE)
+    mine = solution_points(gen)
+    page.goto(server + f"/puzzle/daily?date={DATE}")
+    page.wait_for_selector("body[data-ready]")
+    page.evaluate("localStorage.setItem('szsolver:daily-solved', JSON.stringify(['2026-11-21', '2026-11-22']))")
+    place(page, mine[:-1])
+    assert page.get_attribute("body", "data-solved") == ""
+    assert page.text_content("#sz-msg") == ""
+    place(page, mine[-1:])
+    page.wait_for_selector('body[data-solved="1"]')
+    assert page.text_content("#sz-streak") == "Daily streak: 3 days in a row."
+    assert page.get_attribute("#sz-next", "href") == "/puzzle/sz-fiendish-d20261122"         # the day before: a Sunday
+    assert json.loads(page.evaluate("localStorage.getItem('szsolver:daily-solved')")) == \
+        ["2026-11-21", "2026-11-22", DATE]
+    shot(page, "puzzle.png")
+
+
+def _a_wrong_beam(gen):
+    """(given, star): a point whose star the given would see in a direction its
+    pattern has no beam (basic rule: the first point that way not blocked)."""
+    p = gen.puzzle
+    g = p.geometry
+    for q, pat in p.givens:
+        for d in range(g.n_directions):
+            ray = [x for x in g.rays[q][d] if not p.blocked >> x & 1]
+            if not pat >> d & 1 and ray:
+                return g.coord_text(q), g.coord_text(ray[0]), g.direction_names[d]
+    raise AssertionError("no given with a blank direction")
+
+
+def test_mistakes_are_drawn_on_the_board(server, page):
+    """A star a given must not see: the beam between them and both stars are marked
+    in red, and one line says why in words (no pattern codes)."""
+    gen = puzzle_from_id("sz-easy-5")
+    given, star, direction = _a_wrong_beam(gen)
+    page.goto(server + "/puzzle/sz-easy-5")
+    page.wait_for_selector("body[data-ready]")
+    place(page, [star])
+    page.wait_for_selector('body[data-mistakes="1"]')
+    assert sorted(page.eval_on_selector_all("[data-wrong]", "els => els.map(e => e.dataset.wrong)")) == sorted([given, star])
+    assert page.locator(f'[data-wrong-beam="{min(given, star, key=lambda n: int(n))}-{max(given, star, key=lambda n: int(n))}"]').count() == 1
+    assert page.text_content("#sz-msg") == f"Given {given} must not see a star {direction}, but it sees {star}."
+    assert page.get_attribute("#sz-msg", "class") == "sz-msg sz-bad"
+    page.keyboard.press("u")
+    page.wait_for_selector('body[data-mistakes="0"]')
+    assert page.text_content("#sz-msg") == "" and page.locator("[data-wrong]").count() == 0
+
+
+def test_the_static_page_says_what_the_server_page_says(server, browser, page, tmp_path):
+    """The same moves on the day's puzzle, on the server's page and on the static page:
+    the same words everywhere (the help, the legend, the caption, the summary, a
+    given explained, solved)."""
+    gen = daily(DATE)
+    mine = solution_points(gen)
+    given, star, _direction = _a_wrong_beam(gen)
+    first_given = gen.puzzle.geometry.coord_text(gen.puzzle.givens[0][0])
+    ctx, static, errors = open_static_page(browser, tmp_path, gen, DATE)
+    page.goto(server + f"/puzzle/daily?date={DATE}")
+    page.wait_for_selector("body[data-ready]")
+
+    def words(pg):
+        return {sel: pg.text_content(sel) for sel in (".sz-side .sz-help", "#sz-legend-text", "#sz-count",
+                                                      "#sz-msg", "#sz-info", "#sz-board svg .caption")}
+    seen = []
+    for pg in (page, static):
+        out = [words(pg)]
+        place(pg, [star])
+        pg.wait_for_selector('body:not([data-mistakes="0"])')
+        out.append(words(pg))
+        place(pg, [star, first_given])
+        out.append(words(pg))
+        place(pg, mine)
+        pg.wait_for_selector('body[data-solved="1"]')
+        out.append(words(pg))
+        seen.append(out)
+    assert seen[0] == seen[1]
+    assert "must not see a star" in seen[0][1]["#sz-msg"] and "is a given star" in seen[0][2]["#sz-msg"]
+    ctx.close()
+    assert not errors, errors
+
+
+def test_tap_mode_marks_on_a_phone(server, browser):
+    gen = puzzle_from_id("sz-easy-2")
+    mine = solution_points(gen)
+    ctx = browser.new_context(viewport={"width": 390, "height": 800}, device_scale_factor=2,
+                              is_mobile=True, has_touch=True)
+    pg = ctx.new_page()
+    pg.goto(server + "/puzzle/sz-easy-2")
+    pg.wait_for_selector("body[data-ready]")
+    pg.tap(f'#sz-board .sz-point[data-point="{mine[0]}"]', force=True)
+    pg.tap("#sz-mode")
+    assert pg.get_attribute("#sz-mode", "aria-pressed") == "true"
+    assert pg.text_content("#sz-mode") == "Tap: mark empty"
+    pg.tap('#sz-board .sz-point[data-point="14"]', force=True)
+    pg.tap(f'#sz-board .sz-point[data-point="{mine[0]}"]', force=True)     # the star becomes a mark
+    stored = json.loads(pg.evaluate("localStorage.getItem('szsolver:puzzle:sz-easy-2')"))
+    assert stored["stars"] == [] and sorted(stored["empty"]) == sorted(["14", mine[0]])
+    pg.tap("#sz-mode")
+    pg.tap(f'#sz-board .sz-point[data-point="{mine[1]}"]', force=True)
+    assert stars_shown(pg) == [mine[1]]
+    shot(pg, "puzzle-phone.png")
+    ctx.close()
+
+
+def test_the_hex_board_zooms_to_playable_targets_on_a_phone(server, browser):
+    """At fit a hex point is a small target; zoomed in it is at least 32 px across and a
+    tap places a star; a drag pans and places nothing."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 800}, device_scale_factor=2,
+                              is_mobile=True, has_touch=True)
+    pg = ctx.new_page()
+    pg.goto(server + "/puzzle/hex-easy-1")
+    pg.wait_for_selector("body[data-ready]")
+    size = lambda: pg.eval_on_selector('#sz-board .sz-point[data-point="16,16"]',  # noqa: E731
+                                       "e => e.getBoundingClientRect().width")
+    assert size() < 20
+    for _ in range(6):
+        pg.tap("#sz-zoom-in")
+    assert size() >= 32
+    view = pg.get_attribute("#sz-board svg", "viewBox")
+    box = pg.eval_on_selector("#sz-board svg", "e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }")
+    pg.mouse.move(box[0] + box[2] / 2, box[1] + box[3] / 2)
+    pg.mouse.down()
+    pg.mouse.move(box[0] + box[2] / 2 - 120, box[1] + box[3] / 2 - 60, steps=6)
+    pg.mouse.up()
+    assert pg.get_attribute("#sz-board svg", "viewBox") != view
+    assert stars_shown(pg) == []                        # the drag placed nothing
+    name = pg.eval_on_selector("#sz-board svg", """svg => {
+      const r = svg.getBoundingClientRect();
+      const el = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return el.dataset.point; }""")
+    pg.tap(f'#sz-board .sz-point[data-point="{name}"]')
+    assert stars_shown(pg) == [name]
+    shot(pg, "puzzle-hex-phone.png")
+    ctx.close()
 
 
 def test_api_page(server, page):
@@ -340,9 +546,8 @@ def test_hint_on_a_solved_puzzle_keeps_the_verdict(server, page):
     page.goto(server + "/puzzle/sz-easy-1")
     page.wait_for_selector("body[data-ready]")
     place(page, [g.coord_text(q) for q in range(g.size) if gen.solution >> q & 1 and q not in givens])
-    page.click("#sz-check")
-    page.wait_for_selector("#sz-msg.sz-good")
+    page.wait_for_selector('body[data-solved="1"]')
     page.click("#sz-hint-btn")
     page.wait_for_selector("#sz-hint:not(:empty)")
     assert page.text_content("#sz-hint") == "Solved: there is nothing left to find."
-    assert "Correct" in page.text_content("#sz-msg")
+    assert page.text_content("#sz-msg") == "Solved! Every pattern appears exactly once."
