@@ -27,9 +27,13 @@ export function patternLabel(board, pattern) {
   return board.n_patterns <= 16 ? pattern.toString(16) : String(pattern).padStart(2, '0');
 }
 
+function beamList(board, pattern) {
+  return board.directions.map((_, d) => d).filter((d) => pattern >> d & 1).map((d) => directionWord(board, d));
+}
+
 // "beams up and left", "a beam down", "no beam at all"
 export function beamWords(board, pattern) {
-  const on = board.directions.map((_, d) => d).filter((d) => pattern >> d & 1).map((d) => directionWord(board, d));
+  const on = beamList(board, pattern);
   if (!on.length) return 'no beam at all';
   return (on.length === 1 ? 'a beam ' : 'beams ') + listWords(on);
 }
@@ -59,7 +63,7 @@ export function mistakeText(board, m) {
     case 'no-beam':
       return `given ${name(m.point)} needs a star somewhere ${directionWord(board, m.dir)}, and none can be there`;
     case 'clash':
-      return `${listWords(m.points.map(name))} have the same beams (${beamWords(board, m.pattern).replace(/^an? |^beams? /, '')}): each pattern only once`;
+      return `${listWords(m.points.map(name))} have the same beams (${listWords(beamList(board, m.pattern)) || 'none'}): each pattern only once`;
     case 'too-many':
       return `${stars(m.count)}, ${m.count - m.needed} more than the ${m.needed} a starmap has`;
     case 'blocked':
@@ -117,8 +121,8 @@ export function legendText(board) {
 // A given explained, when it is clicked or tapped.
 export function givenText(board, p, pattern) {
   return `${board.points[p].name} is a given star: its ${patternLabel(board, pattern)} means ${beamWords(board, pattern)}` +
-    (pattern === board.n_patterns - 1 || pattern === 0 ? '.' : `, and none ${listWords(board.directions.map((_, d) => d)
-      .filter((d) => !(pattern >> d & 1)).map((d) => directionWord(board, d)))}.`);
+    (pattern === board.n_patterns - 1 || pattern === 0 ? '.'
+      : `, and none ${listWords(beamList(board, board.n_patterns - 1 - pattern))}.`);
 }
 
 export function blockedText(board, p) {
