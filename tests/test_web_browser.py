@@ -344,6 +344,7 @@ def test_mistakes_are_drawn_on_the_board(server, page):
     assert page.locator(f'[data-wrong-beam="{min(given, star, key=lambda n: int(n))}-{max(given, star, key=lambda n: int(n))}"]').count() == 1
     assert page.text_content("#sz-msg") == f"Given {given} must not see a star {direction}, but it sees {star}."
     assert page.get_attribute("#sz-msg", "class") == "sz-msg sz-bad"
+    shot(page, "puzzle-mistake.png")
     page.keyboard.press("u")
     page.wait_for_selector('body[data-mistakes="0"]')
     assert page.text_content("#sz-msg") == "" and page.locator("[data-wrong]").count() == 0
@@ -398,10 +399,10 @@ def test_tap_mode_marks_on_a_phone(server, browser):
     pg.tap(f'#sz-board .sz-point[data-point="{mine[0]}"]', force=True)     # the star becomes a mark
     stored = json.loads(pg.evaluate("localStorage.getItem('szsolver:puzzle:sz-easy-2')"))
     assert stored["stars"] == [] and sorted(stored["empty"]) == sorted(["14", mine[0]])
+    shot(pg, "puzzle-phone.png")
     pg.tap("#sz-mode")
     pg.tap(f'#sz-board .sz-point[data-point="{mine[1]}"]', force=True)
     assert stars_shown(pg) == [mine[1]]
-    shot(pg, "puzzle-phone.png")
     ctx.close()
 
 

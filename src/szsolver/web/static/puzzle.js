@@ -121,7 +121,8 @@ function render() {
     if (len <= 2 * tick && !wrong) continue;      // neighbours: their ticks meet
     const ux = dx / len;
     const uy = dy / len;
-    const ends = { x1: pts[p].x + ux * tick, y1: pts[p].y + uy * tick, x2: pts[q].x - ux * tick, y2: pts[q].y - uy * tick };
+    const gap = wrong ? rad : tick;     // a wrong beam shows between neighbours too
+    const ends = { x1: pts[p].x + ux * gap, y1: pts[p].y + uy * gap, x2: pts[q].x - ux * gap, y2: pts[q].y - uy * gap };
     if (wrong) {
       view.draw('line', { ...ends, class: 'sz-beam-halo', 'stroke-width': (step / 4).toFixed(2) });
       view.draw('line', { ...ends, class: 'sz-beam sz-wrong', 'data-wrong-beam': `${board.points[p].name}-${board.points[q].name}`,
