@@ -438,6 +438,25 @@ def test_the_hex_board_zooms_to_playable_targets_on_a_phone(server, browser):
     ctx.close()
 
 
+def test_the_hex_board_zooms_around_the_pointer(server, page):
+    """ctrl + wheel (a trackpad's pinch) zooms about the point under the pointer, which
+    stays under it; the plain wheel does not zoom (the page scrolls)."""
+    page.goto(server + "/puzzle/hex-easy-1")
+    page.wait_for_selector("body[data-ready]")
+    box = page.locator('#sz-board .sz-point[data-point="10,12"]').bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    under = """([x, y]) => document.elementFromPoint(x, y).dataset.point"""
+    page.mouse.move(x, y)
+    page.mouse.wheel(0, 200)
+    assert page.get_attribute("#sz-board", "data-zoom") is None
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -100)
+    page.keyboard.up("Control")
+    page.wait_for_selector("#sz-board.sz-zoomed")
+    box = page.locator('#sz-board .sz-point[data-point="10,12"]').bounding_box()
+    assert page.evaluate(under, [x, y]) == "10,12" and box["width"] >= 32
+
+
 def test_api_page(server, page):
     page.goto(server + "/api")
     assert page.locator("table.sz-api tr").count() >= 12

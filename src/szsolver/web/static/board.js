@@ -136,12 +136,13 @@ export function attachBoard(holder, handlers) {
 // Zoom and pan for `view` (attachBoard's answer) inside `holder`: the picture's
 // viewBox shrinks around a centre, so the page keeps its layout. Pinch (two
 // fingers, or a trackpad's pinch), ctrl + wheel, and the returned zoomBy(f) zoom;
-// with `wheel` true (large boards) the plain wheel zooms too; a drag (one finger or
-// the mouse) pans once zoomed in, and a drag is never a click. The deepest zoom
-// makes a point's target at least `target` px across. holder gets class sz-zoomed
-// while zoomed in (its CSS lets a drag pan) and data-zoom the factor.
+// a drag (one finger or the mouse) pans once zoomed in, and so does the wheel until
+// the picture's edge (then the page scrolls on); a drag is never a click. The
+// plain wheel never zooms: the page would stop scrolling under the pointer. The
+// deepest zoom makes a point's target at least `target` px across. holder gets
+// class sz-zoomed while zoomed in (its CSS lets a drag pan) and data-zoom the factor.
 // Returns {zoomBy, reset, show(i): pan point i into view, get zoom}.
-export function enableZoom(view, holder, { wheel = false, target = 44 } = {}) {
+export function enableZoom(view, holder, { target = 44 } = {}) {
   const svg = view.svg;
   const base = svg.viewBox.baseVal;
   const x0 = base.x, y0 = base.y, w0 = base.width, h0 = base.height;
@@ -150,7 +151,9 @@ export function enableZoom(view, holder, { wheel = false, target = 44 } = {}) {
   let cx = x0 + w0 / 2;
   let cy = y0 + h0 / 2;
   const rect = () => svg.getBoundingClientRect();
-  const maxZoom = () => Math.max(2, target / (2 * r * rect().width / w0));
+  // px per unit of the picture at zoom 1 (the picture may be letterboxed in its box)
+  const scale = () => { const m = svg.getScreenCTM(); return m ? m.a / z : 1; };
+  const maxZoom = () => Math.max(2, target / (2 * r * scale()));
 
   function apply() {
     const w = w0 / z;
@@ -163,24 +166,25 @@ export function enableZoom(view, holder, { wheel = false, target = 44 } = {}) {
   }
   // zoom by `f` keeping the picture's point under client (px, py) where it is
   function zoomAt(f, px, py) {
-    const b = rect();
-    if (!b.width) return;
+    const m = svg.getScreenCTM();
+    if (!m || !m.a) return;
     const nz = Math.min(Math.max(z * f, 1), maxZoom());
-    const upp = w0 / z / b.width;
-    const ux = cx - w0 / z / 2 + (px - b.left) * upp;
-    const uy = cy - h0 / z / 2 + (py - b.top) * upp;
-    const nupp = w0 / nz / b.width;
-    cx = ux - (px - b.left) * nupp + w0 / nz / 2;
-    cy = uy - (py - b.top) * nupp + h0 / nz / 2;
+    const ux = (px - m.e) / m.a;           // the picture's point under (px, py)
+    const uy = (py - m.f) / m.d;
+    cx = ux + (cx - ux) * z / nz;
+    cy = uy + (cy - uy) * z / nz;
     z = nz;
     apply();
   }
+  // pan by a distance in px; whether the picture moved
   function panBy(dxPx, dyPx) {
-    const b = rect();
-    const upp = w0 / z / b.width;
-    cx -= dxPx * upp;
-    cy -= dyPx * upp;
+    const m = svg.getScreenCTM();
+    if (!m || !m.a) return false;
+    const [ox, oy] = [cx, cy];
+    cx -= dxPx / m.a;
+    cy -= dyPx / m.d;
     apply();
+    return Math.abs(cx - ox) + Math.abs(cy - oy) > 1e-6;
   }
 
   const down = new Map();        // pointerId -> {x, y}
@@ -229,10 +233,12 @@ export function enableZoom(view, holder, { wheel = false, target = 44 } = {}) {
     if (moved) { e.stopPropagation(); e.preventDefault(); moved = false; }
   }, true);
   svg.addEventListener('wheel', (e) => {
-    if (!(e.ctrlKey || wheel || z > 1.001)) return;
-    e.preventDefault();
-    if (e.ctrlKey || wheel) zoomAt(Math.exp(-e.deltaY * (e.ctrlKey ? 0.01 : 0.002)), e.clientX, e.clientY);
-    else panBy(-e.deltaX, -e.deltaY);
+    if (e.ctrlKey) {
+      e.preventDefault();
+      zoomAt(Math.exp(-e.deltaY * 0.01), e.clientX, e.clientY);
+    } else if (z > 1.001 && panBy(-e.deltaX, -e.deltaY)) {
+      e.preventDefault();
+    }
   }, { passive: false });
 
   return {

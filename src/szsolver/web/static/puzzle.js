@@ -83,7 +83,7 @@ function creditDaily() {
 
 const holder = $('sz-board');
 const view = attachBoard(holder, { onPoint: tapPoint, onMark: toggleEmpty, onCursor: (i) => zoom.show(i) });
-const zoom = enableZoom(view, holder, { wheel: board.cell === 'hex' });
+const zoom = enableZoom(view, holder);
 const step = board.step;
 const captionText = view.svg.querySelector('.caption text:last-child');
 const captionBase = captionText ? captionText.textContent : '';
@@ -307,7 +307,6 @@ async function hint() {
     if (!(await needSolution())) return;
     h = nextHint(board, steps, placed, empties, solution);
   }
-  render();
   highlight = h.index != null ? h.index : -1;
   const { head, text } = hintParts(board, h, document.body.dataset.solved === '1', GRADE_NAMES);
   hintBox.replaceChildren();
