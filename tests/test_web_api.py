@@ -32,7 +32,7 @@ from szsolver import errors  # noqa: E402
 from szsolver.cli import main  # noqa: E402
 from szsolver.formats.record import example_game  # noqa: E402
 from szsolver.formats.notation import position_string  # noqa: E402
-from szsolver.starmaps.generate import load_collection  # noqa: E402
+from szsolver.starmaps.generate import collection_index, load_collection  # noqa: E402
 from szsolver.starmaps.io import stars_from_points, stars_to_points  # noqa: E402
 from szsolver.starmaps.model import check_solution, solution_problems, star_patterns  # noqa: E402
 from szsolver.web import analysis as an  # noqa: E402
@@ -224,6 +224,24 @@ def test_pages_and_docs(client):
     # the endpoints' texts name commands as code, not as Markdown backticks
     assert "`" not in docs and "<code>szsolver puzzle check ID STARS --json</code>" in docs
     assert client.get("/static/puzzle.js").status_code == 200
+
+
+def test_a_hex_puzzle_page_stays_small(client):
+    """The hex board's page carries no rays (the script walks them): it was 434 KB."""
+    r = client.get("/puzzle/hex-easy-1")
+    assert r.status_code == 200 and len(r.content) < 220_000
+    data = json.loads(r.text.split('id="sz-data">')[1].split("</script>")[0])
+    assert "rays" not in data["board"] and len(data["board"]["points"]) == 768
+
+
+def test_the_next_puzzle_a_solved_page_offers(client):
+    ids = list(collection_index())
+    assert puzzles.next_puzzle_id("sz-hard-7") == "sz-hard-8"
+    assert puzzles.next_puzzle_id(ids[-1]) == ids[0]
+    assert puzzles.next_puzzle_id("sz-medium-anything") == "sz-medium-1"
+    assert puzzles.next_puzzle_id("sz-easy-d20261123", "2026-11-23") == "sz-fiendish-d20261122"
+    page = client.get("/puzzle/sz-hard-7").text
+    assert json.loads(page.split('id="sz-data">')[1].split("</script>")[0])["next"] == "sz-hard-8"
 
 
 # --- bad requests ------------------------------------------------------------------------------
