@@ -971,6 +971,6 @@ def test_the_static_page_is_self_contained(tmp_path):
 
 def test_inline_script_keeps_every_module():
     code = assets.inline_script("puzzle.js")
-    for name in ("starmap.js", "board.js", "puzzle.js"):
+    for name in ("starmap.js", "wording.js", "board.js", "puzzle.js"):
         assert f"// --- {name}" in code
     assert "solutionProblems" in code and "\nimport " not in code and "\nexport " not in code

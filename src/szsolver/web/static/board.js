@@ -4,7 +4,9 @@
 //
 // attachBoard(holder, handlers) wires clicks and the keyboard: arrow keys move a
 // cursor to the nearest point in that direction, space or enter act on it like a
-// click, x (or a right click) marks it. It returns {points, live, draw, setCursor}.
+// click, x (or a right click, or a shift-click) marks it; handlers.onCursor(i, shown)
+// hears the cursor move (shown: by the keyboard, drawn on the board). It returns
+// {points, live, draw, setCursor}. enableZoom adds zoom and pan to such a board.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -73,7 +75,7 @@ export function attachBoard(holder, handlers) {
     cursorShown = show;
     drawCursor();
     if (show) spoken.textContent = `point ${points[i].name}` + (points[i].el.dataset.state ? `, ${points[i].el.dataset.state}` : '');
-    if (handlers.onCursor) handlers.onCursor(i);
+    if (handlers.onCursor) handlers.onCursor(i, show);
   }
 
   for (const el of hits) {

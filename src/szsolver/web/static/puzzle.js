@@ -82,7 +82,9 @@ function creditDaily() {
 }
 
 const holder = $('sz-board');
-const view = attachBoard(holder, { onPoint: tapPoint, onMark: toggleEmpty, onCursor: (i) => zoom.show(i) });
+// zoomed in, the keyboard's cursor pans the board to stay in view (a click is in view)
+const view = attachBoard(holder, { onPoint: tapPoint, onMark: toggleEmpty,
+  onCursor: (i, shown) => { if (shown) zoom.show(i); } });
 const zoom = enableZoom(view, holder);
 const step = board.step;
 const captionText = view.svg.querySelector('.caption text:last-child');
