@@ -264,6 +264,7 @@ def test_undo_and_redo(server, page):
     assert page.is_disabled("#sz-redo")
     page.click("#sz-reset")
     page.click("#sz-confirm-yes")
+    page.wait_for_selector('body[data-placed="0"]')          # the dialog answers in a task of its own
     assert stars_shown(page) == [] and page.locator(".sz-empty-mark").count() == 0
     page.click("#sz-undo")                    # Clear undone
     assert stars_shown(page) == sorted(mine[:2]) and page.locator(".sz-empty-mark").count() == 1
@@ -296,6 +297,10 @@ def test_reveal_and_clear_ask_first(server, page):
     page.keyboard.press("Escape")                # Escape is "no" too
     page.wait_for_selector("#sz-confirm:not([open])", state="attached")
     assert stars_shown(page) == mine[:1]
+    page.click("#sz-reveal")                     # now yes: one move more than the star
+    page.click("#sz-confirm-yes")
+    page.wait_for_selector('body[data-solved="1"]')
+    assert page.get_attribute("body", "data-moves") == "2"
 
 
 def test_solved_as_the_last_star_goes_down_with_the_streak(server, page):

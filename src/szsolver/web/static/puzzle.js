@@ -180,6 +180,8 @@ function render() {
   holder.classList.toggle('sz-solved', solved);
   document.body.dataset.solved = solved ? '1' : '';
   document.body.dataset.mistakes = String(mistakes.length);
+  document.body.dataset.placed = String(placed.size);
+  document.body.dataset.moves = String(undoStack.length);     // for the tests: what undo can take back
   showVerdict(solved, mistakes);
   $('sz-undo').disabled = !undoStack.length;
   $('sz-redo').disabled = !redoStack.length;
