@@ -10,7 +10,7 @@
 // Progress is kept in localStorage under "szsolver:puzzle:<ID>", the dates of the
 // daily puzzles solved without Reveal under "szsolver:daily-solved".
 
-import { starPatterns, beamPairs, boardCheck, certainMistakes, nextHint, GRADE_NAMES } from './starmap.js';
+import { beamPairs, boardCheck, certainMistakes, nextHint, GRADE_NAMES } from './starmap.js';
 import { caption, toPlace, summary, mistakeText, WORDS, infoLine, legendText, givenText, blockedText, streakText, hintParts } from './wording.js';
 import { attachBoard, enableZoom, svgEl, say, api } from './board.js';
 
@@ -133,7 +133,7 @@ function render() {
       view.draw('line', { ...ends, class: 'sz-beam', stroke: colours.placed });
     }
   }
-  const pats = starPatterns(board, stars);
+  const pats = check.patterns;
   const counts = new Map();
   for (const pat of pats.values()) counts.set(pat, (counts.get(pat) || 0) + 1);
   for (const p of placed) {

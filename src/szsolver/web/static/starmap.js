@@ -2,10 +2,10 @@
 //
 // A board is the data of szsolver.web.puzzles.board_data: points (name, row, col),
 // steps (the directions as row and column steps), blocked points, givens [[point,
-// pattern]], the rule. Stars are a Set of point indices. solutionProblems gives the
-// same answers, in the same words, as szsolver.starmaps.model.solution_problems, and
-// boardCheck the same findings as check_solution; the tests compare them on every
-// published puzzle and on near-solutions. The page's sentences are in wording.js.
+// pattern]], the rule. Stars are a Set of point indices. boardCheck finds what
+// szsolver.starmaps.model.check_solution finds (its verdict is solution_problems');
+// the tests compare them on every published puzzle and on near-solutions. The
+// page's sentences are in wording.js.
 
 const RAYS = new WeakMap();
 
@@ -91,27 +91,6 @@ export function beamPairs(board, stars) {
     }
   }
   return out;
-}
-
-// Why `stars` is not a solution (an empty list: it is one).
-export function solutionProblems(board, stars) {
-  const problems = [];
-  const name = (p) => board.points[p].name;
-  const n = stars.size;
-  const need = board.n_patterns;
-  if (n !== need) problems.push(`${n} star${n === 1 ? '' : 's'}, a complete starmap needs ${need}`);
-  const blocked = new Set(board.blocked);
-  if ([...stars].some((p) => blocked.has(p))) problems.push('a star on a blocked point');
-  const pats = starPatterns(board, stars);
-  for (const [p, want] of board.givens) {
-    if (!pats.has(p)) problems.push(`given ${name(p)} has no star`);
-    else if (pats.get(p) !== want) problems.push(`given ${name(p)} shows pattern ${pats.get(p)}, not ${want}`);
-  }
-  const counts = new Map();
-  for (const pat of pats.values()) counts.set(pat, (counts.get(pat) || 0) + 1);
-  const dup = [...counts].filter(([, c]) => c > 1).map(([pat]) => pat).sort((a, b) => a - b);
-  if (dup.length) problems.push(`patterns shown more than once: [${dup.join(', ')}]`);
-  return problems;
 }
 
 // What is wrong with `stars` (the givens among them), point by point, as

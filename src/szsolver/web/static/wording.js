@@ -142,5 +142,5 @@ export function hintParts(board, h, solved, gradeNames) {
   if (h.kind === 'reveal') {
     return { text: `The named techniques stop here (the next step needs trial and error): a star goes on ${name(h.index)}.` };
   }
-  return { text: solved ? 'Solved: there is nothing left to find.' : 'Every deduction is on the board: place the stars it leaves.' };
+  return { text: solved ? 'Solved: there is nothing left to find.' : 'Every deduction is on the board.' };
 }
