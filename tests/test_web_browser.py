@@ -422,6 +422,21 @@ def test_the_hex_board_zooms_to_playable_targets_on_a_phone(server, browser):
     size = lambda: pg.eval_on_selector('#sz-board .sz-point[data-point="16,16"]',  # noqa: E731
                                        "e => e.getBoundingClientRect().width")
     assert size() < 20
+    # two fingers spread apart (touch events, as a phone sends them): a pinch zooms in
+    box = pg.eval_on_selector("#sz-board svg", "e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }")
+    cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
+    cdp = ctx.new_cdp_session(pg)
+
+    def fingers(kind, gap):
+        points = [] if kind == "touchEnd" else [{"x": cx - gap, "y": cy, "id": 0}, {"x": cx + gap, "y": cy, "id": 1}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    fingers("touchStart", 20)
+    for gap in range(30, 100, 10):
+        fingers("touchMove", gap)
+    fingers("touchEnd", 0)
+    pinched = float(pg.get_attribute("#sz-board", "data-zoom"))
+    assert pinched > 2
+    assert stars_shown(pg) == []                        # a pinch places nothing
     for _ in range(6):
         pg.tap("#sz-zoom-in")
     assert size() >= 32
