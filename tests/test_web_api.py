@@ -770,12 +770,14 @@ def _cases():
     return out
 
 
-def _node(script: str, payload) -> object:
+def _node(script: str, payload, module: str = "starmap.js", name: str = "sm") -> object:
+    """``script`` run by node with ``module`` (from static/) imported as ``name`` and
+    ``payload`` (JSON) as ``input``; what it prints, read as JSON."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed: the page's rules are tested in the browser tests only")
-    url = "file://" + os.path.join(STATIC, "starmap.js")
-    code = (f"import * as sm from '{url}';\n"
+    url = "file://" + os.path.join(STATIC, module)
+    code = (f"import * as {name} from '{url}';\n"
             "import {{ readFileSync }} from 'node:fs';\n".replace("{{", "{").replace("}}", "}")
             + "const input = JSON.parse(readFileSync(0, 'utf8'));\n" + script)
     r = subprocess.run([node, "--input-type=module", "-e", code], input=json.dumps(payload),
@@ -972,3 +974,101 @@ def test_inline_script_keeps_every_module():
     for name in ("starmap.js", "wording.js", "board.js", "puzzle.js"):
         assert f"// --- {name}" in code
     assert "boardCheck" in code and "summary" in code and "\nimport " not in code and "\nexport " not in code
+
+
+def _random_games():
+    """Random legal games to their end, of both rules, with supplies of 0 to 7
+    neutrals, one on the 8x8 board and one from a set-up start (Blue to move)."""
+    import random
+    from szsolver.formats.record import Game
+    rng = random.Random(20261127)
+    games = []
+    for k in range(10):
+        rule = ("basic", "advanced")[k % 2]
+        tags = {"Rule": rule, "Neutrals": f"{rng.randint(0, 7)} {rng.randint(0, 7)}"}
+        if k == 8:
+            tags["Board"] = "square-8"
+        if k == 9:
+            tags = {"Position": position_string(example_game().positions[4].with_rule("advanced"))}
+        game = Game(tags)
+        while not game.final.is_over():
+            legal = game.final.legal_turns()
+            # a neutral as often as not, while there are any
+            plain = [t for t in legal if t.neutral < 0]
+            game.play(rng.choice(plain if rng.random() < 0.5 else legal))
+        games.append(game)
+    return games
+
+
+def test_the_boards_rules_agree_with_the_python_rules():
+    """game.js, the analysis board's rules, against szsolver's on random games of both
+    rules to their end: every position's legal turns (in order), the position string,
+    each side's patterns and score, the value and the result, the caption, the beams
+    the picture draws, why an illegal turn is illegal, the final value and winner, and
+    the record's text."""
+    from szsolver.formats.notation import position_json, result_text
+    from szsolver.formats.record import game_string
+    from szsolver.formats.svg import beam_pairs, position_caption
+    games = _random_games()
+    errors_seen = set()
+    payload = [{"board": an.geometry_data(g.geometry), "start": position_json(g.start),
+                "tags": g.tags, "turns": [str(t) for t in g.turns]} for g in games]
+    got = _node("""
+const out = input.map(({board, start, tags, turns}) => {
+  let pos = sz.positionFromJson(board, start);
+  const first = pos;
+  const rows = [];
+  const look = (pos) => {
+    const occupied = [...pos.red, ...pos.blue, ...pos.neutral].sort((a, b) => a - b);
+    const [r, b] = sz.scores(board, pos);
+    return {position: sz.positionString(board, pos),
+      legal: sz.legalTurns(board, pos).map((t) => sz.turnText(board, t)).join(' '),
+      patterns: [0, 1].map((s) => [...sz.patterns(board, pos, s)].sort((x, y) => x[0] - y[0])),
+      shown: [0, 1].map((s) => sz.patternSet(board, pos, s)),
+      scores: [r, b], value: sz.value(board, pos), result: sz.resultText(board, pos),
+      caption: sz.caption(board, pos), over: sz.isOver(pos),
+      occupiedError: occupied.length && sz.turnError(board, pos, {stone: occupied[occupied.length - 1], neutral: -1}),
+      neutralError: occupied.length && sz.turnError(board, pos, {stone: sz.legalTurns(board, pos).length ?
+        sz.legalTurns(board, pos)[0].stone : 0, neutral: occupied[0]}),
+      supplyError: sz.turnError(board, pos, {stone: board.points.length - 1, neutral: board.points.length - 2})};
+  };
+  let last = null;
+  for (const text of turns) {
+    rows.push({...look(pos), beams: sz.picture(board, pos, last).beams});
+    last = sz.parseTurn(board, text);
+    pos = sz.play(board, pos, last);
+  }
+  rows.push({...look(pos), beams: sz.picture(board, pos, last).beams, marks: sz.picture(board, pos, last).marks});
+  return {rows, record: sz.recordText(board, tags, first, turns)};
+});
+console.log(JSON.stringify(out));""", payload, "game.js", "sz")
+    from szsolver.rules.base import turn_error, encode_turn
+    for game, answer in zip(games, got):
+        positions = [game.start] + game.positions
+        assert len(answer["rows"]) == len(positions)
+        for pos, a in zip(positions, answer["rows"]):
+            g = pos.geometry
+            assert a["position"] == position_string(pos)
+            assert a["legal"] == " ".join(str(t) for t in pos.legal_turns())
+            for side in (0, 1):
+                assert [tuple(x) for x in a["patterns"][side]] == sorted(pos.patterns(side).items())
+                assert a["shown"][side] == [k for k in range(16) if pos.pattern_set(side) >> k & 1]
+            assert tuple(a["scores"]) == pos.scores() and a["value"] == pos.value()
+            assert a["result"] == result_text(pos) and a["caption"] == position_caption(pos)
+            assert a["over"] == pos.is_over()
+            assert sorted(map(tuple, a["beams"])) == sorted(beam_pairs(pos))
+            occupied = [p for p in range(g.size) if not pos.empty >> p & 1]
+            if not occupied:          # the 8x8 board's start
+                continue
+            assert a["occupiedError"] == turn_error(pos, encode_turn(occupied[-1]))
+            legal = pos.legal_turns()
+            stone = legal[0].stone if legal else 0
+            assert a["neutralError"] == turn_error(pos, encode_turn(stone, occupied[0]))
+            assert a["supplyError"] == turn_error(pos, encode_turn(g.size - 1, g.size - 2))
+            errors_seen.add(a["supplyError"] and a["supplyError"].split(" has ")[-1])
+        last = game.turns[-1]
+        assert a["marks"] == [last.stone] + ([last.neutral] if last.neutral >= 0 else [])
+        assert answer["rows"][-1]["value"] == game.final.value() and game.final.is_over()
+        assert answer["record"] == game_string(game)
+    assert "no neutral stones left" in errors_seen
+    assert {g.rule for g in games} == {0, 1} and {g.geometry.name for g in games} == {"stars-zone", "square-8"}

@@ -124,6 +124,39 @@ def board_svg(pos, last_turn=None, *, labels=None, fills=None) -> str:
     return svg[:-len("</svg>")] + _points_layer(pos) + "</svg>\n"
 
 
+def geometry_data(g, blank: str = "-") -> dict:
+    """A board for the pages' scripts: its points (name, row, column) in point order,
+    the directions as (row, column) steps (the scripts walk the rays themselves, as
+    :attr:`szsolver.rules.geometry.Geometry.rays` does) and each pattern's name
+    (:func:`szsolver.formats.patterns.pattern_name`; ``blank`` for the pattern of no
+    beam on boards that are not square)."""
+    from ..formats.patterns import pattern_name
+    return {"board": g.name, "cell": g.cell, "n_patterns": g.n_patterns,
+            "directions": list(g.direction_names),
+            "steps": [list(d) for d in g.directions],
+            "points": [{"name": g.coord_text(p), "row": r, "col": c} for p, (r, c) in enumerate(g.coords)],
+            "pattern_names": [pattern_name(k, g, blank=blank) for k in range(g.n_patterns)]}
+
+
+def bare_board_svg(pos) -> str:
+    """The picture of ``pos``'s board with no stone placed (the fixed neutrals drawn,
+    the caption a start's), a layer ``<g class="sz-stones">`` for the page to draw a
+    position's stones, beams and last turn on, then :func:`board_svg`'s layers."""
+    from ..formats.svg import position_svg
+    empty = type(pos)(pos.geometry, rule=pos.rule)
+    svg = position_svg(empty, beams=True).rstrip()
+    if not svg.endswith("</svg>"):
+        raise AssertionError("position_svg did not end with </svg>")
+    return svg[:-len("</svg>")] + '<g class="sz-stones"></g>\n' + _points_layer(pos) + "</svg>\n"
+
+
+def picture_colours() -> dict:
+    """The palette's colours the analysis page draws stones, beams and marks in."""
+    from ..formats.palette import BACKGROUND, BLUE_STONE, GRID, NEUTRAL_STONE, RED_STONE
+    return {"background": BACKGROUND, "grid": GRID, "red": RED_STONE, "blue": BLUE_STONE,
+            "neutral": NEUTRAL_STONE}
+
+
 def score_json(pos) -> dict:
     """The JSON of ``szsolver score --json``."""
     from ..formats.notation import score_json
@@ -148,8 +181,11 @@ def position_view(pos, last_turn=None) -> dict:
 
 def game_view(game) -> dict:
     """A game for the board: its JSON, record text, every position (the start first)
-    and per turn its text, round and side."""
-    from ..formats.notation import format_turn, position_string
+    and per turn its text, round and side; for the page's own rules (``game.js``)
+    the start as JSON, the stones a side places, the board
+    (:func:`geometry_data`), its bare picture (:func:`bare_board_svg`) and the
+    colours to draw stones in."""
+    from ..formats.notation import format_turn, position_json, position_string
     from ..formats.record import game_json, game_string
     from ..rules.base import SIDE_NAMES
     g = game.geometry
@@ -157,7 +193,10 @@ def game_view(game) -> dict:
             "positions": [position_string(game.start)] + [position_string(p) for p in game.positions],
             "turns": [{"turn": format_turn(t, g), "round": game.round_of(i),
                        "side": SIDE_NAMES[game.side_of(i)]} for i, t in enumerate(game.turns)],
-            "board": g.name, "warnings": list(game.warnings)}
+            "board": g.name, "warnings": list(game.warnings),
+            "start": position_json(game.start), "stones_per_side": game.start.stones_per_side,
+            "geometry": geometry_data(g), "svg": bare_board_svg(game.start),
+            "colours": picture_colours()}
 
 
 def check_board(pos) -> None:
@@ -177,5 +216,5 @@ def require_keys(body: dict, allowed: set, required: set = frozenset()) -> None:
 
 
 __all__ = ["TIME_CAP", "DEFAULT_TIME", "time_limit_from", "flag_from", "position_from",
-           "game_from", "side_from", "board_svg", "score_json", "position_view", "game_view",
+           "game_from", "side_from", "board_svg", "bare_board_svg", "geometry_data", "picture_colours", "score_json", "position_view", "game_view",
            "require_keys", "InputError"]

@@ -22,6 +22,7 @@ import re
 from ..formats.palette import BACKGROUND, BLOCKED, GIVEN_STAR, GRID, PLACED_STAR
 from ..formats.patterns import pattern_name
 from ..rules.base import RULE_NAMES
+from .analysis import geometry_data
 
 # The logic solver writes every step as "<point>: <reason> => <outcome>".
 _STEP_RE = re.compile(r"^(?P<point>[^:\s]+): .* => (?P<outcome>empty|a star|star (?P<pattern>\S+))$")
@@ -103,15 +104,10 @@ def board_data(puzzle) -> dict:
     g = puzzle.geometry
     step, _xy_points, dirs = _xy(puzzle)
     return {
-        "board": g.name, "cell": g.cell, "rule": RULE_NAMES[puzzle.rule], "step": step,
-        "n_patterns": g.n_patterns,
-        "directions": list(g.direction_names),
-        "steps": [list(d) for d in g.directions],
+        **geometry_data(g, blank="blank"), "rule": RULE_NAMES[puzzle.rule], "step": step,
         "dirs": [[round(ux, 4), round(uy, 4)] for ux, uy in dirs],
-        "points": [{"name": g.coord_text(p), "row": r, "col": c} for p, (r, c) in enumerate(g.coords)],
         "blocked": [p for p in range(g.size) if puzzle.blocked >> p & 1],
         "givens": [[p, pat] for p, pat in puzzle.givens],
-        "pattern_names": [pattern_name(k, g, blank="blank") for k in range(g.n_patterns)],
         "colours": {"background": BACKGROUND, "grid": GRID, "given": GIVEN_STAR,
                     "placed": PLACED_STAR, "blocked": BLOCKED},
     }

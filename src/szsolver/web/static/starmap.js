@@ -10,9 +10,10 @@
 const RAYS = new WeakMap();
 
 // rays[p][d]: the points further along direction d from p, nearest first, walked as
-// Geometry.rays walks them (to the edge of the coordinates, skipping holes).
+// Geometry.rays walks them (to the edge of the coordinates, skipping holes). Kept per
+// board.points: the game's positions share their board's.
 export function boardRays(board) {
-  let rays = RAYS.get(board);
+  let rays = RAYS.get(board.points);
   if (rays) return rays;
   const rows = board.points.map((p) => p.row);
   const cols = board.points.map((p) => p.col);
@@ -26,7 +27,7 @@ export function boardRays(board) {
     }
     return ray;
   }));
-  RAYS.set(board, rays);
+  RAYS.set(board.points, rays);
   return rays;
 }
 
