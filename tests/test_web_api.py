@@ -1036,7 +1036,7 @@ const out = input.map(({board, start, tags, turns}) => {
   for (const text of turns) {
     rows.push({...look(pos), beams: sz.picture(board, pos, last).beams});
     last = sz.parseTurn(board, text);
-    pos = sz.play(board, pos, last);
+    pos = sz.playTurn(board, pos, last);
   }
   rows.push({...look(pos), beams: sz.picture(board, pos, last).beams, marks: sz.picture(board, pos, last).marks});
   return {rows, record: sz.recordText(board, tags, first, turns)};

@@ -4,19 +4,28 @@
 // `check` of the turn that led to it, the value of every turn (the endgame solver),
 // the CP-SAT potential map, and the whole game's annotation.
 //
-// The game lives here as JSON ({type: "game", tags, turns}); the server replays it
-// on every change (POST /api/game) and draws each position (POST /api/view).
+// The server reads the game once (POST /api/game: its turns, its start, the board
+// and the board's bare picture); from then on the page plays and draws every
+// position itself with the rules of game.js, so a step is instant and never lost.
+// The turns form a tree: the game's own line and, beside it, the variations played
+// on the board (a turn played mid-game starts one; the game's turns are kept). The
+// address carries the game and the turn shown (tags as `Name=value`, `turns=44n66.64`,
+// `turn=N`): Back and Forward go through the turns visited, and a link opens there.
 
-import { attachBoard, say, api } from './board.js';
+import { attachBoard, say, api, svgEl } from './board.js';
+import { SIDES, caption, isOver, parseTurn, patternSet, picture, playTurn, positionFromJson, positionString, recordText, resultText, turnError, turnText } from './game.js';
 
 const $ = (id) => document.getElementById(id);
 const msg = $('sz-msg');
-let game = null;        // the /api/game answer: game, record, positions, turns
-let at = 0;             // index into game.positions
-let view = null;        // the /api/view answer for positions[at]
+let data = null;        // the /api/game answer of the game loaded (its board, start, tags)
+let geo = null;         // its board (geometry_data)
+let root = null;        // the tree of turns: {id, text, turn, pos, parent, children, ply}
+let node = null;        // the node shown
 let board = null;       // attachBoard's handle
 let pending = -1;       // the stone's point while the neutral is being chosen
-let requestNo = 0;
+let lastId = 0;
+let undoable = [];      // the turns played on the board, last on top: {node, added}
+let annotated = null;   // the line (its turns' text) the annotation panel is about
 const running = new Set();   // the tools whose answer is awaited (their buttons wait too)
 const asking = new Map();    // tool -> the AbortController of its request
 
@@ -33,7 +42,7 @@ function limit() {
 // another position (or game) the request is given up (the server then stops its
 // work) and any answer dropped.
 async function job(name, ask) {
-  if (!game || running.has(name)) return;
+  if (!root || running.has(name)) return;
   running.add(name);
   const ctl = new AbortController();
   asking.set(name, ctl);
@@ -47,133 +56,429 @@ async function job(name, ask) {
   }
 }
 
-function stillAt(position) { return game && game.positions[at] === position; }
+function stillAt(here) { return node === here; }
 
-async function loadGame(body, where) {
-  const r = await api('POST', '/api/game', body);
-  if (!r.ok) { say(msg, r.data.error, 'bad'); return false; }
-  game = r.data;
-  $('sz-record').value = game.record;
-  clearPanels();
-  say(msg, '');
-  for (const w of game.warnings) say(msg, 'Warning: ' + w, 'info');
-  await show(where == null ? game.positions.length - 1 : where);
+// --- the tree of turns ---------------------------------------------------------------
+
+function newNode(parent, turn) {
+  const pos = parent ? playTurn(geo, parent.pos, turn) : null;
+  const n = { id: ++lastId, turn, text: turn ? turnText(geo, turn) : null, pos, parent,
+    children: [], ply: parent ? parent.ply + 1 : 0 };
+  if (parent) parent.children.push(n);
+  return n;
+}
+
+// The node's line: the turns from the start to it, then on along the first child.
+function lineOf(n) {
+  const line = [];
+  for (let k = n; k.parent; k = k.parent) line.unshift(k);
+  for (let k = n.children[0]; k; k = k.children[0]) line.push(k);
+  return line;
+}
+
+function onMainLine(n) {
+  for (let k = n; k.parent; k = k.parent) if (k.parent.children[0] !== k) return false;
   return true;
 }
 
-function clearPanels(perPosition = false) {
-  const ids = ['sz-check-out', 'sz-values-out', 'sz-potential-out'];
-  for (const id of perPosition ? ids : [...ids, 'sz-annotate-out']) $(id).replaceChildren();
-  for (const [name, ctl] of asking) if (!perPosition || name !== 'annotate') ctl.abort();
+// The first node of the variation `n` is in (null on the main line).
+function branchOf(n) {
+  for (let k = n; k.parent; k = k.parent) if (k.parent.children[0] !== k) return k;
+  return null;
 }
 
-function occupied() {
-  const pos = view.position;
-  const names = new Set();
-  for (const k of ['red', 'blue', 'neutral']) for (const [r, c] of pos[k]) names.add(r < 10 && c < 10 ? `${r}${c}` : `${r},${c}`);
-  return names;
+// The child of `n` playing `text`, added if there is none (the first child of a node
+// with none: the line goes on; else a variation).
+function childFor(n, text) {
+  const old = n.children.find((c) => c.text === text);
+  if (old) return { child: old, added: false };
+  const turn = parseTurn(geo, text);
+  if (!turn) throw new Error(`bad turn ${text}`);
+  return { child: newNode(n, turn), added: true };
 }
 
-async function show(k) {
-  k = Math.max(0, Math.min(game.positions.length - 1, k));
-  const mine = ++requestNo;
-  const last = k > 0 ? game.turns[k - 1].turn : null;
-  const r = await api('POST', '/api/view', { position: game.positions[k], last_turn: last });
-  if (mine !== requestNo) return;
-  if (!r.ok) { say(msg, r.data.error, 'bad'); return; }
-  if (k !== at) clearPanels(true);         // the tools' answers were about another position
-  at = k;
-  view = r.data;
+function sideName(i) { return SIDES[i][0].toUpperCase() + SIDES[i].slice(1); }
+
+function roundOf(n) { return Math.floor((root.pos.red.size + root.pos.blue.size + n.ply - 1) / 2) + 1; }
+
+// --- the address ------------------------------------------------------------------------
+
+const RESERVED = new Set(['turns', 'turn', 'example', 'position']);
+
+// The game's tags for the line shown: the Result tag only while the line is the game's own.
+function lineTags(line) {
+  const tags = { ...data.game.tags };
+  const own = data.game.turns;
+  if (line.length !== own.length || line.some((n, i) => n.text !== own[i])) delete tags.Result;
+  return tags;
+}
+
+function enc(v) {
+  return encodeURIComponent(v).replace(/%20/g, '+').replace(/%2F/gi, '/').replace(/%2C/gi, ',');
+}
+
+function address() {
+  const line = lineOf(node);
+  const parts = Object.entries(lineTags(line)).map(([k, v]) =>
+    `${/^[A-Z]/.test(k) ? k : 'tag.' + k}=${enc(v)}`);
+  if (line.length) parts.push('turns=' + line.map((n) => n.text).join('.'));
+  parts.push(`turn=${node.ply}`);
+  return location.pathname + '?' + parts.join('&');
+}
+
+// {tags, turns, turn} of an address's query, or null when it names no game.
+function gameOfAddress(search) {
+  const params = new URLSearchParams(search);
+  const tags = {};
+  let named = false;
+  for (const [k, v] of params) {
+    if (/^[A-Z]/.test(k)) { tags[k] = v; named = true; }
+    else if (k.startsWith('tag.')) { tags[k.slice(4)] = v; named = true; }
+  }
+  const turns = (params.get('turns') || '').split('.').filter(Boolean);
+  if (turns.length || params.has('turn')) named = true;
+  const t = params.get('turn');
+  const turn = t !== null && /^[0-9]{1,4}$/.test(t) ? Number(t) : null;
+  return named ? { tags, turns, turn } : null;
+}
+
+function sameTags(a, b) {
+  const strip = (t) => JSON.stringify(Object.entries(t).filter(([k]) => k !== 'Result'));
+  return strip(a) === strip(b);
+}
+
+function remember(how) {
+  if (how === 'push') history.pushState(null, '', address());
+  else if (how === 'replace') history.replaceState(null, '', address());
+}
+
+// --- showing a position ---------------------------------------------------------------
+
+// Go to node `n`: the board, the lists and the address ('push' a new entry in the
+// browser's history, 'replace' the current one, or 'none': it is already there).
+function go(n, how = 'push') {
+  if (!n) return;
+  const moved = n !== node;
+  if (moved) clearPanels(true);            // the tools' answers were about another position
+  node = n;
   pending = -1;
-  const holder = $('sz-board');
-  const cursor = board ? board.cursor : 0;
-  holder.innerHTML = view.svg;
-  board = attachBoard(holder, { onPoint: clickPoint, onKey: boardKey, cursor });
+  if (annotated !== null && annotated !== lineOf(node).map((k) => k.text).join(' ')) {
+    clearAnnotation();
+  }
+  drawPosition();
   renderStatus();
   renderTurns();
-  document.body.dataset.at = String(at);
+  if (moved || how === 'replace') remember(how);
+  document.body.dataset.at = String(node.ply);
+}
+
+function step(k, repeat) {
+  if (!root) return;
+  let n = node;
+  if (k < 0) for (let i = 0; i < -k && n.parent; i++) n = n.parent;
+  else for (let i = 0; i < k && n.children[0]; i++) n = n.children[0];
+  go(n, repeat ? 'replace' : 'push');
+}
+
+function toEnd(repeat) {
+  let n = node;
+  while (n.children[0]) n = n.children[0];
+  go(n, repeat ? 'replace' : 'push');
+}
+
+function drawPosition() {
+  const svg = board.svg;
+  const layer = svg.querySelector('.sz-stones');
+  layer.replaceChildren();
+  const pic = picture(geo, node.pos, node.turn);
+  const c = data.colours;
+  const xy = (p) => [board.points[p].x, board.points[p].y];
+  const beams = svgEl('g', { 'stroke-width': 0.14, 'stroke-linecap': 'round', opacity: 0.85 }, layer);
+  for (const [side, p, q] of pic.beams) {
+    const [[x1, y1], [x2, y2]] = [xy(p), xy(q)];
+    svgEl('line', { x1, y1, x2, y2, stroke: c[SIDES[side]] }, beams);
+  }
+  const stones = svgEl('g', { stroke: c.background, 'stroke-width': 0.04 }, layer);
+  for (const p of board.points) if (p) delete p.el.dataset.state;
+  for (const { point, kind } of pic.stones) {
+    const [cx, cy] = xy(point);
+    svgEl('circle', { cx, cy, r: 0.4, fill: c[kind] }, stones);
+    board.points[point].el.dataset.state = kind === 'neutral' ? 'neutral stone' : `${kind} stone`;
+  }
+  for (const p of pic.marks) {
+    const [cx, cy] = xy(p);
+    const mark = svgEl('circle', { cx, cy, r: 0.13, fill: c.background, class: 'sz-last' }, layer);
+    svgEl('title', {}, mark).textContent = 'last turn';
+  }
+  // the caption under the board, in szsolver.formats.svg's size rule
+  const lines = caption(geo, node.pos);
+  const cap = svg.querySelector('g.caption');
+  if (cap) {
+    const width = svg.viewBox.baseVal.width;
+    cap.setAttribute('font-size', Math.min(0.36, 0.95 * width / (0.55 * Math.max(...lines.map((t) => t.length)))).toFixed(3));
+    [...cap.querySelectorAll('text')].forEach((t, i) => { t.textContent = lines[i] || ''; });
+  }
 }
 
 function renderStatus() {
   for (const name of ['check', 'values', 'potential', 'annotate']) $(`sz-${name}`).disabled = true;
-  if (!view) return;
-  const s = view.score;
-  const side = (n) => n[0].toUpperCase() + n.slice(1);
-  for (const name of ['red', 'blue']) {
-    const d = s[name];
-    $(`sz-${name}-score`).textContent = `${side(name)} ${d.score}`;
-    $(`sz-${name}-patterns`).textContent = d.patterns.map((p) => p.name).join(' ') || 'no stones';
+  if (!root) return;
+  const pos = node.pos;
+  const over = isOver(pos);
+  for (const side of [0, 1]) {
+    const name = SIDES[side];
+    const shown = patternSet(geo, pos, side);
+    $(`sz-${name}-score`).textContent = `${sideName(side)} ${shown.length}`;
+    $(`sz-${name}-patterns`).textContent = shown.map((k) => geo.pattern_names[k]).join(' ') || 'no stones';
   }
-  const left = view.position.neutrals_left;
-  let status = view.over ? `Game over: ${s.result}.`
-    : `${side(view.side)} to move; neutrals left: red ${left.red}, blue ${left.blue}. ${side(s.result)}.`;
-  if (at > 0) status = `After ${game.turns[at - 1].turn} (round ${game.turns[at - 1].round}, ${game.turns[at - 1].side}). ` + status;
+  const result = resultText(geo, pos);
+  let status = over ? `Game over: ${result}.`
+    : `${sideName(pos.side)} to move; neutrals left: red ${pos.left[0]}, blue ${pos.left[1]}. ${result[0].toUpperCase() + result.slice(1)}.`;
+  if (node.parent) status = `After ${node.text} (round ${roundOf(node)}, ${SIDES[node.parent.pos.side]}). ` + status;
   $('sz-status').textContent = status;
-  $('sz-position').textContent = view.position.position;
-  $('sz-check').disabled = at === 0 || running.has('check');
-  $('sz-values').disabled = view.over || running.has('values');
-  $('sz-potential').disabled = view.over || running.has('potential');
+  $('sz-position').textContent = positionString(geo, pos);
+  const line = lineOf(node);
+  $('sz-record').value = recordText(geo, lineTags(line), root.pos, line.map((n) => n.text));
+  $('sz-check').disabled = !node.parent || running.has('check');
+  $('sz-values').disabled = over || running.has('values');
+  $('sz-potential').disabled = over || running.has('potential');
   $('sz-annotate').disabled = running.has('annotate');
+  $('sz-undo').disabled = !lastPlayed();
+  const inVariation = !onMainLine(node);
+  $('sz-promote').disabled = !inVariation;
+  $('sz-delete').disabled = !inVariation;
+}
+
+function turnButton(n, numbered) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  const side = n.parent.pos.side;
+  b.textContent = (side === 0 ? `${roundOf(n)}. ` : numbered ? `${roundOf(n)}... ` : '') + n.text;
+  b.className = 'sz-turn sz-' + SIDES[side] + (n === node ? ' sz-at' : '');
+  b.dataset.turn = String(n.ply);
+  b.dataset.node = String(n.id);
+  b.addEventListener('click', () => go(n));
+  return b;
+}
+
+// A line as the turn list shows it: each turn, and after a turn its alternatives in
+// parentheses (each a line of its own), as a game record with variations is written.
+function renderLine(box, first) {
+  let numbered = true;
+  for (let n = first; n; n = n.children[0]) {
+    box.appendChild(turnButton(n, numbered));
+    numbered = false;
+    const siblings = n.parent.children;
+    if (siblings[0] === n && siblings.length > 1) {
+      for (const v of siblings.slice(1)) {
+        const sub = document.createElement('span');
+        sub.className = 'sz-variation';
+        renderLine(sub, v);
+        box.appendChild(sub);
+      }
+      numbered = true;
+    }
+  }
 }
 
 function renderTurns() {
   const list = $('sz-turns');
   list.replaceChildren();
-  game.turns.forEach((t, i) => {
-    const li = document.createElement('li');
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.textContent = (t.side === 'red' ? `${t.round}. ` : '') + t.turn;
-    b.className = 'sz-turn sz-' + t.side + (i + 1 === at ? ' sz-at' : '');
-    b.dataset.turn = String(i + 1);
-    b.addEventListener('click', () => show(i + 1));
-    li.appendChild(b);
-    list.appendChild(li);
-  });
-  $('sz-turn-no').textContent = `${at} / ${game.turns.length}`;
+  if (root.children[0]) renderLine(list, root.children[0]);
+  $('sz-turn-no').textContent = `${node.ply} / ${lineOf(node).length}`;
 }
+
+// --- loading a game --------------------------------------------------------------------
+
+// Show the game of a /api/game answer, at turn `at` of its line (null: its end).
+function setGame(answer, at, how) {
+  data = answer;
+  geo = answer.geometry;
+  const holder = $('sz-board');
+  holder.innerHTML = answer.svg;
+  board = attachBoard(holder, { onPoint: clickPoint, onKey: boardKey, cursor: board ? board.cursor : 0 });
+  root = { id: ++lastId, turn: null, text: null, parent: null, children: [], ply: 0,
+    pos: positionFromJson(geo, answer.start, answer.stones_per_side) };
+  node = null;
+  undoable = [];
+  let n = root;
+  for (const text of answer.game.turns) n = childFor(n, text).child;
+  const line = lineOf(root);
+  go(at == null ? n : at === 0 ? root : line[Math.min(at, line.length) - 1], how);
+}
+
+async function loadGame(body, where, how = 'push') {
+  const r = await api('POST', '/api/game', body);
+  if (!r.ok) { say(msg, r.data.error, 'bad'); return false; }
+  clearPanels();
+  say(msg, '');
+  setGame(r.data, where, how);
+  for (const w of r.data.warnings) say(msg, 'Warning: ' + w, 'info');
+  return true;
+}
+
+function clearAnnotation() {
+  $('sz-annotate-out').replaceChildren();
+  annotated = null;
+  const ctl = asking.get('annotate');
+  if (ctl) ctl.abort();
+}
+
+function clearPanels(perPosition = false) {
+  for (const id of ['sz-check-out', 'sz-values-out', 'sz-potential-out']) $(id).replaceChildren();
+  for (const [name, ctl] of asking) if (name !== 'annotate') ctl.abort();
+  if (!perPosition) clearAnnotation();
+}
+
+// An address's game: the one shown already (its tags) takes the address's line into
+// its tree; another is loaded. `how`: the history entry, as go's.
+async function openAddress(how) {
+  const params = new URLSearchParams(location.search);
+  const asked = gameOfAddress(location.search);
+  if (asked && root && sameTags(asked.tags, data.game.tags)) {
+    let n = root;
+    try {
+      for (const text of asked.turns) n = childFor(n, text).child;
+    } catch (e) {
+      say(msg, `The address's turns do not replay: ${e.message}.`, 'bad');
+      return;
+    }
+    const line = lineOf(n).slice(0, asked.turns.length);
+    const at = asked.turn == null ? asked.turns.length : Math.min(asked.turn, asked.turns.length);
+    go(at === 0 ? root : line[at - 1], how);
+    return;
+  }
+  let ok = true;
+  let error = '';
+  if (params.get('example')) ok = await loadGame({ example: true }, 0, how);
+  else if (params.get('position')) ok = await loadGame({ source: params.get('position') }, null, how);
+  else if (asked) {
+    ok = await loadGame({ game: { type: 'game', tags: asked.tags, turns: asked.turns } }, asked.turn, how);
+  } else {
+    await loadGame({ game: { type: 'game', tags: { Rule: 'basic' }, turns: [] } }, null, how);
+  }
+  if (!ok) {
+    error = msg.textContent;       // keep it, on the empty board
+    await loadGame({ game: { type: 'game', tags: { Rule: 'basic' }, turns: [] } }, null, 'none');
+    say(msg, error, 'bad');
+  }
+}
+
+// --- playing ---------------------------------------------------------------------------
 
 function drawPending() {
   board.clear();
   if (pending < 0) return;
   const p = board.points[pending];
-  board.draw('circle', { cx: p.x, cy: p.y, r: 0.4, class: 'sz-pending sz-' + view.side });
+  board.draw('circle', { cx: p.x, cy: p.y, r: 0.4, class: 'sz-pending sz-' + SIDES[node.pos.side] });
 }
 
-async function play(turn) {
-  const turns = game.turns.slice(0, at).map((t) => t.turn).concat([turn]);
-  const next = { type: 'game', tags: game.game.tags, turns };
-  const r = await api('POST', '/api/game', { game: next });
+function lastPlayed() {
+  while (undoable.length) {
+    const top = undoable[undoable.length - 1];
+    let k = top.node;
+    while (k.parent && k.parent.children.includes(k)) k = k.parent;
+    if (k === root) return top;          // still in the tree
+    undoable.pop();
+  }
+  return null;
+}
+
+function playText(text) {
   pending = -1;
-  if (!r.ok) { say(msg, r.data.error, 'bad'); drawPending(); return; }
-  game = r.data;
-  $('sz-record').value = game.record;
-  clearPanels();
-  say(msg, `Played ${turn}.`, 'info');
-  await show(game.positions.length - 1);
+  const turn = parseTurn(geo, text);
+  const why = turn ? turnError(geo, node.pos, turn) : 'no such turn';
+  if (why) { say(msg, `Illegal turn ${text}: ${why}.`, 'bad'); drawPending(); return; }
+  const from = node;
+  const main = from.children[0];
+  const { child, added } = childFor(from, text);
+  undoable.push({ node: child, added });
+  go(child);
+  if (!added) say(msg, `Played ${text}, as the game goes on.`, 'info');
+  else if (main) say(msg, `Played ${text}: a variation beside ${main.text}, which stays in the game.`, 'info');
+  else say(msg, `Played ${text}.`, 'info');
+}
+
+// Take back the last turn played on the board (a turn it added is removed).
+function undo() {
+  const top = lastPlayed();
+  if (!top) { say(msg, 'No turn played on the board to take back.', 'info'); return; }
+  undoable.pop();
+  const n = top.node;
+  if (top.added) n.parent.children.splice(n.parent.children.indexOf(n), 1);
+  go(n.parent);
+  say(msg, `Took back ${n.text}.`, 'info');
+}
+
+function deleteVariation() {
+  const b = branchOf(node);
+  if (!b) return;
+  b.parent.children.splice(b.parent.children.indexOf(b), 1);
+  go(b.parent);
+  say(msg, `Deleted the variation from ${b.text}.`, 'info');
+}
+
+// The variation shown goes one step up: its first turn becomes the first choice there.
+function promoteVariation() {
+  const b = branchOf(node);
+  if (!b) return;
+  const kids = b.parent.children;
+  kids.splice(kids.indexOf(b), 1);
+  kids.unshift(b);
+  renderStatus();
+  renderTurns();
+  remember('replace');
+  say(msg, onMainLine(node) ? `${b.text} is now the main line.` : `Promoted the variation from ${b.text}.`, 'info');
 }
 
 function clickPoint(i) {
-  if (view.over) { say(msg, 'The game is over: no more turns.', 'info'); return; }
+  const pos = node.pos;
+  if (isOver(pos)) { say(msg, 'The game is over: no more turns.', 'info'); return; }
   const name = board.points[i].name;
+  const empty = turnError(geo, pos, { stone: i, neutral: -1 }) === null;
   if (pending < 0) {
-    if (occupied().has(name)) { say(msg, `${name} is occupied.`, 'bad'); return; }
-    if (view.neutrals_left_to_move === 0) { play(name); return; }
+    if (!empty) { say(msg, `${name} is occupied.`, 'bad'); return; }
+    if (pos.left[pos.side] === 0) { playText(name); return; }
     pending = i;
     drawPending();
     say(msg, `Stone on ${name}: now click a point for a neutral, or ${name} again (or Enter) for none; Esc cancels.`, 'info');
   } else if (pending === i) {
-    play(name);
+    playText(name);
   } else {
-    if (occupied().has(name)) { say(msg, `${name} is occupied.`, 'bad'); return; }
-    play(`${board.points[pending].name}n${name}`);
+    if (!empty) { say(msg, `${name} is occupied.`, 'bad'); return; }
+    playText(`${board.points[pending].name}n${name}`);
   }
 }
 
 function boardKey(e) {
   if (e.key === 'Escape' && pending >= 0) { pending = -1; drawPending(); say(msg, ''); }
-  else if (e.key === 'PageUp' || e.key === '[') show(at - 1);
-  else if (e.key === 'PageDown' || e.key === ']') show(at + 1);
+}
+
+// The keys that step and take back act anywhere on the page but in a text field; on
+// the board, while its keyboard cursor is shown, the arrows move the cursor.
+function pageKey(e) {
+  if (!root || e.altKey || e.metaKey) return;
+  const t = e.target;
+  if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+  const onCursor = board && document.activeElement === $('sz-board') && board.cursorShown;
+  let act = null;
+  if (e.ctrlKey) {
+    if (e.key === 'z' || e.key === 'Z') act = undo;
+  } else {
+    const keys = {
+      ArrowLeft: onCursor ? null : () => step(-1, e.repeat),
+      ArrowRight: onCursor ? null : () => step(1, e.repeat),
+      '[': () => step(-1, e.repeat), PageUp: () => step(-1, e.repeat),
+      ']': () => step(1, e.repeat), PageDown: () => step(1, e.repeat),
+      Home: () => go(root, e.repeat ? 'replace' : 'push'), End: () => toEnd(e.repeat),
+      u: undo, U: undo,
+    };
+    act = keys[e.key] || null;
+  }
+  if (!act) return;
+  e.preventDefault();
+  e.stopPropagation();
+  act();
 }
 
 function signed(v) { return v == null ? '?' : (v > 0 ? '+' : '') + v; }
@@ -194,12 +499,11 @@ function para(out, text, cls) {
 }
 
 async function checkTurn(signal) {
-  if (at === 0) return;
+  if (!node.parent) return;
   const out = $('sz-check-out');
-  const t = game.turns[at - 1];
-  const here = game.positions[at];
-  busy(out, `Checking ${t.turn} ...`);
-  const r = await api('POST', '/api/check', { position: game.positions[at - 1], turn: t.turn, time_limit: limit() }, signal);
+  const here = node;
+  busy(out, `Checking ${here.text} ...`);
+  const r = await api('POST', '/api/check', { position: positionString(geo, here.parent.pos), turn: here.text, time_limit: limit() }, signal);
   if (!stillAt(here)) return;
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
@@ -213,9 +517,9 @@ async function checkTurn(signal) {
 
 async function turnValues(signal) {
   const out = $('sz-values-out');
-  const here = game.positions[at];
+  const here = node;
   busy(out, 'Solving every turn ...');
-  const r = await api('POST', '/api/solve', { position: here, all_turns: true, time_limit: limit() }, signal);
+  const r = await api('POST', '/api/solve', { position: positionString(geo, here.pos), all_turns: true, time_limit: limit() }, signal);
   if (!stillAt(here)) return;
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
@@ -226,7 +530,7 @@ async function turnValues(signal) {
   // each stone point written on the board.
   const rows = new Map();
   const perPoint = new Map();
-  const red = view.side === 'red';
+  const red = here.pos.side === 0;
   for (const t of d.turns || []) {
     const label = t.exact ? signed(t.value) : `[${signed(t.lower)}, ${signed(t.upper)}]`;
     if (!rows.has(label)) rows.set(label, { t, turns: [] });
@@ -264,9 +568,9 @@ async function turnValues(signal) {
 
 async function potentialMap(signal) {
   const out = $('sz-potential-out');
-  const here = game.positions[at];
+  const here = node;
   busy(out, 'CP-SAT is working out the map ...');
-  const r = await api('POST', '/api/potential', { position: here, time_limit: limit(), svg: true }, signal);
+  const r = await api('POST', '/api/potential', { position: positionString(geo, here.pos), time_limit: limit(), svg: true }, signal);
   if (!stillAt(here)) return;
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
@@ -281,11 +585,14 @@ async function potentialMap(signal) {
 
 async function annotateGame(signal) {
   const out = $('sz-annotate-out');
-  if (!game.turns.length) { out.replaceChildren(); para(out, 'The game has no turns yet.', 'sz-bad'); return; }
-  const asked = game;
+  const line = lineOf(node);
+  if (!line.length) { out.replaceChildren(); para(out, 'The game has no turns yet.', 'sz-bad'); return; }
+  const asked = line.map((n) => n.text).join(' ');
+  annotated = asked;
   busy(out, 'Annotating the game (this takes a while) ...');
-  const r = await api('POST', '/api/annotate', { game: game.game }, signal);
-  if (game !== asked) return;     // another game since: its panel was cleared
+  const game = { type: 'game', tags: lineTags(line), turns: line.map((n) => n.text) };
+  const r = await api('POST', '/api/annotate', { game }, signal);
+  if (annotated !== asked) return;     // another line since: its panel was cleared
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
   const d = r.data;
@@ -324,25 +631,21 @@ $('sz-new').addEventListener('click', () => {
   const rule = $('sz-rule').value;
   loadGame({ game: { type: 'game', tags: { Rule: rule }, turns: [] } });
 });
-$('sz-first').addEventListener('click', () => game && show(0));
-$('sz-prev').addEventListener('click', () => game && show(at - 1));
-$('sz-next').addEventListener('click', () => game && show(at + 1));
-$('sz-last').addEventListener('click', () => game && show(game.positions.length - 1));
+$('sz-first').addEventListener('click', () => root && go(root));
+$('sz-prev').addEventListener('click', () => step(-1));
+$('sz-next').addEventListener('click', () => step(1));
+$('sz-last').addEventListener('click', () => root && toEnd());
+$('sz-undo').addEventListener('click', () => root && undo());
+$('sz-promote').addEventListener('click', () => root && promoteVariation());
+$('sz-delete').addEventListener('click', () => root && deleteVariation());
 $('sz-check').addEventListener('click', () => job('check', checkTurn));
 $('sz-values').addEventListener('click', () => job('values', turnValues));
 $('sz-potential').addEventListener('click', () => job('potential', potentialMap));
 $('sz-annotate').addEventListener('click', () => job('annotate', annotateGame));
+document.addEventListener('keydown', pageKey, true);
+window.addEventListener('popstate', () => openAddress('none'));
 
-const params = new URLSearchParams(location.search);
 (async () => {
-  if (params.get('example')) await loadGame({ example: true }, 0);
-  else if (params.get('position')) {
-    if (!(await loadGame({ source: params.get('position') }))) {
-      const error = msg.textContent;       // keep it, on the empty board
-      await loadGame({ game: { type: 'game', tags: { Rule: 'basic' }, turns: [] } });
-      say(msg, error, 'bad');
-    }
-  }
-  else await loadGame({ game: { type: 'game', tags: { Rule: 'basic' }, turns: [] } });
+  await openAddress('replace');
   document.body.dataset.ready = '1';
 })();

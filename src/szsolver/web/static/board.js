@@ -6,7 +6,8 @@
 // cursor to the nearest point in that direction, space or enter act on it like a
 // click, x (or a right click, or a shift-click) marks it; handlers.onCursor(i, shown)
 // hears the cursor move (shown: by the keyboard, drawn on the board). It returns
-// {points, live, draw, setCursor}. enableZoom adds zoom and pan to such a board.
+// {points, live, draw, setCursor, cursor, cursorShown (whether the keyboard's cursor
+// is drawn)}. enableZoom adds zoom and pan to such a board.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -130,6 +131,7 @@ export function attachBoard(holder, handlers) {
   return {
     svg, points, live, setCursor,
     get cursor() { return cursor; },
+    get cursorShown() { return cursorShown; },
     clear() { live.replaceChildren(); },
     draw(tag, attrs) { return svgEl(tag, attrs, live); },
   };

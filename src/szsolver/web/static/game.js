@@ -71,7 +71,7 @@ export function legalTurns(board, pos) {
 }
 
 // The position after `turn` (checked: an Error with turnError's words if illegal).
-export function play(board, pos, turn) {
+export function playTurn(board, pos, turn) {
   const why = turnError(board, pos, turn);
   if (why) throw new Error(`illegal turn: ${why}`);
   const next = { ...pos, red: new Set(pos.red), blue: new Set(pos.blue), neutral: new Set(pos.neutral),
