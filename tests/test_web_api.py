@@ -156,6 +156,12 @@ def test_view_and_game(client):
     assert v["score"] == cli_json("score", nxt["positions"][-1])
     assert v["side"] == "red" and v["neutrals_left_to_move"] == 4 and v["last_turn"] == "64"
     assert v["svg"].count('class="sz-point"') == 55 and 'data-point="64"' in v["svg"]
+    # What the page's own rules start from: the start, the board, its bare picture.
+    from szsolver.formats.notation import position_json
+    assert g["start"] == position_json(game.start) and g["stones_per_side"] == 16
+    assert g["geometry"] == an.geometry_data(game.geometry) and len(g["geometry"]["points"]) == 55
+    assert g["svg"].count('class="sz-point"') == 55 and '<g class="sz-stones"></g>' in g["svg"]
+    assert g["svg"].count("<circle") == 55 + 54 + 1     # the points, the dots, the centre's neutral
     # A position becomes a game starting there.
     s = client.post("/api/game", json={"source": LATE}).json()
     assert s["positions"] == [LATE] and s["turns"] == []

@@ -591,3 +591,195 @@ def test_hint_on_a_solved_puzzle_keeps_the_verdict(server, page):
     page.wait_for_selector("#sz-hint:not(:empty)")
     assert page.text_content("#sz-hint") == "Solved: there is nothing left to find."
     assert page.text_content("#sz-msg") == "Solved! Every pattern appears exactly once."
+
+
+# --- the analysis board: steps, keys, the address, variations, undo ----------------------------
+
+def open_example(pg, server):
+    """The example game at its start, and a list of the API requests the page sends."""
+    asked = []
+    pg.on("request", lambda r: asked.append(r.url) if "/api/" in r.url else None)
+    pg.goto(server + "/analysis?example=1")
+    pg.wait_for_selector('body[data-ready][data-at="0"]')
+    return asked
+
+
+def turn_texts(pg, selector="#sz-turns > button.sz-turn"):
+    return pg.eval_on_selector_all(selector, "els => els.map(e => e.textContent)")
+
+
+def test_keys_step_anywhere_on_the_page_and_fast_presses_are_not_lost(server, page):
+    """The arrow keys, Home, End and [ ] step from anywhere but a text field, in the
+    page's own script: ten quick presses land ten turns on, and no step asks the
+    server anything. On the board the arrows move its keyboard cursor while that is
+    shown (after Tab), and step after a click."""
+    game = example_game()
+    asked = open_example(page, server)
+    before = len(asked)
+    page.click("#sz-status")                   # the page, not the board, has the focus
+    page.keyboard.press("End")
+    page.wait_for_selector('body[data-at="32"]')
+    page.keyboard.press("Home")
+    page.wait_for_selector('body[data-at="0"]')
+    for _ in range(10):
+        page.keyboard.press("ArrowRight")
+    for _ in range(10):
+        page.keyboard.press("]")
+    page.wait_for_selector('body[data-at="20"]')
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("[")
+    page.wait_for_selector('body[data-at="18"]')
+    assert f"After {game.turns[17]}" in page.text_content("#sz-status")
+    r, b = game.positions[17].scores()
+    assert page.text_content("#sz-red-score") == f"Red {r}" and page.text_content("#sz-blue-score") == f"Blue {b}"
+    assert page.text_content("#sz-position") == str(game.positions[17])
+    assert page.locator("#sz-board .sz-stones circle[r='0.4']").count() == 18 + 1 + sum(
+        t.neutral >= 0 for t in game.turns[:18])
+    # A text field keeps its keys.
+    page.click("#sz-limit")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("End")
+    assert page.get_attribute("body", "data-at") == "18"
+    # After a click on the board the arrows step; with the keyboard's cursor shown
+    # they move it, and [ ] still step.
+    page.click('#sz-board .sz-point[data-point="55"]', force=True)     # the centre: occupied
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('body[data-at="19"]')
+    page.keyboard.press("Tab")
+    page.keyboard.press("Shift+Tab")           # back onto the board: the cursor shows
+    page.keyboard.press("ArrowRight")
+    assert page.get_attribute("body", "data-at") == "19"
+    page.keyboard.press("]")
+    page.wait_for_selector('body[data-at="20"]')
+    assert len(asked) == before, asked[before:]
+
+
+def test_the_address_follows_the_turns_back_and_forward(server, page):
+    """Each step writes the game and the turn into the address; Back and Forward go
+    through the turns visited and stay on the page."""
+    game = example_game()
+    open_example(page, server)
+    assert "turn=0" in page.url and "turns=" + ".".join(str(t) for t in game.turns) in page.url
+    page.click("#sz-status")
+    for k in (1, 2, 3):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector(f'body[data-at="{k}"]')
+    assert page.url.endswith("turn=3")
+    page.click('button.sz-turn[data-turn="12"]')
+    page.wait_for_selector('body[data-at="12"]')
+    page.go_back()
+    page.wait_for_selector('body[data-at="3"]')
+    page.go_back()
+    page.wait_for_selector('body[data-at="2"]')
+    page.go_forward()
+    page.wait_for_selector('body[data-at="3"]')
+    page.go_forward()
+    page.wait_for_selector('body[data-at="12"]')
+    assert "/analysis?" in page.url and page.text_content("#sz-turn-no") == "12 / 32"
+
+
+def test_a_shared_link_opens_at_its_turn(server, page, browser):
+    """The address of a turn, opened in another tab, shows that game at that turn
+    (its tags too); a link written by hand opens as well, and one whose turns do not
+    replay leaves the rules' message on the empty board."""
+    game = example_game()
+    open_example(page, server)
+    page.click('button.sz-turn[data-turn="12"]')
+    page.wait_for_selector('body[data-at="12"]')
+    link = page.url
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900})
+    other = ctx.new_page()
+    other.goto(link)
+    other.wait_for_selector('body[data-ready][data-at="12"]')
+    assert len(turn_texts(other)) == 32 and other.text_content("#sz-turn-no") == "12 / 32"
+    assert other.text_content("#sz-position") == str(game.positions[11])
+    assert '[Red "MY Tian"]' in other.input_value("#sz-record")
+    other.goto(server + "/analysis?Rule=advanced&turns=44n66.64&turn=1")
+    other.wait_for_selector('body[data-ready][data-at="1"]')
+    assert other.text_content("#sz-position").endswith("B 3 4 advanced")
+    assert turn_texts(other) == ["1. 44n66", "64"]
+    other.goto(server + "/analysis?turns=44.44")
+    other.wait_for_selector("body[data-ready]")
+    assert "round 1, blue: illegal turn: point 44 is occupied" in other.text_content("#sz-msg")
+    assert other.locator("#sz-board svg .sz-point").count() == 55
+    ctx.close()
+
+
+def empty_point(pos, but=()):
+    g = pos.geometry
+    return next(g.coord_text(p) for p in range(g.size) if pos.empty >> p & 1 and g.coord_text(p) not in but)
+
+
+def test_a_turn_played_mid_game_is_a_variation_beside_the_game(server, page):
+    """A turn played at turn 10 keeps the game's 32 turns and shows the new one in
+    parentheses after the game's 11th; each can be gone to by a click; the record and
+    the address follow the line shown; promoting the variation makes it the main
+    line, deleting it leaves the game as it was."""
+    game = example_game()
+    open_example(page, server)
+    page.click('button.sz-turn[data-turn="10"]')
+    page.wait_for_selector('body[data-at="10"]')
+    mine = empty_point(game.positions[9], but=(str(game.turns[10]).split("n")[0],))
+    place(page, [mine, mine])
+    page.wait_for_selector('body[data-at="11"]')
+    assert "a variation beside" in page.text_content("#sz-msg")
+    assert len(turn_texts(page)) == 32
+    assert turn_texts(page, ".sz-variation button.sz-turn") == [f"6. {mine}"]
+    assert "sz-at" in page.get_attribute(".sz-variation button.sz-turn", "class")
+    assert page.text_content("#sz-turn-no") == "11 / 11"
+    assert f"turns={'.'.join(str(t) for t in game.turns[:10])}.{mine}&turn=11" in page.url
+    record = page.input_value("#sz-record")
+    assert "Result" not in record and record.rstrip().endswith(f"6. {mine}")
+    page.click('#sz-turns > button.sz-turn[data-turn="20"]')        # the game's own line
+    page.wait_for_selector('body[data-at="20"]')
+    assert page.text_content("#sz-turn-no") == "20 / 32" and page.is_disabled("#sz-delete")
+    page.go_back()
+    page.wait_for_selector('body[data-at="11"]')
+    assert page.text_content("#sz-position") != str(game.positions[10])
+    page.click("#sz-promote")
+    assert turn_texts(page)[10] == f"6. {mine}" and len(turn_texts(page)) == 11
+    assert turn_texts(page, ".sz-variation button.sz-turn")[0] == f"6. {game.turns[10]}"
+    assert page.is_disabled("#sz-promote")     # on the main line now: nothing to promote
+    page.click(".sz-variation button.sz-turn")
+    page.wait_for_selector('body[data-at="11"]')
+    page.click("#sz-delete")
+    page.wait_for_selector('body[data-at="10"]')
+    assert turn_texts(page) == turn_texts(page)[:10] + [f"6. {mine}"]
+    assert page.locator(".sz-variation").count() == 0
+
+
+def test_undo_takes_back_the_last_turn_played(server, page):
+    """u, ctrl+z and the Undo button take back the turns played on the board, last
+    first, wherever the board is; the game's own turns are not taken back."""
+    game = example_game()
+    open_example(page, server)
+    page.click('button.sz-turn[data-turn="30"]')
+    page.wait_for_selector('body[data-at="30"]')
+    assert page.is_disabled("#sz-undo")
+    first = empty_point(game.positions[29], but=(str(game.turns[30]).split("n")[0],))
+    place(page, [first, first])
+    page.wait_for_selector('body[data-at="31"]')
+    second = empty_point(game.positions[29], but=(first,))
+    place(page, [second])                      # blue has neutrals left: the neutral next
+    place(page, [second])
+    page.wait_for_selector('body[data-at="32"]')
+    page.click("#sz-first")                    # undo acts wherever the board is
+    page.wait_for_selector('body[data-at="0"]')
+    page.keyboard.press("u")
+    page.wait_for_selector('body[data-at="31"]')
+    assert page.text_content("#sz-msg") == f"Took back {second}."
+    page.keyboard.press("Control+z")
+    page.wait_for_selector('body[data-at="30"]')
+    assert page.locator(".sz-variation").count() == 0 and len(turn_texts(page)) == 32
+    assert page.is_disabled("#sz-undo")
+    page.keyboard.press("u")
+    assert page.text_content("#sz-msg") == "No turn played on the board to take back."
+    assert page.get_attribute("body", "data-at") == "30" and len(turn_texts(page)) == 32
+    # on the empty board: the button
+    page.click("#sz-new")
+    page.wait_for_selector('body[data-at="0"]')
+    place(page, ["44", "44"])
+    page.wait_for_selector('body[data-at="1"]')
+    page.click("#sz-undo")
+    page.wait_for_selector('body[data-at="0"]')
+    assert turn_texts(page) == []

@@ -304,7 +304,8 @@ function setGame(answer, at, how) {
   let n = root;
   for (const text of answer.game.turns) n = childFor(n, text).child;
   const line = lineOf(root);
-  go(at == null ? n : at === 0 ? root : line[Math.min(at, line.length) - 1], how);
+  const k = at == null ? line.length : Math.min(at, line.length);
+  go(k === 0 ? root : line[k - 1], how);
 }
 
 async function loadGame(body, where, how = 'push') {
@@ -455,12 +456,14 @@ function boardKey(e) {
 }
 
 // The keys that step and take back act anywhere on the page but in a text field; on
-// the board, while its keyboard cursor is shown, the arrows move the cursor.
+// the board, while its keyboard cursor is shown, the arrows move the cursor (and
+// PageUp and PageDown step there, as they scroll the page elsewhere).
 function pageKey(e) {
   if (!root || e.altKey || e.metaKey) return;
   const t = e.target;
   if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
-  const onCursor = board && document.activeElement === $('sz-board') && board.cursorShown;
+  const onBoard = board && document.activeElement === $('sz-board');
+  const onCursor = onBoard && board.cursorShown;
   let act = null;
   if (e.ctrlKey) {
     if (e.key === 'z' || e.key === 'Z') act = undo;
@@ -468,8 +471,8 @@ function pageKey(e) {
     const keys = {
       ArrowLeft: onCursor ? null : () => step(-1, e.repeat),
       ArrowRight: onCursor ? null : () => step(1, e.repeat),
-      '[': () => step(-1, e.repeat), PageUp: () => step(-1, e.repeat),
-      ']': () => step(1, e.repeat), PageDown: () => step(1, e.repeat),
+      '[': () => step(-1, e.repeat), ']': () => step(1, e.repeat),
+      PageUp: onBoard ? () => step(-1, e.repeat) : null, PageDown: onBoard ? () => step(1, e.repeat) : null,
       Home: () => go(root, e.repeat ? 'replace' : 'push'), End: () => toEnd(e.repeat),
       u: undo, U: undo,
     };
