@@ -723,10 +723,12 @@ def test_a_turn_played_mid_game_is_a_variation_beside_the_game(server, page):
     place(page, [mine, mine])
     page.wait_for_selector('body[data-at="11"]')
     assert "a variation beside" in page.text_content("#sz-msg")
+    assert page.locator("#sz-board .sz-pending").count() == 0
     assert len(turn_texts(page)) == 32
     assert turn_texts(page, ".sz-variation button.sz-turn") == [f"6. {mine}"]
     assert "sz-at" in page.get_attribute(".sz-variation button.sz-turn", "class")
     assert page.text_content("#sz-turn-no") == "11 / 11"
+    shot(page, "analysis-variation.png")
     assert f"turns={'.'.join(str(t) for t in game.turns[:10])}.{mine}&turn=11" in page.url
     record = page.input_value("#sz-record")
     assert "Result" not in record and record.rstrip().endswith(f"6. {mine}")

@@ -525,7 +525,8 @@ ENDPOINTS = [
     ("POST", "/api/game", api_game, "Replay a game (or start one from a position).",
      '{"source": a game record, JSON game or position string} | {"game": a JSON game} | {"example": true}',
      '{"game", "record", "positions" (the start first), "turns": [{"turn", "round", "side"}], '
-     '"board", "warnings"}'),
+     '"board", "warnings", "start" (JSON), "stones_per_side", "geometry" (the points, steps and '
+     'pattern names), "svg" (the board without stones), "colours"}'),
     ("POST", "/api/solve", api_solve, "The endgame solver: the value, best turns, PV.",
      '{"position", "time_limit"?, "all_turns"?: true for the value of every turn}',
      "the JSON of `szsolver solve --json` (--all-turns)"),

@@ -160,6 +160,8 @@ function go(n, how = 'push') {
   if (!n) return;
   const moved = n !== node;
   if (moved) clearPanels(true);            // the tools' answers were about another position
+  // a pending stone goes, and the values written on the board about another position
+  if (moved || pending >= 0) board.clear();
   node = n;
   pending = -1;
   if (annotated !== null && annotated !== lineOf(node).map((k) => k.text).join(' ')) {
