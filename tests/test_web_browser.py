@@ -738,6 +738,10 @@ def test_a_turn_played_mid_game_is_a_variation_beside_the_game(server, page):
     page.go_back()
     page.wait_for_selector('body[data-at="11"]')
     assert page.text_content("#sz-position") != str(game.positions[10])
+    page.reload()                              # the tab keeps the tree: the variation stays
+    page.wait_for_selector('body[data-ready][data-at="11"]')
+    assert len(turn_texts(page)) == 32
+    assert "sz-at" in page.get_attribute(".sz-variation button.sz-turn", "class")
     page.click("#sz-promote")
     assert turn_texts(page)[10] == f"6. {mine}" and len(turn_texts(page)) == 11
     assert turn_texts(page, ".sz-variation button.sz-turn")[0] == f"6. {game.turns[10]}"

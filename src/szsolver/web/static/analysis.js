@@ -147,6 +147,44 @@ function sameTags(a, b) {
   return strip(a) === strip(b);
 }
 
+// The tab keeps the last game's tree (sessionStorage), so a reload keeps its
+// variations: they come back when the address's line is in it.
+const TREE_KEY = 'szsolver:analysis:tree';
+
+function treeData(n) { return n.children.map((c) => [c.text, treeData(c)]); }
+
+function saveTree() {
+  try {
+    sessionStorage.setItem(TREE_KEY, JSON.stringify({ tags: data.game.tags, tree: treeData(root) }));
+  } catch (e) { /* storage full or turned off: a reload keeps the address's line only */ }
+}
+
+function savedTree() {
+  try { return JSON.parse(sessionStorage.getItem(TREE_KEY)); } catch (e) { return null; }
+}
+
+// A saved tree (savedTree, read before the game shown was loaded, which saves its
+// own) of the game shown, if it holds `turns`: then it becomes the tree and the
+// board goes to turn `at` of that line (null: its end).
+function restoreTree(saved, turns, at) {
+  if (!saved || !Array.isArray(saved.tree) || !sameTags(saved.tags || {}, data.game.tags)) return;
+  const fresh = { ...root, id: ++lastId, children: [] };
+  const build = (parent, kids) => {
+    for (const [text, more] of kids) build(childFor(parent, text).child, more);
+  };
+  try { build(fresh, saved.tree); } catch (e) { return; }     // not this game's after all
+  const path = [];
+  let n = fresh;
+  for (const text of turns) {
+    n = n.children.find((c) => c.text === text);
+    if (!n) return;
+    path.push(n);
+  }
+  root = fresh;
+  const k = at == null ? path.length : Math.min(at, path.length);
+  go(k === 0 ? root : path[k - 1], 'none');
+}
+
 function remember(how) {
   if (how === 'push') history.pushState(null, '', address());
   else if (how === 'replace') history.replaceState(null, '', address());
@@ -171,6 +209,7 @@ function go(n, how = 'push') {
   renderStatus();
   renderTurns();
   if (moved || how === 'replace') remember(how);
+  saveTree();
   document.body.dataset.at = String(node.ply);
 }
 
@@ -356,7 +395,9 @@ async function openAddress(how) {
   if (params.get('example')) ok = await loadGame({ example: true }, 0, how);
   else if (params.get('position')) ok = await loadGame({ source: params.get('position') }, null, how);
   else if (asked) {
+    const saved = savedTree();
     ok = await loadGame({ game: { type: 'game', tags: asked.tags, turns: asked.turns } }, asked.turn, how);
+    if (ok) restoreTree(saved, asked.turns, asked.turn);
   } else {
     await loadGame({ game: { type: 'game', tags: { Rule: 'basic' }, turns: [] } }, null, how);
   }
@@ -431,6 +472,7 @@ function promoteVariation() {
   renderStatus();
   renderTurns();
   remember('replace');
+  saveTree();
   say(msg, onMainLine(node) ? `${b.text} is now the main line.` : `Promoted the variation from ${b.text}.`, 'info');
 }
 
@@ -461,14 +503,14 @@ function boardKey(e) {
 // the board, while its keyboard cursor is shown, the arrows move the cursor (and
 // PageUp and PageDown step there, as they scroll the page elsewhere).
 function pageKey(e) {
-  if (!root || e.altKey || e.metaKey) return;
+  if (!root || e.altKey) return;
   const t = e.target;
   if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
   const onBoard = board && document.activeElement === $('sz-board');
   const onCursor = onBoard && board.cursorShown;
   let act = null;
-  if (e.ctrlKey) {
-    if (e.key === 'z' || e.key === 'Z') act = undo;
+  if (e.ctrlKey || e.metaKey) {            // ctrl+z, and cmd+z on a Mac; not cmd+arrow (Back)
+    if (e.key.toLowerCase() === 'z' && !e.shiftKey) act = undo;
   } else {
     const keys = {
       ArrowLeft: onCursor ? null : () => step(-1, e.repeat),
