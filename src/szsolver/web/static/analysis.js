@@ -103,8 +103,6 @@ function roundOf(n) { return Math.floor((root.pos.red.size + root.pos.blue.size 
 
 // --- the address ------------------------------------------------------------------------
 
-const RESERVED = new Set(['turns', 'turn', 'example', 'position']);
-
 // The game's tags for the line shown: the Result tag only while the line is the game's own.
 function lineTags(line) {
   const tags = { ...data.game.tags };
