@@ -788,4 +788,7 @@ def test_undo_takes_back_the_last_turn_played(server, page):
     page.wait_for_selector('body[data-at="1"]')
     page.click("#sz-undo")
     page.wait_for_selector('body[data-at="0"]')
-    assert turn_texts(page) == []
+    assert turn_texts(page) == [] and "turns=" not in page.url
+    page.go_back()                             # to the empty board as loaded: 44 stays taken back
+    page.wait_for_selector('body[data-at="0"]')
+    assert turn_texts(page) == [] and "turns=" not in page.url

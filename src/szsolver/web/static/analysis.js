@@ -448,7 +448,7 @@ function undo() {
   undoable.pop();
   const n = top.node;
   if (top.added) n.parent.children.splice(n.parent.children.indexOf(n), 1);
-  go(n.parent);
+  go(n.parent, 'replace');                 // the address shown no longer holds the turn
   say(msg, `Took back ${n.text}.`, 'info');
 }
 
@@ -456,7 +456,7 @@ function deleteVariation() {
   const b = branchOf(node);
   if (!b) return;
   b.parent.children.splice(b.parent.children.indexOf(b), 1);
-  go(b.parent);
+  go(b.parent, 'replace');
   say(msg, `Deleted the variation from ${b.text}.`, 'info');
 }
 
