@@ -296,6 +296,7 @@ function turnButton(n, numbered) {
   b.className = 'sz-turn sz-' + SIDES[side] + (n === node ? ' sz-at' : '');
   b.dataset.turn = String(n.ply);
   b.dataset.node = String(n.id);
+  if (n === node) b.setAttribute('aria-current', 'step');
   b.addEventListener('click', () => go(n));
   return b;
 }
@@ -312,6 +313,8 @@ function renderLine(box, first) {
       for (const v of siblings.slice(1)) {
         const sub = document.createElement('span');
         sub.className = 'sz-variation';
+        sub.setAttribute('role', 'group');
+        sub.setAttribute('aria-label', `variation from ${v.text}`);
         renderLine(sub, v);
         box.appendChild(sub);
       }
