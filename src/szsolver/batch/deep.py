@@ -243,7 +243,9 @@ def job(solve: str, root: str, path: list[int], gamma: int, kind: str = "probe",
 
     * ``probe``: "value >= gamma" (Red's view): ``bound``, ``is_lower``, ``turn`` (the
       turn that reached the probe's beta there, or -1), ``footprint``;
-    * ``keeps``: does the position keep the root's ``value``? (``ok``: True, False);
+    * ``best``: at the root, which of the root orbits ``gamma`` (a list of orbits)
+      keep its ``value`` (the prover's best turns: ``best``, the optimal turns,
+      ``complete``);
     * ``pv``: an optimal line from there (the value being ``value``): ``line``,
       ``complete``.
 
@@ -273,9 +275,22 @@ def job(solve: str, root: str, path: list[int], gamma: int, kind: str = "probe",
             if r is not None:
                 out.update(bound=r[0], is_lower=r[1], turn=s.last_refutation,
                            footprint=s.last_footprint)
-        elif kind == "keeps":
-            red_made = s.position().side == 1       # Red made the last turn
-            out["ok"] = prover.keeps(s, value, red_made, sliced.run)
+        elif kind == "best":
+            # the prover's best turns over these root orbits, within the grant and
+            # the deadline (one limit for the step: no slices, no cancel)
+            best, left = [], None if deadline is None else deadline - time.time()
+            if left is None or left > 0:
+                s.set_limits(n0 + grant if grant else 0, left or 0.0)
+                try:
+                    prover.best_turns(s, gamma, value, warm.core.side == 0, best)
+                    out["complete"] = True
+                except prover.Stopped:
+                    s.reset()
+                    sliced.reason = prover.stop_reason(s)
+            if "complete" not in out:
+                out["complete"] = False
+                sliced.reason = sliced.reason or "time limit"
+            out["best"] = best
         else:
             line = []
             try:
@@ -287,8 +302,7 @@ def job(solve: str, root: str, path: list[int], gamma: int, kind: str = "probe",
     finally:
         out["nodes"] = s.stats()["nodes"] - n0
         warm.give(s)
-    stopped = (kind == "probe" and "bound" not in out) or (kind == "keeps" and out["ok"] is None) \
-        or (kind == "pv" and not out["complete"])
+    stopped = "bound" not in out if kind == "probe" else not out["complete"]
     out["stopped"] = sliced.reason if stopped else None
     out["seconds"] = time.perf_counter() - t0
     out["cpu"] = time.thread_time() - c0
@@ -375,9 +389,8 @@ class _Interior:
         self.event = f"{d.solve}-{d.new_id()}"
         self._busy = self._again = False
         self.stone = {t: i for i, t in enumerate(self.turns) if t < 64}
-        pos = core
-        self.delay = bool(d.opts & d.options["delay"]) and pos.neutrals_left(pos.side) == 1 \
-            and (pos.turns_left + 1) // 2 >= 2
+        self.last_neutral = prover.last_neutral_rule(d.at(path))
+        d.s.reset()
 
     # the node's children answer -----------------------------------------------------------------
     def against(self, is_lower: bool) -> bool:
@@ -404,11 +417,8 @@ class _Interior:
         """The neutral turn k = (x, q), its stone alone answered against the mover: the
         same refutation settles it unsearched, else it is searched."""
         t = self.turns[k]
-        x, q = t & 63, (t >> 6) - 1
-        v, is_lower, m, prints = self.answers[self.stone[x]]
-        by_foot = not (prints >> q) & 1
-        by_delay = self.delay and m >= 0 and q not in (m & 63, (m >> 6) - 1)
-        if by_foot or by_delay:
+        v, is_lower, reply, prints = self.answers[self.stone[t & 63]]
+        if prover.refuted_alike(t, prints, reply, self.last_neutral):
             # value(x, q) is no better for the mover than what x alone returned
             self.d.learn(self.path + (t,), v, is_lower, -1)
             self.answers[k] = (v, is_lower, -1, prints)
@@ -490,13 +500,12 @@ class _Deep:
         import uuid
 
         from distributed import as_completed
-        from ..endgame.solver import OPTIONS, new_searcher
+        from ..endgame.solver import new_searcher
         self.client, self.core, self.pstr, self.pool = client, core, pstr, pool
         self.frontier, self.tt_size, self.retries, self.progress = \
             frontier, tt_size, retries, progress
         self.solve = f"szsolver-deep-{uuid.uuid4().hex}"
         self.s = new_searcher(core, 2, None, None)      # the client's: orders, static bounds
-        self.opts, self.options = self.s.opts, OPTIONS
         self.cache: dict = {}            # position key -> [Bound, turn that cut there]
         self.ac = as_completed([], with_results=False)
         self.in_flight: dict = {}        # future key -> _Job
@@ -505,6 +514,7 @@ class _Deep:
         self.ids = 0
         self.jobs_done = self.jobs_started = 0
         self.task_seconds, self.task_cpu = [], []
+        self.by_kind = collections.Counter()     # nodes by the kind of job
         self.by_root = collections.defaultdict(lambda: {"nodes": 0, "seconds": 0.0,
                                                         "cpu": 0.0, "jobs": 0})
         self.threads = max(1, sum(client.nthreads().values()))
@@ -636,6 +646,7 @@ class _Deep:
             j.done(None)
             return
         self.pool.back(j.grant, r["nodes"])
+        self.by_kind[j.kind] += r["nodes"]
         self.task_seconds.append(r["seconds"])
         self.task_cpu.append(r["cpu"])
         if j.path:
@@ -695,11 +706,35 @@ class _Deep:
                 out[orb[0]] = ok
         return out
 
-    def keeps_jobs(self, reps, value: int, out: dict) -> None:
-        for rep in reps:
-            def done(r, rep=rep):
-                out[rep] = None if r is None else r["ok"]
-            self.submit((rep,), 0, "keeps", value, None, done, ())
+    def best_jobs(self, orbits, value: int, known: dict) -> None:
+        """Classify the root orbits ``known`` leaves open: the prover's best turns in
+        jobs, each over whole families (a stone alone with its neutral turns, so its
+        rules skip what they may), into ``known``."""
+        by_rep = {o[0]: o for o in orbits}
+        families = collections.defaultdict(list)
+        for o in orbits:
+            if o[0] not in known:
+                families[o[0] & 63].append(o)
+        for x, fam in families.items():
+            if x in by_rep and by_rep[x] not in fam and any(o[0] >= 64 for o in fam):
+                fam.insert(0, by_rep[x])        # its stone alone, for the rules
+        fams = sorted(families.values(), key=len, reverse=True)
+        n = max(1, min(len(fams), GRANTS_PER_THREAD * self.threads))
+        chunks = [[] for _ in range(n)]
+        for f in fams:
+            min(chunks, key=len).extend(f)
+        for chunk in chunks:
+            if not chunk:
+                continue
+            chunk.sort(key=lambda o: o[0])
+
+            def done(r, chunk=chunk):
+                for o in chunk:
+                    if r is not None and (o[0] in r["best"] or r["complete"]):
+                        known[o[0]] = o[0] in r["best"]
+                    else:
+                        known.setdefault(o[0], None)
+            self.submit((), chunk, "best", value, None, done, ())
 
     def line(self, rep: int, value: int) -> tuple[list[int], bool]:
         """An optimal line starting with the optimal root turn ``rep`` (the prover's pv
@@ -803,7 +838,7 @@ def deep_solve(client, position, *, time_limit: float | None = None,
             value = bound.lo
             known = d.classify(orbits, value)
             first = next((o[0] for o in orbits if known.get(o[0])), None)
-            d.keeps_jobs([o[0] for o in orbits if o[0] not in known], value, known)
+            d.best_jobs(orbits, value, known)
             if first is None:               # no orbit proved optimal yet: the checks first
                 d.run(lambda: all(o[0] in known for o in orbits))
                 first = next((o[0] for o in orbits if known.get(o[0])), None)
@@ -840,7 +875,7 @@ def deep_solve(client, position, *, time_limit: float | None = None,
                       "window": (bound.lo if red else bound.hi) if cut else None,
                       "nodes": rec["nodes"], "seconds": round(rec["seconds"], 6),
                       "cpu": round(rec["cpu"], 6), "jobs": rec["jobs"]})
-    out.update(workers=d.threads, task_count=len(d.task_cpu),
+    out.update(job_nodes=dict(d.by_kind), workers=d.threads, task_count=len(d.task_cpu),
                task_seconds=[round(x, 6) for x in d.task_seconds],
                task_cpu=[round(x, 6) for x in d.task_cpu], tasks=tasks)
     return out

@@ -21,7 +21,8 @@ Contracts
   stopped: every bound on the way is proved, so a stopped run still returns proved
   bounds.
 * :func:`keeps` asks whether a child keeps its parent's exact value (one probe);
-  :func:`best_turns` adds every root orbit that does, :func:`pv` walks an optimal line
+  :func:`best_turns` adds every root orbit that does (skipping the neutral turns that
+  :func:`refuted_alike` settles by their stone alone's proof), :func:`pv` walks an optimal line
   one proved turn at a time. A stop raises :class:`Stopped` in the last two and leaves
   what was proved before it.
 * :class:`Budget` is one solve's limits: a node limit over a pool of searchers, a
@@ -367,6 +368,27 @@ def _keeps(s, value: int, red_moves: bool, run=None) -> bool:
     return ok
 
 
+def last_neutral_rule(s) -> bool:
+    """Does the last-neutral rule hold at the searcher's position: the mover holds one
+    neutral and places two stones or more (and the search uses the rule)?"""
+    pos = s.position()
+    return bool(s.opts & OPTIONS["delay"]) and pos.neutrals_left(pos.side) == 1 \
+        and (pos.turns_left + 1) // 2 >= 2
+
+
+def refuted_alike(turn: int, prints: int, reply: int, last_neutral: bool) -> bool:
+    """The neutral turn ``turn`` = (x, q), once the stone alone x was proved no better
+    for its mover than a bound (a probe's answer against the mover, with the footprint
+    ``prints`` of its proof and ``reply``, the turn that refuted it, or -1): is (x, q)
+    proved no better than that bound too, unsearched? By the footprint rule (Basic:
+    the proof never plays on q) or, when ``last_neutral`` (:func:`last_neutral_rule`
+    at the parent), by the last-neutral rule (the reply does not play on q)."""
+    q = turn_neutral(turn)
+    if not prints >> q & 1:
+        return True
+    return last_neutral and reply >= 0 and q not in (turn_stone(reply), turn_neutral(reply))
+
+
 def best_turns(s, orbits, value: int, red_moves: bool, best: list,
                progress=None) -> None:
     """Add to ``best`` (kept sorted) every turn of the orbits that keeps ``value``, one
@@ -386,18 +408,14 @@ def best_turns(s, orbits, value: int, red_moves: bool, best: list,
     refuted = {}            # stone -> footprint of the proof that x alone is not optimal
     replies = {}            # stone -> the reply that refuted x alone
     probed = set()          # stones alone probed here
-    pos = s.position()
-    delay = (s.opts & OPTIONS["delay"] and pos.neutrals_left(pos.side) == 1
-             and (pos.turns_left + 1) // 2 >= 2)
+    delay = last_neutral_rule(s)
     for k, orb in enumerate(orbits):
         if progress is not None and k:
             progress(f"{k}/{len(orbits)} turns, {len(best)} optimal "
                      f"({s.stats()['nodes']:,} nodes)")
         t = orb[0]
         x, q = turn_stone(t), turn_neutral(t)
-        if q >= 0 and x in refuted and not refuted[x] >> q & 1:
-            continue
-        if q >= 0 and x in replies and q not in (turn_stone(replies[x]), turn_neutral(replies[x])):
+        if q >= 0 and x in refuted and refuted_alike(t, refuted[x], replies.get(x, -1), delay):
             continue
         s.make(t)
         if q >= 0 and x in probed:
