@@ -199,13 +199,13 @@ def test_batch_annotate_equals_serial(client, tmp_path):
         assert json.load(f)["error"]
 
 
-@pytest.mark.parametrize("turns_left, split", [(5, False), (6, False), (5, True)])
-def test_deep_solve_equals_the_serial_solver(client, turns_left, split):
-    """Root turns as tasks, and (split) the eldest root turn split over its own turns."""
+@pytest.mark.parametrize("turns_left, frontier", [(5, None), (6, None), (5, 3)])
+def test_deep_solve_equals_the_serial_solver(client, turns_left, frontier):
+    """The root's children as jobs, and (frontier 3) the client keeping two plies."""
     from szsolver.formats.record import parse_source_text
     for text in _late_positions(turns_left, turns_left):
         pos, _ = parse_source_text(_no_neutrals_for_the_mover(text))
-        got = deep_solve(client, pos, split_eldest=split)
+        got = deep_solve(client, pos, frontier_turns=frontier)
         want = solve(pos)
         g = pos.geometry
         assert got["exact"] and got["value"] == want.value
@@ -307,10 +307,10 @@ def test_puzzle_dates_reach_the_last_date():
     assert puzzle_dates("9999-12-30", 2) == ["9999-12-30", "9999-12-31"]
 
 
-# --- deep solve: the shared window --------------------------------------------------------
+# --- deep solve: the jobs ----------------------------------------------------------------------
 
 def _children(text):
-    """(position string, [(root turn, the child's value by the serial solver)])."""
+    """(position string, Red to move, [(root turn, the child's value by the serial solver)])."""
     from szsolver.endgame.solver import turn_orbits
     from szsolver.formats.record import parse_source_text
     core = to_core(parse_source_text(text)[0])
@@ -323,44 +323,30 @@ def _children(text):
 
 
 @pytest.mark.parametrize("text", [_no_neutrals_for_the_mover(t) for t in _late_positions(4, 4)])
-def test_child_task_window_refutes_only_what_it_may(text):
-    from szsolver.batch.deep import child_task
+def test_a_job_answers_a_proved_bound_warm_or_cold(text):
+    """A job is a pure function of (solve, root, path, gamma): its answer to "value >=
+    gamma" holds for the child's true value, the same from a cold table as from one
+    warm with its siblings' proofs (which only saves nodes); once its solve ended on
+    the worker, its searchers are gone and a late job answers None at once."""
+    from szsolver.batch.deep import end_solve, job, warm_solves
     pstr, red, kids = _children(text)
-    turns = [t for t, _ in kids]
     value = (max if red else min)(v for _, v in kids)
-    best = [t for t, v in kids if v == value][0]
-    # no window to start with: the task's own exact children narrow it; every bound
-    # holds, the root's bounds meet at its value, and a best child's line keeps it
-    alone = {r["turn"]: r for r in child_task(pstr, turns, None, None, None)}
-    for t, v in kids:
-        r = alone[t]
-        assert r["lower"] <= v <= r["upper"] and (not r["exact"] or r["lower"] == v)
-    pick = max if red else min
-    assert pick(r["lower"] for r in alone.values()) == pick(r["upper"] for r in alone.values())
-    assert alone[turns[0]]["exact"]
-    walked = [r for r in alone.values() if r["pv"] and r["lower"] == value]
-    assert walked and all(r["exact"] for r in alone.values() if r["pv"])
-    line = to_core(parse(pstr))
-    for t in walked[0]["pv"]:
-        line.make(t)
-    assert line.is_over() and line.value() == value
-    # the root's value as the window, proved by another turn: no child beats it, so
-    # none is solved; each is refuted with a bound its true value keeps, and the
-    # ties (the best turns) come out exact
-    cut = {r["turn"]: r for r in child_task(pstr, turns, None, None, None, start=(value, -1))}
-    for t, v in kids:
-        r = cut[t]
-        assert r["lower"] <= v <= r["upper"]
-        if v == value:
-            assert r["exact"] and not r["cut"]
-        else:
-            assert r["cut"] and not r["exact"]
-            assert (r["upper"] < value) if red else (r["lower"] > value)
-    assert sum(r["nodes"] for r in cut.values()) < sum(r["nodes"] for r in alone.values())
-    # the same window proved by the best child itself (a retried task): that child is
-    # proved again, not cut by its own bound
-    again = {r["turn"]: r for r in child_task(pstr, turns, None, None, None, start=(value, best))}
-    assert again[best]["exact"] and again[best]["lower"] == value
+    import uuid
+    warm = f"szsolver-test-warm-{uuid.uuid4().hex}"
+    solves = [warm]
+    try:
+        for t, v in kids:
+            for gamma in sorted({value, value + 1, v, v + 1}):
+                solves.append(f"{warm}-cold-{len(solves)}")
+                for r in (job(warm, pstr, [t], gamma), job(solves[-1], pstr, [t], gamma)):
+                    assert r["stopped"] is None and r["is_lower"] == (v >= gamma)
+                    assert (v >= r["bound"]) if r["is_lower"] else (r["bound"] >= v)
+        assert warm in warm_solves()
+    finally:
+        for sid in solves:
+            end_solve(sid)
+    assert not [s for s in warm_solves() if s.startswith("szsolver-test")]
+    assert job(warm, pstr, [kids[0][0]], value) is None
 
 
 def parse(text):
@@ -368,26 +354,29 @@ def parse(text):
     return parse_source_text(text)[0]
 
 
-def test_the_window_is_shared_through_the_cluster(client):
-    from szsolver.batch.deep import child_task
+def test_a_set_cancel_event_stops_a_job_and_is_cleared(client):
+    """A job looks at its parent's cancel event before it searches and between slices:
+    set, the job answers "cancelled" at once; the events a solve set are cleared
+    (deleted from the scheduler) when it ends."""
+    from szsolver.batch.deep import end_solve, job
     text = _no_neutrals_for_the_mover(_late_positions(4, 4)[0])
     pstr, red, kids = _children(text)
-    turns = [t for t, _ in kids]
-    value = (max if red else min)(v for _, v in kids)
-    name = "szsolver-test-window"
-    var = distributed.Variable(name, client=client)
+    name = "szsolver-test-cancel"
+    event = distributed.Event(name, client=client)
     try:
-        var.set(None)            # a task offers every bound it proves: the root's value
-        client.submit(child_task, pstr, turns, name, None, None, pure=False).result()
-        w, src = var.get()
-        assert w == value and dict(kids)[src] == value
-        var.set([value, -1])     # set before a task starts: it refutes every child
-        rs = client.submit(child_task, pstr, turns, name, None, None, pure=False).result()
-        assert all((r["cut"] and r["window"] == value) if dict(kids)[r["turn"]] != value
-                   else (r["exact"] and r["lower"] == value) for r in rs)
+        event.set()
+        r = client.submit(job, "szsolver-test-c", pstr, [kids[0][0]], 0, cancel=name,
+                          pure=False).result()
+        assert r["stopped"] == "cancelled" and r["nodes"] == 0 and "bound" not in r
+        event.clear()
+        r = client.submit(job, "szsolver-test-c", pstr, [kids[0][0]], 0, cancel=name,
+                          pure=False).result()
+        assert r["stopped"] is None and r["is_lower"] == (kids[0][1] >= 0)
     finally:
-        var.delete()
-        distributed.Lock(name + "-lock").close()
+        event.clear()
+        client.run(end_solve, "szsolver-test-c")
+    assert _scheduler_state(client) == []
+
 
 
 def test_deep_solve_in_small_slices_equals_the_serial_solver(client):
@@ -589,12 +578,13 @@ def test_cli_solve_split_bad_input_is_one_line_exit_2(args, words):
 # --- deep solve: one deadline and one node budget for the whole answer ---------------------
 
 def _scheduler_state(client) -> list[str]:
-    """The names of the shared variables and locks (semaphores) the scheduler holds,
-    once the deletions sent have arrived (Dask sends a variable's deletion without
-    waiting for it: up to 10 s)."""
+    """The names of the shared variables, locks (semaphores) and events the scheduler
+    holds, once the deletions sent have arrived (Dask sends a variable's deletion
+    without waiting for it: up to 10 s)."""
     def names(dask_scheduler):
         ext = dask_scheduler.extensions
-        return sorted(list(ext["variables"].variables) + list(ext["semaphores"].max_leases))
+        return sorted(list(ext["variables"].variables) + list(ext["semaphores"].max_leases)
+                      + list(ext["events"]._events))
     deadline = time.time() + 10
     while (left := client.run_on_scheduler(names)) and time.time() < deadline:
         time.sleep(0.05)
@@ -672,87 +662,57 @@ def test_deep_solve_time_limit_gives_a_labelled_answer(client):
     assert _scheduler_state(client) == []
 
 
-def test_the_checks_and_the_line_stay_within_the_budget(client):
-    """The best-turn checks and the line after the value draw on the same node pool:
-    an empty pool leaves every check undone and the line at its first turn, without
-    a node searched."""
-    from szsolver.batch.deep import optimal_task, pv_task
+def test_the_best_turns_and_the_line_stay_within_their_grant(client):
+    """The best-turn and line jobs draw on the node pool through their grant and stop
+    at the deadline: a grant of one node or a deadline past leaves them incomplete
+    (labelled), with no more nodes than the search's check interval; without a limit
+    the best turns are the serial ones and the line keeps the value to the end."""
+    from szsolver.batch.deep import end_solve, job
+    from szsolver.endgame.solver import turn_orbits
     pos = parse(_no_neutrals_for_the_mover(_late_positions(5, 5)[0]))
     want = solve(pos)
-    pstr = position_string(to_core(pos))
-    pool = "szsolver-test-pool"
-    var = distributed.Variable(pool, client=client)
+    core = to_core(pos)
+    pstr = position_string(core)
+    orbits = turn_orbits(core)
+    sid = "szsolver-test-grant"
+
+    def run(path, what, kind, **limits):
+        return client.submit(job, sid, pstr, path, what, kind, want.value, pure=False,
+                             **limits).result()
     try:
-        var.set(0)
-        got = client.submit(optimal_task, pstr, want.best, want.value, pool=pool,
-                            pure=False).result()
-        assert got == {"optimal": [None] * len(want.best), "nodes": 0}
-        got = client.submit(pv_task, pstr, want.best[0], want.value, pool=pool,
-                            pure=False).result()
-        assert got == {"pv": [want.best[0]], "complete": False, "nodes": 0}
-        var.set(10**7)                     # enough: the serial answer, and the pool refilled
-        got = client.submit(optimal_task, pstr, want.best, want.value, pool=pool,
-                            pure=False).result()
-        assert got["optimal"] == [True] * len(want.best)
-        line = client.submit(pv_task, pstr, want.best[0], want.value, pool=pool,
-                             pure=False).result()
+        got = run([], orbits, "best", grant=1)
+        assert not got["complete"] and got["stopped"] == "node limit" and got["nodes"] <= 4097
+        got = run([], orbits, "best", deadline=time.time() - 1)
+        assert not got["complete"] and got["stopped"] == "time limit" and got["nodes"] == 0
+        line = run([want.best[0]], 0, "pv", deadline=time.time() - 1)
+        assert line["line"] == [] and not line["complete"] and line["nodes"] == 0
+        got = run([], orbits, "best")
+        assert got["complete"] and sorted(got["best"]) == sorted(want.best)
+        line = run([want.best[0]], 0, "pv")
         assert line["complete"]
         end = to_core(pos)
-        for t in line["pv"]:
+        for t in [want.best[0]] + line["line"]:
             end.make(t)
         assert end.is_over() and end.value() == want.value
-        assert var.get() == 10**7 - got["nodes"] - line["nodes"]
     finally:
-        var.delete()
-        distributed.Lock(pool + "-lock").close()
+        client.run(end_solve, sid)
+
+
+def test_a_finished_solve_leaves_no_searchers_on_the_workers(client):
+    """The workers' warm searchers of a solve are deleted when it ends, and a job of it
+    that starts later (one queued when it ended) answers None without making them
+    again."""
+    from szsolver.batch.deep import end_solve, job, warm_solves
+    pos = parse(_no_neutrals_for_the_mover(_late_positions(5, 5)[1]))
+    got = deep_solve(client, pos)
+    assert got["exact"]
+    assert all(v == [] for v in client.run(warm_solves).values())
+    pstr = position_string(to_core(pos))
+    client.run(end_solve, "szsolver-test-ended")
+    assert client.submit(job, "szsolver-test-ended", pstr, [], 0, pure=False).result() is None
+    assert all(v == [] for v in client.run(warm_solves).values())
     assert _scheduler_state(client) == []
 
-
-def test_a_task_of_a_finished_solve_ends_and_leaves_nothing(client):
-    """A task still running when its solve ended (after an error, a Ctrl-C) finds the
-    shared window gone: it ends, and deletes the lock it may have made again."""
-    from szsolver.batch import deep
-    from szsolver.batch.deep import child_task
-    text = _no_neutrals_for_the_mover(_late_positions(4, 4)[0])
-    pstr, _red, kids = _children(text)
-    client.run(setattr, deep, "GONE_AFTER", 0.5)
-    try:
-        got = client.submit(child_task, pstr, [t for t, _ in kids], "szsolver-test-gone",
-                            None, None, pure=False).result()
-    finally:
-        client.run(setattr, deep, "GONE_AFTER", deep.GONE_AFTER)
-    assert got is None
-    assert _scheduler_state(client) == []
-
-
-def test_a_lock_held_when_its_solve_ends_is_closed_once_let_go(client):
-    """A task may hold a solve's lock when the solve ends (it was waiting for it, or
-    its search ran past the wait): the solve's state goes once the task has read the
-    end under the lock and let go. Closed while held, the scheduler warns, and the
-    task would find the variable gone instead of the end."""
-    import threading
-    import warnings
-
-    from szsolver.batch.deep import ENDED, _forget
-    name = "szsolver-test-held"
-    distributed.Variable(name, client=client).set(5)
-    holding, seen = threading.Event(), []
-
-    def task():
-        with distributed.Lock(name + "-lock"):
-            holding.set()
-            time.sleep(3)       # past the 2 s the solve tries to take the lock itself
-            seen.append(distributed.Variable(name).get(timeout=1))
-    t = threading.Thread(target=task)
-    t.start()
-    assert holding.wait(30)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        _forget(client, name)
-        t.join()
-        assert _scheduler_state(client) == []
-    assert seen == [ENDED]
-    assert not [w for w in caught if "unreleased leases" in str(w.message)]
 
 
 def test_a_failed_deep_solve_leaves_nothing_on_the_scheduler(client):
