@@ -212,3 +212,19 @@ def test_one_builder_of_the_exact_answer():
                     and node.func.id in local):
                 wrong.append(f"{name}:{node.lineno}")
     assert not wrong, "a SolveResult built outside the prover:\n" + "\n".join(wrong)
+
+
+def test_the_deep_solve_builds_its_answer_through_the_prover():
+    """``batch/deep.py`` schedules the prover's steps (MTD(f)'s loop, the probe, the
+    best turns, the PV, the answer) as jobs; it keeps no proof step of its own and
+    does not drive the compiled search."""
+    deps = _graph()["szsolver.batch.deep"]
+    assert "szsolver.endgame.prover" in deps and "szsolver.endgame._search" not in deps
+    tree = ast.parse((PACKAGE / "batch" / "deep.py").read_text(encoding="utf-8"))
+    used = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name) and node.value.id == "prover"}
+    assert {"narrow", "probe", "keeps", "best_turns", "pv", "solve_result",
+            "refuted_alike", "Budget"} <= used, used
+    defined = {node.name for node in ast.walk(tree)
+               if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    assert not defined & {"_line", "_keeps", "_prove_child", "Budget", "Window"}, defined

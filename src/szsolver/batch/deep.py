@@ -91,7 +91,7 @@ NODE_GRAIN = 4096
 
 #: jobs in flight per worker thread (running or queued on a worker); the client holds
 #: the rest in order, so cancelling them costs nothing
-IN_FLIGHT_PER_THREAD = 2
+IN_FLIGHT_PER_THREAD = 4
 
 #: solves a worker remembers as ended (a late job of one answers at once)
 ENDED_KEPT = 256
@@ -507,7 +507,7 @@ class _Deep:
         self.solve = f"szsolver-deep-{uuid.uuid4().hex}"
         self.s = new_searcher(core, 2, None, None)      # the client's: orders, static bounds
         self.cache: dict = {}            # position key -> [Bound, turn that cut there]
-        self.ac = as_completed([], with_results=False)
+        self.ac = as_completed([], with_results=True)    # results fetched as they end
         self.in_flight: dict = {}        # future key -> _Job
         self.waiting: list = []          # jobs waiting for a slot or a grant, in order
         self.events: set = set()         # the events set (cleared at the end)
@@ -630,15 +630,8 @@ class _Deep:
         """Wait for the next job to end and hand its answer on."""
         if not self.in_flight:
             raise RuntimeError("the deep solve waits for no job")   # pragma: no cover
-        fut = next(self.ac)
-        j = self.in_flight.pop(fut.key, None)
-        if j is None:                                # pragma: no cover
-            return
-        if fut.status == "cancelled":
-            self.pool.back(j.grant, 0)
-            self.flush()
-            return
-        r = fut.result()
+        fut, r = next(self.ac)
+        j = self.in_flight.pop(fut.key)
         fut.release()
         self.jobs_done += 1
         if r is None:                                # the solve ended (cannot be: we run)

@@ -1,0 +1,123 @@
+"""The deep solve's job-level null-window search (szsolver.batch.deep) against the serial
+solver and plain alpha-beta: the client keeping two and three plies (the frontier
+lowered), on one and two worker processes, with a tiny table and probes stopped every
+64 nodes; a worker killed mid-solve; node limits that leave proved bounds."""
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from szsolver.batch import deep  # noqa: E402
+from szsolver.batch.deep import deep_solve  # noqa: E402
+from szsolver.endgame.solver import solve, to_core  # noqa: E402
+from szsolver.formats.notation import format_turn, position_string  # noqa: E402
+from szsolver.formats.record import example_game, parse_source_text  # noqa: E402
+
+
+def _positions():
+    """The rulebook game's positions with 4 and 5 turns left (the two movers), under
+    both rules, the mover out of neutrals (tens of root turns, not hundreds)."""
+    out = []
+    for p in example_game().positions:
+        if to_core(p).turns_left in (4, 5):
+            for q in (p, p.with_rule("advanced")):
+                fields = position_string(to_core(q)).split()
+                fields[2 if fields[1] == "R" else 3] = "0"
+                out.append(" ".join(fields))
+    return out
+
+
+POSITIONS = _positions()
+
+
+@pytest.fixture(scope="module", params=[1, 2], ids=["1 worker", "2 workers"])
+def client(request):
+    cluster = distributed.LocalCluster(n_workers=request.param, threads_per_worker=1,
+                                       processes=True, dashboard_address=":0",
+                                       silence_logs=50)
+    try:
+        with distributed.Client(cluster) as c:
+            yield c
+    finally:
+        cluster.close()
+
+
+@pytest.fixture
+def small_slices(client):
+    client.run(setattr, deep, "SLICE_NODES", 64)
+    try:
+        yield
+    finally:
+        client.run(setattr, deep, "SLICE_NODES", deep.SLICE_NODES)
+
+
+def _same_as_serial_and_plain(got, pos):
+    g = pos.geometry
+    want, plain = solve(pos), solve(pos, options=[])
+    assert want.value == plain.value and want.best == plain.best
+    assert got["exact"] and got["complete"] and got["value"] == want.value
+    assert got["best"] == [format_turn(t, g) for t in want.best]
+    end = to_core(pos)                 # the line keeps the value to the end
+    for t in got["pv"]:
+        end.make(end.parse_turn(t))
+    assert end.is_over() and end.value() == want.value
+    assert got["scores"] == dict(zip(("red", "blue"), end.scores()))
+
+
+@pytest.mark.parametrize("text", POSITIONS)
+def test_the_client_keeping_plies_gives_the_serial_answer(client, small_slices, text):
+    """Frontier lowered so that the client searches two or three plies itself (young
+    brothers wait, cut nodes cancelling their children), jobs on a 64-entry table in
+    64-node slices: the value and every best turn of the serial solver and of plain
+    alpha-beta."""
+    pos = parse_source_text(text)[0]
+    got = deep_solve(client, pos, frontier_turns=2, tt_size=64)    # 2 plies at 4 turns, 3 at 5
+    _same_as_serial_and_plain(got, pos)
+    assert got["task_count"] > len(got["tasks"])       # jobs below the root's children
+
+
+def test_a_worker_killed_while_the_client_keeps_plies(client):
+    """A worker killed mid-solve (its jobs are run again elsewhere, from a cold table):
+    the same answer."""
+    if len(client.nthreads()) < 2:
+        pytest.skip("needs a second worker to go on")
+    pos = parse_source_text(POSITIONS[3])[0]
+    killed = []
+
+    def kill_a_busy_worker(done, total):
+        if killed:
+            return
+        busy = [w for w, keys in client.processing().items() if keys]
+        if busy:
+            pid = client.run(os.getpid)[busy[0]]
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+    got = deep_solve(client, pos, frontier_turns=2, progress=kill_a_busy_worker)
+    assert killed, "no worker was busy to kill"
+    _same_as_serial_and_plain(got, pos)
+    deadline = time.time() + 30                      # the nanny brings a worker back
+    while len(client.run(os.getpid)) < 2 and time.time() < deadline:
+        time.sleep(0.2)
+
+
+@pytest.mark.parametrize("limit", [1, 800])
+def test_node_limits_give_proved_bounds_while_the_client_keeps_plies(client, limit):
+    """A node limit over jobs at several plies: proved bounds (or the value with what is
+    proved of the rest, labelled), within the budget but for the search's check
+    interval per job."""
+    pos = parse_source_text(POSITIONS[0])[0]
+    want = solve(pos)
+    got = deep_solve(client, pos, frontier_turns=2, node_limit=limit)
+    assert got["nodes"] <= limit + 4096 * got["task_count"]
+    assert got["lower"] <= want.value <= got["upper"]
+    if not got["exact"]:
+        assert got["value"] is None and got["stopped"] == "node limit"
+    else:
+        assert got["value"] == want.value
+        assert set(got["best"]) <= {format_turn(t, pos.geometry) for t in want.best}
+        assert (got["stopped"] is None) == got["complete"]
