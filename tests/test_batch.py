@@ -2,7 +2,7 @@
 ``distributed.LocalCluster`` of 2 worker processes, the outputs equal a serial run
 (and the serial solver's own answers), a worker killed mid-run loses and duplicates
 nothing, a resumed run computes only what was missing, and a deep solve split over
-root turns gives the serial solver's value, best turns and a proved line."""
+jobs gives the serial solver's value, best turns and a proved line."""
 from __future__ import annotations
 
 import json
@@ -394,8 +394,8 @@ def test_deep_solve_in_small_slices_equals_the_serial_solver(client):
 
 
 def test_deep_solve_survives_a_killed_worker(client):
-    """A worker killed while it runs a chunk of root turns: Dask runs the chunk again,
-    the bounds its first run offered do not cut its own turns, the value is right."""
+    """A worker killed while it runs a job: Dask runs the job again elsewhere (a pure
+    function of its inputs, from a cold table), the value is right."""
     pos = parse(_no_neutrals_for_the_mover(_late_positions(6, 6)[1]))
     killed = []
 
@@ -622,9 +622,9 @@ def _check_against_serial(got, pos, want):
 
 
 def test_deep_solve_node_limit_bounds_the_whole_answer(client):
-    """One node budget for the root turns, the best-turn checks and the line: the nodes
-    of all tasks together stay within it (plus the search's 4096-node check interval
-    per task), and whatever it leaves unproved is labelled as the serial solve does."""
+    """One node budget for the value, the best-turn checks and the line: the nodes
+    of all jobs together stay within it (plus the search's 4096-node check interval
+    per job), and whatever it leaves unproved is labelled as the serial solve does."""
     text = _no_neutrals_for_the_mover(_late_positions(6, 6)[0])     # 25 k nodes serially
     pos = parse(text)
     want = solve(pos)

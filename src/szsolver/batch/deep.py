@@ -507,7 +507,8 @@ class _Deep:
         self.solve = f"szsolver-deep-{uuid.uuid4().hex}"
         self.s = new_searcher(core, 2, None, None)      # the client's: orders, static bounds
         self.cache: dict = {}            # position key -> [Bound, turn that cut there]
-        self.ac = as_completed([], with_results=True)    # results fetched as they end
+        # results fetched as they end, on this client's loop (not the default client's)
+        self.ac = as_completed([], loop=client.loop, with_results=True)
         self.in_flight: dict = {}        # future key -> _Job
         self.waiting: list = []          # jobs waiting for a slot or a grant, in order
         self.events: set = set()         # the events set (cleared at the end)

@@ -1,6 +1,6 @@
 """``szsolver batch``: many units of work on a Dask cluster (see szsolver.batch and
-docs/batch.md): daily puzzles, solves, annotated games, and one deep solve split over
-its root turns. Local cluster by default (``--workers N``, default all cores), or a
+docs/batch.md): daily puzzles, solves, annotated games, and one deep solve split into
+jobs. Local cluster by default (``--workers N``, default all cores), or a
 running scheduler (``--scheduler tcp://HOST:PORT``)."""
 from __future__ import annotations
 
@@ -56,11 +56,12 @@ _WHERE = WORKERS_OPTIONS
 SOLVE_WORKERS_OPTIONS = [
     click.option("--workers", type=whole_number(1), default=None, metavar="N",
                  callback=_check_workers,
-                 help="Split the root turns over N local Dask worker processes "
+                 help="Split the search into jobs on N local Dask worker processes "
                       "(pip install 'szsolver[batch]'; same value as the serial solve)."),
     click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
                  callback=_check_scheduler,
-                 help="Split the root turns over the workers of this running Dask scheduler."),
+                 help="Split the search into jobs on the workers of this running Dask "
+                      "scheduler."),
 ]
 
 
@@ -311,13 +312,14 @@ DEEP_EPILOG = ("Exit codes: 0 exact value, 3 not proved (a limit stopped it: the
 
 
 def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json) -> None:
-    """Solve ``pos`` with its root turns as tasks on the cluster and print the answer
+    """Solve ``pos`` with jobs on the cluster (a null-window search over the top plies,
+    the nodes below as jobs) and print the answer
     (text or JSON), labelled as the serial solve labels it; exit 3 when a limit left
     the value unproved."""
     from ..batch.cluster import open_client
     from ..batch.deep import deep_solve
     deadline = time.time() + time_limit if time_limit else None   # the cluster's start counts
-    progress, show = _bar("root turns")
+    progress, show = _bar("jobs")
     with open_client(workers, scheduler) as client:
         res = deep_solve(client, pos, node_limit=node_limit, progress=progress,
                          deadline=deadline)
@@ -344,9 +346,8 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json) -> 
                      "the end): " + (" ".join(res["pv"]) or "none yet"))
     elif res["pv"]:
         lines.append("Principal variation: " + " ".join(res["pv"]))
-    lines.append(f"Root turns: {len(res['tasks'])} ({cut} refuted by the window) in "
-                 f"{res['task_count']} tasks on {res['workers']} workers; {res['nodes']:,} nodes "
-                 f"in {res['seconds']:.3f} s")
+    lines.append(f"Root turns: {len(res['tasks'])} ({cut} refuted); {res['task_count']} jobs "
+                 f"on {res['workers']} workers; {res['nodes']:,} nodes in {res['seconds']:.3f} s")
     emit(res, "\n".join(lines), as_json)
     if not res["exact"]:
         sys.exit(3)
@@ -367,9 +368,10 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json) -> 
 @_where
 def deep_solve_cmd(position, example, time_limit, node_limit, as_json, workers, scheduler):
     """Solve POSITION (a position string or file, a game record, or - for standard
-    input) with its root turns as tasks on the cluster, sharing proved bounds as tasks
-    run: the serial solver's value, best turns and a proved principal variation, plus
-    each task's cost."""
+    input) over the cluster: MTD(f) at the root, each test a null-window search whose
+    top plies the client runs and whose nodes below are jobs on the workers' warm
+    tables. The serial solver's value, best turns and a proved principal variation,
+    plus each job's cost."""
     from .common import load_source_arg
     from .games import dispatch
     if dispatch("batch deep-solve", position, example=example):   # Stars' Zone only: says so

@@ -222,7 +222,7 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
         return
     from ..endgame.solver import solve
     pos, game = load_source_arg(position, example, rule, turns_left=EXAMPLE_TURNS_LEFT)
-    if workers is not None or scheduler is not None:      # root turns split over Dask
+    if workers is not None or scheduler is not None:      # the search split into Dask jobs
         if all_turns or top is not None or svg_file or tt_size is not None or threads != 1:
             raise BadInput("--workers/--scheduler give the value, best turns and line only "
                            "(not with --all-turns, --top, --svg, --tt-size or --threads)")
