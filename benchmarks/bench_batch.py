@@ -9,11 +9,13 @@ solve: the fixed positions of solver_positions.txt with at most --max-turns turn
 puzzles: --days daily puzzles from 2026-11-23 (a Monday); annotate: the rulebook game
 cut at each of its positions with 6 turns left or fewer (exact part only, so
 deterministic and CP-SAT free); deep: positions of solver_positions.txt (or cut at
-another depth from the same games) split over their root turns, against the serial
+another depth from the same games) solved over the workers' jobs, against the serial
 solver, alternately. The cluster's start-up is not timed (it is
 paid once per command). Prints units per second per worker count (with the workers' CPU
 seconds and the load average: wall times on a shared machine say little), and for deep the
-per-task costs (median, max, sum of task seconds), the wall time and the serial time.
+nodes (by kind of job) against the serial solver's, the jobs' CPU costs (median, max, sum),
+the wall and CPU time; ``--tasks-out`` appends every job's record (JSON lines) for the
+scaling estimate.
 """
 from __future__ import annotations
 
@@ -122,24 +124,24 @@ def bench_deep(workers: list[int], args) -> None:
                     client.run(lambda: __import__("szsolver.batch.deep"))   # warm imports
                     c0, cc = _cpu(client), time.process_time()
                     t = time.perf_counter()
-                    r = deep_solve(client, pos, **limit)
+                    trace = []
+                    r = deep_solve(client, pos, frontier_turns=args.frontier, trace=trace,
+                                   **limit)
                     wall = time.perf_counter() - t
                     cpu = _cpu(client) - c0 + time.process_time() - cc
-                secs = [x["seconds"] for x in r["tasks"]]
-                ts = r["task_cpu"]
+                ts = r["task_cpu"] or [0.0]
                 cut = sum(x["cut"] for x in r["tasks"])
+                kinds = ", ".join(f"{k} {v:,}" for k, v in r["job_nodes"].items())
                 print(f"deep {name}, {n} worker(s): value {r['value']} [{r['lower']}, {r['upper']}], "
                       f"{wall:.1f} s wall, {cpu:.1f} s CPU, load {os.getloadavg()[0]:.1f}; "
-                      f"{len(secs)} root orbits ({cut} refuted) in {r['task_count']} tasks; "
-                      f"task CPU s: eldest {ts[0] if ts else 0:.2f}, median {statistics.median(ts):.2f}, "
-                      f"max {max(ts):.2f}, sum {sum(ts):.1f}; root turn s: median "
-                      f"{statistics.median(secs):.3f}, max {max(secs):.2f}; "
-                      f"{r['nodes']:,} nodes", flush=True)
+                      f"{len(r['tasks'])} root orbits ({cut} refuted), {r['task_count']} jobs; "
+                      f"job CPU s: median {statistics.median(ts):.3f}, max {max(ts):.2f}, "
+                      f"sum {sum(ts):.1f}; {r['nodes']:,} nodes ({kinds})", flush=True)
                 if args.tasks_out:
                     import json
                     with open(args.tasks_out, "a", encoding="utf-8") as f:
                         f.write(json.dumps({"position": name, "workers": n, "wall": wall,
-                                            "cpu": cpu, "task_cpu": ts, "task_seconds": r["task_seconds"],
+                                            "cpu": cpu, "nodes": r["nodes"], "jobs": trace,
                                             "tasks": r["tasks"]}) + "\n")
 
 
@@ -157,6 +159,9 @@ def main(argv=None) -> int:
     ap.add_argument("--node-limit", type=int, default=None,
                     help="deep: for the whole split solve and for the serial one")
     ap.add_argument("--no-serial", action="store_true", help="deep: skip the serial solve")
+    ap.add_argument("--frontier", type=int, default=None,
+                    help="deep: jobs at nodes with at most this many turns left (default: "
+                         "the module's FRONTIER_TURNS)")
     args = ap.parse_args(argv)
     workers = [int(w) for w in args.workers.split(",")]
     if args.kind == "deep":

@@ -496,7 +496,7 @@ class _Deep:
     flight, the node pool."""
 
     def __init__(self, client, core, pstr: str, pool: _Pool, frontier: int, tt_size,
-                 retries: int, progress):
+                 retries: int, progress, trace=None):
         import uuid
 
         from distributed import as_completed
@@ -516,6 +516,7 @@ class _Deep:
         self.jobs_done = self.jobs_started = 0
         self.task_seconds, self.task_cpu = [], []
         self.by_kind = collections.Counter()     # nodes by the kind of job
+        self.trace, self.tests = trace, 0
         self.by_root = collections.defaultdict(lambda: {"nodes": 0, "seconds": 0.0,
                                                         "cpu": 0.0, "jobs": 0})
         self.threads = max(1, sum(client.nthreads().values()))
@@ -641,6 +642,10 @@ class _Deep:
             return
         self.pool.back(j.grant, r["nodes"])
         self.by_kind[j.kind] += r["nodes"]
+        if self.trace is not None:
+            self.trace.append({"kind": j.kind, "depth": len(j.path), "test": self.tests,
+                               "nodes": r["nodes"], "seconds": r["seconds"], "cpu": r["cpu"],
+                               "stopped": r["stopped"], "cancelled": j.over})
         self.task_seconds.append(r["seconds"])
         self.task_cpu.append(r["cpu"])
         if j.path:
@@ -679,6 +684,7 @@ class _Deep:
     def test(self, gamma: int):
         """MTD(f)'s test "value >= gamma" at the root: (v, is_lower), or None when stopped."""
         got = []
+        self.tests += 1
         node = self.visit((), gamma, True, got.append)
         self.run(lambda: bool(got))
         if not got:
@@ -785,7 +791,7 @@ def _spread(path: tuple, n: int) -> int:
 def deep_solve(client, position, *, time_limit: float | None = None,
                node_limit: int | None = None, progress=None, retries: int = 3,
                deadline: float | None = None, frontier_turns: int | None = None,
-               tt_size: int | None = None) -> dict:
+               tt_size: int | None = None, trace: list | None = None) -> dict:
     """Solve ``position`` (a position object or string) over ``client``'s workers.
     Returns ``solve --json``'s keys (``tt`` empty: the tables are the workers') plus
     ``tasks`` (per root turn: its proved bounds, whether it was refuted (proved no
@@ -799,7 +805,9 @@ def deep_solve(client, position, *, time_limit: float | None = None,
     given, replaces ``time_limit``: the command line starts its clock before the
     cluster. ``frontier_turns`` (default :data:`FRONTIER_TURNS`): nodes below the root
     with at most this many turns left are jobs. ``tt_size``: entries of each worker's
-    table for this solve (default by depth)."""
+    table for this solve (default by depth). ``trace``: a list that gets a record of
+    every job as it ends (kind, depth, the MTD(f) test it served, nodes, wall and CPU
+    seconds: for the benchmark)."""
     from ..endgame.solver import MAX_TURNS_WITHOUT_LIMIT, check_searchable, to_core, turn_orbits
     from ..endgame.solver import root_orbits
     from ..formats.notation import format_turn, position_string
@@ -822,7 +830,7 @@ def deep_solve(client, position, *, time_limit: float | None = None,
     pstr = position_string(core)
     pool = _Pool(node_limit, deadline)
     d = _Deep(client, core, pstr, pool, FRONTIER_TURNS if frontier_turns is None
-              else frontier_turns, tt_size, retries, progress)
+              else frontier_turns, tt_size, retries, progress, trace)
     red = core.side == 0
     try:
         bound, done = prover.narrow(prover.static_bound(d.s), prover.first_guess(d.s), d.test)
