@@ -91,7 +91,7 @@ NODE_GRAIN = 4096
 
 #: jobs in flight per worker thread (running or queued on a worker); the client holds
 #: the rest in order, so cancelling them costs nothing
-IN_FLIGHT_PER_THREAD = 4
+IN_FLIGHT_PER_THREAD = 2
 
 #: solves a worker remembers as ended (a late job of one answers at once)
 ENDED_KEPT = 256
@@ -306,7 +306,17 @@ def job(solve: str, root: str, path: list[int], gamma: int, kind: str = "probe",
     out["stopped"] = sliced.reason if stopped else None
     out["seconds"] = time.perf_counter() - t0
     out["cpu"] = time.thread_time() - c0
+    out["worker"] = _address()
     return out
+
+
+def _address() -> str | None:
+    """This worker's address (None outside a Dask worker)."""
+    try:
+        from distributed import get_worker
+        return get_worker().address
+    except (ImportError, ValueError):
+        return None
 
 
 # --- on the client --------------------------------------------------------------------------------
@@ -355,7 +365,7 @@ class _Job:
     ``done(answer)`` gets the job's result dict, or None when it was stopped."""
 
     def __init__(self, d: "_Deep", path: tuple, gamma: int, kind: str, value, cancel, done,
-                 prefer: tuple):
+                 prefer):
         self.d, self.path, self.gamma, self.kind, self.value = d, path, gamma, kind, value
         self.cancel_event, self.done, self.prefer = cancel, done, prefer
         self.future = None
@@ -517,6 +527,7 @@ class _Deep:
         self.task_seconds, self.task_cpu = [], []
         self.by_kind = collections.Counter()     # nodes by the kind of job
         self.trace, self.tests = trace, 0
+        self.proved_on = {}              # root turn -> the worker whose table proved it last
         self.by_root = collections.defaultdict(lambda: {"nodes": 0, "seconds": 0.0,
                                                         "cpu": 0.0, "jobs": 0})
         self.threads = max(1, sum(client.nthreads().values()))
@@ -594,7 +605,9 @@ class _Deep:
         return None if node.over else node
 
     def submit(self, path, gamma, kind, value, cancel, done, prefer) -> _Job:
-        j = _Job(self, tuple(path), gamma, kind, value, cancel, done, tuple(prefer))
+        """Run a job (when a slot and a grant are free); ``prefer``: a worker address,
+        or a path whose hash picks the worker."""
+        j = _Job(self, tuple(path), gamma, kind, value, cancel, done, prefer)
         self.waiting.append(j)
         self.flush()
         return j
@@ -613,7 +626,8 @@ class _Deep:
                 continue
             self.waiting.pop(0)
             j.grant = g
-            addr = self.workers[_spread(j.prefer, len(self.workers))] if self.workers else None
+            addr = j.prefer if isinstance(j.prefer, str) else \
+                self.workers[_spread(j.prefer, len(self.workers))] if self.workers else None
             j.future = self.client.submit(
                 job, self.solve, self.pstr, list(j.path), j.gamma, j.kind, j.value, grant=g,
                 deadline=self.pool.deadline, cancel=j.cancel_event, tt_size=self.tt_size,
@@ -656,6 +670,8 @@ class _Deep:
             rec["jobs"] += 1
         if j.kind == "probe" and r["stopped"] is None:
             self.learn(j.path, r["bound"], r["is_lower"], r["turn"])
+            if r["worker"] is not None:
+                self.proved_on[j.path[0]] = r["worker"]
         if self.progress is not None:
             self.progress(self.jobs_done, self.jobs_started + len(self.waiting))
         if j.over:
@@ -738,11 +754,13 @@ class _Deep:
 
     def line(self, rep: int, value: int) -> tuple[list[int], bool]:
         """An optimal line starting with the optimal root turn ``rep`` (the prover's pv
-        in jobs, each going on from where the last one's grant ended)."""
+        in jobs, each going on from where the last one's grant ended), on the worker
+        whose table proved ``rep``'s bound last."""
         line = [rep]
         while True:
             got = []
-            self.submit(tuple(line), 0, "pv", value, None, got.append, ())
+            where = self.proved_on.get(rep, ())       # its proofs are in that table
+            self.submit(tuple(line), 0, "pv", value, None, got.append, where)
             self.run(lambda: bool(got))
             r = got[0] if got else None
             if r is None:
