@@ -89,3 +89,32 @@ def start_server():
                     pytest.fail("szsolver serve did not start: " + err.decode())
                 time.sleep(0.2)
     return start
+
+
+@pytest.fixture
+def worker_killer():
+    """``make(client)``: a deep solve's progress callback that kills (SIGKILL) the first
+    worker process of ``client`` busy with a job, once (``callback.killed``: its pid);
+    afterwards waits (up to 30 s) for the nanny to bring the worker back."""
+    import os
+    import signal
+    import time
+    made = []
+
+    def make(client):
+        def kill_a_busy_worker(done, total):
+            if kill_a_busy_worker.killed:
+                return
+            busy = [w for w, keys in client.processing().items() if keys]
+            if busy:
+                pid = client.run(os.getpid)[busy[0]]
+                os.kill(pid, signal.SIGKILL)
+                kill_a_busy_worker.killed.append(pid)
+        kill_a_busy_worker.killed = []
+        made.append((client, len(client.nthreads())))
+        return kill_a_busy_worker
+    yield make
+    for client, n in made:
+        deadline = time.time() + 30
+        while len(client.run(os.getpid)) < n and time.time() < deadline:
+            time.sleep(0.2)

@@ -393,29 +393,17 @@ def test_deep_solve_in_small_slices_equals_the_serial_solver(client):
         client.run(setattr, deep, "SLICE_NODES", deep.SLICE_NODES)
 
 
-def test_deep_solve_survives_a_killed_worker(client):
+def test_deep_solve_survives_a_killed_worker(client, worker_killer):
     """A worker killed while it runs a job: Dask runs the job again elsewhere (a pure
     function of its inputs, from a cold table), the value is right."""
     pos = parse(_no_neutrals_for_the_mover(_late_positions(6, 6)[1]))
-    killed = []
-
-    def kill_a_busy_worker(done, total):
-        if killed:
-            return
-        busy = [w for w, keys in client.processing().items() if keys]
-        if busy:
-            pid = client.run(os.getpid)[busy[0]]
-            os.kill(pid, signal.SIGKILL)
-            killed.append(pid)
+    kill_a_busy_worker = worker_killer(client)
     got = deep_solve(client, pos, progress=kill_a_busy_worker)
     want = solve(pos)
-    assert killed, "no worker was busy to kill"
+    assert kill_a_busy_worker.killed, "no worker was busy to kill"
     assert got["exact"] and got["value"] == want.value
     assert got["best"] == [format_turn(t, pos.geometry) for t in want.best]
     assert len(got["tasks"]) == len(_orbits(pos))
-    deadline = time.time() + 30                      # the nanny brings a worker back
-    while len(client.run(os.getpid)) < 2 and time.time() < deadline:
-        time.sleep(0.2)
 
 
 def test_deep_solve_node_limit_gives_proved_bounds(client):

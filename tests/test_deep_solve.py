@@ -4,10 +4,6 @@ lowered), on one and two worker processes, with a tiny table and probes stopped 
 64 nodes; a worker killed mid-solve; node limits that leave proved bounds."""
 from __future__ import annotations
 
-import os
-import signal
-import time
-
 import pytest
 
 distributed = pytest.importorskip("distributed")
@@ -81,28 +77,16 @@ def test_the_client_keeping_plies_gives_the_serial_answer(client, small_slices, 
     assert got["task_count"] > len(got["tasks"])       # jobs below the root's children
 
 
-def test_a_worker_killed_while_the_client_keeps_plies(client):
+def test_a_worker_killed_while_the_client_keeps_plies(client, worker_killer):
     """A worker killed mid-solve (its jobs are run again elsewhere, from a cold table):
     the same answer."""
     if len(client.nthreads()) < 2:
         pytest.skip("needs a second worker to go on")
     pos = parse_source_text(POSITIONS[3])[0]
-    killed = []
-
-    def kill_a_busy_worker(done, total):
-        if killed:
-            return
-        busy = [w for w, keys in client.processing().items() if keys]
-        if busy:
-            pid = client.run(os.getpid)[busy[0]]
-            os.kill(pid, signal.SIGKILL)
-            killed.append(pid)
+    kill_a_busy_worker = worker_killer(client)
     got = deep_solve(client, pos, frontier_turns=2, progress=kill_a_busy_worker)
-    assert killed, "no worker was busy to kill"
+    assert kill_a_busy_worker.killed, "no worker was busy to kill"
     _same_as_serial_and_plain(got, pos)
-    deadline = time.time() + 30                      # the nanny brings a worker back
-    while len(client.run(os.getpid)) < 2 and time.time() < deadline:
-        time.sleep(0.2)
 
 
 @pytest.mark.parametrize("limit", [1, 800])

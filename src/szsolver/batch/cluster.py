@@ -253,12 +253,15 @@ def _refused(address: str) -> str | None:
 
 
 @contextlib.contextmanager
-def open_client(workers: int | None = None, scheduler: str | None = None):
+def open_client(workers: int | None = None, scheduler: str | None = None,
+                threads: bool = False):
     """A ``distributed.Client``: of the scheduler at ``scheduler`` (``tcp://HOST:PORT``)
     when given, else of a new local cluster of ``workers`` processes (default: all
     cores), one thread each (the solver and generator are CPU-bound and hold the GIL),
     its dashboard on a free port (never a clash with another cluster). The local
-    workers never see a terminal's Ctrl-C (see the module doc).
+    workers never see a terminal's Ctrl-C (see the module doc). ``threads``: one
+    process of ``workers`` threads instead (the deep solve: its search runs without
+    the GIL, and the threads of one process share one table).
 
     The local cluster is closed on the way out, whatever happens; after Ctrl-C
     (KeyboardInterrupt) its worker processes are killed at once instead, and when the
@@ -295,7 +298,8 @@ def open_client(workers: int | None = None, scheduler: str | None = None):
     interrupted = False
     with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
         try:
-            cluster = d.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+            cluster = d.LocalCluster(n_workers=1 if threads else n,
+                                     threads_per_worker=n if threads else 1, processes=True,
                                      dashboard_address=":0", silence_logs=50)
             client = d.Client(cluster)
             yield client

@@ -24,11 +24,13 @@ a worker.
   the best turns) take what it decides without a job.
 * **Warm tables.** Each worker keeps, per solve, one searcher per thread at the
   solve's root, all on one transposition table (``share_table``); a job makes its
-  path on one, probes, and takes the path back. Jobs of one interior node prefer one
-  worker (``workers=[address], allow_other_workers=True``, the address chosen by a
-  hash of the node's path), so siblings share a table; a neutral turn whose stone
-  alone was probed there gets the shifted probe (``set_shift``), as in the serial
-  root. The client deletes the solve's searchers on every worker at its end, also
+  path on one, probes, and takes the path back. A job prefers a worker
+  (``workers=[address], allow_other_workers=True``): the one whose table proved its
+  node last (an earlier MTD(f) test), else the one a hash of its parent's path picks,
+  so that siblings share a table (Dask's work stealing moves jobs to an idle worker);
+  the best turns and the line go where their root turns were proved. A neutral turn
+  whose stone alone was probed there gets the shifted probe (``set_shift``), as in
+  the serial root. The client deletes the solve's searchers on every worker at its end, also
   after an error or Ctrl-C (``client.run``); a job of a solve that ended returns at
   once.
 * **One deadline, one node pool.** The client owns the node budget: it grants each
@@ -527,7 +529,7 @@ class _Deep:
         self.task_seconds, self.task_cpu = [], []
         self.by_kind = collections.Counter()     # nodes by the kind of job
         self.trace, self.tests = trace, 0
-        self.proved_on = {}              # root turn -> the worker whose table proved it last
+        self.proved_on = {}              # path -> the worker whose table proved it last
         self.by_root = collections.defaultdict(lambda: {"nodes": 0, "seconds": 0.0,
                                                         "cpu": 0.0, "jobs": 0})
         self.threads = max(1, sum(client.nthreads().values()))
@@ -599,7 +601,9 @@ class _Deep:
             def answered(r):
                 done(None if r is None else
                      (r["bound"], r["is_lower"], r["turn"], r["footprint"]))
-            return self.submit(path, gamma, "probe", None, cancel, answered, path[:-1])
+            # where its last proof is in the table, else with its brothers
+            return self.submit(path, gamma, "probe", None, cancel, answered,
+                               self.proved_on.get(path, path[:-1]))
         node = _Interior(self, path, core, gamma, cut_node, done)
         node.advance()
         return None if node.over else node
@@ -671,7 +675,7 @@ class _Deep:
         if j.kind == "probe" and r["stopped"] is None:
             self.learn(j.path, r["bound"], r["is_lower"], r["turn"])
             if r["worker"] is not None:
-                self.proved_on[j.path[0]] = r["worker"]
+                self.proved_on[j.path] = r["worker"]
         if self.progress is not None:
             self.progress(self.jobs_done, self.jobs_started + len(self.waiting))
         if j.over:
@@ -743,6 +747,8 @@ class _Deep:
             if not chunk:
                 continue
             chunk.sort(key=lambda o: o[0])
+            where = collections.Counter(self.proved_on[(o[0],)] for o in chunk
+                                        if (o[0],) in self.proved_on).most_common(1)
 
             def done(r, chunk=chunk):
                 for o in chunk:
@@ -750,7 +756,7 @@ class _Deep:
                         known[o[0]] = o[0] in r["best"]
                     else:
                         known.setdefault(o[0], None)
-            self.submit((), chunk, "best", value, None, done, ())
+            self.submit((), chunk, "best", value, None, done, where[0][0] if where else ())
 
     def line(self, rep: int, value: int) -> tuple[list[int], bool]:
         """An optimal line starting with the optimal root turn ``rep`` (the prover's pv
@@ -759,7 +765,7 @@ class _Deep:
         line = [rep]
         while True:
             got = []
-            where = self.proved_on.get(rep, ())       # its proofs are in that table
+            where = self.proved_on.get((rep,), ())    # its proofs are in that table
             self.submit(tuple(line), 0, "pv", value, None, got.append, where)
             self.run(lambda: bool(got))
             r = got[0] if got else None

@@ -56,7 +56,7 @@ _WHERE = WORKERS_OPTIONS
 SOLVE_WORKERS_OPTIONS = [
     click.option("--workers", type=whole_number(1), default=None, metavar="N",
                  callback=_check_workers,
-                 help="Split the search into jobs on N local Dask worker processes "
+                 help="Split the search into jobs on N threads of a local Dask worker "
                       "(pip install 'szsolver[batch]'; same value as the serial solve)."),
     click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
                  callback=_check_scheduler,
@@ -320,7 +320,7 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json) -> 
     from ..batch.deep import deep_solve
     deadline = time.time() + time_limit if time_limit else None   # the cluster's start counts
     progress, show = _bar("jobs")
-    with open_client(workers, scheduler) as client:
+    with open_client(workers, scheduler, threads=True) as client:   # one table for all
         res = deep_solve(client, pos, node_limit=node_limit, progress=progress,
                          deadline=deadline)
     end_progress(show)
