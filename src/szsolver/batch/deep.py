@@ -385,8 +385,9 @@ class _Job:
 
 class _Interior:
     """A node the client searches itself in the test "value >= gamma" (Red's view):
-    young brothers wait, children as jobs or interior nodes. ``done((v, is_lower,
-    turn))`` once answered, None when a limit stopped it."""
+    young brothers wait, children as jobs or interior nodes. ``done((v, is_lower, turn,
+    footprint))`` once answered (``turn``: the child that cut, or -1), None when a
+    limit stopped it. ``cut_node``: predicted to cut (its first child goes alone)."""
 
     def __init__(self, d: "_Deep", path: tuple, core, gamma: int, cut_node: bool, done):
         self.d, self.path, self.core, self.gamma, self.done = d, path, core, gamma, done
