@@ -360,12 +360,13 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json) -> 
               help=f"Solve the bundled rulebook game's position with {EXAMPLE_TURNS_LEFT} turns "
                    "left.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="S",
-              help="Stop after S seconds, the whole answer included (the root turns, the "
+              help="Stop after S seconds, the whole answer included (the value, the "
                    "best turns and the PV).")
 @click.option("--node-limit", type=whole_number(1), default=None, metavar="N",
-              help="Stop after N nodes in all tasks together, the whole answer included.")
+              help="Stop after N nodes in all jobs together, the whole answer included.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@_where
+@SOLVE_WORKERS_OPTIONS[0]
+@SOLVE_WORKERS_OPTIONS[1]
 def deep_solve_cmd(position, example, time_limit, node_limit, as_json, workers, scheduler):
     """Solve POSITION (a position string or file, a game record, or - for standard
     input) over the cluster: MTD(f) at the root, each test a null-window search whose
