@@ -51,6 +51,30 @@ def test_engine_is_deterministic_and_the_seed_matters():
     assert c.candidates != a.candidates
 
 
+
+def test_progress_reports_the_search_so_far_and_leaves_the_answer_alone():
+    """Reports every few chunks of the tree search: the turn, value and line so far,
+    iterations growing to the budget's; the answer is the one given without them."""
+    pos = sample(0, 11)
+    plain = Engine(0.05, solver_turns=0).analyse(pos)
+    seen = []
+    res = Engine(0.05, solver_turns=0).analyse(pos, progress=seen.append, every=0)
+    assert res.to_json(pos.geometry) | {"seconds": 0} == plain.to_json(pos.geometry) | {"seconds": 0}
+    assert res.partial is None and len(seen) >= 2
+    assert all(r.partial == "tree" and pos.is_legal(r.turn) and r.pv[0] == r.turn
+               and r.lower <= r.value <= r.upper for r in seen)
+    counts = [r.iterations for r in seen]
+    assert counts == sorted(counts) and counts[0] == search.DEADLINE_CHUNK
+    assert counts[-1] < res.iterations == res.budget.iterations
+
+
+def test_progress_says_when_the_solver_starts():
+    pos = sample(0, 27)                                  # 5 turns left: proved
+    seen = []
+    res = Engine(0.05).analyse(pos, progress=seen.append)
+    assert res.exact and [(r.partial, r.turn, r.value) for r in seen] == [("solver", None, None)]
+    assert (seen[0].lower, seen[0].upper) == trivial_bounds(pos)
+
 @pytest.mark.parametrize("rule", [0, 1])
 def test_solver_takes_over_near_the_end(rule):
     pos = sample(rule, 27)                               # 5 turns left

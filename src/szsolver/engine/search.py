@@ -22,6 +22,10 @@ Contracts
   on every machine. ``wall_clock=True`` runs the search until the time is up instead
   (stronger on a fast machine, no longer reproducible); its clock starts when the
   search starts.
+* Progress (:meth:`Engine.analyse`'s ``progress``): partial answers while the work
+  goes on (the solver started, the bounds, the tree search every ``every`` seconds
+  with its iterations so far); the tree runs in chunks, which give the same tree as
+  one run, so reporting never changes the answer.
 * The turn: the most visited one, or with at most :data:`BACKED_TURNS` turns left
   the best minimax backup of the means (:func:`choose`); the value: that turn's
   mean (or backed) final value. Measurements behind these choices: docs/engine.md.
@@ -108,6 +112,8 @@ ROUGH_ITERATIONS = 1_000
 MAX_ITERATIONS = 1_000_000         # memory: ~120 bytes per iteration
 #: iterations between looks at a deadline (about 10 ms at 8 turns left)
 DEADLINE_CHUNK = 1024
+#: seconds between :meth:`Engine.analyse`'s progress reports of the tree search
+REPORT_EVERY = 0.3
 #: The exact solver is tried from this many turns left (docs/solver.md: 8 turns
 #: take seconds, some Advanced 6-turn positions a minute).
 SOLVER_TURNS = 8
@@ -133,6 +139,9 @@ class EngineResult:
     seconds: float = 0.0
     stopped: str | None = None        # why the solver did not finish, if it was tried
     budget: Budget | None = None      # the fixed work planned (None: wall-clock time)
+    #: None in an answer; in a progress report, the part at work: "solver" (the exact
+    #: solver runs: no turn or value yet), "tree" (the search so far)
+    partial: str | None = None
 
     def with_turns(self, geometry) -> "EngineResult":
         """``turn``, ``best``, ``pv`` and each candidate's turn as Turns of ``geometry``
@@ -343,10 +352,23 @@ class Engine:
         self.choice = choice
         self.tree_options = tree_options
 
-    def analyse(self, pos, *, solver: bool = True) -> EngineResult:
+    def analyse(self, pos, *, solver: bool = True, progress=None,
+                every: float = REPORT_EVERY) -> EngineResult:
         """The engine's turn and value at ``pos`` (either back end; not changed); its
-        turns are Turns of the position's board, which print as turn text."""
-        return self._analyse(pos, solver).with_turns(pos.geometry)
+        turns are Turns of the position's board, which print as turn text.
+
+        ``progress``: called with partial :class:`EngineResult` s (``partial`` set,
+        turns as the answer's) while the work goes on: once as the exact solver
+        starts, where it is tried (no turn, value None, the bounds known so far), then
+        after the tree search's first :data:`DEADLINE_CHUNK` iterations and then every
+        ``every`` seconds with its turn, value and line so far
+        (``iterations`` done of ``budget.iterations``). The answer is the same with or
+        without it."""
+        report = None
+        if progress is not None:
+            def report(res):
+                progress(res.with_turns(pos.geometry))
+        return self._analyse(pos, solver, report, every).with_turns(pos.geometry)
 
     def plan(self, pos, *, solver: bool = True) -> Budget:
         """The fixed work :meth:`analyse` does at ``pos`` (:func:`budget`): the solver's
@@ -359,7 +381,7 @@ class Engine:
                       solver_nodes=self.solver_nodes, iterations=self.fixed_iterations,
                       spent=self.spent)
 
-    def _analyse(self, pos, solver: bool) -> EngineResult:
+    def _analyse(self, pos, solver: bool, report=None, every: float = REPORT_EVERY) -> EngineResult:
         from ..endgame.solver import solve, to_core, tt_entries_for
         start = time.perf_counter()
         core = to_core(pos)
@@ -375,6 +397,9 @@ class Engine:
         tail = self._tail(core)     # nothing for the tree to weigh: always solved, no limit
         if tail or (solver and self.solver_turns and core.turns_left <= self.solver_turns):
             # The solver first: where it finishes, the answer is proved and needs no bounds.
+            if report is not None:
+                report(EngineResult(pstr, None, None, False, "solver", lo, hi, budget=plan,
+                                    seconds=time.perf_counter() - start, partial="solver"))
             if tail:
                 res = solve(core)
             else:
@@ -411,6 +436,11 @@ class Engine:
             blo, bhi = bounds_from_scores(core, sb)
             lo, hi = max(lo, blo), min(hi, bhi)
         tree = self._tree(core, pstr)
+
+        def result(partial=None):
+            return self._tree_result(core, pstr, tree, lo, hi, sb, nodes, stopped, plan,
+                                     start, partial)
+        tell = None if report is None else (lambda: report(result("tree")))
         if self.wall_clock and self.fixed_iterations is None:
             # The search's own clock: what the solver and the bounds took beyond their
             # shares (OR-Tools' import, a model's set-up) is not taken from the search.
@@ -419,9 +449,16 @@ class Engine:
                 (SOLVER_SHARE if nodes else 0.0)
             left = self.seconds - min(now - start, before * self.seconds)
             # until the time is up, at most MAX_ITERATIONS (the tree's memory)
-            _run_until(tree.run, MAX_ITERATIONS, now + left)
+            _run_until(tree.run, MAX_ITERATIONS, now + left, tell, every)
         else:
-            tree.run(plan.iterations if plan is not None else self.fixed_iterations)
+            _run_until(tree.run, plan.iterations if plan is not None else self.fixed_iterations,
+                       None, tell, every)
+        return result()
+
+    def _tree_result(self, core, pstr, tree, lo, hi, sb, nodes, stopped, plan, start,
+                     partial=None) -> EngineResult:
+        """The tree search's answer so far: its turn, value (within ``lo``..``hi``),
+        line and candidates."""
         stats = tree.backed_stats(BACKED_FRACTION)
         how = self._how(core)
         turn, value = choose(stats, core.side, how)
@@ -435,7 +472,7 @@ class Engine:
                             score_bounds=sb, candidates=cands,
                             iterations=tree.iterations, nodes=nodes,
                             seconds=time.perf_counter() - start, stopped=stopped,
-                            budget=plan)
+                            budget=plan, partial=partial)
 
     def iterations_for(self, pos, seconds: float | None = None) -> int:
         """The search's iterations at ``pos`` for a budget of ``seconds`` (default the
@@ -507,20 +544,30 @@ class Engine:
         return Tree(core, seed_for("mcts", self.seed, pstr), **self.tree_options)
 
 
-def _run_until(run, iterations: int, deadline: float | None) -> bool:
-    """``run(iterations)``; with a ``deadline`` (``time.perf_counter()``) in chunks of
-    :data:`DEADLINE_CHUNK`, stopping after the first chunk that ends past it (a tree's
-    iterations run one after another, so the chunks give the same tree as one run).
-    True when every iteration ran."""
-    if deadline is None:
+def _run_until(run, iterations: int, deadline: float | None, report=None,
+               every: float = REPORT_EVERY) -> bool:
+    """``run(iterations)``; with a ``deadline`` (``time.perf_counter()``) or a ``report``
+    in chunks of :data:`DEADLINE_CHUNK`, stopping after the first chunk that ends past
+    the deadline, and calling ``report()`` after the first chunk and then after a chunk
+    when ``every`` seconds have passed since the last report (a tree's iterations run
+    one after another, so the chunks give the same tree as one run). True when every
+    iteration ran."""
+    if deadline is None and report is None:
         run(iterations)
         return True
+    last = -math.inf
     while iterations > 0:
         k = min(DEADLINE_CHUNK, iterations)
         run(k)
         iterations -= k
-        if iterations > 0 and time.perf_counter() >= deadline:
+        if iterations <= 0:
+            break
+        now = time.perf_counter()
+        if deadline is not None and now >= deadline:
             return False
+        if report is not None and now - last >= every:
+            report()
+            last = now
     return True
 
 
