@@ -68,12 +68,18 @@ def test_progress_reports_the_search_so_far_and_leaves_the_answer_alone():
     assert counts[-1] < res.iterations == res.budget.iterations
 
 
-def test_progress_says_when_the_solver_starts():
+def test_progress_says_when_the_solver_and_the_bounds_start():
     pos = sample(0, 27)                                  # 5 turns left: proved
     seen = []
-    res = Engine(0.05).analyse(pos, progress=seen.append)
+    res = Engine(0.05, bounds=True).analyse(pos, progress=seen.append)
     assert res.exact and [(r.partial, r.turn, r.value) for r in seen] == [("solver", None, None)]
     assert (seen[0].lower, seen[0].upper) == trivial_bounds(pos)
+    pos = sample(0, 17)
+    seen = []
+    res = Engine(0.05, bounds=True).analyse(pos, progress=seen.append)
+    assert [r.partial for r in seen[:2]] == ["bounds", "tree"] and seen[0].value is None
+    assert (seen[0].lower, seen[0].upper) == trivial_bounds(pos)
+    assert (seen[1].lower, seen[1].upper) == (res.lower, res.upper)      # the CP-SAT bounds
 
 @pytest.mark.parametrize("rule", [0, 1])
 def test_solver_takes_over_near_the_end(rule):

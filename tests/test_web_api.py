@@ -612,7 +612,7 @@ def test_one_client_cannot_fill_the_queue():
     assert sorted(results)[-1] == ("b", "done") and len(results) == 5
 
 
-async def _acall(app, method, path, body=b"", hang_up_after=None, headers=()):
+async def _acall(app, method, path, body=b"", hang_up_after=None, headers=(), query=b""):
     """``app`` called as the server calls it, by a client that hangs up after
     ``hang_up_after`` seconds (None: never): the status it answered, or None."""
     sent = []
@@ -633,7 +633,7 @@ async def _acall(app, method, path, body=b"", hang_up_after=None, headers=()):
             sent.append(message["status"])
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
              "method": method, "scheme": "http", "path": path, "raw_path": path.encode(),
-             "query_string": b"", "root_path": "", "client": ("127.0.0.1", 50000),
+             "query_string": query, "root_path": "", "client": ("127.0.0.1", 50000),
              "server": ("127.0.0.1", 8000),
              "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json"),
                          *headers]}
@@ -1078,3 +1078,117 @@ console.log(JSON.stringify(out));""", payload, "game.js", "sz")
         assert answer["record"] == game_string(game)
     assert "no neutral stones left" in errors_seen
     assert {g.rule for g in games} == {0, 1} and {g.geometry.name for g in games} == {"stars-zone", "square-8"}
+
+
+# --- streams: the live evaluation, the annotation's progress -----------------------------------
+
+def events_of(text: str) -> list:
+    """(name, data) of each Server-Sent Event in a stream, checking its form."""
+    out = []
+    assert text.endswith("\n\n"), text[-80:]
+    for block in text.split("\n\n")[:-1]:
+        lines = block.split("\n")
+        assert len(lines) == 2 and lines[0].startswith("event: ") and lines[1].startswith("data: "), block
+        out.append((lines[0][7:], json.loads(lines[1][6:])))
+    return out
+
+
+MID = position_string(example_game().positions[15])      # 16 turns left
+
+
+def test_the_live_evaluation_streams_and_ends_with_the_best_commands_answer(client):
+    r = client.get("/api/evaluate", params={"position": MID, "time_limit": "0.3"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
+    assert r.headers["cache-control"] == "no-store"
+    events = events_of(r.text)
+    names = [e for e, _ in events]
+    assert names[-1] == "done" and set(names[:-1]) == {"progress"}
+    progress = [d for _, d in events[:-1]]
+    assert progress[0]["partial"] == "bounds" and progress[0]["value"] is None
+    tree = [d for d in progress if d["partial"] == "tree"]
+    assert tree and all(d["turn"] == d["pv"][0] and d["lower"] <= d["value"] <= d["upper"] for d in tree)
+    counts = [d["iterations"] for d in tree]
+    assert counts == sorted(counts) and counts[-1] < events[-1][1]["iterations"]
+    done = events[-1][1]
+    cli = cli_json("best", MID, "--time", "0.3")
+    assert without(done, "seconds") == without(cli, "seconds")
+    again = events_of(client.get("/api/evaluate", params={"position": MID, "time_limit": "0.3"}).text)
+    assert without(again[-1][1], "seconds") == without(done, "seconds")
+
+
+def test_the_live_evaluation_is_proved_near_the_end(client):
+    events = events_of(client.get("/api/evaluate", params={"position": LATE, "time_limit": "1"}).text)
+    assert [(e, d["partial"]) for e, d in events[:-1]] == [("progress", "solver")]
+    assert events[-1][0] == "done" and events[-1][1]["exact"] and events[-1][1]["value"] == 199
+    assert events[-1][1]["method"] == "solver" and "38" in events[-1][1]["best"]
+
+
+@pytest.mark.parametrize("query, words", [
+    ({"position": "garbage"}, "position string needs 5 fields"),
+    ({}, "missing 'position'"),
+    ({"position": LATE, "time_limit": "soon"}, "time_limit must be a number of seconds, got 'soon'"),
+    ({"position": LATE, "time_limit": "0"}, "time_limit must be a positive number"),
+    ({"position": LATE, "depth": "3"}, "unknown parameter 'depth'"),
+    ({"position": position_string(example_game().final)}, "the game is over"),
+])
+def test_a_bad_live_evaluation_is_a_4xx_in_one_line(client, query, words):
+    before = client.get("/api/health").json()["jobs"]["started"]
+    r = client.get("/api/evaluate", params=query)
+    assert r.status_code == 400 and words in r.json()["error"] and "\n" not in r.json()["error"]
+    assert client.get("/api/health").json()["jobs"]["started"] == before      # no job
+
+
+def test_another_website_cannot_start_a_live_evaluation(client):
+    for headers in ({"sec-fetch-site": "cross-site"}, {"origin": "http://evil.example"}):
+        r = client.get("/api/evaluate", params={"position": LATE}, headers=headers)
+        assert r.status_code == 403 and "another website" in r.json()["error"]
+    r = client.get("/api/evaluate", params={"position": LATE, "time_limit": "0.1"},
+                   headers={"sec-fetch-site": "same-origin", "origin": BASE})
+    assert r.status_code == 200
+
+
+def test_a_live_evaluation_whose_client_hangs_up_is_stopped():
+    from urllib.parse import urlencode
+    app = create_app(warm_daily=False, workers=1)
+    jobs = app.state.web.jobs
+    query = urlencode({"position": DEEP, "time_limit": "10"}).encode()
+    assert _call(app, "GET", "/api/evaluate", query=query, hang_up_after=1.0) == 200
+    assert jobs.stats["started"] == 1 and jobs.stats["done"] == 0
+    assert jobs.counts()["cancelled"] == 1 and not jobs._live
+
+
+def test_the_annotation_streams_its_progress(client):
+    from szsolver.formats.record import Game, game_json
+    game = example_game()
+    short = Game({"Position": position_string(game.positions[-9])}, game.turns[-8:])
+    body = {"game": game_json(short)}
+    events = events_of(client.post("/api/annotate/events", json=body).text)
+    progress = [d for e, d in events[:-1]]
+    assert {e for e, _ in events[:-1]} == {"progress"} and events[-1][0] == "done"
+    assert [d["done"] for d in progress] == sorted(d["done"] for d in progress)
+    assert all(d["total"] == 8 for d in progress) and progress[-1] == {"done": 8, "total": 8, "text": "done"}
+    assert progress[0]["text"].startswith("solving turn 32")
+    plain = client.post("/api/annotate", json=body).json()
+    assert without(events[-1][1], "seconds", "cpu_seconds") == without(plain, "seconds", "cpu_seconds")
+
+
+def test_job_progress_reaches_the_caller_and_a_failing_caller_stops_the_job():
+    from szsolver.web import tasks
+    jobs = Jobs(workers=1)
+    seen = []
+
+    async def run():
+        async def hear(data):
+            seen.append(data)
+        out = await jobs.run(tasks.evaluate_position, {"position": MID}, 0.2, deadline=30,
+                             progress=hear)
+
+        async def gone(data):
+            raise Gone("the client has gone")
+        with pytest.raises(Gone):
+            await jobs.run(tasks.evaluate_position, {"position": DEEP}, 10.0, deadline=60,
+                           progress=gone)
+        return out
+    out = anyio.run(run)
+    assert seen and seen[-1]["partial"] == "tree" and out["iterations"] == out["budget"]["iterations"]
+    assert jobs.stats["cancelled"] == 1 and jobs.stats["done"] == 1 and not jobs._live

@@ -140,7 +140,8 @@ class EngineResult:
     stopped: str | None = None        # why the solver did not finish, if it was tried
     budget: Budget | None = None      # the fixed work planned (None: wall-clock time)
     #: None in an answer; in a progress report, the part at work: "solver" (the exact
-    #: solver runs: no turn or value yet), "tree" (the search so far)
+    #: solver) or "bounds" (the CP-SAT bounds) starts: no turn or value yet; "tree":
+    #: the search so far
     partial: str | None = None
 
     def with_turns(self, geometry) -> "EngineResult":
@@ -358,9 +359,9 @@ class Engine:
         turns are Turns of the position's board, which print as turn text.
 
         ``progress``: called with partial :class:`EngineResult` s (``partial`` set,
-        turns as the answer's) while the work goes on: once as the exact solver
-        starts, where it is tried (no turn, value None, the bounds known so far), then
-        after the tree search's first :data:`DEADLINE_CHUNK` iterations and then every
+        turns as the answer's) while the work goes on: as the exact solver starts,
+        where it is tried, and as the CP-SAT bounds start, where they are asked for (no
+        turn, value None, the bounds known so far), then after the tree search's first :data:`DEADLINE_CHUNK` iterations and then every
         ``every`` seconds with its turn, value and line so far
         (``iterations`` done of ``budget.iterations``). The answer is the same with or
         without it."""
@@ -426,6 +427,10 @@ class Engine:
             stopped = res.stopped
         sb = None
         if self.bounds:
+            if report is not None:
+                report(EngineResult(pstr, None, None, False, "engine", lo, hi, nodes=nodes,
+                                    stopped=stopped, budget=plan, partial="bounds",
+                                    seconds=time.perf_counter() - start))
             # Four CP-SAT solves share BOUNDS_SHARE of the budget; stopped early they
             # still return proved (if looser) bounds. The budget is CP-SAT work, like
             # the tree's iterations (reproducible), unless the engine spends real time.

@@ -31,6 +31,18 @@ def time_limit_from(value, name: str = "time_limit", default: float = DEFAULT_TI
     return check_seconds(value, name, most=cap)
 
 
+def seconds_from_text(value, name: str):
+    """A number of seconds written in a query (``0.5``, ``2``): its float, None for
+    None; ParseError naming ``name`` for anything else (:func:`time_limit_from` then
+    checks its range)."""
+    from ..inputs import is_decimal, shown
+    if value is None:
+        return None
+    if not is_decimal(value):
+        raise ParseError(f"{name} must be a number of seconds, got {shown(value)}")
+    return float(value)
+
+
 def flag_from(value, name: str) -> bool:
     if value is None:
         return False
@@ -215,6 +227,6 @@ def require_keys(body: dict, allowed: set, required: set = frozenset()) -> None:
         raise ParseError(f"missing key {missing[0]!r}")
 
 
-__all__ = ["TIME_CAP", "DEFAULT_TIME", "time_limit_from", "flag_from", "position_from",
+__all__ = ["TIME_CAP", "DEFAULT_TIME", "time_limit_from", "seconds_from_text", "flag_from", "position_from",
            "game_from", "side_from", "board_svg", "bare_board_svg", "geometry_data", "picture_colours", "score_json", "position_view", "game_view",
            "require_keys", "InputError"]

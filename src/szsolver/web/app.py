@@ -16,6 +16,9 @@ Robustness, as contracts:
   off the event loop, a bounded number at once (and a few waiting per client), each
   with a time limit capped at :data:`szsolver.web.analysis.TIME_CAP` and a hard
   deadline, cancelled when the client hangs up;
+- the live evaluation and the annotation's progress stream as Server-Sent Events
+  (:class:`JobEvents`): the job's reports as they come, then its answer or its
+  error, each one event; the job stops when the client closes the stream;
 - a new puzzle is generated only from a seed of at most :data:`MAX_SEED` characters
   (a daily one of a date in :data:`DAILY_YEARS`), at most :data:`GENERATIONS` a client
   in :data:`GENERATION_WINDOW` seconds (429 past it); the puzzle cache holds at most
@@ -51,7 +54,7 @@ from ..formats.record import with_warnings
 from . import analysis as an
 from . import assets, puzzles, tasks
 from .guard import Guard, Served
-from .jobs import RETRY_AFTER, JobError, Jobs
+from .jobs import RETRY_AFTER, Gone, JobError, Jobs
 
 log = logging.getLogger("szsolver.web")
 
@@ -85,10 +88,61 @@ def client_of(request: Request):
     return request.client.host if request.client else None
 
 
-async def run_job(request: Request, fn, *args, deadline: float):
-    """``fn(*args)`` as a job of this request's client, cancelled if it hangs up."""
+async def run_job(request: Request, fn, *args, deadline: float, progress=None):
+    """``fn(*args)`` as a job of this request's client, cancelled if it hangs up (with
+    ``progress``: its reports, see :meth:`szsolver.web.jobs.Jobs.run`)."""
     return await _web(request).jobs.run(fn, *args, deadline=deadline, client=client_of(request),
-                                        gone=request.is_disconnected)
+                                        gone=request.is_disconnected, progress=progress)
+
+
+def event_text(event: str, data) -> bytes:
+    """One Server-Sent Event: its name and its data as one line of JSON."""
+    return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+
+
+class JobEvents:
+    """The answer of a job that reports its progress (see :func:`run_job`), as
+    Server-Sent Events (``text/event-stream``): a ``progress`` event with each report,
+    then ``done`` with the job's answer, or ``error`` with ``{"error": one line,
+    "status": the status a plain request would have had}``; then the stream ends.
+    The request's input is checked before (a 4xx as for any request), and the job is
+    admitted before the stream starts (a 503 when the server is busy). A client that
+    closes the stream has its job stopped: the job runner's look at the connection,
+    or a send that fails."""
+
+    def __init__(self, request: Request, fn, *args, deadline: float):
+        _web(request).jobs.admit(client_of(request))
+        self.request, self.fn, self.args, self.deadline = request, fn, args, deadline
+
+    async def __call__(self, scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": [
+            (b"content-type", b"text/event-stream; charset=utf-8"),
+            (b"cache-control", b"no-store"), (b"x-accel-buffering", b"no")]})
+
+        async def emit(event, data):
+            try:
+                await send({"type": "http.response.body", "body": event_text(event, data),
+                            "more_body": True})
+            except OSError:        # the connection has gone (a server's ClientDisconnected)
+                raise Gone("the client has gone: its analysis was stopped") from None
+
+        try:
+            try:
+                out = await run_job(self.request, self.fn, *self.args, deadline=self.deadline,
+                                    progress=lambda data: emit("progress", data))
+                await emit("done", out)
+            except JobError as e:
+                if isinstance(e, Gone):
+                    raise
+                await emit("error", {"error": str(e), "status": e.status})
+            except errors.InputError as e:
+                await emit("error", {"error": _one_line(e), "status": _input_status(e)})
+            except Exception as e:  # noqa: BLE001 - a bug: one line, logged (as _on_internal)
+                log.error("internal error on %s", self.request.url.path, exc_info=e)
+                await emit("error", {"error": _internal_text(e), "status": 500})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except Gone:
+            pass                   # nobody reads it
 
 
 async def read_json(request: Request, allowed: set, required: set = frozenset()) -> dict:
@@ -493,6 +547,45 @@ async def api_annotate(request: Request):
     return JSONResponse(out)
 
 
+async def api_annotate_events(request: Request):
+    """/api/annotate as Server-Sent Events: "turn k of N" as it goes, then the answer."""
+    from ..formats.record import game_json
+    body = await read_json(request, {"source", "game", "example", "time_per_turn"})
+    tpt = an.time_limit_from(body.pop("time_per_turn", None), "time_per_turn", ANNOTATE_TIME_PER_TURN,
+                             ANNOTATE_MAX_TIME_PER_TURN)
+    game = an.game_from(body)
+    if not game.turns:
+        raise errors.InputError("the game has no turns to annotate")
+    an.check_board(game.start)
+    return JobEvents(request, tasks.annotate_game, game_json(game), tpt, ANNOTATE_EXACT_TURNS,
+                     ANNOTATE_SOLVER_TIME, ANNOTATE_CPSAT, deadline=ANNOTATE_DEADLINE)
+
+
+#: The GETs that start work (the guard checks where they come from, as for a POST).
+WORK_GETS = ("/api/evaluate",)
+
+#: The live evaluation's engine budget when the request gives none (seconds, as
+#: ``szsolver best --time``: fixed work, the same answer on every run).
+EVALUATE_TIME = 5.0
+
+
+async def api_evaluate(request: Request):
+    """The engine's value and best line of a position as they deepen (``best``)."""
+    q = request.query_params
+    unknown = sorted(set(q) - {"position", "time_limit"})
+    if unknown:
+        raise errors.ParseError(f"unknown parameter {unknown[0]!r} (expected: position, time_limit)")
+    if "position" not in q:
+        raise errors.ParseError("missing 'position': a position string")
+    pos = an.position_from(q["position"])
+    if pos.is_over():
+        raise errors.InputError("the game is over: there is no turn to play")
+    limit = an.time_limit_from(an.seconds_from_text(q.get("time_limit"), "time_limit"),
+                               default=EVALUATE_TIME)
+    return JobEvents(request, tasks.evaluate_position, _job_position(pos), limit,
+                     deadline=limit + GRACE)
+
+
 async def api_health(request: Request):
     web = _web(request)
     return JSONResponse({"ok": True, "jobs": web.jobs.counts(), "cached_puzzles": len(web.cache),
@@ -543,6 +636,17 @@ ENDPOINTS = [
      f"the JSON of `szsolver annotate --json` (the last {ANNOTATE_EXACT_TURNS} turns proved, "
      f"exact solves under {ANNOTATE_SOLVER_TIME:g} s, no CP-SAT bounds for the estimated turns: "
      "see \"settings\"), plus \"chart\" (SVG)"),
+    ("POST", "/api/annotate/events", api_annotate_events, "Judge every turn of a game, with its progress.",
+     "as /api/annotate",
+     'Server-Sent Events: "progress" {"done", "total", "text"} before each turn is judged, then '
+     '"done" with the answer of /api/annotate, or "error" {"error", "status"}'),
+    ("GET", "/api/evaluate", api_evaluate, "The engine's value and best line as they deepen.",
+     f"query: position=a position string, time_limit=S (the engine's budget, default "
+     f"{EVALUATE_TIME:g}, at most {an.TIME_CAP:g})",
+     'Server-Sent Events: "progress" with the JSON of `szsolver best --json` so far ("partial": '
+     '"solver" or "bounds" as they start, "tree" as the search deepens: "iterations", "value", '
+     '"turn", "pv", "lower", "upper"), then "done" with `szsolver best --time S --json`, or '
+     '"error" {"error", "status"}'),
     ("GET", "/api/health", api_health, "Is the server up; its jobs.", "",
      '{"ok": true, "jobs": {"running", "waiting", "started", "done", "cancelled", "timed_out", '
      '"failed", "busy"}, "cached_puzzles", "cached_bytes"}'),
@@ -623,9 +727,21 @@ def _error(request: Request, status: int, message: str, retry_after: int | None 
     return response
 
 
+def _input_status(exc: Exception) -> int:
+    return 404 if isinstance(exc, errors.UnknownPuzzleError) else 400
+
+
+def _one_line(exc: Exception) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def _internal_text(exc: Exception) -> str:
+    first = str(exc).splitlines()[0] if str(exc) else ""
+    return f"internal error: {type(exc).__name__}" + (f": {first}" if first else "")
+
+
 async def _on_input_error(request: Request, exc: Exception):
-    status = 404 if isinstance(exc, errors.UnknownPuzzleError) else 400
-    return _error(request, status, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    return _error(request, _input_status(exc), _one_line(exc))
 
 
 async def _on_api_error(request: Request, exc: ApiError):
@@ -646,8 +762,7 @@ async def _on_internal(request: Request, exc: Exception):
     # Only an InputError is bad input; anything else is a bug in szsolver, reported as
     # one line (as the CLI's "Internal error:") and logged with its traceback.
     log.error("internal error on %s", request.url.path, exc_info=exc)
-    first = str(exc).splitlines()[0] if str(exc) else ""
-    return _error(request, 500, f"internal error: {type(exc).__name__}" + (f": {first}" if first else ""))
+    return _error(request, 500, _internal_text(exc))
 
 
 # --- the app -------------------------------------------------------------------------------
@@ -689,7 +804,8 @@ def create_app(*, workers: int = 2, max_waiting: int = 64, per_client: int = 4,
     ]
     routes += [Route(path, handler, methods=[method]) for method, path, handler, *_ in ENDPOINTS]
     routes.append(Mount("/static", app=StaticFiles(directory=assets.static_dir()), name="static"))
-    middleware = [Middleware(Guard, served=Served(host, port), refuse=_refuse),
+    middleware = [Middleware(Guard, served=Served(host, port), refuse=_refuse,
+                             work_gets=WORK_GETS),
                   Middleware(GZipMiddleware, minimum_size=GZIP_FROM)]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware, exception_handlers={
         errors.InputError: _on_input_error, ApiError: _on_api_error, JobError: _on_job_error,

@@ -12,6 +12,10 @@ user visits can make the browser send requests to it.
   (415 otherwise: a plain form or ``text/plain`` post from another page, which a
   browser sends without asking, is refused) and an ``Origin`` that is this server's
   own, or none (403 otherwise).
+- **A GET that starts work** (the paths in ``work_gets``: the live evaluation, which
+  a page opens as an EventSource): an ``Origin`` that is this server's own, or none,
+  and no ``Sec-Fetch-Site`` saying another site sent it (``cross-site``,
+  ``same-site``: an image or a script tag on another page); 403 otherwise.
 - **Answers**: a Content-Security-Policy that lets the pages load their own scripts,
   styles and the API and nothing else (no inline script, no frames around them),
   ``X-Content-Type-Options: nosniff``, ``X-Frame-Options: DENY``; the static files
@@ -101,10 +105,11 @@ class Guard:
     status, message)`` makes the answer to a refused request (the app's own error
     answer: JSON under /api, a page elsewhere)."""
 
-    def __init__(self, app, served: Served, refuse):
+    def __init__(self, app, served: Served, refuse, work_gets=()):
         self.app = app
         self.served = served
         self.refuse = refuse
+        self.work_gets = frozenset(work_gets)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -133,13 +138,19 @@ class Guard:
         problem = self.served.problem(host)
         if problem is not None:
             return 421, problem
-        if scope["method"] != "POST":
+        work_get = scope["method"] == "GET" and scope["path"] in self.work_gets
+        if scope["method"] != "POST" and not work_get:
             return None
         origin = _header(scope, b"origin")
         own = f"{scope.get('scheme', 'http')}://{host.strip().lower()}"
         if origin is not None and origin.strip().lower() != own:
             return 403, (f"a request from another website ({shown(origin)}) cannot start work "
                          "here")
+        if work_get:
+            site = (_header(scope, b"sec-fetch-site") or "").strip().lower()
+            if site in ("cross-site", "same-site"):
+                return 403, "a request from another website cannot start work here"
+            return None
         kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
         if kind != "application/json":
             return 415, ("the request must be JSON, sent with Content-Type: application/json"

@@ -17,6 +17,11 @@ the heavy modules already imported (about 20 ms a job), with
   request's ``is_disconnected``) every :data:`POLL` seconds; a waiting job leaves the
   queue at once, a running one's process is killed, and the request ends with
   :class:`Gone` (nobody reads it);
+- a job may report its progress: given ``progress`` (an async callable), the function
+  is called with ``report=`` a callable that sends plain data back at once, and each
+  report reaches ``progress`` while the job runs (a live evaluation's events, an
+  annotation's "turn k of N"); should ``progress`` fail (the client's connection has
+  gone), the job's process is killed as for a client that hung up;
 - bad input found by the job (an :class:`szsolver.errors.InputError`) re-raised here
   as the same class with the same message; anything else (a bug) is :class:`JobFailed`;
 - Ctrl-C is for the server alone: a terminal sends it to the whole process group, so
@@ -81,11 +86,15 @@ class Gone(JobError):
     status = 499
 
 
-def _child(conn, fn, args):
-    """In the job's process: run ``fn(*args)`` and send back what happened."""
+def _child(conn, fn, args, reports=False):
+    """In the job's process: run ``fn(*args)`` (with ``report=`` a callable sending its
+    argument back as progress, when ``reports``) and send back what happened."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C stops the server, not a job
     try:
-        result = fn(*args)
+        if reports:
+            result = fn(*args, report=lambda data: conn.send(("progress", data)))
+        else:
+            result = fn(*args)
         conn.send(("ok", result))
     except errors.InputError as e:
         conn.send(("input", type(e).__name__, str(e)))
@@ -139,15 +148,25 @@ class Jobs:
             raise Busy(f"{self.per_client} analyses of yours are waiting already: "
                        "try again when one is done")
 
-    async def run(self, fn, *args, deadline: float, client=None, gone=None):
+    async def run(self, fn, *args, deadline: float, client=None, gone=None, progress=None):
         """``fn(*args)`` in a new process; its result, or an InputError it raised, or
         Busy / TimedOut (killed after ``deadline`` seconds of running) / JobFailed, or
         Gone when ``gone()`` (an async callable, polled) said the client has hung up:
-        the job then leaves the queue, or its process is killed."""
+        the job then leaves the queue, or its process is killed. With ``progress``
+        (an async callable): ``fn(*args, report=...)``, each report awaited by
+        ``progress`` as it comes (what ``progress`` raises kills the job and is raised
+        here; :class:`Gone` from it counts the job as cancelled)."""
         limiter = self._limiters()
         self.admit(client)
+        try:
+            return await self._watched(limiter, client, fn, args, deadline, gone, progress)
+        except Gone:
+            self.stats["cancelled"] += 1
+            raise
+
+    async def _watched(self, limiter, client, fn, args, deadline, gone, progress):
         if gone is None:
-            return await self._queued(limiter, client, fn, args, deadline)
+            return await self._queued(limiter, client, fn, args, deadline, progress)
         outcome = None
 
         async def watch(scope):
@@ -164,18 +183,18 @@ class Jobs:
         async with anyio.create_task_group() as tg:
             tg.start_soon(watch, tg.cancel_scope)
             try:
-                outcome = (True, await self._queued(limiter, client, fn, args, deadline))
+                outcome = (True, await self._queued(limiter, client, fn, args, deadline,
+                                                    progress))
             except Exception as e:  # noqa: BLE001 - re-raised below, outside the task group
                 outcome = (False, e)
             tg.cancel_scope.cancel()
         if outcome is None:             # the watcher cancelled it
-            self.stats["cancelled"] += 1
             raise Gone("the client has gone: its analysis was stopped")
         if not outcome[0]:
             raise outcome[1]
         return outcome[1]
 
-    async def _queued(self, limiter, client, fn, args, deadline):
+    async def _queued(self, limiter, client, fn, args, deadline, progress=None):
         self._waiting += 1
         if client is not None:
             self._waiting_by[client] = self._waiting_by.get(client, 0) + 1
@@ -188,15 +207,16 @@ class Jobs:
                 if not self._waiting_by[client]:
                     del self._waiting_by[client]
         try:
-            return await self._process(fn, args, deadline)
+            return await self._process(fn, args, deadline, progress)
         finally:
             limiter.release()
 
-    async def _process(self, fn, args, deadline):
+    async def _process(self, fn, args, deadline, progress=None):
         if self.closed:
             raise Busy(SHUTTING_DOWN)
         parent, child = self._ctx.Pipe(duplex=False)
-        proc = self._ctx.Process(target=_child, args=(child, fn, args), daemon=True)
+        proc = self._ctx.Process(target=_child, args=(child, fn, args, progress is not None),
+                                 daemon=True)
         try:
             # not abandoned when cancelled: the process, once made, is killed below
             await anyio.to_thread.run_sync(proc.start)
@@ -206,18 +226,24 @@ class Jobs:
                 self.stats["started"] += 1
             if self.closed:             # stop() came while the process was being made
                 proc.kill()
-            with anyio.move_on_after(deadline) as timer:
-                await anyio.wait_readable(parent)
-            if timer.cancelled_caught:
+            msg = None
+            with anyio.move_on_after(deadline):
+                while True:
+                    await anyio.wait_readable(parent)
+                    try:
+                        msg = await anyio.to_thread.run_sync(parent.recv)
+                    except EOFError:
+                        if self.closed:                   # killed by stop()
+                            raise Busy(SHUTTING_DOWN) from None
+                        self.stats["failed"] += 1
+                        raise JobFailed("the analysis process ended without an answer") from None
+                    if msg[0] != "progress":
+                        break
+                    await progress(msg[1])
+                    msg = None
+            if msg is None:
                 self.stats["timed_out"] += 1
                 raise TimedOut(f"no answer within the server's limit of {deadline:g} s")
-            try:
-                msg = await anyio.to_thread.run_sync(parent.recv)
-            except EOFError:
-                if self.closed:                   # killed by stop()
-                    raise Busy(SHUTTING_DOWN) from None
-                self.stats["failed"] += 1
-                raise JobFailed("the analysis process ended without an answer") from None
         finally:
             with anyio.CancelScope(shield=True):
                 if proc.pid is not None:

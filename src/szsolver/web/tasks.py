@@ -5,6 +5,8 @@ dicts, already checked by the server) and returns JSON-ready data: the same JSON
 the matching CLI command's ``--json``. Each passes its time limit on to the tool it
 calls; the job runner's deadline is the backstop for work that has no limit of its
 own (the solver's principal variation, the map's many CP-SAT solves, generation).
+Those given ``report`` (by the job runner, when the request streams) send their
+progress through it as they go.
 """
 from __future__ import annotations
 
@@ -68,17 +70,38 @@ def potential_of(position: dict, side: int, time_limit: float, svg: bool) -> dic
     return out
 
 
+def evaluate_position(position: dict, seconds: float, report=None) -> dict:
+    """``szsolver best --time SECONDS --json`` (the engine's turn and value: proved
+    where the exact solver finishes, else estimated beside the CP-SAT bounds), and
+    with ``report`` the same JSON of the work so far as it goes, with ``partial``
+    saying what runs (:meth:`szsolver.engine.search.Engine.analyse`'s progress)."""
+    from ..engine.search import COMMAND_START, Engine
+    pos = parse_position_json(position)
+    g = pos.geometry
+    progress = None
+    if report is not None:
+        def progress(res):
+            report({**res.to_json(g), "partial": res.partial})
+    res = Engine(seconds, bounds=True, spent=COMMAND_START).analyse(pos, progress=progress)
+    return res.to_json(g)
+
+
 def annotate_game(game: dict, time_per_turn: float, exact_turns: int, solver_time: float,
-                  cpsat: bool) -> dict:
+                  cpsat: bool, report=None) -> dict:
     """``szsolver annotate --json`` with the given budgets (``cpsat``: CP-SAT bounds for
     the estimated turns, as the CLI always has), plus ``chart``: the value chart of
-    the annotated-game page."""
+    the annotated-game page. ``report`` hears ``{"done", "total", "text"}`` before each
+    turn is judged (the last turns are proved first)."""
     from ..analysis.annotate import annotate
     from ..analysis.report import value_chart
     from ..formats.record import parse_game_json
     g = parse_game_json(game)
+    progress = None
+    if report is not None:
+        def progress(done, total, text):
+            report({"done": done, "total": total, "text": text})
     ann = annotate(g, time_per_turn=time_per_turn, exact_turns=exact_turns, solver_time=solver_time,
-                   cpsat=cpsat)
+                   cpsat=cpsat, progress=progress)
     out = ann.to_json()
     out["chart"] = value_chart(ann)[0]
     return out
