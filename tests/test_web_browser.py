@@ -536,11 +536,22 @@ def health(server) -> dict:
         return json.load(r)["jobs"]
 
 
+def live_off(pg, server):
+    """The live evaluation turned off, and the server idle (its job stopped)."""
+    pg.uncheck("#sz-live")
+    pg.wait_for_selector('#sz-live-out[data-state="off"]', state="attached")
+    for _ in range(100):
+        if health(server)["running"] == 0:
+            break
+        time.sleep(0.1)
+
+
 def test_stepping_away_stops_the_servers_work(server, page):
     """The value of every turn of an opening position (a 10 s solve) asked, then the
     board steps on: the page gives its request up, and the server stops the job."""
     page.goto(server + "/analysis?example=1")
     page.wait_for_selector("body[data-ready]")
+    live_off(page, server)
     page.fill("#sz-limit", "10")
     before = health(server)
     page.click("#sz-values")
@@ -792,3 +803,51 @@ def test_undo_takes_back_the_last_turn_played(server, page):
     page.go_back()                             # to the empty board as loaded: 44 stays taken back
     page.wait_for_selector('body[data-at="0"]')
     assert turn_texts(page) == [] and "turns=" not in page.url
+
+
+# --- the analysis board: the live evaluation ----------------------------------------------------
+
+def test_the_live_evaluation_shows_from_the_first_turn(server, page):
+    """From the start position: the engine's estimate, its best turn ringed on the board
+    (the turn the panel names), the bar beside the board, the bounds proved so far."""
+    page.goto(server + "/analysis")
+    page.wait_for_selector('body[data-ready][data-at="0"]')
+    page.wait_for_selector("#sz-live-out .sz-eval-value", timeout=30000)
+    assert "estimated" in page.text_content("#sz-live-out .sz-eval-value")
+    best = page.text_content("#sz-live-out .sz-eval-best").split()[2]
+    page.wait_for_selector("g.sz-best-turn circle.sz-best-ring")
+    assert page.get_attribute("g.sz-best-turn circle.sz-best-ring", "data-point") == best.split("n")[0]
+    assert page.get_attribute("#sz-evalbar", "data-state") == "on"
+    assert page.get_attribute("#sz-evalbar", "data-exact") == "0"
+    assert "Proved:" in page.text_content("#sz-live-out")
+    shot(page, "analysis-live.png")
+
+
+def test_a_step_closes_the_live_evaluation_and_the_server_stops_it(server, page):
+    page.goto(server + "/analysis?example=1")
+    page.wait_for_selector('body[data-ready][data-at="0"]')
+    page.wait_for_selector('#sz-live-out[data-state="running"] .sz-eval-value', timeout=30000)
+    before = health(server)
+    assert before["running"] >= 1
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('body[data-at="1"]')
+    for _ in range(100):
+        after = health(server)
+        if after["cancelled"] > before["cancelled"]:
+            break
+        time.sleep(0.1)
+    assert after["cancelled"] == before["cancelled"] + 1 and after["done"] == before["done"], after
+    # the position shown now is evaluated in its place
+    page.wait_for_selector('#sz-live-out[data-state="running"] .sz-eval-value', timeout=30000)
+    assert page.get_attribute("g.sz-best-turn circle.sz-best-ring", "data-point")
+
+
+def test_the_live_evaluation_is_proved_near_the_end(server, page):
+    page.goto(server + "/analysis?example=1")
+    page.wait_for_selector("body[data-ready]")
+    page.click('button.sz-turn[data-turn="28"]')
+    page.wait_for_selector('#sz-live-out[data-state="done"][data-exact="1"]', timeout=30000)
+    assert page.text_content("#sz-live-out .sz-eval-value") == "+199 proved"
+    assert "Red wins by 2 points" in page.text_content("#sz-live-out")
+    assert page.get_attribute("g.sz-best-turn circle.sz-best-ring", "data-point") == "38"
+    assert page.get_attribute("#sz-evalbar", "data-exact") == "1"

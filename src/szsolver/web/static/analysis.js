@@ -2,7 +2,10 @@
 // place turns by clicking (the stone, then a neutral or the stone again for none),
 // step through the turns, and ask the server's tools about the position shown:
 // `check` of the turn that led to it, the value of every turn (the endgame solver),
-// the CP-SAT potential map, and the whole game's annotation.
+// the CP-SAT potential map, and the whole game's annotation. The live evaluation
+// follows the position shown: the engine's value and best line as its search deepens
+// (Server-Sent Events of GET /api/evaluate), the evaluation bar beside the board and
+// the best turn ringed on it; a step closes the stream, and the server stops the work.
 //
 // The server reads the game once (POST /api/game: its turns, its start, the board
 // and the board's bare picture); from then on the page plays and draws every
@@ -13,7 +16,7 @@
 // `turn=N`): Back and Forward go through the turns visited, and a link opens there.
 
 import { attachBoard, say, api, svgEl } from './board.js';
-import { SIDES, caption, isOver, parseTurn, patternSet, picture, playTurn, positionFromJson, positionString, recordText, resultText, turnError, turnText } from './game.js';
+import { SIDES, caption, isOver, parseTurn, patternSet, picture, playTurn, positionFromJson, positionString, recordText, resultText, turnError, turnText, value } from './game.js';
 
 const $ = (id) => document.getElementById(id);
 const msg = $('sz-msg');
@@ -28,6 +31,10 @@ let undoable = [];      // the turns played on the board, last on top: {node, ad
 let annotated = null;   // the line (its turns' text) the annotation panel is about
 const running = new Set();   // the tools whose answer is awaited (their buttons wait too)
 const asking = new Map();    // tool -> the AbortController of its request
+
+let live = null;         // the live evaluation: {node, timer, source (its EventSource)}
+const LIVE_KEY = 'szsolver:analysis:live';
+const LIVE_DELAY = 150;  // ms on a position before its evaluation starts (quick steps start none)
 
 function limit() {
   const box = $('sz-limit');
@@ -206,6 +213,7 @@ function go(n, how = 'push') {
   drawPosition();
   renderStatus();
   renderTurns();
+  if (moved) startLive();
   if (moved || how === 'replace') remember(how);
   saveTree();
   document.body.dataset.at = String(node.ply);
@@ -546,6 +554,148 @@ function para(out, text, cls) {
   return p;
 }
 
+// --- the live evaluation ---------------------------------------------------------------
+
+// The stream of the position left is closed (the server stops its job).
+function stopLive() {
+  if (!live) return;
+  clearTimeout(live.timer);
+  if (live.source) live.source.close();
+  live = null;
+}
+
+function liveOn() { return $('sz-live').checked; }
+
+// Evaluate the position shown, once the board has rested on it for LIVE_DELAY ms.
+function startLive() {
+  stopLive();
+  drawBestTurn(null);
+  const out = $('sz-live-out');
+  if (!root) return;
+  if (!liveOn()) { out.replaceChildren(); out.dataset.state = 'off'; setBar(null); return; }
+  const here = node;
+  if (isOver(here.pos)) {
+    const v = value(geo, here.pos);
+    out.replaceChildren();
+    out.dataset.state = 'done';
+    const p = para(out, `${signed(v)} `, 'sz-eval-value');
+    tag(p, 'final', 'sz-proved-tag');
+    para(out, `Game over: ${resultText(geo, here.pos)}.`);
+    setBar(v, true);
+    return;
+  }
+  out.dataset.state = 'waiting';
+  busy(out, 'Evaluating ...');
+  const entry = { node: here, timer: 0, source: null };
+  live = entry;
+  entry.timer = setTimeout(() => {
+    const q = new URLSearchParams({ position: positionString(geo, here.pos), time_limit: String(limit()) });
+    const source = new EventSource('/api/evaluate?' + q);
+    entry.source = source;
+    const mine = () => live === entry && node === here;
+    source.addEventListener('progress', (e) => { if (mine()) showLive(JSON.parse(e.data), false); });
+    source.addEventListener('done', (e) => {
+      source.close();
+      if (mine()) showLive(JSON.parse(e.data), true);
+    });
+    // the server's error event (with data), or the connection failing (none): the
+    // stream is over either way (an EventSource would open it again)
+    source.addEventListener('error', (e) => {
+      source.close();
+      if (!mine()) return;
+      let text = 'The live evaluation stopped: the server did not answer.';
+      if (e.data) { try { text = JSON.parse(e.data).error; } catch (err) { /* keep the text */ } }
+      out.replaceChildren();
+      out.dataset.state = 'error';
+      para(out, text, 'sz-bad');
+    });
+  }, LIVE_DELAY);
+}
+
+function tag(parent, text, cls) {
+  const t = document.createElement('span');
+  t.className = cls;
+  t.textContent = text;
+  parent.appendChild(t);
+  return t;
+}
+
+// A value in words: who is ahead and by how many points (100 = one point).
+function valueWords(v, exact) {
+  const points = Math.round(Math.abs(v) / 100);
+  const about = exact ? '' : 'about ';
+  if (points === 0) return v === 0 ? 'level' : `level on points, ${v > 0 ? 'Red' : 'Blue'} ahead on neutrals`;
+  return `${v > 0 ? 'Red' : 'Blue'} ${exact ? 'wins' : 'ahead'} by ${about}${points} point${points === 1 ? '' : 's'}`;
+}
+
+function showLive(d, final) {
+  const out = $('sz-live-out');
+  out.replaceChildren();
+  out.dataset.state = final ? 'done' : 'running';
+  if (d.value == null) {
+    busy(out, d.partial === 'solver' ? 'The exact solver is at work ...' : 'Proving bounds ...');
+  } else {
+    const p = para(out, `${signed(d.value)} `, 'sz-eval-value' + (d.exact ? '' : ' sz-estimated'));
+    tag(p, d.exact ? 'proved' : 'estimated', d.exact ? 'sz-proved-tag' : 'sz-estimated-tag');
+    out.dataset.value = String(d.value);
+    out.dataset.exact = d.exact ? '1' : '0';
+    para(out, `${valueWords(d.value, d.exact)}.`);
+    const best = d.exact && d.best.length > 1 ? ` (optimal: ${d.best.slice(0, 8).join(' ')}${d.best.length > 8 ? ' ...' : ''})` : '';
+    para(out, `Best turn: ${d.turn}${best}`, 'sz-eval-best');
+    if (d.pv.length > 1) para(out, `${d.exact ? 'Principal variation' : 'Expected line'}: ${d.pv.join(' ')}`, 'sz-eval-line');
+  }
+  if (!d.exact) {
+    const width = d.upper - d.lower;
+    const wide = width >= 200 * geo.n_patterns;
+    para(out, wide ? `Proved: nothing yet (${signed(d.lower)} .. ${signed(d.upper)}).`
+      : `Proved: ${signed(d.lower)} <= value <= ${signed(d.upper)}.`, 'sz-eval-bounds');
+  }
+  const planned = d.budget ? d.budget.iterations : 0;
+  const work = d.exact ? `proved by the exact solver (${d.nodes.toLocaleString('en')} nodes)`
+    : `${d.iterations.toLocaleString('en')}${planned ? ' of ' + planned.toLocaleString('en') : ''} iterations`;
+  const stopped = d.solver_stopped ? `; the exact solver stopped: ${d.solver_stopped}` : '';
+  para(out, `${work}${stopped}${final ? ', done.' : ' ...'}`, 'sz-info');
+  if (d.value != null) {
+    setBar(d.value, d.exact);
+    drawBestTurn(d.turn);
+  }
+}
+
+// The bar: Red's share from the bottom, half at a level game, most of it past a few points.
+function setBar(v, exact) {
+  const bar = $('sz-evalbar');
+  if (v == null) { bar.dataset.state = 'off'; bar.querySelector('.sz-evalbar-text').textContent = ''; return; }
+  const share = 50 + 50 * Math.tanh(v / 500);
+  bar.dataset.state = 'on';
+  bar.dataset.exact = exact ? '1' : '0';
+  bar.querySelector('.sz-evalbar-fill').style.height = `${share.toFixed(1)}%`;
+  bar.querySelector('.sz-evalbar-text').textContent = signed(v);
+  bar.setAttribute('aria-valuenow', String(Math.round(share * 2 - 100)));
+  bar.setAttribute('aria-valuetext', `${signed(v)}, ${exact ? 'proved' : 'estimated'}: ${valueWords(v, exact)}`);
+}
+
+// The best turn on the board: its stone's point ringed, its neutral's ringed dashed.
+function drawBestTurn(text) {
+  if (!board) return;
+  const svg = board.svg;
+  let layer = svg.querySelector('g.sz-best-turn');
+  if (!layer) {
+    layer = svgEl('g', { class: 'sz-best-turn', 'pointer-events': 'none' });
+    svg.insertBefore(layer, svg.querySelector('.sz-points'));
+  }
+  layer.replaceChildren();
+  const turn = text ? parseTurn(geo, text) : null;
+  if (!turn) return;
+  const s = board.points[turn.stone];
+  const ring = svgEl('circle', { cx: s.x, cy: s.y, r: 0.46, class: 'sz-best-ring', 'data-point': s.name }, layer);
+  svgEl('title', {}, ring).textContent = `best turn: ${text}`;
+  if (turn.neutral >= 0) {
+    const n = board.points[turn.neutral];
+    svgEl('line', { x1: s.x, y1: s.y, x2: n.x, y2: n.y, class: 'sz-best-link' }, layer);
+    svgEl('circle', { cx: n.x, cy: n.y, r: 0.36, class: 'sz-best-neutral', 'data-point': n.name }, layer);
+  }
+}
+
 async function checkTurn(signal) {
   if (!node.parent) return;
   const out = $('sz-check-out');
@@ -690,6 +840,12 @@ $('sz-check').addEventListener('click', () => job('check', checkTurn));
 $('sz-values').addEventListener('click', () => job('values', turnValues));
 $('sz-potential').addEventListener('click', () => job('potential', potentialMap));
 $('sz-annotate').addEventListener('click', () => job('annotate', annotateGame));
+$('sz-live').addEventListener('change', () => {
+  try { localStorage.setItem(LIVE_KEY, liveOn() ? '1' : '0'); } catch (e) { /* not kept */ }
+  startLive();
+});
+$('sz-limit').addEventListener('change', () => { if (liveOn()) startLive(); });
+try { if (localStorage.getItem(LIVE_KEY) === '0') $('sz-live').checked = false; } catch (e) { /* on */ }
 document.addEventListener('keydown', pageKey, true);
 window.addEventListener('popstate', () => openAddress('none'));
 
