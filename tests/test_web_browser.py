@@ -199,6 +199,20 @@ def test_paste_a_game_and_annotate_it(server, page):
     items = page.eval_on_selector_all("ol.sz-annotation li", "els => els.map(e => e.textContent)")
     assert len(items) == 6 and items[1].startswith("78n35?! blue: inaccuracy (proved)")
     assert "blue: 1 inaccuracy, 0 mistakes, 0 blunders" in page.text_content("#sz-annotate-out")
+    # the verdicts marked in the turn list, the proved ones solid; the legend
+    assert page.text_content('#sz-turns button[data-turn="2"] .sz-mark.sz-proved') == "?!"
+    assert page.locator("#sz-turns .sz-mark").count() == 1
+    assert "?? blunder" in page.text_content(".sz-legend-verdicts")
+    assert "100 = one point of score" in page.text_content("#sz-annotate-out")
+    # a point of the chart goes to its turn
+    page.click('.sz-chart circle[data-step="3"]', force=True)
+    page.wait_for_selector('body[data-at="3"]')
+    assert page.get_attribute(".sz-chart line#cursor", "x1") == \
+        page.get_attribute('.sz-chart circle[data-step="3"]', "cx")
+    page.click("ol.sz-annotation li:nth-child(5)")
+    page.wait_for_selector('body[data-at="5"]')
+    assert page.locator("#sz-turns .sz-mark").count() == 1         # the same line: kept
+    shot(page, "analysis-annotation.png")
 
 
 def open_static_page(browser, tmp_path, gen, date, viewport=None):
@@ -851,3 +865,25 @@ def test_the_live_evaluation_is_proved_near_the_end(server, page):
     assert "Red wins by 2 points" in page.text_content("#sz-live-out")
     assert page.get_attribute("g.sz-best-turn circle.sz-best-ring", "data-point") == "38"
     assert page.get_attribute("#sz-evalbar", "data-exact") == "1"
+
+
+def test_the_annotation_shows_its_progress_and_cancel_stops_it(server, page):
+    """The whole example game: "turn k of 32" as it goes; Cancel stops the server's job."""
+    page.goto(server + "/analysis?example=1")
+    page.wait_for_selector("body[data-ready]")
+    live_off(page, server)
+    before = health(server)
+    page.click("#sz-annotate")
+    page.wait_for_selector("#sz-annotate-out .sz-progress p:has-text('of 32:')", timeout=30000)
+    assert page.text_content("#sz-annotate-out .sz-progress p").startswith("Turn ")
+    page.wait_for_selector("#sz-annotate-out[data-done]", state="attached", timeout=30000)
+    assert health(server)["running"] == 1
+    page.click("#sz-annotate-cancel")
+    page.wait_for_selector("#sz-annotate-out p:has-text('Annotation cancelled.')")
+    for _ in range(100):
+        after = health(server)
+        if after["cancelled"] > before["cancelled"] and after["running"] == 0:
+            break
+        time.sleep(0.1)
+    assert after["cancelled"] == before["cancelled"] + 1 and after["done"] == before["done"], after
+    assert page.is_enabled("#sz-annotate")

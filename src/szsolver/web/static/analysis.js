@@ -15,7 +15,7 @@
 // address carries the game and the turn shown (tags as `Name=value`, `turns=44n66.64`,
 // `turn=N`): Back and Forward go through the turns visited, and a link opens there.
 
-import { attachBoard, say, api, svgEl } from './board.js';
+import { attachBoard, say, api, apiEvents, svgEl } from './board.js';
 import { SIDES, caption, isOver, parseTurn, patternSet, picture, playTurn, positionFromJson, positionString, recordText, resultText, turnError, turnText, value } from './game.js';
 
 const $ = (id) => document.getElementById(id);
@@ -29,6 +29,8 @@ let pending = -1;       // the stone's point while the neutral is being chosen
 let lastId = 0;
 let undoable = [];      // the turns played on the board, last on top: {node, added}
 let annotated = null;   // the line (its turns' text) the annotation panel is about
+let marks = new Map();  // node id -> its verdict's mark in the turn list: {mark, verdict, proved}
+let chartLine = null;   // the annotated line's nodes, the chart's steps 1.. (0: the start)
 const running = new Set();   // the tools whose answer is awaited (their buttons wait too)
 const asking = new Map();    // tool -> the AbortController of its request
 
@@ -214,6 +216,7 @@ function go(n, how = 'push') {
   renderStatus();
   renderTurns();
   if (moved) startLive();
+  markChart();
   if (moved || how === 'replace') remember(how);
   saveTree();
   document.body.dataset.at = String(node.ply);
@@ -301,6 +304,14 @@ function turnButton(n, numbered) {
   b.type = 'button';
   const side = n.parent.pos.side;
   b.textContent = (side === 0 ? `${roundOf(n)}. ` : numbered ? `${roundOf(n)}... ` : '') + n.text;
+  const m = marks.get(n.id);
+  if (m && m.mark) {
+    const span = document.createElement('span');
+    span.className = `sz-mark sz-v-${m.verdict} ${m.proved ? 'sz-proved' : 'sz-estimated'}`;
+    span.textContent = m.mark;
+    span.title = `${m.verdict} (${m.proved ? 'proved' : 'estimated'})`;
+    b.appendChild(span);
+  }
   b.className = 'sz-turn sz-' + SIDES[side] + (n === node ? ' sz-at' : '');
   b.dataset.turn = String(n.ply);
   b.dataset.node = String(n.id);
@@ -371,6 +382,8 @@ async function loadGame(body, where, how = 'push') {
 function clearAnnotation() {
   $('sz-annotate-out').replaceChildren();
   annotated = null;
+  chartLine = null;
+  if (marks.size) { marks = new Map(); if (root) renderTurns(); }
   const ctl = asking.get('annotate');
   if (ctl) ctl.abort();
 }
@@ -781,15 +794,50 @@ async function potentialMap(signal) {
   out.appendChild(pic);
 }
 
+const MARKS = { optimal: '', inaccuracy: '?!', mistake: '?', blunder: '??' };
+
+// The annotation of the line shown, its progress as it goes ("turn k of N", a Cancel
+// button that stops the server's work), then the value chart (a point's click goes
+// to that turn), every turn's verdict, the marks in the turn list and the legend.
 async function annotateGame(signal) {
   const out = $('sz-annotate-out');
   const line = lineOf(node);
   if (!line.length) { out.replaceChildren(); para(out, 'The game has no turns yet.', 'sz-bad'); return; }
   const asked = line.map((n) => n.text).join(' ');
   annotated = asked;
-  busy(out, 'Annotating the game (this takes a while) ...');
+  const box = document.createElement('div');
+  box.className = 'sz-progress';
+  const label = para(box, `Annotating ${line.length} turns: starting ...`, 'sz-busy');
+  const bar = document.createElement('progress');
+  bar.max = line.length;
+  bar.value = 0;
+  box.appendChild(bar);
+  const cancel = document.createElement('button');
+  cancel.type = 'button';
+  cancel.id = 'sz-annotate-cancel';
+  cancel.textContent = 'Cancel';
+  let cancelled = false;
+  cancel.addEventListener('click', () => {
+    cancelled = true;
+    const ctl = asking.get('annotate');
+    if (ctl) ctl.abort();
+  });
+  box.appendChild(cancel);
+  out.replaceChildren(box);
   const game = { type: 'game', tags: lineTags(line), turns: line.map((n) => n.text) };
-  const r = await api('POST', '/api/annotate', { game }, signal);
+  const r = await apiEvents('/api/annotate/events', { game }, signal, (name, d) => {
+    if (annotated !== asked || name !== 'progress') return;
+    const k = Math.min(d.done + 1, d.total);
+    label.textContent = d.done >= d.total ? `All ${d.total} turns judged.`
+      : `Turn ${k} of ${d.total}: ${d.text} ...`;
+    bar.max = d.total;
+    bar.value = d.done;
+    out.dataset.done = String(d.done);
+  });
+  if (cancelled) {
+    if (annotated === asked) { out.replaceChildren(); para(out, 'Annotation cancelled.', 'sz-info'); annotated = null; }
+    return;
+  }
   if (annotated !== asked) return;     // another line since: its panel was cleared
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
@@ -797,19 +845,35 @@ async function annotateGame(signal) {
   const chart = document.createElement('div');
   chart.className = 'sz-chart';
   chart.innerHTML = d.chart;
+  chartLine = line;
+  for (const c of chart.querySelectorAll('circle[data-step]')) {
+    c.addEventListener('click', () => {
+      const k = +c.dataset.step;
+      if (chartLine === line) go(k === 0 ? root : line[k - 1]);
+    });
+  }
   out.appendChild(chart);
-  const marks = { optimal: '', inaccuracy: '?!', mistake: '?', blunder: '??' };
+  para(out, 'Values Red\'s side (100 = one point of score; above the middle line Red is ahead, below it Blue). ' +
+    'Filled points and solid lines are proved, hollow points and dashed lines estimated; the grey bars are the bounds proved. ' +
+    'Click a point to go to that turn.', 'sz-help');
   const list = document.createElement('ol');
   list.className = 'sz-annotation';
-  for (const t of d.turns) {
+  marks = new Map();
+  d.turns.forEach((t, i) => {
     const li = document.createElement('li');
     li.value = t.number;
-    li.className = 'sz-v-' + (t.verdict || 'open');
-    li.textContent = `${t.played}${marks[t.verdict] || ''} ${t.side}: ${t.verdict || 'open'}${t.exact ? ' (proved)' : ''}` +
+    const proved = t.verdict_proved;
+    li.className = 'sz-v-' + (t.verdict || 'open') + (t.verdict ? (proved ? ' sz-proved' : ' sz-estimated') : '');
+    li.textContent = `${t.played}${MARKS[t.verdict] || ''} ${t.side}: ${t.verdict || 'open'}${t.verdict ? (proved ? ' (proved)' : ' (estimated)') : ''}` +
       (t.verdict && t.verdict !== 'optimal' && t.best.length ? `; best ${t.best.slice(0, 4).join(' ')}` : '');
+    li.addEventListener('click', () => { if (chartLine === line) go(line[i]); });
     list.appendChild(li);
-  }
+    if (t.verdict) marks.set(line[i].id, { mark: MARKS[t.verdict], verdict: t.verdict, proved });
+  });
   out.appendChild(list);
+  para(out, 'Marks: ?! inaccuracy (a loss of less than a point, the result kept), ? mistake (a point or more), ' +
+    '?? blunder (the result gets worse: a win to a draw or a loss). Bold: proved (the exact solver, or bounds proved); ' +
+    'italic: estimated by the engine (within half a point it counts as optimal).', 'sz-help sz-legend-verdicts');
   for (const side of ['red', 'blue']) {
     const s = d.summary[side];
     const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
@@ -817,6 +881,19 @@ async function annotateGame(signal) {
       `${n(s.blunders, 'blunder', 'blunders')}` +
       (s.accuracy == null ? '' : `; accuracy ${(100 * s.accuracy).toFixed(0)}% of the turns judged exactly`) + '.');
   }
+  renderTurns();
+  markChart();
+}
+
+// The chart's cursor on the turn shown, when it is in the annotated line.
+function markChart() {
+  const cursor = chartLine && $('sz-annotate-out').querySelector('.sz-chart line#cursor');
+  if (!cursor) return;
+  const at = chartLine.indexOf(node);
+  const k = node === root ? 0 : at < 0 ? -1 : at + 1;
+  const dot = k >= 0 && $('sz-annotate-out').querySelector(`.sz-chart circle[data-step="${k}"]`);
+  cursor.setAttribute('visibility', dot ? 'visible' : 'hidden');
+  if (dot) { cursor.setAttribute('x1', dot.getAttribute('cx')); cursor.setAttribute('x2', dot.getAttribute('cx')); }
 }
 
 $('sz-load').addEventListener('click', () => {

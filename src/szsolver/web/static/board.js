@@ -287,3 +287,51 @@ export async function api(method, path, body, signal) {
   try { data = await res.json(); } catch (e) { data = { error: `${res.status} ${res.statusText}` }; }
   return { ok: res.ok, status: res.status, data };
 }
+
+// A POST whose answer is Server-Sent Events (a job reporting its progress): each
+// event's name and JSON data go to onEvent as they come; the answer is as api's, its
+// data the "done" event's (or the "error" event's {error, status}). `signal` gives
+// it up as for api.
+export async function apiEvents(path, body, signal, onEvent) {
+  let res;
+  try {
+    res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body), signal });
+  } catch (e) {
+    if (e.name === 'AbortError') return { ok: false, status: 0, data: { error: 'given up' } };
+    return { ok: false, status: 0, data: { error: 'the server cannot be reached' } };
+  }
+  if (!res.ok || !res.body) {
+    let data;
+    try { data = await res.json(); } catch (e) { data = { error: `${res.status} ${res.statusText}` }; }
+    return { ok: false, status: res.status, data };
+  }
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+      let end;
+      while ((end = text.indexOf('\n\n')) >= 0) {
+        const block = text.slice(0, end);
+        text = text.slice(end + 2);
+        let name = 'message';
+        let data = '';
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event: ')) name = line.slice(7);
+          else if (line.startsWith('data: ')) data += line.slice(6);
+        }
+        const parsed = JSON.parse(data);
+        if (name === 'done') return { ok: true, status: 200, data: parsed };
+        if (name === 'error') return { ok: false, status: parsed.status, data: parsed };
+        onEvent(name, parsed);
+      }
+    }
+  } catch (e) {
+    if (e.name === 'AbortError') return { ok: false, status: 0, data: { error: 'given up' } };
+    return { ok: false, status: 0, data: { error: 'the answer was cut off' } };
+  }
+  return { ok: false, status: 0, data: { error: 'the answer was cut off' } };
+}
