@@ -550,6 +550,19 @@ def health(server) -> dict:
         return json.load(r)["jobs"]
 
 
+def one_more_cancelled(server, before, idle=True) -> dict:
+    """/api/health's jobs once a job more than ``before`` counts was cancelled (and,
+    with ``idle``, none runs), or after 10 s, checked: that one cancelled, none done
+    since."""
+    for _ in range(100):
+        after = health(server)
+        if after["cancelled"] > before["cancelled"] and (after["running"] == 0 or not idle):
+            break
+        time.sleep(0.1)
+    assert after["cancelled"] == before["cancelled"] + 1 and after["done"] == before["done"], after
+    return after
+
+
 def live_off(pg, server):
     """The live evaluation turned off, and the server idle (its job stopped)."""
     pg.uncheck("#sz-live")
@@ -576,12 +589,7 @@ def test_stepping_away_stops_the_servers_work(server, page):
     page.click("#sz-next")
     page.wait_for_selector('body[data-at="1"]')
     page.wait_for_selector("#sz-values:enabled")
-    for _ in range(100):
-        after = health(server)
-        if after["cancelled"] > before["cancelled"]:
-            break
-        time.sleep(0.1)
-    assert after["cancelled"] == before["cancelled"] + 1 and after["done"] == before["done"], after
+    one_more_cancelled(server, before)
     assert page.locator("table.sz-values").count() == 0
 
 
@@ -847,12 +855,7 @@ def test_a_step_closes_the_live_evaluation_and_the_server_stops_it(server, page)
     assert before["running"] >= 1
     page.keyboard.press("ArrowRight")
     page.wait_for_selector('body[data-at="1"]')
-    for _ in range(100):
-        after = health(server)
-        if after["cancelled"] > before["cancelled"]:
-            break
-        time.sleep(0.1)
-    assert after["cancelled"] == before["cancelled"] + 1 and after["done"] == before["done"], after
+    one_more_cancelled(server, before, idle=False)      # the next position's may run already
     # the position shown now is evaluated in its place
     page.wait_for_selector('#sz-live-out[data-state="running"] .sz-eval-value', timeout=30000)
     assert page.get_attribute("g.sz-best-turn circle.sz-best-ring", "data-point")
@@ -882,10 +885,5 @@ def test_the_annotation_shows_its_progress_and_cancel_stops_it(server, page):
     assert health(server)["running"] == 1
     page.click("#sz-annotate-cancel")
     page.wait_for_selector("#sz-annotate-out p:has-text('Annotation cancelled.')")
-    for _ in range(100):
-        after = health(server)
-        if after["cancelled"] > before["cancelled"] and after["running"] == 0:
-            break
-        time.sleep(0.1)
-    assert after["cancelled"] == before["cancelled"] + 1 and after["done"] == before["done"], after
+    one_more_cancelled(server, before)
     assert page.is_enabled("#sz-annotate")

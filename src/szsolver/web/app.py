@@ -532,7 +532,8 @@ ANNOTATE_SOLVER_TIME = 5.0
 ANNOTATE_CPSAT = False
 
 
-async def api_annotate(request: Request):
+async def _annotation_job(request: Request) -> tuple:
+    """The annotation's job arguments from the request's body (checked before any job)."""
     from ..formats.record import game_json
     body = await read_json(request, {"source", "game", "example", "time_per_turn"})
     tpt = an.time_limit_from(body.pop("time_per_turn", None), "time_per_turn", ANNOTATE_TIME_PER_TURN,
@@ -541,24 +542,19 @@ async def api_annotate(request: Request):
     if not game.turns:
         raise errors.InputError("the game has no turns to annotate")
     an.check_board(game.start)
-    out = await run_job(request, tasks.annotate_game, game_json(game), tpt,
-                        ANNOTATE_EXACT_TURNS, ANNOTATE_SOLVER_TIME, ANNOTATE_CPSAT,
-                        deadline=ANNOTATE_DEADLINE)
+    return (game_json(game), tpt, ANNOTATE_EXACT_TURNS, ANNOTATE_SOLVER_TIME, ANNOTATE_CPSAT)
+
+
+async def api_annotate(request: Request):
+    args = await _annotation_job(request)
+    out = await run_job(request, tasks.annotate_game, *args, deadline=ANNOTATE_DEADLINE)
     return JSONResponse(out)
 
 
 async def api_annotate_events(request: Request):
     """/api/annotate as Server-Sent Events: "turn k of N" as it goes, then the answer."""
-    from ..formats.record import game_json
-    body = await read_json(request, {"source", "game", "example", "time_per_turn"})
-    tpt = an.time_limit_from(body.pop("time_per_turn", None), "time_per_turn", ANNOTATE_TIME_PER_TURN,
-                             ANNOTATE_MAX_TIME_PER_TURN)
-    game = an.game_from(body)
-    if not game.turns:
-        raise errors.InputError("the game has no turns to annotate")
-    an.check_board(game.start)
-    return JobEvents(request, tasks.annotate_game, game_json(game), tpt, ANNOTATE_EXACT_TURNS,
-                     ANNOTATE_SOLVER_TIME, ANNOTATE_CPSAT, deadline=ANNOTATE_DEADLINE)
+    args = await _annotation_job(request)
+    return JobEvents(request, tasks.annotate_game, *args, deadline=ANNOTATE_DEADLINE)
 
 
 #: The GETs that start work (the guard checks where they come from, as for a POST).
