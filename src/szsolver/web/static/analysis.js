@@ -599,6 +599,7 @@ function startLive() {
   }
   out.dataset.state = 'waiting';
   busy(out, 'Evaluating ...');
+  $('sz-evalbar').dataset.stale = '1';     // the last position's value, until this one's comes
   const entry = { node: here, timer: 0, source: null };
   live = entry;
   entry.timer = setTimeout(() => {
@@ -680,6 +681,7 @@ function setBar(v, exact) {
   if (v == null) { bar.dataset.state = 'off'; bar.querySelector('.sz-evalbar-text').textContent = ''; return; }
   const share = 50 + 50 * Math.tanh(v / 500);
   bar.dataset.state = 'on';
+  bar.dataset.stale = '0';
   bar.dataset.exact = exact ? '1' : '0';
   bar.querySelector('.sz-evalbar-fill').style.height = `${share.toFixed(1)}%`;
   bar.querySelector('.sz-evalbar-text').textContent = signed(v);
