@@ -6,6 +6,7 @@ still a dependency.
 """
 import ast
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -39,7 +40,8 @@ ALLOWED = {
 
 
 def _modules():
-    """(dotted name, path) of every Python and Cython module in the package."""
+    """(dotted name, path) of every Python and Cython file in the package (a compiled
+    module's ``.pxd`` and ``.pyx`` give the same name)."""
     for path in sorted(PACKAGE.rglob("*")):
         if path.suffix not in (".py", ".pyx", ".pxd"):
             continue
@@ -52,42 +54,72 @@ def _modules():
 
 def _imports(name: str, path: pathlib.Path) -> set[str]:
     """The szsolver modules that module ``name`` imports, anywhere in it."""
-    source = path.read_text(encoding="utf-8")
-    is_package = path.stem == "__init__"
-    if path.suffix in (".pyx", ".pxd"):
-        # Cython: read the plain import lines (cimport included) as Python.
-        lines = [ln.strip() for ln in source.splitlines()
-                 if ln.strip().startswith(("from ", "import ")) and "(" not in ln]
-        lines = [ln.replace(" cimport ", " import ") for ln in lines]
-        tree = ast.parse("\n".join(ln for ln in lines if _parses(ln)))
-    else:
-        tree = ast.parse(source)
-    package = name.split(".") if is_package else name.split(".")[:-1]
     found = set()
-    for node in ast.walk(tree):
+    for mod, names, _ in _import_statements(name, path):
+        if names is None:                 # "import szsolver.x"
+            found.add(mod)
+            continue
+        if not mod.endswith("."):         # not "from . import x": the module itself
+            found.add(mod)
+        # "from . import x" may name submodules; _graph keeps the longest module prefix
+        found.update(f"{mod.rstrip('.')}.{n}" for n in names)
+    return found
+
+
+def _import_statements(name: str, path: pathlib.Path):
+    """(absolute module, the names taken from it or None for a plain import, line) for
+    every szsolver import of module ``name``, Python's and Cython's ``cimport`` alike.
+    ``from . import x`` gives the package with a trailing dot: the names are what it
+    takes, the package's ``__init__`` is not."""
+    is_package = path.stem == "__init__"
+    package = name.split(".") if is_package else name.split(".")[:-1]
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.startswith("szsolver"))
+            for a in node.names:
+                if a.name.startswith("szsolver"):
+                    yield a.name, None, node.lineno
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package[:len(package) - node.level + 1]
                 mod = ".".join(base + ([node.module] if node.module else []))
             else:
                 mod = node.module or ""
-            if not mod.startswith("szsolver"):
-                continue
-            if node.module is not None:
-                found.add(mod)
-            # "from . import x" may name submodules; _graph keeps the longest module prefix
-            found.update(f"{mod}.{a.name}" for a in node.names)
-    return found
+            if mod.startswith("szsolver"):
+                yield mod + ("." if node.module is None else ""), \
+                    [a.name for a in node.names], node.lineno
 
 
-def _parses(line: str) -> bool:
-    try:
-        ast.parse(line)
-        return True
-    except SyntaxError:
-        return False
+def _tree(path: pathlib.Path) -> ast.Module:
+    """The module's syntax tree; for Cython, the tree of its import statements alone
+    (``cimport`` read as ``import``, a name list in parentheses over several lines
+    read whole), each at its own line number."""
+    source = path.read_text(encoding="utf-8")
+    if path.suffix not in (".pyx", ".pxd"):
+        return ast.parse(source)
+    lines = [ln.split("#")[0].strip() for ln in source.splitlines()]
+    body, i = [], 0
+    while i < len(lines):
+        first, statement = i, lines[i]
+        i += 1
+        if not statement.startswith(("from ", "import ", "cimport ")):
+            continue
+        # a name list in parentheses (or after a backslash) goes on over the next lines
+        while (statement.count("(") > statement.count(")") or statement.endswith("\\")) \
+                and i < len(lines):
+            statement = statement.rstrip("\\") + " " + lines[i]
+            i += 1
+        statement = re.sub(r"(^|\s)cimport\s", r"\1import ", statement)
+        try:
+            nodes = ast.parse(statement).body
+        except SyntaxError:
+            # prose in a docstring that begins with "from"; an import of ours must read
+            assert not re.match(r"(from|import)\s+(szsolver|\.)", statement), \
+                f"{path.name}:{first + 1}: an import the test cannot read: {statement!r}"
+            continue
+        for node in nodes:
+            node.lineno = first + 1
+        body.extend(nodes)
+    return ast.Module(body=body, type_ignores=[])
 
 
 def _layer(module: str) -> str | None:
@@ -96,13 +128,15 @@ def _layer(module: str) -> str | None:
 
 
 def _graph():
-    names = dict(_modules())
+    # a compiled module's .pxd (its C declarations, with their cimports) and .pyx are one
     graph = {}
-    for name, path in names.items():
+    for name, path in _modules():
+        graph.setdefault(name, set()).update(_imports(name, path))
+    for name, found in graph.items():
         deps = set()
-        for mod in _imports(name, path):
+        for mod in found:
             # keep the longest prefix that is a module of ours
-            while mod and mod not in names:
+            while mod and mod not in graph:
                 mod = mod.rpartition(".")[0]
             if mod and mod != name:
                 deps.add(mod)
