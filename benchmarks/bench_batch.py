@@ -49,7 +49,7 @@ def _units(kind: str, args):
     if kind == "puzzles":
         from szsolver.starmaps.daily import daily_id
         return [Unit(daily_id(d), u.puzzle_unit, (d,)) for d in u.puzzle_dates("2026-11-23", args.days)]
-    from szsolver.endgame.solver import to_core
+    from szsolver.rules.backends import to_core
     from szsolver.formats.notation import position_string
     from szsolver.formats.record import Game, example_game, game_string
     game = example_game()

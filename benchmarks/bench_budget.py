@@ -166,7 +166,8 @@ def calibrate(a) -> None:
     timed apart), the solver's nodes a second under a node limit (table of 2**19)."""
     from szsolver import parse_position
     from szsolver.bounds.model import work_for
-    from szsolver.endgame.solver import solve, to_core
+    from szsolver.endgame.solver import solve
+    from szsolver.rules.backends import to_core
     from szsolver.engine.search import BOUNDS_SHARE, Engine, iteration_seconds, score_bounds
     from szsolver.rules.base import BASIC
     c = time.process_time()

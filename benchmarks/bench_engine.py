@@ -102,7 +102,7 @@ def _solver_task(task):
     first, its value the root's first bound, so a single probe proves an optimal
     turn optimal). Every optimal turn is not needed to tell whether this one is."""
     from szsolver.analysis.check import turn_facts
-    from szsolver.endgame.solver import to_core
+    from szsolver.rules.backends import to_core
     _part, rule, depth, source, k, seconds, nodes = task
     pos = sample_position(rule, depth, k, source)
     row = {"part": "solver", "rule": RULE_NAMES[rule], "depth": depth, "source": source,

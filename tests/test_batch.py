@@ -20,7 +20,8 @@ from szsolver.batch.deep import deep_solve  # noqa: E402
 from szsolver.batch.run import Directory, JsonLines, Unit, run_units  # noqa: E402
 from szsolver.batch.units import (TIMING_KEYS, annotate_unit, puzzle_dates,  # noqa: E402
                                   puzzle_unit, solve_unit)
-from szsolver.endgame.solver import solve, to_core  # noqa: E402
+from szsolver.endgame.solver import solve  # noqa: E402
+from szsolver.rules.backends import to_core  # noqa: E402
 from szsolver.formats.notation import format_turn, position_string  # noqa: E402
 from szsolver.formats.record import Game, example_game, game_string  # noqa: E402
 

@@ -134,7 +134,7 @@ def test_bound_verdicts_hold_for_every_value_inside_the_bounds():
 def test_a_value_proved_without_its_optimal_turns_does_not_condemn_a_turn(text, turn, verdict):
     """A limit may strike after the value is proved and before the optimal turns are:
     a turn missing from that partial list is not thereby proved worse."""
-    from szsolver.endgame.solver import to_core
+    from szsolver.rules.backends import to_core
     values = brute(text)
     core = to_core(Reference(text))
     v = values[turn]
@@ -163,7 +163,7 @@ def _scores_fit(facts, pos):
 
 @pytest.mark.parametrize("text", [c[0] for c in CASES])
 def test_turn_facts_agree_with_brute_force_on_every_turn(text):
-    from szsolver.endgame.solver import to_core
+    from szsolver.rules.backends import to_core
     from szsolver.formats.notation import format_turn
     values = brute(text)
     core = to_core(Reference(text))
@@ -183,7 +183,7 @@ def _deeper_cases():
     rules with neutrals in hand), each with the game's or a random turn and an
     optimal one."""
     from szsolver import Position
-    from szsolver.endgame.solver import to_core
+    from szsolver.rules.backends import to_core
     from szsolver.rules.playout import random_play, seeded_rng
     game = example_game()
     out = []

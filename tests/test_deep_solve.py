@@ -10,7 +10,8 @@ distributed = pytest.importorskip("distributed")
 
 from szsolver.batch import deep  # noqa: E402
 from szsolver.batch.deep import deep_solve  # noqa: E402
-from szsolver.endgame.solver import solve, to_core  # noqa: E402
+from szsolver.endgame.solver import solve  # noqa: E402
+from szsolver.rules.backends import to_core  # noqa: E402
 from szsolver.formats.notation import format_turn, position_string  # noqa: E402
 from szsolver.formats.record import example_game, parse_source_text  # noqa: E402
 

@@ -329,7 +329,7 @@ def test_the_engines_tree_search_stops_on_ctrl_c():
     64 iterations, each backed up whole."""
     from szsolver.engine._mcts import Tree
     from szsolver.formats.record import example_game
-    from szsolver.endgame.solver import to_core
+    from szsolver.rules.backends import to_core
     tree = Tree(to_core(example_game().start), 7)
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:

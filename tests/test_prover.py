@@ -9,7 +9,8 @@ import pytest
 
 from szsolver.endgame import prover
 from szsolver.endgame.prover import Bound
-from szsolver.endgame.solver import new_searcher, to_core, turn_orbits
+from szsolver.endgame.solver import new_searcher, turn_orbits
+from szsolver.rules.backends import to_core
 from szsolver.rules import reference
 from szsolver.rules.base import ADVANCED, BASIC, BLUE, RED
 from szsolver.rules.playout import random_play

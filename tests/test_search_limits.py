@@ -14,7 +14,8 @@ from szsolver.rules import geometry as geo
 from szsolver.rules.playout import random_play
 from szsolver.rules.base import ADVANCED, BASIC, RED
 from szsolver.endgame._search import DEBUG_CHECKS, Searcher, check_searchable
-from szsolver.endgame.solver import solve, to_core
+from szsolver.endgame.solver import solve
+from szsolver.rules.backends import to_core
 
 
 def seeded(*parts) -> random.Random:

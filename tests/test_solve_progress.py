@@ -145,7 +145,7 @@ def test_a_running_probe_says_how_far_it_is():
     import threading
     import time
     from szsolver.endgame.solver import new_searcher, tt_entries_for
-    from szsolver.endgame.solver import to_core
+    from szsolver.rules.backends import to_core
     pos = to_core(example_position(7))
     s = new_searcher(pos, tt_entries_for(pos.turns_left), None, None)
     assert s.root_progress() == (0, 0, 0, 0)

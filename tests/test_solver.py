@@ -13,7 +13,8 @@ from szsolver.rules.playout import random_play
 from szsolver.rules.base import ADVANCED, BASIC, RED
 from szsolver.rules.seeds import playout_seed_v1
 from szsolver.endgame.solver import (ALL_OPTIONS, DEFAULT_OPTIONS, OPTIONS, Searcher, ordered_orbit_turns,
-                                     solve, to_core, turn_orbits, turn_values)
+                                     solve, turn_orbits, turn_values)
+from szsolver.rules.backends import to_core
 
 EXAMPLE_TURNS = ("44n66 64 41 54 14 28 34n24 84 96 95 46n85 65 74 76 86 87 72 82 52 51 "
                  "36 62 45n25 73n32 58 42n75 59 78n35 38 48 27 69").split()

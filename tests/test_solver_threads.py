@@ -321,7 +321,7 @@ def test_torn_table_slots_never_pass_for_an_entry():
 
 def test_searchers_sharing_a_table_see_each_others_proofs():
     from szsolver.endgame._search import Searcher
-    from szsolver.endgame.solver import to_core
+    from szsolver.rules.backends import to_core
     core = to_core(random_game_at(40, 4, ADVANCED, (4, 4)))
     owner, other = Searcher(core, 1 << 14), Searcher(core, 2)
     other.share_table(owner)
@@ -346,7 +346,8 @@ def test_a_helper_order_gives_the_same_bounds(tl, rule):
     """A helper searches its root's turns from the middle of the list: every probe
     still holds the value (fail-soft), checked against the serial solver's value on
     positions from seeded random play."""
-    from szsolver.endgame.solver import new_searcher, to_core
+    from szsolver.endgame.solver import new_searcher
+    from szsolver.rules.backends import to_core
     for seed in range(12):
         p = random_game_at(100 + seed, tl, rule, (5, 5) if rule == BASIC else (4, 4))
         core = to_core(p)
@@ -416,7 +417,8 @@ def test_deferred_children_give_the_same_bounds(tl, rule):
     every child past a node's first waits for the second pass. Every probe still
     holds the value (fail-soft) that the serial solver gives, on positions from seeded
     random play."""
-    from szsolver.endgame.solver import new_searcher, to_core
+    from szsolver.endgame.solver import new_searcher
+    from szsolver.rules.backends import to_core
     deferred = 0
     for seed in range(10):
         p = random_game_at(200 + seed, tl, rule, (5, 5) if rule == BASIC else (4, 4))
@@ -438,7 +440,8 @@ def test_deferred_children_give_the_same_bounds(tl, rule):
 def test_shared_tree_is_off_in_the_serial_search():
     """threads=1 defers nothing and searches the nodes it always did (a busy table
     left on, min_turns 0, changes nothing either)."""
-    from szsolver.endgame.solver import new_searcher, to_core
+    from szsolver.endgame.solver import new_searcher
+    from szsolver.rules.backends import to_core
     p = random_game_at(14, 4, ADVANCED, (4, 4))
     core = to_core(p)
     counts = []

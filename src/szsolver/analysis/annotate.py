@@ -104,7 +104,7 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     the exact solver's threads (the same values, verdicts and best turns; a final
     score shown may come from another optimal line).
     """
-    from ..endgame.solver import to_core
+    from ..rules.backends import to_core
     from ..engine.search import Engine
     check_seconds(time_per_turn, "the time per turn", none_ok=False)
     check_seconds(solver_time, "the solver's time")

@@ -452,7 +452,7 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     told what the check is doing (each bound the solver proves, the CP-SAT bounds,
     the engine's estimate). Raises IllegalTurnError / InputError for bad input.
     """
-    from ..endgame.solver import to_core
+    from ..rules.backends import to_core
     from ..engine.search import MIN_ITERATIONS, Engine
     check_seconds(time_limit, "the time limit")
     check_seconds(engine_seconds, "the engine's time", none_ok=False)

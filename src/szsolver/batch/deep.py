@@ -141,7 +141,7 @@ _LOCK = threading.Lock()
 
 
 def _root(position: str):
-    from ..endgame.solver import to_core
+    from ..rules.backends import to_core
     from ..formats.record import parse_source_text
     pos, _game = parse_source_text(position)
     return to_core(pos)
@@ -834,7 +834,8 @@ def deep_solve(client, position, *, time_limit: float | None = None,
     table for this solve (default by depth). ``trace``: a list that gets a record of
     every job as it ends (kind, depth, the MTD(f) test it served, nodes, wall and CPU
     seconds: for the benchmark)."""
-    from ..endgame.solver import MAX_TURNS_WITHOUT_LIMIT, check_searchable, to_core, turn_orbits
+    from ..endgame.solver import MAX_TURNS_WITHOUT_LIMIT, check_searchable, turn_orbits
+    from ..rules.backends import to_core
     from ..endgame.solver import root_orbits
     from ..formats.notation import format_turn, position_string
     t0 = time.perf_counter()

@@ -145,7 +145,7 @@ def check_cmd(args, number, example, time_limit, rule, as_json):
         return
     from ..analysis.annotate import turn_index
     from ..analysis.check import check, checked_turn
-    from ..endgame.solver import to_core
+    from ..rules.backends import to_core
     _positive("--time-limit", time_limit)
     args = list(args)
     if len(args) > (1 if example else 2):

@@ -188,7 +188,7 @@ def batch():
 
 def _example_positions() -> str:
     """The rulebook game's positions with 1 to EXAMPLE_TURNS_LEFT turns left, one a line."""
-    from ..endgame.solver import to_core
+    from ..rules.backends import to_core
     from ..formats.notation import position_string
     from .common import example_position
     return "".join(position_string(to_core(example_position(k))) + "\n"

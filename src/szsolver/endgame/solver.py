@@ -44,7 +44,6 @@ from __future__ import annotations
 import threading
 
 try:
-    from ..rules import _core
     from ._search import (ALL_OPTIONS, DRIVER_PVS, OPTIONS, Searcher,
                           check_searchable, tt_bytes)
 except ImportError:  # the C extensions are not built
@@ -56,7 +55,7 @@ from ..errors import UnsupportedError
 from ..limits import check_count, check_seconds
 from ..formats.notation import position_string
 from ..rules.base import turn_neutral, turn_stone
-from ..rules.backends import as_position
+from ..rules.backends import to_core
 # The proof steps and the answer live in the prover; the names stay importable here.
 from .prover import (Bound, Budget, Progress, SolveResult, Stopped, TurnValue,  # noqa: F401
                      best_turns, bounds_text, first_guess, line_scores, mtdf, narrow,
@@ -70,18 +69,6 @@ DEFAULT_OPTIONS = [name for name, bit in OPTIONS.items() if ALL_OPTIONS & bit]
 MAX_TURNS_WITHOUT_LIMIT = 8        # deeper positions need a time or node limit (9 turns: minutes to hours)
 ORDER_MIN_TURNS = 2                # heuristic ordering at nodes with more turns left
 TABLE_MIN_TURNS = 5                # score-table bounds at nodes with this many turns left
-
-
-def to_core(position) -> "_core.Position":
-    """A core Position equal to ``position`` (either back end, or a position string;
-    ParseError for anything else)."""
-    position = as_position(position)
-    if isinstance(position, _core.Position):
-        return position.copy()
-    return _core.Position(position.geometry, red=position.red, blue=position.blue,
-                          neutral=position.neutral, red_neutrals=position.red_neutrals,
-                          blue_neutrals=position.blue_neutrals, side=position.side,
-                          rule=position.rule, stones_per_side=position.stones_per_side)
 
 
 # --- symmetry ---------------------------------------------------------------------------------

@@ -374,7 +374,7 @@ class Engine:
     def plan(self, pos, *, solver: bool = True) -> Budget:
         """The fixed work :meth:`analyse` does at ``pos`` (:func:`budget`): the solver's
         node limit where it is tried, the bounds' CP-SAT work, the tree's iterations."""
-        from ..endgame.solver import to_core
+        from ..rules.backends import to_core
         core = to_core(pos)
         tried = solver and bool(self.solver_turns) and core.turns_left <= self.solver_turns \
             and not self._tail(core)
@@ -383,7 +383,8 @@ class Engine:
                       spent=self.spent)
 
     def _analyse(self, pos, solver: bool, report=None, every: float = REPORT_EVERY) -> EngineResult:
-        from ..endgame.solver import solve, to_core, tt_entries_for
+        from ..endgame.solver import solve, tt_entries_for
+        from ..rules.backends import to_core
         start = time.perf_counter()
         core = to_core(pos)
         pstr = position_string(core)
@@ -505,7 +506,7 @@ class Engine:
         the fixed budget, which the cost model means to fit; the searches stop there (after at least
         :data:`DEADLINE_CHUNK` iterations each), and ``"stopped"`` says so (the answer
         then depends on the machine's speed)."""
-        from ..endgame.solver import to_core
+        from ..rules.backends import to_core
         core = to_core(pos)
         pstr = position_string(core)
         total = self.iterations_for(core, seconds)

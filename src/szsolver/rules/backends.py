@@ -1,5 +1,7 @@
 """The two implementations of the rules, by name: 'core' (Cython) and 'reference' (pure
-Python). Both have the same Position API; the core needs the compiled extension."""
+Python). Both have the same Position API; the core needs the compiled extension.
+:func:`as_position` takes a position of either (or a position string), :func:`to_core`
+turns one into the core's (what the compiled searches work on)."""
 
 NAMES = ("reference", "core")
 
@@ -62,3 +64,21 @@ def as_position(position):
     what = type(position).__name__
     hint = " (a game's position: game.final or game.positions()[i])" if what == "Game" else ""
     raise ParseError(f"a position is a Position or a position string, not {what}{hint}")
+
+
+def to_core(position):
+    """A core Position equal to ``position`` (either back end, or a position string;
+    ParseError for anything else): always a new one, never ``position`` itself, so the
+    caller may play on it. UnsupportedError when the core is not built."""
+    position = as_position(position)
+    if not have_core():
+        from ..errors import UnsupportedError
+        raise UnsupportedError("a core position needs the compiled extension: pip install . "
+                               "(needs a C compiler)")
+    from ._core import Position as Core
+    if isinstance(position, Core):
+        return position.copy()
+    return Core(position.geometry, red=position.red, blue=position.blue,
+                neutral=position.neutral, red_neutrals=position.red_neutrals,
+                blue_neutrals=position.blue_neutrals, side=position.side,
+                rule=position.rule, stones_per_side=position.stones_per_side)

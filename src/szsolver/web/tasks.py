@@ -45,7 +45,7 @@ def solve_position(position: dict, time_limit: float, all_turns: bool) -> dict:
 def check_turn(position: dict, turn: str, time_limit: float) -> dict:
     """``szsolver check POSITION TURN --json``."""
     from ..analysis.check import check
-    from ..endgame.solver import to_core
+    from ..rules.backends import to_core
     pos = parse_position_json(position)
     return check(to_core(pos), turn, time_limit=time_limit).to_json()
 
