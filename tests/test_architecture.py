@@ -163,6 +163,32 @@ def test_layers_import_only_downwards():
     assert not wrong, "imports against the layering:\n" + "\n".join(sorted(wrong))
 
 
+def test_cython_cimports_count():
+    """A compiled module's cimports are dependencies too, a name list in parentheses
+    over several lines included, and a ``.pxd``'s as much as its ``.pyx``'s."""
+    graph = _graph()
+    assert "szsolver.rules._core" in graph["szsolver.endgame._leaves"]    # "(...,\n ...)"
+    assert "szsolver.rules._core" in graph["szsolver.endgame._common"]    # a .pxd alone
+    assert "szsolver.endgame._common" in graph["szsolver.endgame._tt"]    # .pxd beside .pyx
+    assert "szsolver.rules.text" in graph["szsolver.rules._core"]         # Python's, in a .pyx
+
+
+def test_no_private_name_crosses_packages():
+    """A name with a leading underscore is its own module's business: a piece another
+    package needs is public, its docstring stating the contract. (A compiled module's C
+    declarations, cimported from its ``.pxd`` by their own public names, are such a
+    contract; which package may drive ``endgame._search`` is tested below.)"""
+    wrong = []
+    for name, path in _modules():
+        for mod, names, line in _import_statements(name, path):
+            mod = mod.rstrip(".")
+            if names is None or _layer(mod) == _layer(name):
+                continue
+            wrong.extend(f"{name}:{line} takes {n} from {mod}" for n in names
+                         if n.startswith("_") and not n.startswith("__"))
+    assert not wrong, "private names used across packages:\n" + "\n".join(sorted(wrong))
+
+
 def test_no_import_circles():
     graph = _graph()
     index, low, stack, on_stack, circles = {}, {}, [], set(), []

@@ -36,9 +36,9 @@ _CHECK_HELP = "Exit codes: 0 right, 1 wrong, 2 bad input, 130 stopped by Ctrl-C.
 def _id_like(source: str) -> bool:
     """Is SOURCE (naming no file) meant as a puzzle ID rather than a file name? It has a
     '-', no '/', no file extension and is not a puzzle written inline."""
-    from ..starmaps.io import _inline_puzzle
+    from ..starmaps.io import is_inline_puzzle
     s = source.strip()
-    return ("-" in s and "/" not in s and not _inline_puzzle(s)
+    return ("-" in s and "/" not in s and not is_inline_puzzle(s)
             and not re.search(r"\.(json|txt|pz|szp|szg)$", s, re.IGNORECASE))
 
 

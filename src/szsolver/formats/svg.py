@@ -21,9 +21,17 @@ from .palette import (BACKGROUND, BLUE_STONE, GRID, NEUTRAL_STONE, RED_STONE, ST
                       text_colour)
 
 
-def _layout(geometry):
-    """Point index -> (x, y) in grid units: columns across, rows down
-    (hex boards sheared so the six directions are 60 degrees apart)."""
+def point_xy(geometry) -> list[tuple[float, float]]:
+    """Each point's centre in the pictures, by point index: (x, y) in grid units (one
+    unit between neighbours), x the point's column and y its row (``geometry.coords``),
+    hex boards sheared so that the six directions are 60 degrees apart. The pictures of
+    this family's boards are drawn on these centres, scaled: a position's here, a
+    starmap puzzle's and the web pages' clickable points over them.
+
+    >>> from szsolver.rules.geometry import square
+    >>> point_xy(square(2))
+    [(1.0, 1.0), (2.0, 1.0), (1.0, 2.0), (2.0, 2.0)]
+    """
     if geometry.cell == "hex":
         h = math.sqrt(3) / 2
         return [(c + r / 2, r * h) for r, c in geometry.coords]
@@ -105,7 +113,7 @@ def position_svg(pos, *, beams: bool = False, last_turn=None, coordinates: bool 
     """
     g = pos.geometry
     _check_picture_args(g, size, labels, fills, numbered)
-    xy = _layout(g)
+    xy = point_xy(g)
     unit = 1.0
     stone_r = 0.4 * unit
     xs = [x for x, _ in xy]

@@ -40,6 +40,7 @@ from ..formats.notation import json_loads, json_object, json_scalar_kind
 from ..formats.palette import BACKGROUND, BLOCKED, GIVEN_STAR, GRID, PLACED_STAR
 from ..formats.patterns import beam_names, format_pattern, legend, parse_pattern, pattern_digits
 from ..formats.sources import read_source
+from ..formats.svg import point_xy
 from ..rules.base import ADVANCED, RULE_NAMES, rule_code
 from ..rules.geometry import Geometry, by_name
 from .model import Puzzle, SolutionCheck, solution_problems, star_patterns
@@ -280,8 +281,11 @@ def puzzle_and_solution_from_json(d, geometry: Geometry | None = None) -> tuple[
     return puzzle, solution
 
 
-def _inline_puzzle(text: str) -> bool:
-    """Could ``text`` be a puzzle written inline (rather than a file name)?"""
+def is_inline_puzzle(text: str) -> bool:
+    """Could ``text`` be a puzzle written inline (rather than a file name)? True for
+    several lines, a puzzle string (it has a ';') or JSON: what :func:`load_puzzle`
+    reads as the puzzle itself, never as a path (the command line tells puzzle IDs
+    from the rest with it too)."""
     return "\n" in text or ";" in text or text.lstrip().startswith(("{", "["))
 
 
@@ -290,7 +294,7 @@ def load_puzzle(source: str) -> tuple[Puzzle, int | None]:
     a puzzle string, or the text form. An InputError (a ValueError) naming the
     problem: InvalidPuzzleError for a malformed puzzle, ParseError for text that does
     not parse."""
-    text = read_source(source, inline=_inline_puzzle, missing="no such puzzle file")
+    text = read_source(source, inline=is_inline_puzzle, missing="no such puzzle file")
     s = text.strip()
     if not s:
         raise InvalidPuzzleError("empty puzzle")
@@ -489,16 +493,18 @@ def puzzle_and_stars_from_text(text: str) -> tuple[Puzzle, int]:
 
 # --- SVG ----------------------------------------------------------------------------------
 
-def _svg_points(g: Geometry, step: float):
-    """Pixel centre of each point and the unit vector of each direction."""
+def svg_points(g: Geometry, step: float):
+    """(centres, directions) of :func:`puzzle_svg`'s picture, what a layer drawn over
+    it (the web page's clickable points, its beams) needs: each point's centre in the
+    picture's units (:func:`szsolver.formats.svg.point_xy` times ``step``, the distance
+    between neighbours) and each direction of ``g.directions`` as a unit vector."""
+    xy = [(x * step, y * step) for x, y in point_xy(g)]
     if g.cell == "hex":
         import math
         h = math.sqrt(3) / 2
         # axial (i, j): x = j + i/2, y = i * sqrt(3)/2
-        xy = [((c + r / 2) * step, r * h * step) for r, c in g.coords]
         dirs = [(dc + dr / 2, dr * h) for dr, dc in g.directions]
     else:
-        xy = [(c * step, r * step) for r, c in g.coords]
         dirs = [(float(dc), float(dr)) for dr, dc in g.directions]
     return xy, dirs
 
@@ -537,7 +543,7 @@ def puzzle_svg(p: Puzzle, solution: int | None = None, step: float | None = None
         # the hex board; the hex picture is shown larger (zoom) so its numbers read
         step = 40.0 if g.cell != "hex" else 22.0
     zoom = 1.0 if g.cell != "hex" else 30.0 / 22.0
-    xy, dirs = _svg_points(g, step)
+    xy, dirs = svg_points(g, step)
     pad = step * (1.2 if g.cell != "hex" else 1.6)
     xs = [x for x, _ in xy]
     ys = [y for _, y in xy]

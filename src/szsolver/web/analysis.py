@@ -118,9 +118,9 @@ def side_from(value, pos) -> int:
 
 def _points_layer(pos) -> str:
     """Transparent circles over every point of a position picture, to click on."""
-    from ..formats.svg import _layout
+    from ..formats.svg import point_xy
     g = pos.geometry
-    xy = _layout(g)
+    xy = point_xy(g)
     hits = "".join(f'<circle class="sz-point" cx="{x:g}" cy="{y:g}" r="0.48" data-index="{p}" '
                    f'data-point="{g.coord_text(p)}"/>' for p, (x, y) in enumerate(xy))
     return '<g class="sz-live"></g>\n<g class="sz-points" fill="transparent">' + hits + "</g>\n"

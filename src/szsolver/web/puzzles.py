@@ -71,10 +71,10 @@ def logic_steps(puzzle) -> tuple[list[dict], bool]:
 def _xy(puzzle):
     """Each point's centre in the picture's units and the unit vector of each
     direction: the layout :func:`szsolver.starmaps.io.puzzle_svg` draws with."""
-    from ..starmaps.io import _svg_points
+    from ..starmaps.io import svg_points
     g = puzzle.geometry
     step = 40.0 if g.cell != "hex" else 22.0
-    xy, dirs = _svg_points(g, step)
+    xy, dirs = svg_points(g, step)
     return step, xy, dirs
 
 
