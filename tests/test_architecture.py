@@ -23,18 +23,22 @@ ALLOWED = {
     "limits": {"errors"},
     "inputs": {"errors"},
     "rules": GROUND,
+    # the verdict scale and the words for values, of all three games
+    "verdict": GROUND | {"rules"},
     "formats": GROUND | {"rules"},
     "endgame": GROUND | {"rules", "formats"},
     "bounds": GROUND | {"rules", "formats"},
     "starmaps": GROUND | {"rules", "formats"},
     "engine": GROUND | {"rules", "formats", "endgame", "bounds"},
-    "analysis": GROUND | {"rules", "formats", "endgame", "bounds", "engine"},
-    "batch": GROUND | {"rules", "formats", "endgame", "bounds", "starmaps", "engine", "analysis"},
-    "web": GROUND | {"rules", "formats", "endgame", "bounds", "starmaps", "engine", "analysis"},
+    "analysis": GROUND | {"rules", "verdict", "formats", "endgame", "bounds", "engine"},
+    "batch": GROUND | {"rules", "verdict", "formats", "endgame", "bounds", "starmaps", "engine",
+                       "analysis"},
+    "web": GROUND | {"rules", "verdict", "formats", "endgame", "bounds", "starmaps", "engine",
+                     "analysis"},
     # The other games of the family: their own rules, solver and engine, on the shared
     # bit helpers, seeds, record and picture formats and the verdict scale.
-    "stargazers": GROUND | {"rules", "formats", "analysis"},
-    "star": GROUND | {"rules", "formats", "analysis"},
+    "stargazers": GROUND | {"rules", "verdict", "formats"},
+    "star": GROUND | {"rules", "verdict", "formats"},
     "puzzles": set(),
 }
 

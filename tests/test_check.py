@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from szsolver.analysis.check import Facts, check, checked_turn, judge, turn_facts
-from szsolver.analysis.verdict import ESTIMATE_MARGIN, classify, classify_bounds
+from szsolver.verdict import ESTIMATE_MARGIN, classify, classify_bounds
 from szsolver.cli import main
 from szsolver.endgame.solver import solve
 from szsolver.errors import IllegalTurnError, InputError

@@ -3,7 +3,7 @@
 Contracts
 ---------
 * Values are the rules' composite value (Red's side); ``loss`` and ``verdict``
-  are from the mover's side (:mod:`szsolver.analysis.verdict`).
+  are from the mover's side (:mod:`szsolver.verdict`).
 * ``exact`` is True only when ``value_before``, ``played_value``, ``best`` (every
   optimal turn), ``best_value`` and ``loss`` are all proved by the exact solver
   (``method`` ``"solver"``). Otherwise ``method`` is ``"engine"`` (the numbers are
@@ -41,7 +41,7 @@ from ..limits import check_count, check_seconds
 from ..rules.base import RED, SIDE_NAMES, turn_error
 from ..rules.geometry import STARS_ZONE
 from ..rules.text import turn_table
-from .verdict import ESTIMATE_MARGIN, classify, classify_bounds, loss_of
+from ..verdict import ESTIMATE_MARGIN, classify, classify_bounds, loss_of
 
 EXACT_TURNS = 8                 # the solver is tried with at most this many turns left
 #: at least this many: the solver proves them in a moment, and the engine's tree has no

@@ -13,7 +13,7 @@ from html import escape
 
 from ..formats.notation import format_turn
 from ..formats.palette import BACKGROUND, BLUE_STONE, RED_STONE
-from .verdict import describe_value
+from ..verdict import describe_value
 
 MARKS = {"optimal": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 VERDICT_COLOURS = {"optimal": "#3cb371", "inaccuracy": "#e0b000", "mistake": "#ff8c00",

@@ -12,7 +12,7 @@ from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, Names, WholeRange, c
                      end_progress, examples, input_files, load_source_arg, progress_printer,
                      rough, show_warnings, whole_number, write_file)
 from .games import dispatch
-from ..analysis.verdict import verdict_count
+from ..verdict import verdict_count
 from .pictures import out_path
 
 #: the most games one selfplay run plays (more is a typo, or a job for batch)
@@ -62,7 +62,7 @@ def _trivial_note(res) -> str:
 
 def check_text(res) -> str:
     """One short paragraph for a player (see :func:`szsolver.analysis.check.check`)."""
-    from ..analysis.verdict import winner_words
+    from ..verdict import winner_words
     from ..formats.notation import format_turn
     g = res.geometry
     t = format_turn(res.turn, g)
@@ -178,7 +178,7 @@ def check_cmd(args, number, example, time_limit, rule, as_json):
 
 
 def best_text(res, geometry) -> str:
-    from ..analysis.verdict import describe_estimate, describe_value
+    from ..verdict import describe_estimate, describe_value
     from ..formats.notation import format_turn
     t = format_turn(res.turn, geometry)
     lines = []

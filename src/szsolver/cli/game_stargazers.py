@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from .common import BadInput, counted, emit, rough, write_file
-from ..analysis.verdict import verdict_count
+from ..verdict import verdict_count
 from ..errors import UnsupportedError
 from ..rules.bits import bit_list
 

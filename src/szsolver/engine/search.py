@@ -107,7 +107,7 @@ MIN_ITERATIONS = 64
 #: answer says so. Measured on the rulebook game at 30, 20 and 12 turns left, the
 #: mean over 8 seeds against 16,000 iterations: 64 iterations were 130-180 off (more
 #: than a point, and biased one way), 1,000 iterations 20-30 off (under
-#: ``analysis.verdict.ESTIMATE_MARGIN``, half a point), 4,000 under 20.
+#: ``verdict.ESTIMATE_MARGIN``, half a point), 4,000 under 20.
 ROUGH_ITERATIONS = 1_000
 MAX_ITERATIONS = 1_000_000         # memory: ~120 bytes per iteration
 #: iterations between looks at a deadline (about 10 ms at 8 turns left)

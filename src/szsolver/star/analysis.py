@@ -3,7 +3,7 @@
 
 Values are Black's final score minus White's. A move's *loss* is how much worse the
 value after it is than after the best move, from the mover's side. Verdicts are those
-of :mod:`szsolver.analysis.verdict` (optimal, inaccuracy, mistake, blunder) with one
+of :mod:`szsolver.verdict` (optimal, inaccuracy, mistake, blunder) with one
 point of score difference where Stars' Zone has one point: a loss of a point or more
 that keeps the result is a mistake, one that changes the winner a blunder.
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..analysis.verdict import ESTIMATE_MARGIN, classify, verdict_count
+from ..verdict import ESTIMATE_MARGIN, classify, verdict_count
 from ..errors import IllegalTurnError, InputError
 from .engine import DEFAULT_SECONDS, Engine
 from .groups import BLACK

@@ -1,6 +1,6 @@
 """Judging Stargazers turns: ``check`` one turn, ``annotate`` a whole game.
 
-Values go on the family's verdict scale (:mod:`szsolver.analysis.verdict`): Red's
+Values go on the family's verdict scale (:mod:`szsolver.verdict`): Red's
 side, 100 per point of final margin, and a tie counts +1 when Red wins it (Blue could
 not place) and -1 when Blue does. So a turn that gives away a point is a *mistake*,
 one that turns a win into a loss a *blunder*, one that only gives away the tie-break
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..analysis.verdict import ESTIMATE_MARGIN, classify
+from ..verdict import ESTIMATE_MARGIN, classify
 from ..errors import IllegalTurnError, UnsupportedError
 from .base import RED, SIDE_NAMES
 from .record import Turn, parse_turn

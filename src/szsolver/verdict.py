@@ -1,4 +1,6 @@
-"""Verdicts on a turn, from the mover's side, and the words for values.
+"""The family's verdict scale: verdicts on a turn, from the mover's side, and the words
+for values. Stars' Zone's ``check`` and ``annotate`` (:mod:`szsolver.analysis`), Star's
+and Stargazers' judge turns on it (their values scaled to it).
 
 Values are the rules' composite value ``100 * (red score - blue score) + (red
 neutrals left - blue neutrals left)`` from Red's side. The *loss* of a turn is how
@@ -34,7 +36,7 @@ estimate's precision: it counts as 0 (optimal).
 """
 from __future__ import annotations
 
-from ..rules.base import RED
+from .rules.base import RED
 
 VERDICTS = ("optimal", "inaccuracy", "mistake", "blunder")
 MISTAKE_LOSS = 100
