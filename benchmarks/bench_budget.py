@@ -168,7 +168,8 @@ def calibrate(a) -> None:
     from szsolver.bounds.model import work_for
     from szsolver.endgame.solver import solve
     from szsolver.rules.backends import to_core
-    from szsolver.engine.search import BOUNDS_SHARE, Engine, iteration_seconds, score_bounds
+    from szsolver.bounds.value import score_bounds
+    from szsolver.engine.search import BOUNDS_SHARE, Engine, iteration_seconds
     from szsolver.rules.base import BASIC
     c = time.process_time()
     from ortools.sat.python import cp_model  # noqa: F401 - timed: the bounds' fixed cost

@@ -85,15 +85,15 @@ def test_each_position_gets_cpsat_bounds_once_within_the_budget(monkeypatch, cap
     estimates stay inside the bounds they gave."""
     from szsolver.analysis import annotate as annotate_module
     from szsolver.bounds.model import WORK_PER_SECOND
-    from szsolver.engine import search
+    from szsolver.bounds import value
     monkeypatch.setattr(annotate_module, "CPSAT_TIME", cap)
     calls = []
-    real = search.score_bounds
+    real = value.score_bounds
 
     def spy(pos, time_limit=None, work_limit=None):
         calls.append((position_string(pos), time_limit, work_limit))
         return real(pos, time_limit, work_limit)
-    monkeypatch.setattr(search, "score_bounds", spy)
+    monkeypatch.setattr(value, "score_bounds", spy)
     ann = annotate(Game({"Rule": "basic"}, ["44n66", "64", "41"]), time_per_turn=0.05,
                    exact_turns=4)
     assert len(calls) == 4                                  # the start and three positions

@@ -26,7 +26,7 @@ ALLOWED = {
     # the verdict scale and the words for values, of all three games
     "verdict": GROUND | {"rules"},
     "formats": GROUND | {"rules"},
-    "endgame": GROUND | {"rules", "formats"},
+    "endgame": GROUND | {"rules", "formats", "bounds"},   # bounds.value: the value's bounds
     "bounds": GROUND | {"rules", "formats"},
     "starmaps": GROUND | {"rules", "formats"},
     "engine": GROUND | {"rules", "formats", "endgame", "bounds"},

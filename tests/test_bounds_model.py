@@ -259,7 +259,7 @@ def test_a_work_limit_gives_the_same_bounds_under_any_load(monkeypatch):
     bounds hold: inside the unlimited ones."""
     import subprocess
     import sys
-    from szsolver.engine.search import score_bounds
+    from szsolver.bounds.value import score_bounds
     from szsolver.formats.notation import parse_position
     pos = parse_position(".R/...R../.....R./....N.../R...N..../B.B.B.../.R....B/..R..B/.. "
                          "B 0 4 advanced")

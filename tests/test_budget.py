@@ -12,6 +12,7 @@ from szsolver import Position
 from szsolver.bounds.model import work_for
 from szsolver.cli import main
 from szsolver.endgame.solver import solve
+from szsolver.bounds import value
 from szsolver.engine import search
 from szsolver.engine.search import Budget, Engine, budget, iteration_seconds
 from szsolver.formats.notation import position_string
@@ -200,7 +201,7 @@ def test_wall_clock_search_keeps_its_time_when_the_bounds_overrun(monkeypatch):
         clock[0] += 10.0
         return {"red": [0, 16], "blue": [0, 16]}
     monkeypatch.setattr(search.time, "perf_counter", perf_counter)
-    monkeypatch.setattr(search, "score_bounds", slow_bounds)
+    monkeypatch.setattr(value, "score_bounds", slow_bounds)
     pos = sample(0, 10)
     res = Engine(1.0, wall_clock=True, bounds=True, solver_turns=0).analyse(pos)
     # the search's 0.9 s (the budget less the bounds' share) is nine looks of the clock

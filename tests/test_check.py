@@ -155,7 +155,7 @@ def _truth(pos, turn):
 def _scores_fit(facts, pos):
     """The final scores of a proved line agree with the proved value: the value is
     100 x the score difference plus a tie-break the position allows."""
-    from szsolver.engine.search import tie_break_range
+    from szsolver.bounds.value import tie_break_range
     lo, hi = tie_break_range(pos)
     tie = facts.lower - 100 * (facts.scores["red"] - facts.scores["blue"])
     return lo <= tie <= hi
@@ -444,15 +444,15 @@ def test_without_a_time_limit_each_cpsat_bound_gets_a_work_budget(monkeypatch):
     a real continuation."""
     from szsolver.analysis import check as check_module
     from szsolver.bounds.model import WORK_PER_SECOND
-    from szsolver.engine import search
+    from szsolver.bounds import value
     from szsolver.rules.playout import random_play, seeded_rng
     calls = []
-    real = search.score_bounds
+    real = value.score_bounds
 
     def spy(pos, time_limit=None, work_limit=None):
         calls.append((time_limit, work_limit))
         return real(pos, time_limit, work_limit)
-    monkeypatch.setattr(search, "score_bounds", spy)
+    monkeypatch.setattr(value, "score_bounds", spy)
     monkeypatch.setattr(check_module, "CPSAT_TIME", 0.05)
     from szsolver.formats.notation import parse_position, parse_turn
     pos = parse_position("../....../......./......../....N..../......../......./....../.. "
@@ -471,7 +471,7 @@ def test_cli_check_early_leads_with_the_estimate_and_its_line_then_the_proved_bo
     """At the first turn nothing but the trivial bounds is proved: the answer leads
     with the engine's estimate and its line (a legal line from its choice, labelled
     estimated), then the proved bounds, said to be the trivial ones."""
-    from szsolver.engine.search import trivial_bounds
+    from szsolver.bounds.value import trivial_bounds
     game = example_game()
     r = run("check", "--example", "--turn", "1", "--time-limit", "1")
     assert r.exit_code == 0, r.output

@@ -12,7 +12,8 @@ from szsolver.endgame.solver import solve
 from szsolver.engine import _mcts, search
 from szsolver.engine.players import (GreedyPlayer, PotentialGreedyPlayer, RandomPlayer,
                                      EnginePlayer, play_game)
-from szsolver.engine.search import Engine, iterations_for, trivial_bounds
+from szsolver.bounds.value import trivial_bounds
+from szsolver.engine.search import Engine, iterations_for
 from szsolver.formats.notation import format_turn, position_string
 from szsolver.formats.record import example_game, parse_game
 from szsolver.rules.playout import random_play, seeded_rng

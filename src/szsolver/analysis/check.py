@@ -297,10 +297,10 @@ def bound_facts(pos, facts: Facts | None = None, time_limit=None, cpsat: bool = 
                 work_limit=None) -> Facts:
     """``facts`` (default: nothing known) tightened by the trivial bounds and, with
     ``cpsat``, each side's CP-SAT final-score floor and bound (``time_limit`` and
-    ``work_limit`` per CP-SAT call, as in :func:`~szsolver.engine.search.score_bounds`).
+    ``work_limit`` per CP-SAT call, as in :func:`~szsolver.bounds.value.score_bounds`).
     Facts that hold CP-SAT bounds already are returned as they are (a position shared
     by two turns is bounded once)."""
-    from ..engine.search import bounds_from_scores, score_bounds, trivial_bounds
+    from ..bounds.value import bounds_from_scores, score_bounds, trivial_bounds
     f = facts or Facts()
     if f.exact or f.score_bounds is not None:
         return f

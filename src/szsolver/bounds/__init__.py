@@ -3,8 +3,9 @@ against any play, and their pictures.
 
 Modules, each importing only those before it: :mod:`.model` (the CP-SAT model),
 :mod:`.potential` (the highest score a side can still reach if left alone),
-:mod:`.bounds` (true bounds against any play, for the endgame solver) and
-:mod:`.render` (a potential map as text or SVG).
+:mod:`.bounds` (true bounds against any play, for the endgame solver),
+:mod:`.render` (a potential map as text or SVG) and :mod:`.value` (the value's bounds
+from each side's score range: the engine's, ``check``'s and the exact solver's).
 
 The public names are importable from here too, except the function ``potential``:
 ``szsolver.bounds.potential`` is its module, so the function is

@@ -50,7 +50,7 @@ def _score_bounds_text(sb) -> str:
 def _trivial_note(res) -> str:
     """A note when the proved bounds on the value after the turn are the trivial ones
     (any final scores, any neutral stones left), as early in a game."""
-    from ..engine.search import trivial_bounds
+    from ..bounds.value import trivial_bounds
     from ..formats.notation import parse_position
     after = parse_position(res.position, res.geometry)
     after.play(res.turn)

@@ -44,6 +44,7 @@ except ImportError:  # the C extensions are not built
     raise UnsupportedError("the endgame solver needs the compiled extension: pip install . "
                            "(needs a C compiler)") from None
 from .. import interrupt
+from ..bounds.value import value_guess
 from ..formats.notation import format_turn
 from ..rules.base import turn_neutral, turn_stone
 from ..rules.text import turn_table
@@ -121,16 +122,17 @@ def winner_of(lower: int, upper: int) -> str | None:
 
 
 def static_bound(s) -> Bound:
-    """The score tables' bound on the value at the searcher's position (Red's view)."""
+    """The score tables' bound on the value at the searcher's position (Red's view):
+    :func:`~szsolver.bounds.value.bounds_from_scores` of their score ranges, computed in
+    C (``Searcher.bounds``; exact at the end of the game)."""
     return Bound(*s.bounds())
 
 
 def first_guess(s) -> int:
-    """MTD(f)'s first test value at the searcher's position: 100 x (Red's best
-    reachable score - Blue's) plus the tie-break as it stands (a guess, not a bound)."""
+    """MTD(f)'s first test value at the searcher's position: the value guessed from the
+    score tables' ranges (:func:`~szsolver.bounds.value.value_guess`; not a bound)."""
     lr, ur, lb, ub = s.score_bounds()
-    pos = s.position()
-    return 100 * (ur - ub) + pos.red_neutrals - pos.blue_neutrals
+    return value_guess(s.position(), {"red": [lr, ur], "blue": [lb, ub]})
 
 
 # --- limits -------------------------------------------------------------------------------------

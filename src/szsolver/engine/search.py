@@ -36,6 +36,9 @@ import math
 import time
 from dataclasses import dataclass, field
 
+# score_bounds through its module: a test may stand in for the CP-SAT bounds there
+from ..bounds import value as value_bounds
+from ..bounds.value import bounds_from_scores, trivial_bounds
 from ..errors import IllegalTurnError, InputError
 from ..formats.notation import format_turn, position_string
 from ..limits import MAX_SECONDS, check_count, check_seconds
@@ -279,43 +282,6 @@ def choose(stats, side: int, how: str = "backed") -> tuple[int, float]:
 seed_for = playout_seed_v1
 
 
-def trivial_bounds(pos) -> tuple[int, int]:
-    """Bounds on the value that need no search: scores 0..16 each, and each side
-    spends at most one neutral per own turn left."""
-    lo_t, hi_t = tie_break_range(pos)
-    n = pos.geometry.n_patterns
-    return -100 * n + lo_t, 100 * n + hi_t
-
-
-def tie_break_range(pos) -> tuple[int, int]:
-    """The least and greatest (red neutrals left - blue neutrals left) at the end."""
-    per = pos.stones_per_side
-    kr = per - bin(pos.red).count("1")
-    kb = per - bin(pos.blue).count("1")
-    rl, bl = pos.red_neutrals, pos.blue_neutrals
-    return rl - min(kr, rl) - bl, rl - (bl - min(kb, bl))
-
-
-def bounds_from_scores(pos, score_bounds: dict) -> tuple[int, int]:
-    """Value bounds from each side's proved final-score range."""
-    lo_t, hi_t = tie_break_range(pos)
-    (rf, rb), (bf, bb) = score_bounds["red"], score_bounds["blue"]
-    return 100 * (rf - bb) + lo_t, 100 * (rb - bf) + hi_t
-
-
-def score_bounds(pos, time_limit: float | None = None, work_limit: float | None = None) -> dict:
-    """Each side's proved final-score range ``{"red": [floor, bound], "blue": [...]}``
-    against any play (CP-SAT, :mod:`szsolver.bounds.potential`). Each of the four
-    CP-SAT solves gets ``time_limit`` (wall clock) and ``work_limit`` (CP-SAT's
-    deterministic time: the same bounds on any machine and under any load)."""
-    from ..bounds import score_bound, score_floor
-    out = {}
-    for side, name in ((0, "red"), (1, "blue")):
-        out[name] = [score_floor(pos, side, time_limit, work_limit),
-                     score_bound(pos, side, time_limit, work_limit)]
-    return out
-
-
 class Engine:
     """Chooses turns and estimates values (see the module doc).
 
@@ -436,9 +402,9 @@ class Engine:
             # still return proved (if looser) bounds. The budget is CP-SAT work, like
             # the tree's iterations (reproducible), unless the engine spends real time.
             if self.wall_clock:
-                sb = score_bounds(core, max(self.seconds * BOUNDS_SHARE / 4, MIN_BOUNDS_SECONDS))
+                sb = value_bounds.score_bounds(core, max(self.seconds * BOUNDS_SHARE / 4, MIN_BOUNDS_SECONDS))
             else:
-                sb = score_bounds(core, work_limit=plan.bounds_work)
+                sb = value_bounds.score_bounds(core, work_limit=plan.bounds_work)
             blo, bhi = bounds_from_scores(core, sb)
             lo, hi = max(lo, blo), min(hi, bhi)
         tree = self._tree(core, pstr)
