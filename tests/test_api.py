@@ -333,6 +333,7 @@ def test_commands_without_c_give_the_same_output(args):
 @pytest.mark.parametrize("args, what", [
     (["solve", LATE], "the endgame solver"),
     (["starmap", "--seed", "1"], "the complete starmap search"),
+    (["check", LATE, "15"], "a core position"),          # rules.backends.to_core
 ])
 def test_commands_needing_c_say_so_in_one_line(args, what):
     r = _cli(args, hide_c=True)
