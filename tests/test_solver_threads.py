@@ -219,13 +219,18 @@ def test_a_stop_as_a_child_fails_high_stays_a_stop(monkeypatch):
     assert no_solver_threads()
 
 
-def test_time_limit_stops_every_thread():
+def assert_time_limit_stops_every_thread(threads):
+    """A 0.3 s limit on HARD: proved bounds within the static ones, no thread left."""
     p = parse_position(HARD)
-    res = solve(p, threads=2, time_limit=0.3)
+    res = solve(p, threads=threads, time_limit=0.3)
     assert not res.exact and res.stopped == "time limit" and res.lower <= res.upper
     static = solve(p, node_limit=1)
     assert static.lower <= res.lower and res.upper <= static.upper
     assert no_solver_threads()
+
+
+def test_time_limit_stops_every_thread():
+    assert_time_limit_stops_every_thread(2)
 
 
 def kill_me_in(delay: float):
@@ -470,9 +475,4 @@ def test_shared_tree_node_limit_bounds(limit, tiny_tables):
 
 
 def test_shared_tree_time_limit_stops_every_thread(tiny_tables):
-    p = parse_position(HARD)
-    res = solve(p, threads=4, time_limit=0.3)
-    assert not res.exact and res.stopped == "time limit" and res.lower <= res.upper
-    static = solve(p, node_limit=1)
-    assert static.lower <= res.lower and res.upper <= static.upper
-    assert no_solver_threads()
+    assert_time_limit_stops_every_thread(4)
