@@ -152,7 +152,7 @@ def test_example_game_step_through_and_turn_values(server, page):
         page.wait_for_selector(f'body[data-at="{k}"]')
     assert f"After {game.turns[2]}" in page.text_content("#sz-status")
     r, b = game.positions[2].scores()
-    assert page.text_content("#sz-red-score") == f"Red {r}" and page.text_content("#sz-blue-score") == f"Blue {b}"
+    assert page.text_content("#sz-red-score") == str(r) and page.text_content("#sz-blue-score") == str(b)
     page.click("#sz-last")
     page.wait_for_selector('body[data-at="32"]')
     assert "Game over" in page.text_content("#sz-status")
@@ -664,7 +664,7 @@ def test_keys_step_anywhere_on_the_page_and_fast_presses_are_not_lost(server, pa
     page.wait_for_selector('body[data-at="18"]')
     assert f"After {game.turns[17]}" in page.text_content("#sz-status")
     r, b = game.positions[17].scores()
-    assert page.text_content("#sz-red-score") == f"Red {r}" and page.text_content("#sz-blue-score") == f"Blue {b}"
+    assert page.text_content("#sz-red-score") == str(r) and page.text_content("#sz-blue-score") == str(b)
     assert page.text_content("#sz-position") == str(game.positions[17])
     assert page.locator("#sz-board .sz-stones circle[r='0.4']").count() == 18 + 1 + sum(
         t.neutral >= 0 for t in game.turns[:18])
@@ -887,3 +887,58 @@ def test_the_annotation_shows_its_progress_and_cancel_stops_it(server, page):
     page.wait_for_selector("#sz-annotate-out p:has-text('Annotation cancelled.')")
     one_more_cancelled(server, before)
     assert page.is_enabled("#sz-annotate")
+
+
+# --- the analysis board: the layout -------------------------------------------------------------
+
+RECT = "e => { const r = e.getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right]; }"
+
+
+def test_on_a_phone_the_panel_is_tabs_under_the_board(server, browser):
+    """390 x 844: the players and the score above the board, the whole board on the
+    first screen with the tabs under it, one pane shown at a time, nothing wider than
+    the screen."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                              is_mobile=True, has_touch=True)
+    pg = ctx.new_page()
+    pg.goto(server + "/analysis?example=1")
+    pg.wait_for_selector('body[data-ready][data-at="0"]')
+    pg.click("#sz-last")
+    pg.wait_for_selector('body[data-at="32"]')
+    assert pg.text_content("#sz-red-name") == "MY Tian" and pg.text_content("#sz-blue-name") == "Aza Reyyaiya"
+    assert pg.text_content("#sz-result") == "Red wins 16-14"
+    assert pg.text_content("#sz-red-score") == "16" and pg.text_content("#sz-status").endswith("Game over.")
+    top, bottom, left, right = pg.eval_on_selector("#sz-board svg", RECT)
+    assert 0 <= top and bottom <= 844 and 0 <= left and right <= 390 and right - left > 300
+    assert pg.eval_on_selector(".sz-tabs", RECT)[0] < 844          # the tabs start on the first screen
+    assert pg.is_visible("#sz-turns") and not pg.is_visible("#sz-check")
+    pg.click("#sz-tab-analysis")
+    assert pg.is_visible("#sz-check") and not pg.is_visible("#sz-turns")
+    assert pg.get_attribute("#sz-tab-analysis", "aria-selected") == "true"
+    pg.click("#sz-tab-game")
+    assert pg.is_visible("#sz-position") and not pg.is_visible("#sz-check")
+    pg.click("#sz-tab-turns")
+    pg.click('button.sz-turn[data-turn="3"]')
+    pg.wait_for_selector('body[data-at="3"]')
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+    ctx.close()
+
+
+def test_on_a_desktop_the_board_stays_in_view_while_the_panel_scrolls(server, page):
+    """The panel beside the board scrolls on its own: at its end (the record) the
+    board has not moved, whole in the window, and the page itself has not scrolled.
+    A game without players' names calls them Red and Blue."""
+    open_example(page, server)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    board = page.eval_on_selector("#sz-board svg", RECT)
+    assert 0 <= board[0] and board[1] <= 720
+    page.click("#sz-pane-game summary")                    # the record, at the panel's end
+    page.wait_for_selector("#sz-record", state="visible")
+    assert page.eval_on_selector("#sz-side", "e => e.scrollTop") > 0
+    assert page.eval_on_selector("#sz-board svg", RECT) == board
+    assert page.evaluate("window.scrollY") == 0
+    assert not page.is_visible(".sz-tabs")                 # every pane at once
+    page.click("#sz-new")
+    page.wait_for_selector('body[data-at="0"]')
+    assert page.text_content("#sz-red-name") == "Red" and page.text_content("#sz-blue-name") == "Blue"
+    assert page.text_content("#sz-result") == "Scores tied 0-0, neutrals left 5-5"

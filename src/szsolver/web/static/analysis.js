@@ -275,15 +275,22 @@ function renderStatus() {
   if (!root) return;
   const pos = node.pos;
   const over = isOver(pos);
+  const tags = data.game.tags;
   for (const side of [0, 1]) {
     const name = SIDES[side];
     const shown = patternSet(geo, pos, side);
-    $(`sz-${name}-score`).textContent = `${sideName(side)} ${shown.length}`;
+    const player = (tags[sideName(side)] || '').trim();
+    $(`sz-${name}-name`).textContent = player || sideName(side);
+    $(`sz-${name}-name`).title = player ? `${sideName(side)}: ${player}` : '';
+    $(`sz-${name}-score`).textContent = String(shown.length);
     $(`sz-${name}-patterns`).textContent = shown.map((k) => geo.pattern_names[k]).join(' ') || 'no stones';
   }
+  // the score and who leads in the header; the status line the turn, the side to
+  // move and the neutrals left, each once
   const result = resultText(geo, pos);
-  let status = over ? `Game over: ${result}.`
-    : `${sideName(pos.side)} to move; neutrals left: red ${pos.left[0]}, blue ${pos.left[1]}. ${result[0].toUpperCase() + result.slice(1)}.`;
+  $('sz-result').textContent = result[0].toUpperCase() + result.slice(1);
+  let status = over ? 'Game over.'
+    : `${sideName(pos.side)} to move; neutrals left: red ${pos.left[0]}, blue ${pos.left[1]}.`;
   if (node.parent) status = `After ${node.text} (round ${roundOf(node)}, ${SIDES[node.parent.pos.side]}). ` + status;
   $('sz-status').textContent = status;
   $('sz-position').textContent = positionString(geo, pos);
@@ -908,6 +915,16 @@ $('sz-new').addEventListener('click', () => {
   const rule = $('sz-rule').value;
   loadGame({ game: { type: 'game', tags: { Rule: rule }, turns: [] } });
 });
+// The panel's tabs (shown on a narrow screen; a wide one shows every pane at once).
+function showTab(name) {
+  $('sz-side').dataset.tab = name;
+  for (const t of document.querySelectorAll('.sz-tabs [role="tab"]')) {
+    t.setAttribute('aria-selected', String(t.id === `sz-tab-${name}`));
+  }
+}
+for (const t of document.querySelectorAll('.sz-tabs [role="tab"]')) {
+  t.addEventListener('click', () => showTab(t.id.slice('sz-tab-'.length)));
+}
 $('sz-first').addEventListener('click', () => root && go(root));
 $('sz-prev').addEventListener('click', () => step(-1));
 $('sz-next').addEventListener('click', () => step(1));
