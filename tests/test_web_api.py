@@ -1147,6 +1147,43 @@ def test_another_website_cannot_start_a_live_evaluation(client):
     assert r.status_code == 200
 
 
+# a browser's headers for: an image on another site's page, its script's fetch, a frame
+# of it, and a link on it that the user followed (then the address typed, a bookmark)
+IMAGE = {"sec-fetch-site": "cross-site", "sec-fetch-mode": "no-cors", "sec-fetch-dest": "image"}
+FETCH = {"sec-fetch-site": "cross-site", "sec-fetch-mode": "cors", "sec-fetch-dest": "empty",
+         "origin": "http://evil.example"}
+FRAME = {"sec-fetch-site": "same-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "iframe"}
+LINK = {"sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document",
+        "sec-fetch-user": "?1"}
+TYPED = {"sec-fetch-site": "none", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document"}
+
+
+def test_another_websites_page_cannot_have_puzzles_made():
+    """An image, a script or a frame of another site's page pointing at a new puzzle
+    (its page, its JSON, its steps, a daily one) starts no job: 403, and its seed is
+    not counted against the client's new puzzles. A link to it followed from
+    another site, the address typed, this site's own pages and a client that sends no
+    Sec-Fetch headers (curl) get it."""
+    with TestClient(create_app(warm_daily=False, generations=2), base_url=BASE) as c:
+        for path in ("/puzzle/sz-easy-xsite1", "/api/puzzles/sz-easy-xsite1",
+                     "/api/puzzles/sz-easy-xsite1/steps", "/api/puzzles/sz-hard-3/steps",
+                     "/api/puzzles/daily?date=2031-01-01", "/puzzle/daily?date=2031-01-01"):
+            for headers in (IMAGE, FETCH, FRAME):
+                r = c.get(path, headers=headers, follow_redirects=False)
+                assert r.status_code == 403 and "another website" in r.text, (path, headers, r.text)
+        assert "open the link in the browser" in c.get("/api/puzzles/sz-easy-xsite1", headers=IMAGE).json()["error"]
+        assert c.get("/api/health").json()["jobs"]["started"] == 0
+        assert c.get("/puzzle/sz-easy-xsite1", headers=LINK).status_code == 200          # generated
+        assert c.get("/puzzle/sz-easy-xsite1", headers=TYPED).status_code == 200
+        assert c.get("/api/puzzles/sz-easy-xsite1", headers={"sec-fetch-site": "same-origin",
+                                                             "sec-fetch-mode": "cors"}).status_code == 200
+        assert c.get("/api/puzzles/sz-easy-xsite2").status_code == 200                   # curl: generated
+        assert c.get("/api/health").json()["jobs"]["started"] == 2
+        # a collection puzzle's page is served to anyone's link; the steps to its own page
+        assert c.get("/puzzle/sz-hard-3", headers=LINK).status_code == 200
+        assert c.get("/puzzle/daily?date=2031-01-01", headers=LINK, follow_redirects=False).status_code == 302
+
+
 def test_a_live_evaluation_whose_client_hangs_up_is_stopped():
     from urllib.parse import urlencode
     app = create_app(warm_daily=False, workers=1)

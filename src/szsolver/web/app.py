@@ -11,7 +11,8 @@ Robustness, as contracts:
 - bad input raises an :class:`szsolver.errors.InputError` somewhere below; it becomes
   ``{"error": message}`` with status 400 (404 for an unknown puzzle);
 - every request passes :mod:`szsolver.web.guard` first: a Host this server serves,
-  and for a POST a JSON Content-Type and no other website's Origin;
+  for a POST a JSON Content-Type and no other website's Origin, for a GET that may
+  start work (a puzzle, the live evaluation) no other website's page behind it;
 - the solver, CP-SAT and puzzle generation run as jobs (:mod:`szsolver.web.jobs`):
   off the event loop, a bounded number at once (and a few waiting per client), each
   with a time limit capped at :data:`szsolver.web.analysis.TIME_CAP` and a hard
@@ -559,6 +560,9 @@ async def api_annotate_events(request: Request):
 
 #: The GETs that start work (the guard checks where they come from, as for a POST).
 WORK_GETS = ("/api/evaluate",)
+#: Where a GET may start work: a new puzzle generated, a puzzle's logic steps worked
+#: out (the guard lets another site's page send the browser there, not fetch them).
+PAGE_GETS = ("/puzzle/", "/api/puzzles/")
 
 #: The live evaluation's engine budget when the request gives none (seconds, as
 #: ``szsolver best --time``: fixed work, the same answer on every run).
@@ -683,6 +687,9 @@ def openapi_schema() -> dict:
             op["responses"]["413"] = {"description": f"body over {MAX_BODY} bytes"}
             op["responses"]["415"] = {"description": "not sent as Content-Type: application/json"}
             op["responses"]["403"] = {"description": "sent from another website's page (Origin)"}
+        elif path in WORK_GETS or path.startswith(PAGE_GETS):
+            op["responses"]["403"] = {"description": "asked for by another website's page (Origin, "
+                                                     "Sec-Fetch-Site), other than by a link followed"}
         op["responses"]["421"] = {"description": "a Host this server does not serve"}
         paths.setdefault(path, {})[method.lower()] = op
     return {"openapi": "3.0.3",
@@ -801,7 +808,7 @@ def create_app(*, workers: int = 2, max_waiting: int = 64, per_client: int = 4,
     routes += [Route(path, handler, methods=[method]) for method, path, handler, *_ in ENDPOINTS]
     routes.append(Mount("/static", app=StaticFiles(directory=assets.static_dir()), name="static"))
     middleware = [Middleware(Guard, served=Served(host, port), refuse=_refuse,
-                             work_gets=WORK_GETS),
+                             work_gets=WORK_GETS, page_gets=PAGE_GETS),
                   Middleware(GZipMiddleware, minimum_size=GZIP_FROM)]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware, exception_handlers={
         errors.InputError: _on_input_error, ApiError: _on_api_error, JobError: _on_job_error,

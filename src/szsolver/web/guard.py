@@ -16,6 +16,14 @@ user visits can make the browser send requests to it.
   a page opens as an EventSource): an ``Origin`` that is this server's own, or none,
   and no ``Sec-Fetch-Site`` saying another site sent it (``cross-site``,
   ``same-site``: an image or a script tag on another page); 403 otherwise.
+- **A GET that may start work** (the paths under ``page_gets``: the puzzles, whose
+  page or JSON generates a new puzzle or works out a puzzle's logic steps on the
+  first request): as above, except that another site may send the browser there as
+  a top-level navigation (``Sec-Fetch-Mode: navigate``, ``Sec-Fetch-Dest:
+  document``: a shared link clicked, a redirect, the address typed), which costs
+  that page itself: an image, a script, a frame or a ``fetch`` of another page
+  starts nothing (:func:`cross_site_problem`). A client that sends no
+  ``Sec-Fetch-*`` headers (curl, a script, an old browser) is served.
 - **Answers**: a Content-Security-Policy that lets the pages load their own scripts,
   styles and the API and nothing else (no inline script, no frames around them),
   ``X-Content-Type-Options: nosniff``, ``X-Frame-Options: DENY``; the static files
@@ -103,13 +111,15 @@ def _header(scope, name: bytes) -> str | None:
 class Guard:
     """ASGI middleware: the checks and headers of the module doc. ``refuse(scope,
     status, message)`` makes the answer to a refused request (the app's own error
-    answer: JSON under /api, a page elsewhere)."""
+    answer: JSON under /api, a page elsewhere); ``work_gets``: the paths of the GETs
+    that start work, ``page_gets``: the path prefixes of those that may."""
 
-    def __init__(self, app, served: Served, refuse, work_gets=()):
+    def __init__(self, app, served: Served, refuse, work_gets=(), page_gets=()):
         self.app = app
         self.served = served
         self.refuse = refuse
         self.work_gets = frozenset(work_gets)
+        self.page_gets = tuple(page_gets)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -138,21 +148,55 @@ class Guard:
         problem = self.served.problem(host)
         if problem is not None:
             return 421, problem
-        work_get = scope["method"] == "GET" and scope["path"] in self.work_gets
-        if scope["method"] != "POST" and not work_get:
+        method, path = scope["method"], scope["path"]
+        if method in ("GET", "HEAD"):
+            if path in self.work_gets:
+                problem = cross_site_problem(scope, host, navigation_ok=False)
+            elif path.startswith(self.page_gets):
+                problem = cross_site_problem(scope, host, navigation_ok=True)
+            return None if problem is None else (403, problem)
+        if method != "POST":
             return None
-        origin = _header(scope, b"origin")
-        own = f"{scope.get('scheme', 'http')}://{host.strip().lower()}"
-        if origin is not None and origin.strip().lower() != own:
-            return 403, (f"a request from another website ({shown(origin)}) cannot start work "
-                         "here")
-        if work_get:
-            site = (_header(scope, b"sec-fetch-site") or "").strip().lower()
-            if site in ("cross-site", "same-site"):
-                return 403, "a request from another website cannot start work here"
-            return None
+        problem = _foreign_origin(scope, host)
+        if problem is not None:
+            return 403, problem
         kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
         if kind != "application/json":
             return 415, ("the request must be JSON, sent with Content-Type: application/json"
                          + (f" (got {shown(kind)})" if kind else ""))
         return None
+
+
+def _foreign_origin(scope, host: str) -> str | None:
+    """Why the request's ``Origin`` is another website's (None: this server's, or none)."""
+    origin = _header(scope, b"origin")
+    own = f"{scope.get('scheme', 'http')}://{host.strip().lower()}"
+    if origin is not None and origin.strip().lower() != own:
+        return f"a request from another website ({shown(origin)}) cannot start work here"
+    return None
+
+
+def _fetch_header(scope, name: bytes) -> str:
+    return (_header(scope, name) or "").strip().lower()
+
+
+def cross_site_problem(scope, host: str, navigation_ok: bool) -> str | None:
+    """Why a GET that may start work is refused (None: it is served): another website's
+    ``Origin``, or ``Sec-Fetch-Site`` saying another site's page sent it (``cross-site``,
+    ``same-site``), unless ``navigation_ok`` and the browser says it is a top-level
+    navigation (``Sec-Fetch-Mode: navigate``, ``Sec-Fetch-Dest: document``). A request
+    with no ``Sec-Fetch-Site`` (curl, an old browser) or with ``same-origin`` or
+    ``none`` (the user's own typing or bookmark) is served."""
+    problem = _foreign_origin(scope, host)
+    if problem is not None:
+        return problem
+    site = _fetch_header(scope, b"sec-fetch-site")
+    if site not in ("cross-site", "same-site"):
+        return None
+    mode, dest = _fetch_header(scope, b"sec-fetch-mode"), _fetch_header(scope, b"sec-fetch-dest")
+    if navigation_ok and mode == "navigate" and dest in ("document", ""):
+        return None
+    if not navigation_ok:
+        return "a request from another website cannot start work here"
+    return (f"a request from another website's page ({dest or mode or 'a request'}) cannot "
+            "start work here: open the link in the browser")
