@@ -100,3 +100,20 @@ def test_stopping_removes_the_temporary_folder(server):
     proc.wait(30)
     assert proc.returncode == 130
     assert list(tmp.iterdir()) == []
+
+
+def test_sigterm_removes_the_temporary_folder_too(start_server, tmp_path):
+    """SIGTERM (kill, a service manager) stops the server as Ctrl-C does, its temporary
+    folder removed (uvicorn raises the signal again after its shutdown, which ended the
+    process before the clean-up); the process still ends as SIGTERM's."""
+    proc, _base = start_server("--jobs", "1", env={"TMPDIR": str(tmp_path)})
+    try:
+        assert [p.name for p in tmp_path.iterdir() if p.name.startswith("pymp-")]
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == -signal.SIGTERM
+    assert list(tmp_path.iterdir()) == []

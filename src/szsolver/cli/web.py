@@ -54,16 +54,35 @@ def serve_cmd(host, port, workers):
     jobs.start()                    # the job processes never see Ctrl-C
     click.echo(f"szsolver web app on http://{host if ':' not in host else f'[{host}]'}:{port}/ "
                "(Ctrl-C stops it)", err=True)
+    # uvicorn raises a SIGTERM again once it has shut down, which would end the process
+    # before the jobs' clean-up (the forkserver's folder left in TMPDIR): it ends as
+    # SIGTERM's after it.
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    terminated = False
     try:
         server.run()
+    except _Terminated:
+        terminated = True
     finally:
+        signal.signal(signal.SIGTERM, previous)
         jobs.close()
+    if terminated:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.raise_signal(signal.SIGTERM)
     if server.ctrl_c:
         # uvicorn raises the signal again once its handler is gone, but this does
         # not hang on that: a server stopped by Ctrl-C ends as interrupted.
         raise interrupt.Interrupted()
     if not server.started:          # uvicorn has logged why (e.g. the port is taken)
         raise BadInput(f"cannot serve on {host}:{port}")
+
+
+class _Terminated(BaseException):
+    """SIGTERM reached the command (past uvicorn's own shutdown)."""
+
+
+def _terminated(sig, frame):
+    raise _Terminated()
 
 
 def _check_address(host: str, port: int) -> None:
