@@ -424,6 +424,8 @@ def test_headers_of_every_answer(client):
     js = client.get("/static/puzzle.js")
     assert js.headers["cache-control"] == "public, max-age=300" and js.headers["etag"]
     assert client.get("/static/puzzle.js", headers={"if-none-match": js.headers["etag"]}).status_code == 304
+    missing = client.get("/static/nothing.js")         # a missing file is asked for again
+    assert missing.status_code == 404 and "cache-control" not in missing.headers
     small = client.get("/api/health")
     assert "content-encoding" not in small.headers and small.headers["x-frame-options"] == "DENY"
     assert "cache-control" not in small.headers

@@ -28,7 +28,7 @@ user visits can make the browser send requests to it.
   styles and the API and nothing else (no inline script, no frames around them),
   ``X-Content-Type-Options: nosniff``, ``X-Frame-Options: DENY``; the static files
   ``Cache-Control: public, max-age=`` :data:`STATIC_MAX_AGE` (their ETag answers the
-  rest with a 304).
+  rest with a 304; a refusal or a missing file is not kept).
 """
 from __future__ import annotations
 
@@ -131,7 +131,7 @@ class Guard:
                 headers = list(message.get("headers", ()))
                 have = {k.lower() for k, _v in headers}
                 headers += [(k, v) for k, v in HEADERS if k not in have]
-                if static and b"cache-control" not in have:
+                if static and message["status"] in (200, 304) and b"cache-control" not in have:
                     headers.append((b"cache-control", f"public, max-age={STATIC_MAX_AGE}".encode()))
                 message = {**message, "headers": headers}
             await send(message)
