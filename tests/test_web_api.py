@@ -1130,6 +1130,10 @@ def test_the_live_evaluation_is_proved_near_the_end(client):
     ({}, "missing 'position'"),
     ({"position": LATE, "time_limit": "soon"}, "time_limit must be a number of seconds, got 'soon'"),
     ({"position": LATE, "time_limit": "0"}, "time_limit must be a positive number"),
+    ({"position": LATE, "time_limit": "NaN"}, "time_limit: NaN is not a number of seconds"),
+    ({"position": LATE, "time_limit": "inf"}, "finite and at most 10, got inf"),
+    ({"position": LATE, "time_limit": "\u0663"}, "time_limit must be a number of seconds, got '\u0663'"),
+    ({"position": LATE.replace(" 1 2 ", " -1 2 ")}, "red neutrals left must be 0..7, got '-1'"),
     ({"position": LATE, "depth": "3"}, "unknown parameter 'depth'"),
     ({"position": position_string(example_game().final)}, "the game is over"),
 ])
@@ -1138,6 +1142,15 @@ def test_a_bad_live_evaluation_is_a_4xx_in_one_line(client, query, words):
     r = client.get("/api/evaluate", params=query)
     assert r.status_code == 400 and words in r.json()["error"] and "\n" not in r.json()["error"]
     assert client.get("/api/health").json()["jobs"]["started"] == before      # no job
+
+
+def test_a_live_evaluations_time_limit_is_refused_as_written(client):
+    """The query's text is quoted as written (not as the float it became), with the
+    real maximum."""
+    for text in ("-1", "0", "-0.5"):
+        r = client.get("/api/evaluate", params={"position": LATE, "time_limit": text})
+        assert r.json()["error"] == ("time_limit must be a positive number of seconds, finite and "
+                                     f"at most 10, got {text}"), r.text
 
 
 def test_another_website_cannot_start_a_live_evaluation(client):

@@ -32,14 +32,21 @@ def time_limit_from(value, name: str = "time_limit", default: float = DEFAULT_TI
 
 
 def seconds_from_text(value, name: str):
-    """A number of seconds written in a query (``0.5``, ``2``): its float, None for
-    None; ParseError naming ``name`` for anything else (:func:`time_limit_from` then
-    checks its range)."""
-    from ..inputs import is_decimal, shown
+    """A number of seconds written in a query (``0.5``, ``2``): its number (an int when
+    written as one, so a message shows it as written), None for None; ``NaN`` and
+    ``inf`` as floats, for :func:`time_limit_from` to refuse as the body's NaN and
+    Infinity are (it checks the range); ParseError naming ``name`` for anything else."""
+    from ..inputs import MAX_DIGITS, is_decimal, is_digits, shown
     if value is None:
         return None
+    word = value.strip().lower() if isinstance(value, str) else None
+    if word in ("nan", "inf", "-inf", "infinity", "-infinity"):
+        return float(word)
     if not is_decimal(value):
         raise ParseError(f"{name} must be a number of seconds, got {shown(value)}")
+    whole = word.lstrip("-")
+    if is_digits(whole) and len(whole) <= MAX_DIGITS:
+        return int(word)
     return float(value)
 
 
