@@ -733,6 +733,9 @@ def test_a_shared_link_opens_at_its_turn(server, page, browser):
     other.wait_for_selector('body[data-ready][data-at="1"]')
     assert other.text_content("#sz-position").endswith("B 3 4 advanced")
     assert turn_texts(other) == ["1. 44n66", "64"]
+    other.goto(server + "/analysis?Rule=advanced&turns=44n66.64&turn=\u0661")     # Arabic-Indic 1
+    other.wait_for_selector('body[data-ready][data-at="2"]')
+    assert "turn must be a number (digits 0-9), got '\u0661'" in other.text_content("#sz-msg")
     other.goto(server + "/analysis?turns=44.44")
     other.wait_for_selector("body[data-ready]")
     assert "round 1, blue: illegal turn: point 44 is occupied" in other.text_content("#sz-msg")
@@ -845,6 +848,10 @@ def test_the_live_evaluation_shows_from_the_first_turn(server, page):
     assert page.get_attribute("#sz-evalbar", "data-exact") == "0"
     assert "Proved:" in page.text_content("#sz-live-out")
     shot(page, "analysis-live.png")
+    page.fill("#sz-limit", "50")               # past the server's cap: the cap, said
+    page.dispatch_event("#sz-limit", "change")
+    page.wait_for_selector("#sz-msg:has-text('at most 10: 10 s is used.')")
+    assert page.input_value("#sz-limit") == "10"
 
 
 def test_a_step_closes_the_live_evaluation_and_the_server_stops_it(server, page):

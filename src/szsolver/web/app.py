@@ -422,6 +422,7 @@ def _daily_date(pid: str) -> str | None:
 
 async def analysis_page(request: Request):
     return HTMLResponse(assets.render("analysis.html", head=assets.linked_style(), nav=NAV,
+                                      time_cap=f"{an.TIME_CAP:g}", default_time=f"{an.DEFAULT_TIME:g}",
                                       script=assets.linked_script("analysis.js")))
 
 

@@ -38,13 +38,17 @@ let live = null;         // the live evaluation: {node, timer, source (its Event
 const LIVE_KEY = 'szsolver:analysis:live';
 const LIVE_DELAY = 150;  // ms on a position before its evaluation starts (quick steps start none)
 
+// The time limit box's seconds: above 0 and at most its max (the server's cap, which
+// the page is written with); else its default, or the cap for more, and the page says so.
 function limit() {
   const box = $('sz-limit');
-  const v = parseFloat(box.value);
-  if (Number.isFinite(v) && v > 0) return v;
-  box.value = '5';
-  say(msg, 'The time limit must be a number of seconds above 0: 5 s is used.', 'info');
-  return 5;
+  const most = parseFloat(box.max);
+  const v = /^\s*([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$/.test(box.value) ? parseFloat(box.value) : NaN;
+  if (v > 0 && v <= most) return v;
+  const used = v > most ? most : parseFloat(box.defaultValue);
+  box.value = String(used);
+  say(msg, `The time limit must be a number of seconds above 0 and at most ${most}: ${used} s is used.`, 'info');
+  return used;
 }
 
 // Run one tool's request: its button is off meanwhile, and once the board moves to
@@ -146,7 +150,9 @@ function gameOfAddress(search) {
   if (turns.length || params.has('turn')) named = true;
   const t = params.get('turn');
   const turn = t !== null && /^[0-9]{1,4}$/.test(t) ? Number(t) : null;
-  return named ? { tags, turns, turn } : null;
+  // a turn in other digits (or none) is said, not read as some other turn
+  const badTurn = t !== null && turn === null ? t : null;
+  return named ? { tags, turns, turn, badTurn } : null;
 }
 
 function sameTags(a, b) {
@@ -417,6 +423,7 @@ async function openAddress(how) {
     const line = lineOf(n).slice(0, asked.turns.length);
     const at = asked.turn == null ? asked.turns.length : Math.min(asked.turn, asked.turns.length);
     go(at === 0 ? root : line[at - 1], how);
+    sayBadTurn(asked);
     return;
   }
   let ok = true;
@@ -427,6 +434,7 @@ async function openAddress(how) {
     const saved = savedTree();
     ok = await loadGame({ game: { type: 'game', tags: asked.tags, turns: asked.turns } }, asked.turn, how);
     if (ok) restoreTree(saved, asked.turns, asked.turn);
+    if (ok) sayBadTurn(asked);
   } else {
     await loadGame({ game: { type: 'game', tags: { Rule: 'basic' }, turns: [] } }, null, how);
   }
@@ -435,6 +443,13 @@ async function openAddress(how) {
     await loadGame({ game: { type: 'game', tags: { Rule: 'basic' }, turns: [] } }, null, 'none');
     say(msg, error, 'bad');
   }
+}
+
+// An address's turn that is no number 0-9999 in digits 0-9 (the game is shown at its end).
+function sayBadTurn(asked) {
+  if (asked.badTurn === null) return;
+  const shown = asked.badTurn.length > 40 ? asked.badTurn.slice(0, 40) + '...' : asked.badTurn;
+  say(msg, `The address's turn must be a number (digits 0-9), got '${shown}': the line's last turn is shown.`, 'bad');
 }
 
 // --- playing ---------------------------------------------------------------------------
