@@ -615,7 +615,7 @@ function startLive() {
     out.dataset.state = 'done';
     const p = para(out, `${signed(v)} `, 'sz-eval-value');
     tag(p, 'final', 'sz-proved-tag');
-    para(out, `Game over: ${resultText(geo, here.pos)}.`);
+    para(out, `${valueWords(v, true)}.`);     // the result itself is in the header
     setBar(v, true);
     return;
   }
