@@ -918,6 +918,7 @@ def test_on_a_phone_the_panel_is_tabs_under_the_board(server, browser):
     top, bottom, left, right = pg.eval_on_selector("#sz-board svg", RECT)
     assert 0 <= top and bottom <= 844 and 0 <= left and right <= 390 and right - left > 300
     assert pg.eval_on_selector(".sz-tabs", RECT)[0] < 844          # the tabs start on the first screen
+    shot(pg, "analysis-phone.png")
     assert pg.is_visible("#sz-turns") and not pg.is_visible("#sz-check")
     pg.click("#sz-tab-analysis")
     assert pg.is_visible("#sz-check") and not pg.is_visible("#sz-turns")
@@ -946,6 +947,6 @@ def test_on_a_desktop_the_board_stays_in_view_while_the_panel_scrolls(server, pa
     assert page.evaluate("window.scrollY") == 0
     assert not page.is_visible(".sz-tabs")                 # every pane at once
     page.click("#sz-new")
-    page.wait_for_selector('body[data-at="0"]')
+    page.wait_for_selector('#sz-turn-no:text-is("0 / 0")')
     assert page.text_content("#sz-red-name") == "Red" and page.text_content("#sz-blue-name") == "Blue"
     assert page.text_content("#sz-result") == "Scores tied 0-0, neutrals left 5-5"
