@@ -35,7 +35,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 
-from ..inputs import is_digits, shown
+from ..inputs import cut, is_digits, shown
 
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
 EVERY_INTERFACE = ("0.0.0.0", "::", "")
@@ -150,11 +150,11 @@ class Guard:
             return 421, problem
         method, path = scope["method"], scope["path"]
         if method in ("GET", "HEAD"):
-            if path in self.work_gets:
-                problem = cross_site_problem(scope, host, navigation_ok=False)
-            elif path.startswith(self.page_gets):
-                problem = cross_site_problem(scope, host, navigation_ok=True)
-            return None if problem is None else (403, problem)
+            if path in self.work_gets or path.startswith(self.page_gets):
+                problem = cross_site_problem(scope, host, navigation_ok=path not in self.work_gets)
+                if problem is not None:
+                    return 403, problem
+            return None
         if method != "POST":
             return None
         problem = _foreign_origin(scope, host)
@@ -198,5 +198,5 @@ def cross_site_problem(scope, host: str, navigation_ok: bool) -> str | None:
         return None
     if not navigation_ok:
         return "a request from another website cannot start work here"
-    return (f"a request from another website's page ({dest or mode or 'a request'}) cannot "
-            "start work here: open the link in the browser")
+    return (f"a request from another website's page ({cut(dest or mode or 'a request')}) "
+            "cannot start work here: open the link in the browser")
