@@ -108,6 +108,22 @@ def test_solve_is_the_cli_json(client):
     assert got["value"] == 199 and got["best"] == ["38"] and got["exact"]
 
 
+def test_every_turn_beyond_the_solver_comes_with_the_engines_estimates(client):
+    """Where the solver does not prove the value, "value of every turn" adds the
+    engine's candidate turns (``best``'s answer on the rest of the limit), estimated."""
+    mid = position_string(example_game().positions[16])        # 16 turns left
+    got = client.post("/api/solve", json={"position": mid, "all_turns": True, "time_limit": 1}).json()
+    assert not got["exact"] and got["stopped"]
+    est = got["estimates"]
+    legal = {t["turn"] for t in got["turns"]}
+    assert est["method"] == "engine" and not est["exact"] and est["turn"] in legal
+    assert est["candidates"] and {c["turn"] for c in est["candidates"]} <= legal
+    assert est["lower"] <= est["value"] <= est["upper"]
+    assert without(est, "seconds") == without(cli_json("best", mid, "--time", "0.75"), "seconds")
+    near = client.post("/api/solve", json={"position": LATE, "all_turns": True, "time_limit": 10}).json()
+    assert near["exact"] and "estimates" not in near
+
+
 def test_check_is_the_cli_json(client):
     for turn in ("38", "48"):
         r = client.post("/api/check", json={"position": LATE, "turn": turn, "time_limit": 10})

@@ -544,6 +544,21 @@ def test_an_answer_is_not_shown_on_another_position(server, page):
     assert page.locator("table.sz-values").count() == 0      # it was about position 28
 
 
+def test_every_turn_beyond_the_solver_shows_the_engines_estimates(server, page):
+    """16 turns left: the engine's candidate turns, marked estimated, on the board too."""
+    page.goto(server + "/analysis?example=1")
+    page.wait_for_selector("body[data-ready]")
+    page.click('button.sz-turn[data-turn="16"]')
+    page.wait_for_selector('body[data-at="16"]')
+    page.fill("#sz-limit", "1")
+    page.click("#sz-values")
+    page.wait_for_selector("table.sz-estimates", timeout=60000)
+    assert "not proved" in page.text_content("#sz-values-out .sz-estimated")
+    cells = page.inner_text("table.sz-estimates tr.sz-best").split()
+    assert cells[1].startswith("~") and int(cells[2]) > 0
+    assert page.locator(".sz-value-label.sz-estimate").count() >= 1
+
+
 def health(server) -> dict:
     import urllib.request
     with urllib.request.urlopen(server + "/api/health", timeout=10) as r:

@@ -34,12 +34,32 @@ def puzzle_entry(pid: str, with_puzzle: bool = True) -> dict:
     return out
 
 
+# "Value of every turn" beyond the solver's reach: the solver's share of the limit (the
+# rest goes to the engine's estimates where it does not prove the value).
+SOLVER_SHARE_NEAR = 0.75        # the solver's horizon or less: it usually finishes
+SOLVER_SHARE_FAR = 0.25         # beyond it: it seldom proves more than trivial bounds
+
+
 def solve_position(position: dict, time_limit: float, all_turns: bool) -> dict:
-    """``szsolver solve --json`` (with ``--all-turns`` when asked)."""
+    """``szsolver solve --json`` (with ``--all-turns`` when asked).
+
+    With ``all_turns`` the solver gets a share of the limit (:data:`SOLVER_SHARE_NEAR`
+    up to the exact horizon, :data:`SOLVER_SHARE_FAR` beyond); where it does not prove
+    the value, ``estimates`` holds the engine's answer on the rest of the limit
+    (``best --time REST --json``: its candidate turns with their estimated values,
+    never proved, beside the CP-SAT bounds, which are), so a player sees which turns
+    are worth a look instead of bare trivial bounds."""
+    from ..analysis.check import EXACT_TURNS
     from ..endgame.solver import solve
     pos = parse_position_json(position)
-    res = solve(pos, time_limit=time_limit, all_turns=all_turns)
-    return res.to_json(pos.geometry)
+    share = 1.0
+    if all_turns:
+        share = SOLVER_SHARE_NEAR if pos.turns_left <= EXACT_TURNS else SOLVER_SHARE_FAR
+    res = solve(pos, time_limit=time_limit * share, all_turns=all_turns)
+    out = res.to_json(pos.geometry)
+    if all_turns and not res.exact:
+        out["estimates"] = evaluate_position(position, time_limit * (1 - share))
+    return out
 
 
 def check_turn(position: dict, turn: str, time_limit: float) -> dict:

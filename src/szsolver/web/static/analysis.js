@@ -798,7 +798,45 @@ async function turnValues(signal) {
     el.textContent = signed(v);
   }
   table.dataset.rows = String(rows.size);
-  out.appendChild(box);
+  if (!d.estimates) { out.appendChild(box); return; }
+  // Not proved: the engine's estimates first, the proved bounds of every turn folded.
+  estimatedTurns(out, d.estimates, red);
+  const fold = document.createElement('details');
+  const summary = document.createElement('summary');
+  summary.textContent = "Proved bounds of every turn";
+  fold.append(summary, box);
+  out.appendChild(fold);
+}
+
+// Beyond the solver's reach: the engine's candidate turns with their estimated values
+// (marked ~, never proved), beside the proved bounds of the position's value.
+function estimatedTurns(out, e, red) {
+  para(out, `Estimated by the engine (${e.iterations.toLocaleString('en')} iterations, not proved): ` +
+    `value about ${signed(e.value)}; proved ${signed(e.lower)} <= value <= ${signed(e.upper)}.`, 'sz-estimated');
+  const table = document.createElement('table');
+  table.className = 'sz-values sz-estimates';
+  const head = table.insertRow();
+  for (const h of ['turn', 'estimate', 'visits']) { const th = document.createElement('th'); th.textContent = h; head.appendChild(th); }
+  const perPoint = new Map();
+  for (const c of e.candidates) {
+    const row = table.insertRow();
+    row.insertCell().textContent = c.turn;
+    row.insertCell().textContent = '~' + signed(Math.round(c.estimate));
+    row.insertCell().textContent = String(c.visits);
+    if (c.turn === e.turn) row.className = 'sz-best';
+    const stone = c.turn.split('n')[0];
+    const old = perPoint.get(stone);
+    if (old == null || (red ? c.estimate > old : c.estimate < old)) perPoint.set(stone, c.estimate);
+  }
+  table.dataset.rows = String(e.candidates.length);
+  out.appendChild(table);
+  for (const [name, v] of perPoint) {
+    const i = board.points.findIndex((p) => p && p.name === name);
+    if (i < 0) continue;
+    const p = board.points[i];
+    const el = board.draw('text', { x: p.x, y: p.y + 0.12, class: 'sz-value-label sz-estimate' });
+    el.textContent = '~' + signed(Math.round(v));
+  }
 }
 
 async function potentialMap(signal) {
