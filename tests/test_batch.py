@@ -290,6 +290,18 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path, args, words):
     assert "Error:" in r.output and words in r.output
 
 
+def test_cli_deep_solve_says_how_deep_it_goes_without_a_limit():
+    """12 turns left without a limit: refused in words that hold for the jobs of today
+    (the client keeps the top plies; it said each task would solve 11 turns)."""
+    from szsolver.cli import main
+    deep = position_string(example_game().positions[19])        # 12 turns left, Red to move
+    r = CliRunner().invoke(main, ["batch", "deep-solve", deep, "--workers", "1"])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == ("Error: position has 12 turns left: too deep to solve on a "
+                                "cluster without a limit (up to 9 turns left without one); give "
+                                "a time limit or a node limit")
+
+
 @pytest.mark.parametrize("start, days", [("9999-12-31", "2"), ("9999-12-01", "40"),
                                          ("2026-01-01", "9223372036854775807")])
 def test_batch_puzzles_past_the_last_date_is_one_line_exit_2(tmp_path, start, days):

@@ -852,8 +852,9 @@ def deep_solve(client, position, *, time_limit: float | None = None,
     if core.is_over():
         raise UnsupportedError("the game is over: nothing to split (use szsolver solve)")
     if core.turns_left - 1 > MAX_TURNS_WITHOUT_LIMIT and deadline is None and node_limit is None:
-        raise UnsupportedError(f"position has {core.turns_left} turns left: each task would "
-                               f"solve {core.turns_left - 1}; give a time limit or a node limit")
+        raise UnsupportedError(f"position has {core.turns_left} turns left: too deep to solve "
+                               f"on a cluster without a limit (up to {MAX_TURNS_WITHOUT_LIMIT + 1} "
+                               "turns left without one); give a time limit or a node limit")
     pstr = position_string(core)
     pool = _Pool(node_limit, deadline)
     d = _Deep(client, core, pstr, pool, FRONTIER_TURNS if frontier_turns is None
