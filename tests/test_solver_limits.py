@@ -154,6 +154,7 @@ def test_text_says_what_is_not_proved(truth):
         assert ("proved so far" in out) != d["best_complete"]
     code, out = _cli([position_string(truth.pos), "--node-limit", "1"])
     assert code == 3 and "Value: not proved (node limit)" in out
+    assert out.rstrip().splitlines()[-1].startswith("Not proved: `szsolver best POSITION` gives")
 
 
 def test_pending_ctrl_c_is_honoured_at_entry():

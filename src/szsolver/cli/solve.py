@@ -75,6 +75,9 @@ def _text(res, g, side: int, top: int | None = None) -> str:
             rest = sum(len(m) for m in groups[top:])
             lines.append(f"  ... and {rest} more turn{'s' if rest != 1 else ''} "
                          f"(--top {top}: the {top} best lines only)")
+    if not res.exact:
+        lines.append("Not proved: `szsolver best POSITION` gives the engine's estimate of the "
+                     "best turns, `szsolver check POSITION TURN` judges a turn.")
     return "\n".join(lines)
 
 
