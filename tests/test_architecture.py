@@ -32,9 +32,13 @@ ALLOWED = {
     "engine": GROUND | {"rules", "formats", "endgame", "bounds"},
     "analysis": GROUND | {"rules", "verdict", "formats", "endgame", "bounds", "engine"},
     "batch": GROUND | {"rules", "verdict", "formats", "endgame", "bounds", "starmaps", "engine",
-                       "analysis"},
+                       "analysis", "games"},
     "web": GROUND | {"rules", "verdict", "formats", "endgame", "bounds", "starmaps", "engine",
-                     "analysis"},
+                     "analysis", "games"},
+    # The registry of the family's games (Stars' Zone, Star, Stargazers): above each
+    # game's own packages, below what serves them (the command line, web, batch).
+    "games": GROUND | {"rules", "verdict", "formats", "endgame", "bounds", "engine",
+                       "analysis", "star", "stargazers"},
     # The other games of the family: their own rules, solver and engine, on the shared
     # bit helpers, seeds, record and picture formats and the verdict scale.
     "stargazers": GROUND | {"rules", "verdict", "formats"},

@@ -19,6 +19,8 @@ import time
 
 import click
 
+from ..formats.record import example_position  # noqa: F401  (the commands' --example)
+
 #: the largest whole number a limit may be (the C search counts in 64-bit integers)
 MAX_WHOLE = 2 ** 63 - 1
 #: ``solve --example`` and ``potential --example``: the rulebook game's position with
@@ -197,29 +199,16 @@ def source_argument(example_help: str = "Use the bundled rulebook example game i
 
 def load_source_arg(source: str | None, example: bool, rule: str | None,
                     turns_left: int | None = None, warn: bool = True):
-    """(position, game or None) from SOURCE or ``--example`` (exactly one of them).
-    ``--example`` is the bundled rulebook game; with ``turns_left`` its position with
-    that many turns still to play (and no game). ``warn``: see :func:`load_position`."""
-    if example:
-        if source is not None:
-            raise BadInput("give SOURCE or --example, not both")
-        from ..formats.record import example_path
-        if turns_left is not None:
-            return example_position(turns_left, rule), None
-        source = example_path()
-    elif source is None:
-        raise BadInput("missing SOURCE: a position string, a position or game file, "
-                       "- for standard input, or --example")
-    return load_position(source, rule, warn)
-
-
-def example_position(turns_left: int, rule: str | None = None):
-    """The rulebook game's position with ``turns_left`` turns still to play."""
-    from ..formats.record import example_game
-    game = example_game()
-    if rule is not None:
-        game = game.with_rule(rule)
-    return game.positions[len(game.turns) - turns_left - 1]
+    """(position, game or None) from SOURCE or ``--example`` (exactly one of them), read
+    as Stars' Zone (:data:`szsolver.games.DEFAULT`). ``--example`` is the bundled
+    rulebook game; with ``turns_left`` its position with that many turns still to play
+    (and no game). ``warn``: see :func:`load_position`."""
+    from ..games import DEFAULT, Source
+    pos, game = DEFAULT.load(Source(given=source, example=example,
+                                    example_turns_left=turns_left), rule)
+    if warn:
+        show_warnings(game)
+    return pos, game
 
 
 def load_position(source: str, rule: str | None = None, warn: bool = True):

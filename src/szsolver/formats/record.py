@@ -588,6 +588,15 @@ def _unwrap_output(data: dict) -> dict:
     return data
 
 
+def example_position(turns_left: int, rule=None, backend=None):
+    """The rulebook game's position with ``turns_left`` turns still to play (``rule``:
+    the game replayed under another rule)."""
+    game = example_game(backend)
+    if rule is not None:
+        game = game.with_rule(rule)
+    return game.positions[len(game.turns) - turns_left - 1]
+
+
 def parse_source_text(text: str, backend=None):
     """Text holding a position string, a JSON position or game (or the JSON that
     ``szsolver show --json`` and ``replay --json`` print), or a game record. Returns

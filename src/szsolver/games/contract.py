@@ -1,0 +1,120 @@
+"""What every game of the family declares to the registry (:mod:`szsolver.games`):
+one :class:`Entry` a game, the :class:`Source` it reads, the :class:`Answer` each of
+its commands gives.
+
+One vocabulary for all three games:
+
+- ``turn``: what a side plays in one go (Stars' Zone's stone with its neutral, Star's
+  move, Stargazers' one or two placements); ``legal_turns(position)`` lists them,
+  ``parse_turn(text, position)`` reads one, ``format_turn(turn, position)`` writes it;
+- ``pv``: a line of best play, turn after turn;
+- ``time_limit`` (seconds) and ``node_limit`` (search nodes): the limits of an exact
+  solve; a solve that reaches one returns the bounds it proved and says what
+  ``stopped`` it, it never raises (:func:`Entry.solve`);
+- ``exact_turns``: from how near the end ``annotate`` proves instead of estimating,
+  counted as each game counts its endgame (turns left, live empty cells, empty cells).
+
+A command (``show``, ``score``, ``replay``, ``best``, ``check``, ``solve``,
+``annotate``) is ``entry.commands[name](position, record, options)``: ``options`` a
+namespace holding the options the entry declares for that command
+(``entry.options[name]``, by the names of the command line's parameters: ``svg``,
+``time_limit``, ``turn_number``...) plus ``as_json`` (the answer is for a program:
+no progress is shown) and ``progress`` (a factory of progress lines,
+``progress(enabled, lines=False)`` giving an object called with a message and
+closed when done, or None: the caller's way of showing work, e.g. on a terminal).
+It returns an :class:`Answer` and raises :class:`szsolver.errors.InputError` for
+bad input, before any output file is written.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Callable, Mapping
+
+__all__ = ["Source", "Answer", "Entry", "COMMANDS"]
+
+#: the commands every game of the family answers, in the order ``--help`` lists them
+COMMANDS = ("show", "score", "replay", "best", "check", "solve", "annotate")
+
+
+@dataclass(frozen=True)
+class Source:
+    """What a command reads. ``given``: the SOURCE as given (a path, ``-`` for standard
+    input, or the text itself; None with ``example``); ``text``: its content when it
+    was read already (standard input is read once), else None and the game's reader
+    reads ``given`` itself; ``example``: the bundled example (Stars' Zone's rulebook
+    game), as its last position or, with ``example_turns_left``, its position with that
+    many turns still to play."""
+    given: str | None = None
+    text: str | None = None
+    example: bool = False
+    example_turns_left: int | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A command's answer: ``data`` for programs (the JSON printed with ``--json``, as
+    it is), ``text`` for people; ``warnings``: doubts about the record read (a Result
+    tag the replay contradicts), shown once every check has passed; ``files``:
+    ((path, text), ...) output files to write whole; ``pictures``: (directory,
+    ((path, svg), ...)) to write all or nothing; ``notes``: lines for the person after
+    the answer (a hint); ``exit_code``: 0, or 3 when a limit stopped an exact solve
+    (the answer gives the proved bounds), 130 when an interrupt did."""
+    data: object
+    text: str
+    warnings: tuple = ()
+    files: tuple = ()
+    pictures: tuple | None = None
+    notes: tuple = ()
+    exit_code: int = 0
+
+
+def _frozen(options: Mapping[str, tuple]) -> Mapping[str, frozenset]:
+    return MappingProxyType({k: frozenset(v) for k, v in options.items()})
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One game of the family, as the registry knows it.
+
+    - ``name``: the name in a record's Game tag and a position string's prefix
+      (``stars-zone``, ``star``, ``stargazers``); ``title``: its name for people;
+      ``aliases``: other names it is found by (any case);
+    - ``detect(text)``: whether ``text`` (a record, position string or JSON) is this
+      game's; ``load(source, rule=None)``: (position, record or None) from a
+      :class:`Source` (InputError naming the problem);
+    - ``legal_turns``, ``parse_turn``, ``format_turn``: see the module doc;
+    - ``diagram(position)``: the position as text; ``svg(position)``: as a picture;
+    - ``solve(position, all_turns=False, time_limit=None, node_limit=None)``: the exact
+      solver's answer (``exact``, ``pv``, ``stopped``, proved ``lower``/``upper`` when
+      a limit stopped it); ``check(position, turn, time_limit=None)``: was ``turn``
+      optimal; ``annotate(record, exact_turns=None)``: every turn judged;
+    - ``options``: {command: the option names it takes}; ``commands``: {command: the
+      function answering it} (see the module doc).
+    """
+    name: str
+    title: str
+    aliases: tuple
+    detect: Callable
+    load: Callable
+    legal_turns: Callable
+    parse_turn: Callable
+    format_turn: Callable
+    diagram: Callable
+    svg: Callable
+    solve: Callable
+    check: Callable
+    annotate: Callable
+    options: Mapping[str, frozenset]
+    commands: Mapping[str, Callable] = field(default_factory=dict)
+
+    def __post_init__(self):
+        object.__setattr__(self, "options", _frozen(self.options))
+        object.__setattr__(self, "commands", MappingProxyType(dict(self.commands)))
+
+    def takes(self, command: str, option: str) -> bool:
+        """Whether ``command`` of this game takes ``option``."""
+        return option in self.options.get(command, ())
+
+    def __repr__(self) -> str:
+        return f"<game {self.name}>"

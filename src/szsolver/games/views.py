@@ -1,0 +1,60 @@
+"""Pieces of the answers that every game of the family words alike: the replay's
+table, counts, the engine's rough guess, and which turn ``check`` judges."""
+from __future__ import annotations
+
+from ..errors import InputError
+
+__all__ = ["replay_lines", "counted", "rough", "turn_to_judge"]
+
+
+def replay_lines(tags: dict, header: str, rows: list, *, final_only: bool = False,
+                 diagrams: bool = False) -> list[str]:
+    """The text of a game's replay before its final position, for every game of the
+    family: the tags, then ``header`` and one line per turn (``rows``: pairs of the
+    line and a function drawing the position after that turn, called only with
+    ``diagrams``); ``final_only`` leaves out the turns."""
+    lines = [f"{k}: {v}" for k, v in tags.items()]
+    if tags:
+        lines.append("")
+    if not final_only and rows:
+        lines.append(header)
+        for text, draw in rows:
+            lines.append(text)
+            if diagrams:
+                lines += [draw(), ""]
+        lines.append("")
+    return lines
+
+
+def counted(n: int, word: str) -> str:
+    """A count and its word: '1 visit', '2 visits', '1,024 playouts'."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def rough(iterations: int, enough: int | None = None) -> str:
+    """``, from only N playouts: a rough guess`` for an engine's estimate that rests on
+    fewer than ``enough`` iterations (one playout each; default Stars' Zone's
+    :data:`szsolver.engine.search.ROUGH_ITERATIONS`, each game measures its own), else
+    ``""``: every game's ``best`` says it so."""
+    if enough is None:
+        from ..engine.search import ROUGH_ITERATIONS as enough
+    if iterations >= enough:
+        return ""
+    return f", from only {counted(iterations, 'playout')}: a rough guess"
+
+
+def turn_to_judge(pos, game, o, index, missing: str):
+    """(position, turn) that ``check`` judges: TURN (``o.turn``, text) in ``pos``, or
+    with ``o.turn_number`` (``--turn N``) the game's N-th turn, ``index(game, N)``
+    giving its index in the record's plays (InputError when there is none).
+    ``missing``: what TURN is, for the message when neither is given."""
+    if o.turn_number is not None:
+        if o.turn is not None:
+            raise InputError("give TURN or --turn N, not both")
+        if game is None:
+            raise InputError("--turn N needs a game record, not a position")
+        i = index(game, o.turn_number)
+        return game.position_before(i), getattr(game, game.PLAYS)[i]
+    if o.turn is None:
+        raise InputError(f"missing TURN: give {missing}, or --turn N with a game record")
+    return pos, o.turn

@@ -1,0 +1,74 @@
+"""The registry of the family's games (szsolver.games): one contract for Stars' Zone,
+Star and Stargazers."""
+import types
+
+import pytest
+
+from szsolver import games
+from szsolver.errors import InputError, UnsupportedError
+from szsolver.games import COMMANDS, Source
+
+START = "../....../......./......../....N..../......../......./....../.. R 5 5 basic"
+STAR = "star:4x5:BWWB/BBWW./BWWBBW/WB.W.WB/BB.BBBWW/BWBWBWW/BWBB.W/WBWW.:B"
+STARGAZERS = "stargazers:12-star:1-2:r=9,30:b=16,23"
+TEXTS = {"stars-zone": START, "star": STAR, "stargazers": STARGAZERS}
+
+
+def test_one_entry_a_game_found_by_name_alias_or_text():
+    assert games.names() == ["stars-zone", "star", "stargazers"]
+    for g in games.GAMES:
+        assert games.get(g.name.upper()) is g
+        for alias in g.aliases:
+            assert games.get(alias) is g
+        assert games.of_text(TEXTS[g.name]) is g
+    assert games.of_text('[Game "stargazers"] [Board "12-star"] 1. 17').name == "stargazers"
+    assert games.of_text("1. 44n66 64").name == "stars-zone"
+    with pytest.raises(UnsupportedError, match="unknown game 'go'"):
+        games.get("go")
+
+
+def test_every_game_answers_every_command_and_says_which_options():
+    vocabulary = {"rule", "svg", "beams", "final", "diagrams", "time", "wall_clock", "turn",
+                  "turn_number", "time_limit", "node_limit", "all_turns", "top", "tt_size",
+                  "threads", "quiet", "two_turn_bounds", "workers", "scheduler",
+                  "time_per_turn", "exact_turns", "solver_time", "html"}
+    for g in games.GAMES:
+        assert set(g.commands) == set(COMMANDS) == set(g.options), g
+        for command, options in g.options.items():
+            assert options <= vocabulary, (g, command, options - vocabulary)
+        assert g.takes("solve", "time_limit") and g.takes("solve", "node_limit")
+        assert g.takes("annotate", "exact_turns") and g.takes("check", "turn")
+    # what only Stars' Zone has
+    assert [g.name for g in games.GAMES if g.takes("show", "rule")] == ["stars-zone"]
+    assert [g.name for g in games.GAMES if g.takes("solve", "threads")] == ["stars-zone"]
+
+
+@pytest.mark.parametrize("name", ["stars-zone", "star", "stargazers"])
+def test_turns_read_and_written_under_one_vocabulary(name):
+    g = games.get(name)
+    text = TEXTS[name]
+    pos, record = g.load(Source(given=text, text=text))
+    assert record is None
+    turns = g.legal_turns(pos)
+    assert turns
+    for t in turns[:20]:
+        written = g.format_turn(t, pos)
+        assert g.parse_turn(written, pos) == t, (name, written)
+    assert g.diagram(pos).strip()
+    assert g.svg(pos).lstrip().startswith("<")
+
+
+def test_a_command_answers_with_data_and_text():
+    o = types.SimpleNamespace(as_json=True, progress=None)
+    for g in games.GAMES:
+        text = TEXTS[g.name]
+        o.rule = None
+        pos, record = g.load(Source(given=text, text=text))
+        answer = g.commands["score"](pos, record, o)
+        assert isinstance(answer.data, dict) and answer.text and answer.exit_code == 0
+
+
+def test_a_bad_source_is_bad_input():
+    for g in games.GAMES:
+        with pytest.raises(InputError):
+            g.load(Source(given=f"{g.name}:nonsense", text=f"{g.name}:nonsense"))
