@@ -174,3 +174,22 @@ def test_limits_stop_with_proved_bounds_and_deep_positions_need_one():
     with pytest.raises(UnsupportedError):
         solve(pos, node_limit=0)
     assert MAX_EMPTY_WITHOUT_LIMIT >= 12
+
+
+def test_a_limit_after_the_value_keeps_the_value():
+    """A limit that strikes once the value is proved (while the optimal moves are
+    checked, or the line is built) keeps the value proved: exact, with the moves
+    proved so far, and the answer says it is incomplete (it used to drop the value
+    and give the static bounds)."""
+    pos = _random_position(by_name("4x5"), random.Random("cut-1"), 14)
+    whole = solve(pos)
+    assert whole.complete and whole.to_json()["complete"] is True
+    # measured: the value is proved after about 40,000 nodes, every optimal move checked
+    # after about 62,000, the whole answer after 66,530
+    for limit, best_complete in ((45056, False), (65536, True)):
+        r = solve(pos, node_limit=limit)
+        assert r.exact and not r.complete and r.stopped.startswith("node limit")
+        assert r.best_complete is best_complete and not r.pv_complete
+        assert r.value == r.lower == r.upper == whole.value
+        assert r.best and set(r.best) <= set(whole.best)
+        assert r.to_json()["complete"] is False

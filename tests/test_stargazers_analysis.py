@@ -158,6 +158,19 @@ def test_a_limit_leaves_the_value_unproved_with_exit_code_3():
     assert code == 3 and d["complete"] is False and "limit of 10 nodes" in d["stopped"]
 
 
+def test_a_limit_gives_the_proved_bounds():
+    """A limit is no error: the answer gives the margin's proved bounds (the assured
+    scores and the potentials), the side they are for, the nodes searched."""
+    code, out = run("solve", "stargazers:12-star:1-2:r=9:b=", "--node-limit", "10", "--json")
+    d = json.loads(out)
+    assert code == 3 and d["side_to_move"] == "blue" and d["nodes"] > 10
+    assert d["lower"] <= d["upper"] and d["complete"] is False
+    code, out = run("solve", "stargazers:12-star:1-2:r=9:b=", "--node-limit", "10")
+    assert code == 3 and out.startswith("Not proved: the Stargazers solver reached its "
+                                        "limit of 10 nodes before proving the value; ")
+    assert f"{d['lower']:+d} <= margin <= {d['upper']:+d} for blue" in out
+
+
 def test_exact_turns_takes_what_the_docs_and_the_help_say():
     """``--exact-turns``: 0 to the solver's reach without a limit (16 empty cells),
     default 13, as docs/stargazers.md and the help say (the docs said 0-8 and 20 was

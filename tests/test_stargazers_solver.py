@@ -67,18 +67,24 @@ def test_solver_on_the_18_star_board():
 
 
 def test_limits():
+    """A limit that strikes is no error (the family's contract): the answer says what
+    stopped the search and gives the bounds proved, which hold the true margin."""
     p = endgame("solver-limits", 12)
-    with pytest.raises(UnsupportedError, match="limit of 5 nodes"):
-        solve(p, node_limit=5)
+    s = solve(p, node_limit=5)
+    assert not s.exact and s.margin is None and s.best == [] and s.pv == []
+    assert "limit of 5 nodes before proving the value" in s.stopped
+    true = solve(p)
+    assert true.exact and true.stopped is None and true.lower == true.upper == true.margin
+    assert s.lower <= true.margin <= s.upper
     for bad in (0, -1, 1.5):
         with pytest.raises(UnsupportedError):
             solve(p, node_limit=bad)
     for bad in (0, -1.0, float("nan"), float("inf")):
         with pytest.raises(UnsupportedError):
             solve(p, time_limit=bad)
-    # every placement's value: the same limits, the same error (not the search's own)
-    with pytest.raises(UnsupportedError, match="limit of 5 nodes"):
-        move_values(p, node_limit=5)
+    # every placement's value: a limit leaves the ones not proved by then at None
+    values = move_values(p, node_limit=5)
+    assert set(values) == set(p.legal_placements()) and None in values.values()
     for bad in (0, float("nan")):
         with pytest.raises(UnsupportedError):
             move_values(p, node_limit=bad)
@@ -86,5 +92,18 @@ def test_limits():
     deep = fast.Position("stargazers:12-star:1-2:r=9,30:b=16,23")
     with pytest.raises(UnsupportedError, match="35 empty playable cells .at most 16"):
         solve(deep)
-    with pytest.raises(UnsupportedError, match="limit of 50 nodes"):
-        solve(deep, node_limit=50)
+    s = solve(deep, node_limit=50)
+    assert not s.exact and "limit of 50 nodes" in s.stopped and s.lower <= s.upper
+
+
+def test_a_limit_after_the_value_keeps_the_value():
+    """Every placement's value asked for, a limit striking after the root's value was
+    proved: the value stays proved, with the best placement found, and the answer says
+    the rest is incomplete."""
+    p = endgame("solver-limits", 12)
+    whole = solve(p)
+    root_nodes = solve(p, all_moves=False).nodes
+    s = solve(p, node_limit=root_nodes + 1)
+    assert s.exact and s.margin == whole.margin and s.lower == s.upper == s.margin
+    assert "after proving the value" in s.stopped
+    assert s.best and set(s.best) <= set(whole.best)

@@ -134,45 +134,20 @@ def solve(text: str, *, all_turns: bool = False, top: int | None = None,
     (``--all-turns``) every move's value; a limit that stops the search gives proved
     bounds and exit code 3."""
     import sys
-    from ..star.position import format_move
-    from ..star.solver import describe
-    from ..star.solver import solve as star_solve
+    import types
+    from ..games import get
     from .pictures import out_path
     _no_other_options("solve", other)
     out_path(svg_file)
-    pos, _game = _load(text)
-    if top is not None:
-        all_turns = True
-    res = star_solve(pos, all_moves=all_turns, node_limit=node_limit, time_limit=time_limit)
-    b = pos.board
-    data = res.to_json()
-    if top is not None and res.moves is not None:
-        data["moves"] = data["moves"][:top]
-    lines = [f"Position: {res.position}",
-             f"Empty cells: {res.empty} ({res.dead} dead)."]
-    if res.exact:
-        lines.append(f"Value: {res.value:+d} (Black's side, exact): {describe(res.value)}.")
-        if res.best:
-            lines.append("Best moves: " + " ".join(format_move(m, b) for m in res.best))
-        if res.pv:
-            lines.append("Line of best play: " + " ".join(format_move(m, b) for m in res.pv))
-    else:
-        lines.append(f"Value: not proved ({res.stopped}); {res.lower:+d} <= value <= "
-                     f"{res.upper:+d}.")
-    if res.moves is not None:
-        lines.append("Move values (Black's side, best first for the side to move):")
-        for mv in res.moves[:top]:
-            lines.append(f"  {mv.value:+4d}  {format_move(mv.move, b)}")
-    lines.append(f"Nodes: {res.nodes:,} in {res.seconds:.2f} s.")
-    if svg_file:
-        from ..star.svg import position_svg
-        caption = (f"Value {res.value:+d}: {describe(res.value)}; best "
-                   + " ".join(format_move(m, b) for m in res.best[:6])) if res.exact else \
-            f"Value between {res.lower:+d} and {res.upper:+d} (not proved)"
-        write_file(svg_file, position_svg(pos, caption=caption))
-    emit(data, "\n".join(lines), as_json)
-    if not res.exact:
-        sys.exit(3)
+    pos, game = _load(text)
+    a = get("star").commands["solve"](pos, game, types.SimpleNamespace(
+        all_turns=all_turns, top=top, time_limit=time_limit, node_limit=node_limit,
+        svg=svg_file, as_json=as_json, progress=None))
+    for path, picture in a.files:
+        write_file(path, picture)
+    emit(a.data, a.text, as_json)
+    if a.exit_code:
+        sys.exit(a.exit_code)
 
 
 def best(text: str, *, seconds: float | None = None, wall_clock: bool = False,

@@ -157,46 +157,23 @@ def solve(text, *, example=False, rule=None, as_json=False, all_turns=False, top
           time_limit=None, node_limit=None, tt_size=None, svg_file=None, threads=None,
           workers=None, scheduler=None, two_turn_bounds=False):
     """Exact value, best placements, every placement's value (``--all-turns``), a line."""
-    from ..stargazers.solver import solve as solve_position
+    import sys
+    import types
+    from ..games import get
     _refuse(**{"--rule": rule, "--tt-size": tt_size, "--threads": threads,
                "--workers": workers, "--scheduler": scheduler,
                "--two-turn-bounds": two_turn_bounds})
     if svg_file is not None and not svg_file.strip():
         raise BadInput("--svg needs a file name")
     pos, game = _load(text)
-    try:
-        s = solve_position(pos, all_moves=bool(all_turns or top), node_limit=node_limit,
-                           time_limit=time_limit)
-    except UnsupportedError as e:
-        if node_limit is None and time_limit is None:
-            raise
-        # a limit stopped the search: not proved, exit code 3 as for Stars' Zone
-        import sys
-        _emit(game, {"game": "stargazers", "position": str(pos), "complete": False,
-              "stopped": str(e)}, f"Not proved: {e}.", as_json)
-        sys.exit(3)
-    if svg_file:
-        from ..stargazers.svg import position_svg
-        labels = {c: str(k + 1) for k, c in enumerate(s.line[:9])}
-        write_file(svg_file, position_svg(pos, labels=labels))
-    moves = sorted(s.moves.items(), key=lambda kv: (-kv[1], not s.wins[kv[0]], kv[0]))
-    if top:
-        moves = moves[:top]
-    data = {"game": "stargazers", "position": str(pos), "side_to_move": s.side,
-            "margin": s.margin, "winner": s.winner, "best": s.best, "line": s.line,
-            "moves": [{"placement": c, "margin": m, "wins": s.wins[c]} for c, m in moves]
-            if (all_turns or top) else None,
-            "nodes": s.nodes, "seconds": round(s.seconds, 3), "unit": "placement",
-            "complete": True}
-    lines = [f"Value for {s.side} (to place): margin {s.margin:+d}: "
-             f"{_value_words(s.margin, s.winner)}.",
-             "Best placements: " + (" ".join(map(str, s.best)) or "none (the game is over)"),
-             "Line: " + (" ".join(map(str, s.line)) or "-")]
-    if all_turns or top:
-        lines.append("Every placement (margin for the side to place):")
-        lines += [f"  {c:>4}  {m:+d}  {'win' if s.wins[c] else 'loss'}" for c, m in moves]
-    lines.append(f"{s.nodes:,} nodes, {s.seconds:.2f} s.")
-    _emit(game, data, "\n".join(lines), as_json)
+    a = get("stargazers").commands["solve"](pos, game, types.SimpleNamespace(
+        all_turns=all_turns, top=top, time_limit=time_limit, node_limit=node_limit,
+        svg=svg_file, as_json=as_json, progress=None))
+    for path, picture in a.files:
+        write_file(path, picture)
+    _emit(game, a.data, a.text, as_json)
+    if a.exit_code:
+        sys.exit(a.exit_code)
 
 
 def best(text, *, example=False, rule=None, as_json=False, seconds=None, wall_clock=False,

@@ -168,6 +168,11 @@ def solve(pos, game, o):
             lines.append("Best moves: " + " ".join(format_move(m, b) for m in res.best))
         if res.pv:
             lines.append("Line of best play: " + " ".join(format_move(m, b) for m in res.pv))
+        if res.stopped:
+            left = " and ".join(x for x, ok in (("best moves", res.best_complete),
+                                              ("line", res.pv_complete)) if not ok)
+            lines.append(f"Stopped: {res.stopped} after the value was proved ({left} "
+                         "incomplete).")
     else:
         lines.append(f"Value: not proved ({res.stopped}); {res.lower:+d} <= value <= "
                      f"{res.upper:+d}.")

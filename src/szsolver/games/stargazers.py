@@ -184,37 +184,40 @@ def _value_words(margin: int, winner: str) -> str:
 def solve(pos, game, o):
     """Exact value, best placements, every placement's value (``--all-turns``), a line."""
     every = bool(o.all_turns or o.top)
-    from ..errors import UnsupportedError
-    try:
-        s = solve_position(pos, all_turns=every, node_limit=o.node_limit,
-                           time_limit=o.time_limit)
-    except UnsupportedError as e:
-        if o.node_limit is None and o.time_limit is None:
-            raise
-        # a limit stopped the search: not proved, exit code 3 as for Stars' Zone
-        data = {"game": "stargazers", "position": str(pos), "complete": False,
-                "stopped": str(e)}
-        return Answer(data, f"Not proved: {e}.", _warnings(game), exit_code=3)
+    s = solve_position(pos, all_turns=every, node_limit=o.node_limit,
+                       time_limit=o.time_limit)
+    if not s.exact:
+        # a limit stopped the search: the proved bounds, exit code 3 as for every game
+        data = {"game": "stargazers", "position": str(pos), "side_to_move": s.side,
+                "lower": s.lower, "upper": s.upper, "nodes": s.nodes,
+                "seconds": round(s.seconds, 3), "complete": False, "stopped": s.stopped}
+        return Answer(data, f"Not proved: {s.stopped}; {s.lower:+d} <= margin <= "
+                            f"{s.upper:+d} for {s.side} (to place).", _warnings(game),
+                      exit_code=3)
     files = ()
     if o.svg:
-        labels = {c: str(k + 1) for k, c in enumerate(s.line[:9])}
+        labels = {c: str(k + 1) for k, c in enumerate(s.pv[:9])}
         files = ((o.svg, svg(pos, labels=labels)),)
     moves = sorted(s.moves.items(), key=lambda kv: (-kv[1], not s.wins[kv[0]], kv[0]))
     if o.top:
         moves = moves[:o.top]
     data = {"game": "stargazers", "position": str(pos), "side_to_move": s.side,
-            "margin": s.margin, "winner": s.winner, "best": s.best, "line": s.line,
+            "margin": s.margin, "winner": s.winner, "best": s.best, "line": s.pv,
             "moves": [{"placement": c, "margin": m, "wins": s.wins[c]} for c, m in moves]
             if every else None,
             "nodes": s.nodes, "seconds": round(s.seconds, 3), "unit": "placement",
-            "complete": True}
+            "complete": s.stopped is None}
+    if s.stopped is not None:
+        data["stopped"] = s.stopped
     lines = [f"Value for {s.side} (to place): margin {s.margin:+d}: "
              f"{_value_words(s.margin, s.winner)}.",
              "Best placements: " + (" ".join(map(str, s.best)) or "none (the game is over)"),
-             "Line: " + (" ".join(map(str, s.line)) or "-")]
+             "Line: " + (" ".join(map(str, s.pv)) or "-")]
     if every:
         lines.append("Every placement (margin for the side to place):")
         lines += [f"  {c:>4}  {m:+d}  {'win' if s.wins[c] else 'loss'}" for c, m in moves]
+    if s.stopped is not None:
+        lines.append(f"Stopped: {s.stopped}.")
     lines.append(f"{s.nodes:,} nodes, {s.seconds:.2f} s.")
     return Answer(data, "\n".join(lines), _warnings(game), files)
 

@@ -141,7 +141,7 @@ class Engine:
         live = pos.empty & ~_dead(pos)
         if live.bit_count() <= self.solver_empty:
             res = solve(pos, node_limit=max(1000, int(self.seconds * SOLVER_NODES_PER_SECOND)))
-            if res.exact:
+            if res.exact and res.best_complete:
                 return EngineResult(position_string(pos), res.best[0], res.value, True,
                                     "solver", res.value, res.value, list(res.best),
                                     pv=list(res.pv), nodes=res.nodes,

@@ -9,7 +9,10 @@ Contracts
   ``best`` holds every optimal move, ``moves`` every legal move's exact value).
   When a node or time limit stops the search first, ``value`` is None and
   ``lower <= value <= upper`` are the proved bounds of the position (what each colour
-  already has, and the most it could still reach).
+  already has, and the most it could still reach). A limit never raises: ``stopped``
+  says what stopped the search (None when nothing did); when it struck after the value
+  was proved, the answer stays exact and ``best`` and ``pv`` hold what was proved by
+  then (``complete`` is False).
 * Deterministic: node limits never depend on the clock.
 
 How the game's structure makes it fast
@@ -87,6 +90,13 @@ class SolveResult:
     seconds: float = 0.0
     stopped: str | None = None
     board: object = None
+    best_complete: bool = True
+    pv_complete: bool = True
+
+    @property
+    def complete(self) -> bool:
+        """Whether everything asked for was proved (no limit stopped the search)."""
+        return self.stopped is None
 
     @property
     def winner(self) -> str | None:
@@ -103,7 +113,8 @@ class SolveResult:
                     {"move": format_move(m.move, b), "value": m.value} for m in self.moves],
                 "pv": [format_move(m, b) for m in self.pv], "empty_cells": self.empty,
                 "dead_cells": self.dead, "nodes": self.nodes,
-                "seconds": round(self.seconds, 3), "stopped": self.stopped}
+                "seconds": round(self.seconds, 3), "stopped": self.stopped,
+                "complete": self.complete}
 
 
 class _Stop(Exception):
@@ -311,6 +322,7 @@ def solve(pos: Position, *, all_moves: bool = False, node_limit: int | None = No
         lo, hi = min(lo, slo), min(hi, shi)
     res.lower, res.upper = lo, hi
     sign = 1 if pos.side == BLACK else -1
+    res.best_complete = res.pv_complete = False
     try:
         if all_moves:
             values = []
@@ -322,11 +334,16 @@ def solve(pos: Position, *, all_moves: bool = False, node_limit: int | None = No
             res.best = [mv.move for mv in values if mv.value == res.value]
         else:
             res.value = _rules_value(search, pos)
-            # a move is optimal when its value is the position's: a narrow window says so
-            res.best = [m for m in pos.legal_moves()
-                        if _move_value(search, pos, m, res.value) == res.value]
+            res.exact, res.lower, res.upper = True, res.value, res.value
+            # a move is optimal when its value is the position's: a narrow window says
+            # so (one by one, so that a limit striking here keeps the ones proved)
+            for m in pos.legal_moves():
+                if _move_value(search, pos, m, res.value) == res.value:
+                    res.best.append(m)
         res.exact, res.lower, res.upper = True, res.value, res.value
+        res.best_complete = True
         res.pv = _line(search, pos, res.value)
+        res.pv_complete = True
     except _Stop as stop:
         res.stopped = stop.reason
         if res.exact is False:

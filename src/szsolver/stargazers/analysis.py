@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..verdict import ESTIMATE_MARGIN, classify
-from ..errors import IllegalTurnError, UnsupportedError
+from ..errors import IllegalTurnError
 from .base import RED, SIDE_NAMES
 from .record import Turn, parse_turn
 
@@ -50,9 +50,8 @@ def _proved(position, node_limit, time_limit):
     if position.is_over():
         r, b = position.scores()
         return scale(r - b, position.winner() == RED), None
-    try:
-        s = solve(position, all_moves=False, node_limit=node_limit, time_limit=time_limit)
-    except UnsupportedError:
+    s = solve(position, all_moves=False, node_limit=node_limit, time_limit=time_limit)
+    if not s.exact:
         return None
     red_margin = s.margin if s.side == "red" else -s.margin
     return scale(red_margin, s.winner == "red"), s

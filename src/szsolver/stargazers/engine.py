@@ -29,7 +29,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from ..errors import InputError, UnsupportedError
+from ..errors import InputError
 from ..limits import check_seconds
 from ..rules.bits import popcount
 from .base import BLUE, RED, SIDE_NAMES, side_of_placement
@@ -151,12 +151,9 @@ class Engine:
         side = position.side
         if self.exact and popcount(position.empty) <= EXACT_EMPTIES:
             from .solver import solve
-            try:
-                nodes = max(2000, int(self.seconds * EXACT_NODES))
-                s = solve(position, all_moves=False, node_limit=nodes)
-            except UnsupportedError:
-                s = None
-            if s is not None and s.best:
+            nodes = max(2000, int(self.seconds * EXACT_NODES))
+            s = solve(position, all_moves=False, node_limit=nodes)
+            if s.exact and s.best:
                 return Analysis(move=s.best[0], method="solver", value=s.margin,
                                 win_rate=1.0 if s.winner == SIDE_NAMES[side] else 0.0,
                                 side=SIDE_NAMES[side], best=s.best, line=s.line,

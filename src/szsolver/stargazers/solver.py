@@ -62,14 +62,22 @@ def _margin(v: int) -> int:
 
 @dataclass
 class Solution:
-    """An exact solution. ``margin``: own score minus the opponent's at the end for the
+    """The solver's answer. ``margin``: own score minus the opponent's at the end for the
     side to move; ``winner``: 'red' or 'blue'; ``best``: the best placements (all of
     them, ascending); ``moves``: {placement: margin for the side to move} (every legal
-    placement when asked for, else the best ones); ``line``: a principal variation;
-    ``nodes``; ``seconds`` (CPU time); ``side``: the side to move; ``wins``: {placement:
-    whether the side to move wins after it} (ties decided as in play)."""
-    margin: int
-    winner: str
+    placement when asked for, else the best ones); ``line`` (also ``pv``): a principal
+    variation; ``nodes``; ``seconds`` (CPU time); ``side``: the side to move; ``wins``:
+    {placement: whether the side to move wins after it} (ties decided as in play).
+
+    The limits' contract, the family's: a limit that strikes never raises. It says what
+    ``stopped`` the search (None when nothing did); ``exact`` tells whether the value
+    was proved. Before it was, ``margin`` and ``winner`` are None, ``best``, ``moves``
+    and ``line`` empty, and ``lower`` <= margin <= ``upper`` are the bounds proved
+    (the assured scores and potentials, :func:`~szsolver.stargazers.assured.status`);
+    after it was, ``lower`` = ``upper`` = ``margin`` and what the limit cut short
+    (every placement's value, the line) holds what was proved by then."""
+    margin: int | None
+    winner: str | None
     best: list
     moves: dict
     line: list
@@ -77,6 +85,23 @@ class Solution:
     seconds: float
     side: str = field(default="red")
     wins: dict = field(default_factory=dict)
+    lower: int | None = None
+    upper: int | None = None
+    stopped: str | None = None
+
+    def __post_init__(self):
+        if self.margin is not None:
+            self.lower = self.upper = self.margin
+
+    @property
+    def exact(self) -> bool:
+        """Whether the value (``margin``) is proved."""
+        return self.margin is not None
+
+    @property
+    def pv(self) -> list:
+        """The principal variation (``line``), in the family's word."""
+        return self.line
 
 
 class _Search:
@@ -189,9 +214,10 @@ def solve(position, *, all_moves: bool = True, node_limit: int | None = None,
           time_limit: float | None = None) -> Solution:
     """Solve ``position`` exactly (either back end). ``all_moves``: the value of every
     legal placement (else only the best ones are proved best). Limits: ``node_limit``
-    (search nodes) and ``time_limit`` (CPU seconds); reaching one raises
-    UnsupportedError naming it. A limit that is not a positive finite number is bad
-    input (UnsupportedError)."""
+    (search nodes) and ``time_limit`` (CPU seconds); reaching one stops the search and
+    the answer says so (``stopped``, with the bounds proved: see :class:`Solution`). A
+    limit that is not a positive finite number is bad input (UnsupportedError), and so
+    is a position too deep to solve without a limit."""
     check_count(node_limit, "node_limit")
     check_seconds(time_limit)
     empties = position.empty.bit_count()
@@ -205,22 +231,30 @@ def solve(position, *, all_moves: bool = True, node_limit: int | None = None,
     red, blue = position.red, position.blue
     side = position.side
     sign = 1 if side == RED else -1
+    stopped = None
     try:
         root = s.value(red, blue, -_INF, _INF)
-        moves = {}
-        legal = position.legal_placements()
-        if all_moves:
-            for c in legal:
+    except SearchLimit:
+        lower, upper = _margin_bounds(position)
+        return Solution(margin=None, winner=None, best=[], moves={}, line=[], nodes=s.nodes,
+                        seconds=time.process_time() - start, side=SIDE_NAMES[side],
+                        lower=lower, upper=upper,
+                        stopped=f"the Stargazers solver reached its limit of "
+                                f"{_limit_text(s, node_limit, time_limit)} before proving "
+                                "the value")
+    moves = {}
+    best_c = s.tt[(red, blue)][2]
+    if best_c is not None:          # at the root, on the full window: a best placement
+        moves[best_c] = root
+    if all_moves:
+        try:
+            for c in position.legal_placements():
                 r2, b2 = (red | 1 << c, blue) if side == RED else (red, blue | 1 << c)
                 moves[c] = s.value(r2, b2, -_INF, _INF)
-        else:
-            best_c = s.tt[(red, blue)][2]
-            if best_c is not None:
-                moves[best_c] = root
-    except SearchLimit:
-        raise UnsupportedError(f"the Stargazers solver reached its limit of "
-                               f"{_limit_text(s, node_limit, time_limit)} before proving "
-                               "the value") from None
+        except SearchLimit:
+            stopped = (f"the Stargazers solver reached its limit of "
+                       f"{_limit_text(s, node_limit, time_limit)} after proving the "
+                       "value, before every placement's")
     best = sorted(c for c, v in moves.items() if v == root)
     root_margin = sign * _margin(root)
     winner = SIDE_NAMES[RED] if root > 0 else SIDE_NAMES[BLUE]
@@ -231,27 +265,34 @@ def solve(position, *, all_moves: bool = True, node_limit: int | None = None,
     return Solution(margin=root_margin, winner=winner, best=best,
                     moves={c: sign * _margin(v) for c, v in sorted(moves.items())},
                     line=line, nodes=s.nodes, seconds=time.process_time() - start,
-                    side=SIDE_NAMES[side],
+                    side=SIDE_NAMES[side], stopped=stopped,
                     wins={c: (v > 0) == (side == RED) for c, v in sorted(moves.items())})
+
+
+def _margin_bounds(position) -> tuple[int, int]:
+    """The margin's proved bounds for the side to move: each side's final score lies
+    between its assured score and its potential."""
+    from .assured import status
+    st = status(position)
+    own, other = (RED, BLUE) if position.side == RED else (BLUE, RED)
+    return (st.assured[own] - st.potential[other], st.potential[own] - st.assured[other])
 
 
 def move_values(position, *, node_limit: int | None = None,
                 time_limit: float | None = None) -> dict:
     """{placement: Red's search value} for every legal placement (for tests and tools
-    that need the tie-breaks too). Limits as in :func:`solve`: reaching one raises
-    UnsupportedError naming it."""
+    that need the tie-breaks too). Limits as in :func:`solve`: a limit that strikes
+    leaves the placements not proved by then at None."""
     check_count(node_limit, "node_limit")
     check_seconds(time_limit)
     s = _Search(position.board, position.protocol, node_limit, time_limit)
-    out = {}
+    out = dict.fromkeys(position.legal_placements())
     try:
-        for c in position.legal_placements():
+        for c in out:
             q = position.after(c)
             out[c] = s.value(q.red, q.blue, -_INF, _INF)
     except SearchLimit:
-        raise UnsupportedError(f"the Stargazers solver reached its limit of "
-                               f"{_limit_text(s, node_limit, time_limit)} before proving "
-                               "every placement's value") from None
+        pass
     return out
 
 
