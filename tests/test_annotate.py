@@ -276,7 +276,7 @@ def test_cli_annotate_counts_turns_done_and_accuracy_over_every_judged_turn(monk
     """The progress counts the turns judged (the last ones are proved first), not the
     index of the next; each player's accuracy is over every judged turn, the proved
     verdicts apart from the estimated ones, as the table shows them."""
-    import szsolver.cli.analysis as cli_analysis
+    import szsolver.cli.games as cli_analysis
     told = _Told()
     monkeypatch.setattr(cli_analysis, "progress_printer", lambda *a, **k: told)
     r = CliRunner().invoke(main, ["annotate", "--example", "--time-per-turn", "0.01",

@@ -140,7 +140,7 @@ def test_an_internal_error_is_never_dressed_up_as_bad_input(monkeypatch, error):
     def broken(*a, **k):
         raise error
     monkeypatch.setattr(notation, "diagram", broken)
-    monkeypatch.setattr("szsolver.cli.game.diagram", broken)
+    monkeypatch.setattr("szsolver.games.stars_zone.diagram", broken)
     monkeypatch.delenv("SZSOLVER_DEBUG", raising=False)
     r = CliRunner().invoke(main, ["show", "--example"])
     assert r.exit_code == 1

@@ -72,3 +72,49 @@ def test_a_bad_source_is_bad_input():
     for g in games.GAMES:
         with pytest.raises(InputError):
             g.load(Source(given=f"{g.name}:nonsense", text=f"{g.name}:nonsense"))
+
+
+# --- the command line, written once against the registry ---------------------------------
+
+RECORDS = {"star": '[Game "star"] [Position "' + STAR + '"] 1. E7 E8 2. H2',
+           "stargazers": '[Game "stargazers"] [Board "12-star"] [Protocol "1-2"] 1. 9 16,23'}
+
+
+def _refusals():
+    """(command, the arguments, the flag, the game's title) for every option of a
+    command that a game does not take, given to that game's source."""
+    from szsolver.cli.app import main
+    values = {"--svg": "out.svg", "--time": "1", "--turn": "1", "--time-limit": "1",
+              "--node-limit": "10", "--top": "2", "--tt-size": "64", "--threads": "2",
+              "--workers": "2", "--scheduler": "tcp://127.0.0.1:1", "--rule": "basic",
+              "--time-per-turn": "0.1", "--exact-turns": "2", "--solver-time": "1",
+              "--html": "a.html"}
+    for g in games.GAMES[1:]:
+        for command in COMMANDS:
+            params = {p.name: p for p in main.commands[command].params}
+            for name, p in params.items():
+                if not p.opts[0].startswith("--") or name in ("as_json", "example") \
+                        or g.takes(command, name):
+                    continue
+                flag = max(p.opts, key=len)
+                value = [] if p.is_flag else [values[flag]]
+                source = RECORDS[g.name] if command in ("annotate", "replay", "check") \
+                    else TEXTS[g.name]
+                yield command, [source, *([] if command != "check" else ["--turn", "1"]),
+                                flag, *value], flag, g.title
+
+
+@pytest.mark.parametrize("command,args,flag,title", list(_refusals()))
+def test_an_option_a_game_does_not_take_is_refused_in_one_place(command, args, flag, title,
+                                                                 tmp_path, monkeypatch):
+    """Every command, every option a game does not offer: one line naming the command,
+    the option and the game, exit code 2, before any work and any file written."""
+    from click.testing import CliRunner
+    from szsolver.cli.app import main
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, [command, *args])
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"Error: {command} does not take {flag} for {title} ("), lines
+    assert list(tmp_path.iterdir()) == []

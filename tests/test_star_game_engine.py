@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from szsolver.cli import game_star
+from szsolver.cli import games as game_star
 from szsolver.star.analysis import annotate, check
 from szsolver.star.board import by_name
 from szsolver.star.engine import Engine, EnginePlayer, GreedyPlayer, RandomPlayer, play_game

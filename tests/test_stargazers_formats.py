@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from szsolver.cli.app import main
-from szsolver.cli.games import game_of_text
+from szsolver.formats.sources import game_of_text
 from szsolver.errors import IllegalTurnError, ParseError
 from szsolver.rules.bits import bit_list
 from szsolver.stargazers import fast, reference

@@ -285,13 +285,13 @@ def annotate_cmd(paths, example, time_per_turn, exact_turns, solver_time, worker
             raise BadInput(f"{path} and {names[name]} would both be {name}.json: rename one")
         names[name] = path
     texts = {name: _lines_of(path) for name, path in names.items()}
-    from .games import game_of_text
+    from ..games import DEFAULT, of_text
     for name, path in names.items():
-        other = game_of_text(texts[name])
-        if other is not None:      # checked before any work: nothing half-written
-            raise BadInput(f"{labels.get(path, path)} is a {other.capitalize()} game: batch "
+        other = of_text(texts[name])
+        if other is not DEFAULT:      # checked before any work: nothing half-written
+            raise BadInput(f"{labels.get(path, path)} is a {other.title} game: batch "
                            f"annotate reads Stars' Zone games (szsolver annotate judges a "
-                           f"{other.capitalize()} game)")
+                           f"{other.title} game)")
     for name, path in names.items():      # a game record named OUT/NAME.json
         not_an_input(os.path.join(out_dir, f"{name}.json"), "the annotation",
                      input_files(path), instead="give another OUT/ folder")
@@ -374,8 +374,7 @@ def deep_solve_cmd(position, example, time_limit, node_limit, as_json, workers, 
     tables. The serial solver's value, best turns and a proved principal variation,
     plus each job's cost."""
     from .common import load_source_arg
-    from .games import dispatch
-    if dispatch("batch deep-solve", position, example=example):   # Stars' Zone only: says so
-        return
+    from .games import stars_zone_only
+    stars_zone_only("batch deep-solve", position, example)
     pos, _game = load_source_arg(position, example, None, turns_left=EXAMPLE_TURNS_LEFT)
     run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json)

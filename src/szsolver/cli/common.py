@@ -9,7 +9,6 @@ output file), the option types for limits and names (:data:`SECONDS`,
 line on a terminal and the help's :func:`examples`."""
 from __future__ import annotations
 
-import contextlib
 import errno
 import json
 import math
@@ -227,29 +226,15 @@ def load_position(source: str, rule: str | None = None, warn: bool = True):
 
 
 def show_warnings(game) -> None:
-    """A game's warnings on stderr, one ``Warning: ...`` line each (None: nothing)."""
-    for w in game.warnings if game is not None else ():
+    """Warnings on stderr, one ``Warning: ...`` line each: a game's (None: nothing) or
+    an answer's (a list of them)."""
+    warnings = game if isinstance(game, (list, tuple)) else \
+        game.warnings if game is not None else ()
+    for w in warnings:
         click.echo(f"Warning: {w}", err=True)
 
 
 # --- output -------------------------------------------------------------------------------
-
-def counted(n: int, word: str) -> str:
-    """A count and its word: '1 visit', '2 visits', '1,024 playouts'."""
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
-
-
-def rough(iterations: int, enough: int | None = None) -> str:
-    """``, from only N playouts: a rough guess`` for an engine's estimate that rests on
-    fewer than ``enough`` iterations (one playout each; default Stars' Zone's
-    :data:`szsolver.engine.search.ROUGH_ITERATIONS`, each game measures its own), else
-    ``""``: every game's ``best`` says it so."""
-    if enough is None:
-        from ..engine.search import ROUGH_ITERATIONS as enough
-    if iterations >= enough:
-        return ""
-    return f", from only {counted(iterations, 'playout')}: a rough guess"
-
 
 def emit(data, text: str, as_json: bool, game=None) -> None:
     """Print ``data`` as JSON or ``text`` for people. ``game``: the record the answer was
@@ -287,27 +272,6 @@ def input_files(*sources: str | None, example: bool = False) -> list[str]:
         from ..formats.record import example_path
         paths.append(example_path())
     return paths
-
-
-#: the SOURCE files of the command running, for checks deep in a game's own module
-#: (which sees SOURCE's text only): see :func:`reading`
-_READING: list[str] = []
-
-
-@contextlib.contextmanager
-def reading(paths):
-    """While a game's module runs a command on SOURCE's text: the files it was read
-    from, for :func:`command_inputs` (so that its outputs are checked against them)."""
-    _READING[:] = list(paths)
-    try:
-        yield
-    finally:
-        _READING.clear()
-
-
-def command_inputs() -> list[str]:
-    """The files the running command read SOURCE from (see :func:`reading`)."""
-    return list(_READING)
 
 
 def not_an_input(path: str | None, option: str, inputs=(), outputs=(),

@@ -1,63 +1,67 @@
-"""Which game a SOURCE belongs to, and the command line module that handles it.
+"""The command line's one way to the family's games: ``show``, ``score``, ``replay``,
+``best``, ``check``, ``solve`` and ``annotate`` are written once, here, against the
+registry (:mod:`szsolver.games`), for Stars' Zone, Star and Stargazers alike.
 
-``szsolver show``, ``score``, ``replay`` (and the analysis commands) read Stars' Zone
-by default. The other games of the family are recognised from the text itself:
+A command runs in four steps (:func:`run`):
 
-- a game record with a ``[Game "NAME"]`` tag, NAME one of :data:`GAMES`
-  (``[Game "stargazers"]``), in any case; a record without a Game tag, or with
-  ``[Game "stars-zone"]``, is Stars' Zone (which refuses a Game tag naming no game);
-- a position string that starts with the game's prefix ``NAME:``
-  (``stargazers:12-star:...``); a Stars' Zone position has no such prefix.
+1. which game SOURCE is (:func:`open_source`): a record's ``[Game "NAME"]`` tag or a
+   position string's ``NAME:`` prefix names another game of the family; anything else,
+   ``--example`` and no SOURCE are Stars' Zone's. Standard input is read once;
+2. the options given that the game does not take for the command are refused, all in
+   one place (:func:`refuse_options`): one line ``Error: solve does not take --threads
+   for Stargazers (--threads is a Stars' Zone option; it does not apply to Stargazers
+   positions and games)``, exit code 2;
+3. the game reads SOURCE and answers (its entry's ``load`` and ``commands``);
+4. the answer is delivered (:func:`deliver`): output files written, the record's
+   warnings on stderr (once every check has passed, so bad input stays one line), the
+   text or ``--json``, notes, the exit code (3: a limit stopped an exact solve).
 
-The contract for a game's command line module ``szsolver.cli.game_NAME``:
-
-- it defines one function per command it supports, named as the command
-  (``show``, ``score``, ``replay``, ``best``, ``check``, ``annotate``, ``solve``...);
-- :func:`dispatch` calls it as ``function(text, **options)``: ``text`` is the SOURCE's
-  content (read once, so standard input is never read twice) and ``options`` are the
-  command's other parameters by their click names (``example``, ``rule``, ``as_json``,
-  ``svg_file``...); the function prints its output and raises
-  :class:`szsolver.errors.InputError` (or ``BadInput``) for bad input, including an option
-  that does not apply to its game;
-- a command the module does not define is reported as
-  :class:`szsolver.errors.UnsupportedError` naming the command and the game.
-
-A command hooks in with two lines at its top::
-
-    if dispatch("show", source, example=example, rule=rule, as_json=as_json):
-        return
-
-Which game a text is: :func:`szsolver.formats.sources.game_of_text` (its examples
-are there), also used where only Stars' Zone is read, to name the game given.
+The commands that only Stars' Zone has (``potential``, ``batch deep-solve``) say so
+for another game's SOURCE (:func:`stars_zone_only`). The same commands are callable
+from Python with SOURCE (a path, ``-`` or the text) and the options by their names:
+``solve("star:5x6:...", all_turns=True, as_json=True)``.
 """
 from __future__ import annotations
 
-import importlib
 import io
 import os
 import sys
+import types
 
+import click
+
+from .. import games
 from ..errors import UnsupportedError
-from ..formats.sources import GAMES, STDIN, game_of_text, read_stdin, read_text_file
+from ..formats.sources import STDIN, read_stdin, read_text_file
+from .common import BadInput, emit, input_files, progress_printer, show_warnings, write_file
 
-__all__ = ["GAMES", "game_of_text", "read_routed", "dispatch"]
+__all__ = ["open_source", "refuse_options", "run", "deliver", "stars_zone_only", "show",
+           "score", "replay", "best", "check", "solve", "annotate"]
+
+#: the options every command of every game takes (besides its own)
+EVERY_GAME = frozenset({"as_json", "example"})
+#: an option's flag where it is not its name with dashes
+_FLAGS = {"turn_number": "--turn", "as_json": "--json"}
 
 
-def read_routed(source: str | None) -> tuple[str | None, str | None]:
-    """(game name or None, text read or None) for a command's SOURCE.
-
-    ``-`` reads standard input once; when the text is Stars' Zone, standard input is
-    put back holding the same bytes, so the Stars' Zone reader sees it unchanged. A file
-    is read; a file that cannot be read (or a directory) is left to the Stars' Zone
-    reader, which reports it. Anything else is the text itself."""
-    if source is None:
-        return None, None
+def open_source(source: str | None, example: bool = False,
+                example_turns_left: int | None = None) -> tuple[games.Entry, games.Source]:
+    """(the game, what it reads) for a command's SOURCE. ``-`` reads standard input
+    once; when the text is Stars' Zone's, standard input is put back holding the same
+    bytes, so its reader sees it unchanged. A file is read; a file that cannot be read
+    (or a directory) is left to Stars' Zone's reader, which reports it. Anything else is
+    the text itself."""
+    plain = games.Source(given=source, example=example,
+                         example_turns_left=example_turns_left)
+    if example or source is None:
+        return games.DEFAULT, plain
     if source == STDIN:
         text = read_stdin()
-        name = game_of_text(text)
-        if name is None:
+        entry = games.of_text(text)
+        if entry is games.DEFAULT:
             sys.stdin = io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8")
-        return name, text
+            return entry, plain
+        return entry, games.Source(given=source, text=text)
     try:
         on_disk = os.path.isfile(source)
     except (ValueError, OSError):
@@ -66,27 +70,134 @@ def read_routed(source: str | None) -> tuple[str | None, str | None]:
         try:
             text = read_text_file(source)
         except ValueError:
-            return None, None
+            return games.DEFAULT, plain
     else:
         text = source
-    return game_of_text(text), text
+    entry = games.of_text(text)
+    return entry, (plain if entry is games.DEFAULT else games.Source(given=source, text=text))
 
 
-def dispatch(command: str, source: str | None, **options) -> bool:
-    """Run ``command`` for SOURCE's game if it is one of :data:`GAMES`: True when it
-    ran (the Stars' Zone command then returns), False for Stars' Zone (and for
-    ``--example`` or no SOURCE, which are Stars' Zone's). See the module doc for what
-    the game's module receives."""
-    if options.get("example") or source is None:
-        return False
-    name, text = read_routed(source)
-    if name is None:
-        return False
-    module = importlib.import_module(f"szsolver.cli.game_{name}")
-    run = getattr(module, command, None)
-    if run is None:
-        raise UnsupportedError(f"{command} is not available for {name} positions and games")
-    from .common import input_files, reading
-    with reading(input_files(source)):          # its outputs are checked against SOURCE
-        run(text, **options)
-    return True
+def _given(options: dict) -> list[str]:
+    """The options the person gave (in order): on the command line, those not left at
+    their defaults; called from Python, those with a value."""
+    from click.core import ParameterSource
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and ctx.command.params:
+        return [n for n in options if ctx.get_parameter_source(n)
+                not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)]
+    return [n for n, v in options.items() if v not in (None, False, (), "")]
+
+
+def _flag(name: str) -> str:
+    ctx = click.get_current_context(silent=True)
+    for param in ctx.command.params if ctx is not None else ():
+        if param.name == name and param.opts:
+            return max(param.opts, key=len)
+    return _FLAGS.get(name, "--" + name.replace("_", "-"))
+
+
+def refuse_options(entry: games.Entry, command: str, options: dict) -> None:
+    """BadInput (one line, exit code 2) for the first option given that ``entry``'s
+    ``command`` does not take: what the game does not offer is refused here and only
+    here."""
+    takes = entry.options[command] | EVERY_GAME
+    for name in _given(options):
+        if name not in takes:
+            flag = _flag(name)
+            others = [g.title for g in games.GAMES if g.takes(command, name)]
+            whose = f"{flag} is a {' and '.join(others)} option; " if others else ""
+            raise BadInput(f"{command} does not take {flag} for {entry.title} ({whose}it "
+                           f"does not apply to {entry.title} positions and games)")
+
+
+def stars_zone_only(command: str, source: str | None, example: bool = False) -> None:
+    """For a command only Stars' Zone has: UnsupportedError (bad input, one line) when
+    SOURCE is another game's."""
+    entry, _src = open_source(source, example)
+    if entry is not games.DEFAULT:
+        raise UnsupportedError(f"{command} is not available for {entry.name} positions and "
+                               "games")
+
+
+def prepare(command: str, source: str | None, *, example: bool = False,
+            example_turns_left: int | None = None, as_json: bool = False, **options):
+    """Steps 1-3 of :func:`run` before the game answers: (the game, position, record or
+    None, the options the game's command reads)."""
+    entry, src = open_source(source, example, example_turns_left)
+    refuse_options(entry, command, options)
+    pos, record = entry.load(src, rule=options.get("rule"))
+    taken = {name: options.get(name) for name in entry.options[command]}
+    return entry, pos, record, types.SimpleNamespace(**taken, as_json=as_json,
+                                                     progress=progress_printer)
+
+
+def deliver(answer: games.Answer, as_json: bool, inputs=()) -> None:
+    """Print ``answer``: its files written whole (pictures all or nothing, none of them
+    one of the ``inputs``), the record's warnings, the text or the JSON, the notes, and
+    exit with its code when it is not 0."""
+    for path, text in answer.files:
+        write_file(path, text)
+    if answer.pictures is not None:
+        from .pictures import write_all
+        directory, files = answer.pictures
+        write_all(list(files), directory=directory, inputs=inputs)
+    show_warnings(answer.warnings)
+    emit(answer.data, answer.text, as_json)
+    for note in answer.notes:
+        click.echo(note, err=True)
+    if answer.exit_code:
+        sys.exit(answer.exit_code)
+
+
+def run(command: str, source: str | None, *, example: bool = False,
+        example_turns_left: int | None = None, as_json: bool = False, **options) -> None:
+    """Run ``command`` on SOURCE (or ``--example``) for whichever game it is: see the
+    module doc. ``options``: the command's options by name (``svg``, ``time_limit``,
+    ``turn_number``...; for ``check``, ``turn`` is TURN)."""
+    entry, pos, record, o = prepare(command, source, example=example,
+                                    example_turns_left=example_turns_left,
+                                    as_json=as_json, **options)
+    deliver(entry.commands[command](pos, record, o), as_json,
+            input_files(source, example=example))
+
+
+def _check_arguments(args, example: bool) -> tuple[str | None, str | None]:
+    """(SOURCE, TURN) from ``check``'s arguments (TURN alone with ``--example``)."""
+    args = list(args)
+    if len(args) > (1 if example else 2):
+        raise BadInput(f"too many arguments: {' '.join(args)} (see 'szsolver check --help')")
+    source = None if example else (args.pop(0) if args else None)
+    return source, (args.pop(0) if args else None)
+
+
+# --- the commands, from Python ------------------------------------------------------------
+
+def show(source, **options):
+    run("show", source, **options)
+
+
+def score(source, **options):
+    run("score", source, **options)
+
+
+def replay(source, **options):
+    run("replay", source, **options)
+
+
+def best(source, **options):
+    run("best", source, **options)
+
+
+def check(source, *, args=(), **options):
+    """``args``: the arguments after SOURCE (TURN); SOURCE None with ``example``."""
+    source, turn = _check_arguments([*([] if source is None else [source]), *args],
+                                    options.get("example", False))
+    run("check", source, turn=turn, **options)
+
+
+def solve(source, **options):
+    run("solve", source, **options)
+
+
+def annotate(source, **options):
+    run("annotate", source, **options)

@@ -6,7 +6,7 @@ import click
 
 from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, Names, emit, examples, input_files,
                      load_source_arg, write_file)
-from .games import dispatch
+from .games import stars_zone_only
 from ..rules.base import SIDE_NAMES
 
 
@@ -38,8 +38,7 @@ def potential_cmd(position, example, side, with_map, svg_file, rule, as_json, ti
     POSITION is a position string, a position file or a game record (its last
     position), or - for standard input.
     """
-    if dispatch("potential", position, example=example):     # Stars' Zone only: says so
-        return
+    stars_zone_only("potential", position, example)
     from ..bounds.potential import potential, potential_map
     from ..bounds.render import map_svg, map_text
     from .pictures import out_path

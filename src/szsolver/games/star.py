@@ -8,13 +8,9 @@ import os
 
 from ..errors import InputError
 from .contract import Answer, Entry
+from .views import tagged, warnings_of
 
 NAME = "star"
-
-
-def detect(text: str) -> bool:
-    from ..formats.sources import game_of_text
-    return game_of_text(text) == NAME
 
 
 def load(source, rule=None):
@@ -71,10 +67,6 @@ def annotate_game(game, *, exact_turns: int | None = None, time_per_turn=None,
 
 # --- the commands -------------------------------------------------------------------------
 
-def _warnings(game) -> tuple:
-    return () if game is None else tuple(game.warnings)
-
-
 def show(pos, game, o):
     """The position (a game's last one) as a diagram, with the scores."""
     from ..star.position import format_move
@@ -88,7 +80,7 @@ def show(pos, game, o):
     data = {"position": position_json(pos), "scores": {"black": s[0], "white": s[1]},
             "over": pos.is_over(), "result": result_words(pos),
             "last_move": None if last is None else format_move(last, pos.board)}
-    return Answer(data, out, _warnings(game), files)
+    return Answer(data, out, warnings_of(game), files)
 
 
 def score(pos, game, o):
@@ -106,7 +98,7 @@ def score(pos, game, o):
             lines.append(f"  {st['points']:>2} point{'s' if st['points'] != 1 else ' '} "
                          f"({st['border_cells']} border cells): {cells}")
     lines.append(f"{'Result' if data['over'] else 'Standing'}: {data['result']}.")
-    return Answer(data, "\n".join(lines), _warnings(game))
+    return Answer(data, "\n".join(lines), warnings_of(game))
 
 
 def replay(pos, game, o):
@@ -144,8 +136,8 @@ def replay(pos, game, o):
     data = {"game": None if game is None else game_json(game), "moves": moves,
             "final": position_json(pos), "scores": {"black": s[0], "white": s[1]},
             "over": pos.is_over(), "result": result_words(pos),
-            "warnings": list(_warnings(game))}
-    return Answer(data, "\n".join(lines), _warnings(game), pictures=pictures)
+            "warnings": list(warnings_of(game))}
+    return Answer(data, "\n".join(lines), warnings_of(game), pictures=pictures)
 
 
 def solve(pos, game, o):
@@ -187,7 +179,7 @@ def solve(pos, game, o):
                    + " ".join(format_move(m, b) for m in res.best[:6])) if res.exact else \
             f"Value between {res.lower:+d} and {res.upper:+d} (not proved)"
         files = ((o.svg, svg(pos, caption=caption)),)
-    return Answer(data, "\n".join(lines), _warnings(game), files,
+    return Answer(data, "\n".join(lines), warnings_of(game), files,
                   exit_code=0 if res.exact else 3)
 
 
@@ -218,7 +210,7 @@ def best(pos, game, o):
                      + " ".join(format_move(x, b) for x in res.pv))
     lines.append(f"{counted(res.iterations, 'iteration')}, {res.nodes:,} solver nodes, "
                  f"{res.seconds:.1f} s.")
-    return Answer(res.to_json(), "\n".join(lines), _warnings(game))
+    return Answer(res.to_json(), "\n".join(lines), warnings_of(game))
 
 
 def check(pos, game, o):
@@ -232,7 +224,7 @@ def check(pos, game, o):
     data = res.to_json()
     if o.turn_number is not None:
         data = {"turn_number": o.turn_number, **data}
-    return Answer(data, res.text(), _warnings(game))
+    return Answer(data, res.text(), warnings_of(game))
 
 
 def _move_index(game, number: int) -> int:
@@ -264,11 +256,11 @@ def annotate(pos, game, o):
     finally:
         if show is not None:
             show.close()
-    return Answer(ann.to_json(), ann.text(), _warnings(game))
+    return Answer(ann.to_json(), ann.text(), warnings_of(game))
 
 
 ENTRY = Entry(
-    name=NAME, title="Star", aliases=(), detect=detect, load=load,
+    name=NAME, title="Star", aliases=(), detect=tagged(NAME), load=load,
     legal_turns=legal_turns, parse_turn=parse_turn, format_turn=format_turn,
     diagram=diagram, svg=svg, solve=solve_position, check=check_turn,
     annotate=annotate_game,

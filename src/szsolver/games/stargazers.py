@@ -10,14 +10,10 @@ from ..errors import InputError
 from ..rules.bits import bit_list
 from ..verdict import verdict_count
 from .contract import Answer, Entry
+from .views import tagged, warnings_of
 
 NAME = "stargazers"
 TITLE = "Stargazers"
-
-
-def detect(text: str) -> bool:
-    from ..formats.sources import game_of_text
-    return game_of_text(text) == NAME
 
 
 def load(source, rule=None):
@@ -82,10 +78,6 @@ def annotate_game(game, *, exact_turns: int | None = None, time_per_turn=None,
 
 # --- the commands -------------------------------------------------------------------------
 
-def _warnings(game) -> tuple:
-    return () if game is None else tuple(game.warnings)
-
-
 def _position_json(pos) -> dict:
     from ..stargazers.assured import status
     s = status(pos)
@@ -118,7 +110,7 @@ def show(pos, game, o):
     if last:
         out += f"\nLast turn: {game.where(len(game.turns) - 1)} {last}."
     data = {**_position_json(pos), "last_turn": str(last) if last else None}
-    return Answer(data, out, _warnings(game), files)
+    return Answer(data, out, warnings_of(game), files)
 
 
 def score(pos, game, o):
@@ -133,7 +125,7 @@ def score(pos, game, o):
     if d["decided"] and not d["over"]:
         lines.append(f"Decided early: {d['decided']} wins whatever is placed.")
     lines.append(f"{'Result' if d['over'] else 'Standing'}: {d['result']}.")
-    return Answer(d, "\n".join(lines), _warnings(game))
+    return Answer(d, "\n".join(lines), warnings_of(game))
 
 
 def replay(pos, game, o):
@@ -169,8 +161,8 @@ def replay(pos, game, o):
     lines.append(diagram(pos))
     data = {"game": None if game is None else {"tags": game.tags, "record": game_string(game)},
             "turns": turns, "final": _position_json(pos),
-            "warnings": list(_warnings(game))}
-    return Answer(data, "\n".join(lines), _warnings(game), pictures=pictures)
+            "warnings": list(warnings_of(game))}
+    return Answer(data, "\n".join(lines), warnings_of(game), pictures=pictures)
 
 
 def _value_words(margin: int, winner: str) -> str:
@@ -192,7 +184,7 @@ def solve(pos, game, o):
                 "lower": s.lower, "upper": s.upper, "nodes": s.nodes,
                 "seconds": round(s.seconds, 3), "complete": False, "stopped": s.stopped}
         return Answer(data, f"Not proved: {s.stopped}; {s.lower:+d} <= margin <= "
-                            f"{s.upper:+d} for {s.side} (to place).", _warnings(game),
+                            f"{s.upper:+d} for {s.side} (to place).", warnings_of(game),
                       exit_code=3)
     files = ()
     if o.svg:
@@ -219,7 +211,7 @@ def solve(pos, game, o):
     if s.stopped is not None:
         lines.append(f"Stopped: {s.stopped}.")
     lines.append(f"{s.nodes:,} nodes, {s.seconds:.2f} s.")
-    return Answer(data, "\n".join(lines), _warnings(game), files)
+    return Answer(data, "\n".join(lines), warnings_of(game), files)
 
 
 def best(pos, game, o):
@@ -248,7 +240,7 @@ def best(pos, game, o):
                  f"{st.potential[0]}, blue {st.potential[1]}.")
     lines.append(f"{counted(a.iterations, 'iteration')}, {a.nodes:,} solver nodes, "
                  f"{a.seconds:.1f} s.")
-    return Answer(a.to_json(), "\n".join(lines), _warnings(game))
+    return Answer(a.to_json(), "\n".join(lines), warnings_of(game))
 
 
 def _turn_index(game, number: int) -> int:
@@ -270,7 +262,7 @@ def check(pos, game, o):
     text = (f"{res.mover.capitalize()} {res.turn}: {res.verdict} ({how}). Best turn "
             f"{res.best}; value {res.best_value:+g} best, {res.played_value:+g} played "
             f"(Red's side, 100 a point; a tie is +1 or -1 for who wins it).")
-    return Answer(data, text, _warnings(game))
+    return Answer(data, text, warnings_of(game))
 
 
 def annotate(pos, game, o):
@@ -300,11 +292,11 @@ def annotate(pos, game, o):
         lines.append(f"{side.capitalize()}: " + ", ".join(verdict_count(n, v)
                                                           for v, n in counts.items()))
     data = {"game": "stargazers", "turns": [c.to_json() for c in checks], "summary": summary}
-    return Answer(data, "\n".join(lines), _warnings(game))
+    return Answer(data, "\n".join(lines), warnings_of(game))
 
 
 ENTRY = Entry(
-    name=NAME, title=TITLE, aliases=(), detect=detect, load=load,
+    name=NAME, title=TITLE, aliases=(), detect=tagged(NAME), load=load,
     legal_turns=legal_turns, parse_turn=parse_turn, format_turn=format_turn,
     diagram=diagram, svg=svg, solve=solve_position, check=check_turn,
     annotate=annotate_game,

@@ -13,7 +13,7 @@ from ..errors import InputError
 from ..formats.notation import format_turn
 from ..verdict import verdict_count
 from .contract import Answer, Entry
-from .views import counted, replay_lines, rough, turn_to_judge
+from .views import counted, replay_lines, rough, turn_to_judge, warnings_of
 
 NAME = "stars-zone"
 
@@ -320,6 +320,9 @@ def _text(res, g, side: int, top: int | None = None) -> str:
             rest = sum(len(m) for m in groups[top:])
             lines.append(f"  ... and {rest} more turn{'s' if rest != 1 else ''} "
                          f"(--top {top}: the {top} best lines only)")
+    if not res.exact:
+        lines.append("Not proved: `szsolver best POSITION` gives the engine's estimate of the "
+                     "best turns, `szsolver check POSITION TURN` judges a turn.")
     return "\n".join(lines)
 
 
@@ -458,15 +461,11 @@ def line_picture(pos, res) -> str:
 
 # --- the commands -------------------------------------------------------------------------
 
-def _warnings(game) -> tuple:
-    return () if game is None else tuple(game.warnings)
-
-
 def _answer(data, text: str, game, *args, **kwargs) -> Answer:
     """An answer whose JSON carries the warnings of the record read (every Stars' Zone
     command's does)."""
     from ..formats.record import with_warnings
-    return Answer(with_warnings(data, game), text, _warnings(game), *args, **kwargs)
+    return Answer(with_warnings(data, game), text, warnings_of(game), *args, **kwargs)
 
 
 def _progress(o, enabled: bool, lines: bool = False):
@@ -538,13 +537,13 @@ def replay(pos, game, o):
     data = {"game": None if game is None else game_json(game),
             "rule": RULE_NAMES[pos.rule], "turns": turns,
             "final": position_json(pos), **result_json(pos),
-            "warnings": list(_warnings(game))}
+            "warnings": list(warnings_of(game))}
     if game is not None:
         used = {"red": game.neutrals[0] - pos.red_neutrals,
                 "blue": game.neutrals[1] - pos.blue_neutrals}
         data["neutrals_used"] = used
         lines.append(f"Neutrals used: red {used['red']}, blue {used['blue']}.")
-    return Answer(data, "\n".join(lines), _warnings(game), pictures=pictures)
+    return Answer(data, "\n".join(lines), warnings_of(game), pictures=pictures)
 
 
 def best(pos, game, o):

@@ -4,7 +4,22 @@ from __future__ import annotations
 
 from ..errors import InputError
 
-__all__ = ["replay_lines", "counted", "rough", "turn_to_judge"]
+__all__ = ["tagged", "warnings_of", "replay_lines", "counted", "rough", "turn_to_judge"]
+
+
+def tagged(name: str):
+    """A game's ``detect``: whether a text is the game's by its Game tag or position
+    string prefix (:func:`szsolver.formats.sources.game_of_text`)."""
+    def detect(text: str) -> bool:
+        from ..formats.sources import game_of_text
+        return game_of_text(text) == name
+    detect.__doc__ = f"Whether ``text`` is a {name} record or position."
+    return detect
+
+
+def warnings_of(record) -> tuple:
+    """The doubts about a record (none without one), for an answer's ``warnings``."""
+    return () if record is None else tuple(record.warnings)
 
 
 def replay_lines(tags: dict, header: str, rows: list, *, final_only: bool = False,
