@@ -118,3 +118,35 @@ def test_an_option_a_game_does_not_take_is_refused_in_one_place(command, args, f
     assert len(lines) == 1 and lines[0].startswith(
         f"Error: {command} does not take {flag} for {title} ("), lines
     assert list(tmp_path.iterdir()) == []
+
+
+# --- one record base ----------------------------------------------------------------------
+
+def test_one_record_base_replays_and_checks_the_result_for_every_game():
+    """The replay, the rounds and sides, and the Result tag's check are the record
+    base's, for all three games (each says only how a play is made): one wording of the
+    warning, counted alike."""
+    from szsolver.formats.record import Game as StarsZoneGame, RecordedGame
+    from szsolver.star.record import Game as StarGame
+    from szsolver.stargazers.record import Game as StargazersGame
+    for cls in (StarsZoneGame, StarGame, StargazersGame):
+        assert issubclass(cls, RecordedGame)
+        shared = {"play", "_replay", "_check_result", "where", "round_of", "side_of"}
+        assert not shared & set(vars(cls)), (cls, shared & set(vars(cls)))
+    one_play = {"stars-zone": ('[Result "1-0"] 1. 44', "1 turn", "red-blue"),
+                "star": ('[Game "star"] [Result "1-0"] 1. E5', "1 move", "black-white"),
+                "stargazers": ('[Game "stargazers"] [Board "12-star"] [Result "1-0"] 1. 9',
+                               "1 turn", "red-blue")}
+    for name, (record, played, sides) in one_play.items():
+        g = games.get(name)
+        _pos, game = g.load(Source(given=record, text=record))
+        [warning] = game.warnings
+        assert warning.startswith(f"Result tag says 1-0 but the game is unfinished after "
+                                  f"{played} (scores now "), name
+        assert game.where(0) == f"round 1, {sides.split('-')[0]}"
+        bad = record.replace('"1-0"', '"won"')
+        with pytest.raises(InputError, match=f"use the final scores {sides} like"):
+            g.load(Source(given=bad, text=bad))
+        junk = record + " junk"          # a play that is none, named by round and side
+        with pytest.raises(InputError, match="^round 1, "):
+            g.load(Source(given=junk, text=junk))

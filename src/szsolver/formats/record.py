@@ -184,11 +184,101 @@ def looks_like_record(text: str) -> bool:
 class RecordedGame:
     """What every game's record shares (Stars' Zone, Star, Stargazers): ``tags`` (an
     ordered dict, checked by :meth:`checked_tags`), the ``start`` position, the plays
-    in the list named by :attr:`PLAYS` and the ``positions`` after each. Two records
-    are equal when their tags (in order), start and plays are."""
+    in the list named by :attr:`PLAYS` and the ``positions`` after each, the
+    ``warnings`` (doubts that do not stop the replay). Two records are equal when their
+    tags (in order), start and plays are.
+
+    The base replays the plays (:meth:`_replay`: each one checked by :meth:`play`, its
+    errors naming the round and side), counts the rounds and sides
+    (:meth:`round_of`, :meth:`side_of`, :meth:`where`) and checks the Result tag
+    against the replay (:meth:`_check_result`: a wrong one is a warning). A game says
+    what is its own: :meth:`_next` (a play read, checked and made), and, where it needs
+    them, :attr:`turns_before`, :meth:`_before_play`, :meth:`_result_note` and the
+    class attributes below."""
 
     #: the attribute holding the plays, in the game's own word
     PLAYS = "turns"
+    #: the sides' names, the first to play in a round first
+    SIDES = SIDE_NAMES
+    #: final scores as a Result tag writes them, for its message
+    RESULT_EXAMPLE = "16-14"
+
+    def _replay(self, plays) -> None:
+        """Make ``plays`` one by one from ``start`` (:meth:`play`), then check the
+        Result tag."""
+        setattr(self, self.PLAYS, [])
+        self.positions = []
+        self.warnings: list[str] = []
+        for p in plays:
+            self.play(p)
+        self._check_result()
+
+    # --- rounds and sides -------------------------------------------------------------
+    @property
+    def turns_before(self) -> int:
+        """The turns played before ``start`` (the first side plays the even ones)."""
+        return self.start.ply
+
+    def round_of(self, i: int) -> int:
+        """The round number of play ``i`` (0-based, in this game's list)."""
+        return (self.turns_before + i) // 2 + 1
+
+    def side_of(self, i: int) -> int:
+        """The side that made play ``i``: 0 the first to play in a round."""
+        return (self.turns_before + i) % 2
+
+    def where(self, i: int) -> str:
+        """'round 7, blue': how errors and people name play ``i``."""
+        return f"round {self.round_of(i)}, {self.SIDES[self.side_of(i)]}"
+
+    # --- play -------------------------------------------------------------------------
+    def play(self, play) -> None:
+        """Append a play after checking it: InputError (IllegalTurnError, ParseError)
+        naming its round and side and what is wrong."""
+        plays = getattr(self, self.PLAYS)
+        i = len(plays)
+        self._before_play(i)
+        try:
+            kept, after = self._next(play)
+        except InputError as e:
+            raise type(e)(f"{self.where(i)}: {e}") from None
+        plays.append(kept)
+        self.positions.append(after)
+
+    def _next(self, play):
+        """(the play as the record keeps it, the position after it) for ``play`` made
+        in :attr:`final`; InputError saying what is wrong (the round and side are
+        added)."""
+        raise NotImplementedError
+
+    def _before_play(self, i: int) -> None:
+        """A check of the plays so far before play ``i`` (none by default)."""
+
+    # --- the Result tag ---------------------------------------------------------------
+    def _result_note(self) -> str:
+        """Words after the replay's scores in a Result tag's warning (none by default)."""
+        return ""
+
+    def _check_result(self) -> None:
+        """A warning when the Result tag (final scores, or ``*``) is not what the replay
+        scores; ParseError when it is no result."""
+        text = self.tags.get("Result")
+        if text is None or text.strip() == "*":
+            return
+        m = _RESULT_RE.fullmatch(text.strip())
+        if not m:
+            raise ParseError(f"Result tag {shown(text)}: use the final scores "
+                             f"{self.SIDES[0]}-{self.SIDES[1]} like \"{self.RESULT_EXAMPLE}\", "
+                             "or \"*\"")
+        got = self.final.scores()
+        n = len(self)
+        if not self.final.is_over():
+            self.warnings.append(f"Result tag says {text} but the game is unfinished after "
+                                 f"{n} {self.PLAYS[:-1]}{'' if n == 1 else 's'} (scores now "
+                                 f"{got[0]}-{got[1]})")
+        elif (int(m.group(1)), int(m.group(2))) != got:
+            self.warnings.append(f"Result tag says {text} but the replay scores "
+                                 f"{got[0]}-{got[1]}{self._result_note()}")
 
     @staticmethod
     def checked_tags(tags) -> dict:
@@ -250,44 +340,23 @@ class Game(RecordedGame):
         self.geometry = self.start.geometry
         self.rule = self.start.rule
         self.neutrals = (self.start.red_neutrals, self.start.blue_neutrals)
-        self.turns: list = []
-        self.positions = []
-        self.warnings: list[str] = []
-        for t in turns:
-            self.play(t)
-        self._check_result()
+        self._replay(turns)
 
     # --- facts ------------------------------------------------------------------------
     def __repr__(self) -> str:
         return f"Game({len(self.turns)} turns, {position_string(self.final)!r})"
 
-    def round_of(self, i: int) -> int:
-        """The round number of turn ``i`` (0-based, in this game's turn list)."""
-        return (self.start.ply + i) // 2 + 1
-
-    def side_of(self, i: int) -> int:
-        return (self.start.side + i) % 2
-
-    def where(self, i: int) -> str:
-        """'round 7, blue': how errors and people name turn ``i``."""
-        return f"round {self.round_of(i)}, {SIDE_NAMES[self.side_of(i)]}"
-
     # --- changes ----------------------------------------------------------------------
-    def play(self, turn) -> None:
-        """Append a turn (text like ``44n66`` or an int code) after checking it:
-        IllegalTurnError (ParseError for bad text) naming the round and side."""
-        i = len(self.turns)
+    def _next(self, turn):
+        """A turn (text like ``44n66`` or an int code) checked and made: IllegalTurnError
+        (ParseError for bad text)."""
         pos = self.final.copy()
         if pos.is_over():
-            raise IllegalTurnError(f"{self.where(i)}: a turn after the game ended (both sides "
-                                   f"have placed all {pos.stones_per_side} stones)")
-        try:
-            code = turn_code(self.geometry, turn)
-            pos.play(code)
-        except InputError as e:
-            raise type(e)(f"{self.where(i)}: {e}") from None
-        self.turns.append(turn_table(self.geometry)[code])
-        self.positions.append(pos)
+            raise IllegalTurnError(f"a turn after the game ended (both sides have placed all "
+                                   f"{pos.stones_per_side} stones)")
+        code = turn_code(self.geometry, turn)
+        pos.play(code)
+        return turn_table(self.geometry)[code], pos
 
     def with_rule(self, rule) -> "Game":
         """The same turns replayed under ``rule``. The Rule tag (or the Position tag's
@@ -309,23 +378,8 @@ class Game(RecordedGame):
         tags.pop("Result", None)
         return Game(tags, self.turns, backend=self.backend)
 
-    def _check_result(self) -> None:
-        text = self.tags.get("Result")
-        if text is None or text.strip() == "*":
-            return
-        m = _RESULT_RE.fullmatch(text.strip())
-        if not m:
-            raise ParseError(f"Result tag {shown(text)}: use the final scores red-blue like "
-                             f"\"16-14\", or \"*\"")
-        claimed = (int(m.group(1)), int(m.group(2)))
-        final = self.final
-        got = final.scores()
-        if not final.is_over():
-            self.warnings.append(f"Result tag says {text} but the game is unfinished "
-                                 f"after {len(self.turns)} turn{'' if len(self.turns) == 1 else 's'} (scores now {got[0]}-{got[1]})")
-        elif claimed != got:
-            self.warnings.append(f"Result tag says {text} but the replay scores "
-                                 f"{got[0]}-{got[1]} under the {RULE_NAMES[self.rule]} rule")
+    def _result_note(self) -> str:
+        return f" under the {RULE_NAMES[self.rule]} rule"
 
 
 def _start_position(tags: dict, backend):

@@ -122,7 +122,7 @@ def replay(pos, game, o):
     for i, m in enumerate(game.moves if game is not None else ()):
         after = game.positions[i]
         b, w = after.scores()
-        entry = {"round": game.round_of(i), "colour": COLOUR_NAMES[game.colour_of(i)],
+        entry = {"round": game.round_of(i), "colour": COLOUR_NAMES[game.side_of(i)],
                  "move": format_move(m, pos.board), "scores": {"black": b, "white": w},
                  "position": position_string(after)}
         moves.append(entry)

@@ -40,10 +40,7 @@ moves and the other PGN habits are read as in every record of the family
 """
 from __future__ import annotations
 
-import re
-
-from ..errors import InputError, ParseError
-from ..inputs import MAX_DIGITS, shown
+from ..errors import ParseError
 from ..formats.notation import json_loads, json_object
 from ..formats.record import RecordedGame, looks_like_record, read_numbered_game, tag_line
 from .board import STANDARD, by_name
@@ -54,7 +51,6 @@ from .position import (COLOUR_NAMES, GAME_WORD, Position, format_move, parse_mov
 __all__ = ["Game", "parse_game", "game_string", "game_json", "parse_game_json",
            "position_json", "parse_source_text", "score_json", "result_words"]
 
-_RESULT_RE = re.compile(rf"([0-9]{{1,{MAX_DIGITS}}})-([0-9]{{1,{MAX_DIGITS}}})", re.ASCII)
 
 
 class Game(RecordedGame):
@@ -64,6 +60,8 @@ class Game(RecordedGame):
     Attributes: ``board``, ``final``, ``warnings``."""
 
     PLAYS = "moves"
+    SIDES = COLOUR_NAMES
+    RESULT_EXAMPLE = "17-14"
 
     def __init__(self, tags: dict | None = None, moves=()):
         self.tags = self.checked_tags(tags)
@@ -74,53 +72,20 @@ class Game(RecordedGame):
         self.tags = {"Game": GAME_WORD, **{k: v for k, v in self.tags.items() if k != "Game"}}
         self.start = _start_position(self.tags)
         self.board = self.start.board
-        self.moves: list[int] = []
-        self.positions: list[Position] = []
-        self.warnings: list[str] = []
-        for m in moves:
-            self.play(m)
-        self._check_result()
+        self._replay(moves)
 
     def __repr__(self) -> str:
         return f"star.Game({len(self.moves)} moves, {position_string(self.final)!r})"
 
-    def colour_of(self, i: int) -> int:
-        """The colour that made move ``i`` (0-based)."""
-        return (self.start.side + i) % 2
+    @property
+    def turns_before(self) -> int:
+        """Rounds count from 1 whoever starts: only the colour to move counts."""
+        return self.start.side
 
-    def round_of(self, i: int) -> int:
-        return (self.start.side + i) // 2 + 1
-
-    def where(self, i: int) -> str:
-        """'round 3, white': how errors and people name move ``i``."""
-        return f"round {self.round_of(i)}, {COLOUR_NAMES[self.colour_of(i)]}"
-
-    def play(self, move) -> None:
-        """Append a move (an int or text like ``D3``) after checking it."""
-        i = len(self.moves)
-        try:
-            code = parse_move(move, self.board) if isinstance(move, str) else move
-            pos = self.final.after(code)
-        except InputError as e:
-            raise type(e)(f"{self.where(i)}: {e}") from None
-        self.moves.append(code)
-        self.positions.append(pos)
-
-    def _check_result(self) -> None:
-        text = self.tags.get("Result")
-        if text is None or text.strip() == "*":
-            return
-        m = _RESULT_RE.fullmatch(text.strip())
-        if not m:
-            raise ParseError(f"Result tag {shown(text)}: use the final scores black-white like "
-                             f"\"17-14\", or \"*\"")
-        got = self.final.scores()
-        if not self.final.is_over():
-            self.warnings.append(f"Result tag says {text} but the game is unfinished after "
-                                 f"{len(self.moves)} moves (scores now {got[0]}-{got[1]})")
-        elif (int(m.group(1)), int(m.group(2))) != got:
-            self.warnings.append(f"Result tag says {text} but the replay scores "
-                                 f"{got[0]}-{got[1]}")
+    def _next(self, move):
+        """A move (an int or text like ``D3``) checked and made."""
+        code = parse_move(move, self.board) if isinstance(move, str) else move
+        return code, self.final.after(code)
 
 
 def _start_position(tags: dict) -> Position:
@@ -152,7 +117,7 @@ def game_string(game: Game) -> str:
     lines: list[str] = []
     for i, m in enumerate(game.moves):
         text = format_move(m, game.board)
-        if game.colour_of(i) == BLACK:
+        if game.side_of(i) == BLACK:
             lines.append(f"{game.round_of(i)}. {text}")
         elif i == 0:
             lines.append(f"{game.round_of(i)}... {text}")

@@ -37,14 +37,12 @@ the record's last turn while the game goes on (a turn in progress).
 """
 from __future__ import annotations
 
-import re
-
-from ..errors import IllegalTurnError, InputError, ParseError
-from ..inputs import MAX_DIGITS, is_digits, number, shown
+from ..errors import IllegalTurnError, ParseError
+from ..inputs import is_digits, number, shown
 from ..formats.notation import json_object
 from ..formats.record import (RecordedGame, looks_like_record, read_numbered_game,
                               tag_line)
-from .base import PREFIX, RED, SIDE_NAMES, protocol_name
+from .base import PREFIX, RED, protocol_name
 from .fast import Position
 from .geometry import board as board_named
 
@@ -52,7 +50,6 @@ __all__ = ["Turn", "Game", "parse_game", "game_string", "parse_turn", "load_text
            "diagram", "GAME_NAME"]
 
 GAME_NAME = "stargazers"
-_RESULT_RE = re.compile(rf"([0-9]{{1,{MAX_DIGITS}}})-([0-9]{{1,{MAX_DIGITS}}})", re.ASCII)
 
 
 class Turn(tuple):
@@ -91,6 +88,8 @@ class Game(RecordedGame):
     of the first bad one.
     """
 
+    RESULT_EXAMPLE = "3-1"
+
     def __init__(self, tags: dict | None = None, turns=()):
         self.tags = self.checked_tags(tags)
         game = self.tags.get("Game", GAME_NAME).strip().lower()
@@ -100,26 +99,21 @@ class Game(RecordedGame):
         self.board = self.start.board
         self.protocol = self.start.protocol
         self.first_turn = _turns_before(self.start)
-        self.turns: list[Turn] = []
-        self.positions: list[Position] = []
-        self.warnings: list[str] = []
-        for t in turns:
-            self.play(t)
-        self._check_result()
+        self._replay(turns)
 
-    def round_of(self, i: int) -> int:
-        return (self.first_turn + i) // 2 + 1
+    @property
+    def turns_before(self) -> int:
+        return self.first_turn
 
-    def side_of(self, i: int) -> int:
-        return (self.first_turn + i) % 2
+    def _before_play(self, i: int) -> None:
+        """A turn of one placement is the game's last, where the turn had two."""
+        if i and len(self.turns[-1]) < self._full(self.position_before(i - 1)) \
+                and not self.final.is_over():
+            raise IllegalTurnError(f"{self.where(i - 1)}: a one-placement turn where the "
+                                   "side still had a placement to make")
 
-    def where(self, i: int) -> str:
-        return f"round {self.round_of(i)}, {SIDE_NAMES[self.side_of(i)]}"
-
-    def play(self, turn) -> None:
-        """Append a turn (text ``17,23``, a cell or a tuple of cells) after checking it;
-        IllegalTurnError naming the round, side and reason."""
-        i = len(self.turns)
+    def _next(self, turn):
+        """A turn (text ``17,23``, a cell or a tuple of cells) checked and made."""
         if isinstance(turn, int):
             turn = Turn([turn])
         elif isinstance(turn, str):
@@ -127,48 +121,22 @@ class Game(RecordedGame):
         else:
             turn = Turn(turn)
         if not 1 <= len(turn) <= 2:
-            raise ParseError(f"{self.where(i)}: a turn is one or two placements")
+            raise ParseError("a turn is one or two placements")
         pos = self.final.copy()
-        if self.turns and len(self.turns[-1]) < self._full(self.position_before(i - 1)) \
-                and not self.final.is_over():
-            raise IllegalTurnError(f"{self.where(i - 1)}: a one-placement turn where the "
-                                   "side still had a placement to make")
         if pos.is_over():
-            raise IllegalTurnError(f"{self.where(i)}: a turn after the game ended "
-                                   f"({pos.side_name} could not place)")
+            raise IllegalTurnError(f"a turn after the game ended ({pos.side_name} could not "
+                                   "place)")
         full = self._full(pos)
         if len(turn) > full:
-            raise IllegalTurnError(f"{self.where(i)}: {len(turn)} placements where the turn "
-                                   f"has {full}")
+            raise IllegalTurnError(f"{len(turn)} placements where the turn has {full}")
         for c in turn:
-            try:
-                pos.play(c)
-            except InputError as e:
-                raise type(e)(f"{self.where(i)}: {e}") from None
-        self.turns.append(turn)
-        self.positions.append(pos)
+            pos.play(c)
+        return turn, pos
 
     @staticmethod
     def _full(pos) -> int:
         """Placements in the turn that starts at ``pos``."""
         return pos.placements_left
-
-    def _check_result(self) -> None:
-        text = self.tags.get("Result")
-        if text is None or text.strip() == "*":
-            return
-        m = _RESULT_RE.fullmatch(text.strip())
-        if not m:
-            raise ParseError(f"Result tag {shown(text)}: use the final scores red-blue like "
-                             "\"3-1\", or \"*\"")
-        claimed = (int(m.group(1)), int(m.group(2)))
-        got = self.final.scores()
-        if not self.final.is_over():
-            self.warnings.append(f"Result tag says {text} but the game is unfinished after "
-                                 f"{len(self.turns)} turns (scores now {got[0]}-{got[1]})")
-        elif claimed != got:
-            self.warnings.append(f"Result tag says {text} but the replay scores "
-                                 f"{got[0]}-{got[1]}")
 
 
 def _start_position(tags: dict) -> Position:
