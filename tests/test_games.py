@@ -68,6 +68,17 @@ def test_a_command_answers_with_data_and_text():
         assert isinstance(answer.data, dict) and answer.text and answer.exit_code == 0
 
 
+def test_every_game_reads_the_text_alone():
+    """What the web and batch hold is text, not a path: every game reads it."""
+    record = '[Rule "basic"] 1. 44n66 64'
+    for g, text in ((games.DEFAULT, record), (games.get("star"), RECORDS["star"]),
+                    (games.get("stargazers"), RECORDS["stargazers"])):
+        pos, game = g.load(Source(text=text))
+        assert game is not None and game.final == pos and len(game) >= 1
+    pos, game = games.DEFAULT.load(Source(text=record), rule="advanced")
+    assert game.rule == 1 and pos.rule == 1
+
+
 def test_a_bad_source_is_bad_input():
     for g in games.GAMES:
         with pytest.raises(InputError):
@@ -150,3 +161,30 @@ def test_one_record_base_replays_and_checks_the_result_for_every_game():
         junk = record + " junk"          # a play that is none, named by round and side
         with pytest.raises(InputError, match="^round 1, "):
             g.load(Source(given=junk, text=junk))
+
+
+LATE = {"stars-zone": None,            # the rulebook game's position, 4 turns left
+        "star": STAR,
+        "stargazers": "stargazers:12-star:1-2:r=2,3,4,6,8,9,10,13,14,16,20,21,24,29,32:"
+                      "b=7,15,18,19,23,25,26,30,31,33,36,37,39,43,44,45"}
+
+
+@pytest.mark.parametrize("name", ["stars-zone", "star", "stargazers"])
+def test_one_limits_contract(name):
+    """Every game's solve under one contract: proved, it is exact with a pv and
+    stopped None; stopped by a limit, it returns the bounds proved and says what
+    stopped it, never an exception."""
+    g = games.get(name)
+    late = (Source(example=True, example_turns_left=4) if LATE[name] is None
+            else Source(text=LATE[name]))
+    pos, _ = g.load(late)
+    res = g.solve(pos)
+    assert res.exact and res.stopped is None and res.lower == res.upper and res.pv
+    assert all(isinstance(g.format_turn(t, pos), str) for t in res.pv)
+    if name == "star":
+        from szsolver.star.position import Position
+        start = Position()                  # the empty standard board
+    else:
+        start, _ = g.load(Source(text=TEXTS[name]))
+    cut = g.solve(start, node_limit=2000)
+    assert not cut.exact and cut.stopped and cut.lower <= cut.upper

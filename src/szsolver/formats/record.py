@@ -726,6 +726,13 @@ def load_source(source: str, rule=None, backend=None):
         raise InputError(f"no such file: {cut(source, SHOWN_PATH)}")
     else:
         text = source
+    return load_text(text, rule, backend)
+
+
+def load_text(text: str, rule=None, backend=None):
+    """(position, game or None) from the text of a SOURCE (a position string, a JSON
+    position or game, or a game record: its last position), ``rule`` overriding the
+    rule as :func:`load_source` does."""
     pos, game = parse_source_text(text, backend)
     if rule is not None:
         if game is not None:

@@ -24,11 +24,14 @@ def detect(text: str) -> bool:
 
 
 def load(source, rule=None):
-    """(position, game or None) from SOURCE as given (a path, ``-``, the text itself:
-    :func:`szsolver.formats.record.load_source`) or the bundled rulebook game
-    (``source.example``); ``rule`` replays it under another rule."""
-    from ..formats.record import example_path, example_position, load_source
+    """(position, game or None) from the text read (``source.text``), else SOURCE as
+    given (a path, ``-``, the text itself: :func:`szsolver.formats.record.load_source`)
+    or the bundled rulebook game (``source.example``); ``rule`` replays it under
+    another rule."""
+    from ..formats.record import example_path, example_position, load_source, load_text
     given = source.given
+    if source.text is not None and not source.example:
+        return load_text(source.text, rule)
     if source.example:
         if given is not None:
             raise InputError("give SOURCE or --example, not both")
