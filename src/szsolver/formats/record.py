@@ -254,6 +254,25 @@ class RecordedGame:
     def _before_play(self, i: int) -> None:
         """A check of the plays so far before play ``i`` (none by default)."""
 
+    # --- the record's text ------------------------------------------------------------
+    def record_text(self, play_text) -> str:
+        """The canonical record, every game's: one tag per line, a blank line, one round
+        per line (``N.`` before the first side's play, ``N...`` when the record starts
+        at the second side's); ``play_text(play)`` writes a play."""
+        out = [tag_line(k, v) for k, v in self.tags.items()]
+        lines: list[str] = []
+        for i, p in enumerate(getattr(self, self.PLAYS)):
+            text = play_text(p)
+            if self.side_of(i) == 0:
+                lines.append(f"{self.round_of(i)}. {text}")
+            elif i == 0:
+                lines.append(f"{self.round_of(i)}... {text}")
+            else:
+                lines[-1] += f" {text}"
+        if out and lines:
+            out.append("")
+        return "\n".join(out + lines) + "\n"
+
     # --- the Result tag ---------------------------------------------------------------
     def _result_note(self) -> str:
         """Words after the replay's scores in a Result tag's warning (none by default)."""
@@ -560,19 +579,7 @@ def game_string(game) -> str:
     ``game`` is a :class:`Game` or the front door's ``szsolver.Game`` (whose ``str()``
     it is)."""
     game = _the_record(game)
-    out = [tag_line(k, v) for k, v in game.tags.items()]
-    lines = []
-    for i, t in enumerate(game.turns):
-        text = format_turn(t, game.geometry)
-        if game.side_of(i) == RED:
-            lines.append(f"{game.round_of(i)}. {text}")
-        elif i == 0:
-            lines.append(f"{game.round_of(i)}... {text}")
-        else:
-            lines[-1] += f" {text}"
-    if out and lines:
-        out.append("")
-    return "\n".join(out + lines) + "\n"
+    return game.record_text(lambda t: format_turn(t, game.geometry))
 
 
 # --- JSON ---------------------------------------------------------------------------------

@@ -42,9 +42,8 @@ from __future__ import annotations
 
 from ..errors import ParseError
 from ..formats.notation import json_loads, json_object
-from ..formats.record import RecordedGame, looks_like_record, read_numbered_game, tag_line
+from ..formats.record import RecordedGame, looks_like_record, read_numbered_game
 from .board import STANDARD, by_name
-from .groups import BLACK
 from .position import (COLOUR_NAMES, GAME_WORD, Position, format_move, parse_move,
                        parse_position, position_string)
 
@@ -113,19 +112,7 @@ def parse_game(text: str) -> Game:
 def game_string(game: Game) -> str:
     """The canonical record: the Game tag first, one tag per line, a blank line, one
     round per line."""
-    out = [tag_line(k, v) for k, v in game.tags.items()]
-    lines: list[str] = []
-    for i, m in enumerate(game.moves):
-        text = format_move(m, game.board)
-        if game.side_of(i) == BLACK:
-            lines.append(f"{game.round_of(i)}. {text}")
-        elif i == 0:
-            lines.append(f"{game.round_of(i)}... {text}")
-        else:
-            lines[-1] += f" {text}"
-    if lines:
-        out.append("")
-    return "\n".join(out + lines) + "\n"
+    return game.record_text(lambda m: format_move(m, game.board))
 
 
 # --- JSON ---------------------------------------------------------------------------------

@@ -40,9 +40,8 @@ from __future__ import annotations
 from ..errors import IllegalTurnError, ParseError
 from ..inputs import is_digits, number, shown
 from ..formats.notation import json_object
-from ..formats.record import (RecordedGame, looks_like_record, read_numbered_game,
-                              tag_line)
-from .base import PREFIX, RED, protocol_name
+from ..formats.record import RecordedGame, looks_like_record, read_numbered_game
+from .base import PREFIX, protocol_name
 from .fast import Position
 from .geometry import board as board_named
 
@@ -180,15 +179,7 @@ def parse_game(text: str) -> Game:
 
 def game_string(game: Game) -> str:
     """The canonical record: one tag per line, a blank line, one round per line."""
-    lines = [tag_line(k, v) for k, v in game.tags.items()]
-    rounds = []
-    for i, t in enumerate(game.turns):
-        if game.side_of(i) == RED or i == 0:
-            mark = f"{game.round_of(i)}." if game.side_of(i) == RED else f"{game.round_of(i)}..."
-            rounds.append([mark])
-        rounds[-1].append(str(t))
-    body = [" ".join(r) for r in rounds]
-    return "\n".join(lines + ([""] if lines else []) + body) + "\n"
+    return game.record_text(str)
 
 
 def load_text(text: str):
