@@ -1,7 +1,5 @@
 """The registry of the family's games (szsolver.games): one contract for Stars' Zone,
 Star and Stargazers."""
-import types
-
 import pytest
 
 from szsolver import games
@@ -59,13 +57,16 @@ def test_turns_read_and_written_under_one_vocabulary(name):
 
 
 def test_a_command_answers_with_data_and_text():
-    o = types.SimpleNamespace(as_json=True, progress=None)
+    """What a program (the web, batch) asks: the answer, its options by name."""
     for g in games.GAMES:
-        text = TEXTS[g.name]
-        o.rule = None
-        pos, record = g.load(Source(given=text, text=text))
-        answer = g.commands["score"](pos, record, o)
+        pos, record = g.load(Source(text=TEXTS[g.name]))
+        answer = g.answer("score", pos, record)
         assert isinstance(answer.data, dict) and answer.text and answer.exit_code == 0
+        answer = g.answer("show", pos, record, svg="x.svg")     # the file is the caller's
+        assert [path for path, _svg in answer.files] == ["x.svg"]
+        assert answer.files[0][1].lstrip().startswith("<")
+    with pytest.raises(TypeError, match="star show takes no option beams"):
+        games.get("star").answer("show", pos, None, beams=True)
 
 
 def test_every_game_reads_the_text_alone():

@@ -26,7 +26,6 @@ from __future__ import annotations
 import io
 import os
 import sys
-import types
 
 import click
 
@@ -120,15 +119,20 @@ def stars_zone_only(command: str, source: str | None, example: bool = False) -> 
 
 
 def prepare(command: str, source: str | None, *, example: bool = False,
-            example_turns_left: int | None = None, as_json: bool = False, **options):
+            example_turns_left: int | None = None, **options):
     """Steps 1-3 of :func:`run` before the game answers: (the game, position, record or
-    None, the options the game's command reads)."""
+    None, the options its command takes, by name)."""
     entry, src = open_source(source, example, example_turns_left)
     refuse_options(entry, command, options)
     pos, record = entry.load(src, rule=options.get("rule"))
-    taken = {name: options.get(name) for name in entry.options[command]}
-    return entry, pos, record, types.SimpleNamespace(**taken, as_json=as_json,
-                                                     progress=progress_printer)
+    return entry, pos, record, {name: options.get(name) for name in entry.options[command]}
+
+
+def answer(entry: games.Entry, command: str, pos, record, as_json: bool,
+           options: dict) -> games.Answer:
+    """The game's answer, its work shown by the command line's progress lines."""
+    return entry.answer(command, pos, record, as_json=as_json, progress=progress_printer,
+                        **options)
 
 
 def deliver(answer: games.Answer, as_json: bool, inputs=()) -> None:
@@ -154,10 +158,9 @@ def run(command: str, source: str | None, *, example: bool = False,
     """Run ``command`` on SOURCE (or ``--example``) for whichever game it is: see the
     module doc. ``options``: the command's options by name (``svg``, ``time_limit``,
     ``turn_number``...; for ``check``, ``turn`` is TURN)."""
-    entry, pos, record, o = prepare(command, source, example=example,
-                                    example_turns_left=example_turns_left,
-                                    as_json=as_json, **options)
-    deliver(entry.commands[command](pos, record, o), as_json,
+    entry, pos, record, taken = prepare(command, source, example=example,
+                                        example_turns_left=example_turns_left, **options)
+    deliver(answer(entry, command, pos, record, as_json, taken), as_json,
             input_files(source, example=example))
 
 

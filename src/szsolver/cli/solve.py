@@ -10,7 +10,7 @@ import click
 from .batch import SOLVE_WORKERS_OPTIONS
 from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, Names, examples, input_files,
                      show_warnings, whole_number)
-from .games import deliver, prepare
+from .games import answer, deliver, prepare
 
 
 @examples("szsolver solve --example  # value, best turns, a line of play",
@@ -66,9 +66,9 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
     """
     from .pictures import out_path
     out_path(svg, inputs=input_files(position, example=example))
-    entry, pos, game, o = prepare(
+    entry, pos, game, taken = prepare(
         "solve", position, example=example, example_turns_left=EXAMPLE_TURNS_LEFT,
-        as_json=as_json, all_turns=all_turns, top=top, time_limit=time_limit,
+        all_turns=all_turns, top=top, time_limit=time_limit,
         node_limit=node_limit, tt_size=tt_size, rule=rule, two_turn_bounds=two_turn_bounds,
         threads=threads, quiet=quiet, workers=workers, scheduler=scheduler, svg=svg)
     if workers is not None or scheduler is not None:      # the search split into Dask jobs
@@ -78,5 +78,5 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
         from .batch import run_deep_solve
         show_warnings(game)
         return run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json)
-    deliver(entry.commands["solve"](pos, game, o), as_json,
+    deliver(answer(entry, "solve", pos, game, as_json, taken), as_json,
             input_files(position, example=example))

@@ -15,8 +15,8 @@ One vocabulary for all three games:
   counted as each game counts its endgame (turns left, live empty cells, empty cells).
 
 A command (``show``, ``score``, ``replay``, ``best``, ``check``, ``solve``,
-``annotate``) is ``entry.commands[name](position, record, options)``: ``options`` a
-namespace holding the options the entry declares for that command
+``annotate``) is ``entry.answer(name, position, record, **options)``, which calls
+``entry.commands[name](position, record, options)`` with ``options`` a namespace holding the options the entry declares for that command
 (``entry.options[name]``, by the names of the command line's parameters: ``svg``,
 ``time_limit``, ``turn_number``...) plus ``as_json`` (the answer is for a program:
 no progress is shown) and ``progress`` (a factory of progress lines,
@@ -28,7 +28,7 @@ bad input, before any output file is written.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from types import MappingProxyType
+from types import MappingProxyType, SimpleNamespace
 from typing import Callable, Mapping
 
 __all__ = ["Source", "Answer", "Entry", "COMMANDS"]
@@ -115,6 +115,21 @@ class Entry:
     def takes(self, command: str, option: str) -> bool:
         """Whether ``command`` of this game takes ``option``."""
         return option in self.options.get(command, ())
+
+    def answer(self, command: str, position, record=None, *, as_json: bool = True,
+               progress=None, **options) -> Answer:
+        """This game's answer to ``command`` for ``position`` (and the ``record`` it was
+        read from, or None), with ``options`` by name: the ones the command takes and
+        that are not given are None (the command's defaults). An option it does not
+        take is a bug of the caller (TypeError): ask :meth:`takes` first, as the
+        command line does."""
+        taken = self.options[command]
+        wrong = sorted(set(options) - taken)
+        if wrong:
+            raise TypeError(f"{self.name} {command} takes no option {', '.join(wrong)}")
+        o = SimpleNamespace(**{name: options.get(name) for name in taken},
+                            as_json=as_json, progress=progress)
+        return self.commands[command](position, record, o)
 
     def __repr__(self) -> str:
         return f"<game {self.name}>"
