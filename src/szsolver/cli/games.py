@@ -34,7 +34,8 @@ from ..errors import UnsupportedError
 from ..formats.sources import STDIN, read_stdin, read_text_file
 from .common import BadInput, emit, input_files, progress_printer, show_warnings, write_file
 
-__all__ = ["open_source", "refuse_options", "run", "deliver", "stars_zone_only", "show",
+__all__ = ["open_source", "refuse_options", "prepare", "game_answer", "deliver", "run",
+           "stars_zone_only", "show",
            "score", "replay", "best", "check", "solve", "annotate"]
 
 #: the options every command of every game takes (besides its own)
@@ -128,7 +129,7 @@ def prepare(command: str, source: str | None, *, example: bool = False,
     return entry, pos, record, {name: options.get(name) for name in entry.options[command]}
 
 
-def answer(entry: games.Entry, command: str, pos, record, as_json: bool,
+def game_answer(entry: games.Entry, command: str, pos, record, as_json: bool,
            options: dict) -> games.Answer:
     """The game's answer, its work shown by the command line's progress lines."""
     return entry.answer(command, pos, record, as_json=as_json, progress=progress_printer,
@@ -160,7 +161,7 @@ def run(command: str, source: str | None, *, example: bool = False,
     ``turn_number``...; for ``check``, ``turn`` is TURN)."""
     entry, pos, record, taken = prepare(command, source, example=example,
                                         example_turns_left=example_turns_left, **options)
-    deliver(answer(entry, command, pos, record, as_json, taken), as_json,
+    deliver(game_answer(entry, command, pos, record, as_json, taken), as_json,
             input_files(source, example=example))
 
 

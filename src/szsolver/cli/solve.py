@@ -10,7 +10,7 @@ import click
 from .batch import SOLVE_WORKERS_OPTIONS
 from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, Names, examples, input_files,
                      show_warnings, whole_number)
-from .games import answer, deliver, prepare
+from .games import deliver, game_answer, prepare
 
 
 @examples("szsolver solve --example  # value, best turns, a line of play",
@@ -78,5 +78,5 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
         from .batch import run_deep_solve
         show_warnings(game)
         return run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json)
-    deliver(answer(entry, "solve", pos, game, as_json, taken), as_json,
+    deliver(game_answer(entry, "solve", pos, game, as_json, taken), as_json,
             input_files(position, example=example))
