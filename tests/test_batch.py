@@ -195,7 +195,7 @@ def test_batch_annotate_equals_serial(client, tmp_path):
         got = json.load(f)
     want = annotate(short, time_per_turn=0.5, exact_turns=8, solver_time=30.0).to_json()
     got.pop("seconds"), want.pop("seconds")
-    assert got == {"source": "late.szg", **want}
+    assert got == {"source": "late.szg", **want, "warnings": []}     # as annotate --json
     with open(tmp_path / "bad.json", encoding="utf-8") as f:
         assert json.load(f)["error"]
 
@@ -255,6 +255,56 @@ def test_cli_batch_solve_on_a_running_scheduler(client, tmp_path):
     got = _read_jsonl(out)
     assert [g["input"] for g in got] == [POSITIONS[0].strip(), POSITIONS[3].strip(),
                                          POSITIONS[2].strip()]
+
+
+# late positions of the other games of the family: proved in a moment
+STAR = "star:4x5:BWWB/BBWW./BWWBBW/WB.W.WB/BB.BBBWW/BWBWBWW/BWBB.W/WBWW.:B"
+STARGAZERS = ("stargazers:12-star:1-2:r=2,3,4,6,8,9,10,13,14,16,20,21,24,29,32:"
+              "b=7,15,18,19,23,25,26,30,31,33,36,37,39,43,44,45")
+FAMILY_RECORDS = {"star": f'[Game "star"] [Position "{STAR}"] 1. E7 E8 2. H2',
+                  "stargazers": f'[Game "stargazers"] [Position "{STARGAZERS}"] 9. 35,47 11'}
+
+
+def test_cli_batch_solve_and_annotate_take_star_and_stargazers(client, tmp_path):
+    """Each unit through the registry's entry for its game: the records are what
+    ``solve --json`` and ``annotate --json`` print for that game."""
+    from szsolver.cli import main
+    addr = ["--scheduler", client.scheduler.address]
+    src = tmp_path / "positions.txt"
+    src.write_text(f"{STAR}\n{STARGAZERS}\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    r = CliRunner().invoke(main, ["batch", "solve", str(src), str(out), *addr])
+    assert r.exit_code == 0 and "2 units: 2 computed, 0 done before" in r.output, r.output
+    got = _read_jsonl(out)
+    for line, (record, text) in enumerate(zip(got, (STAR, STARGAZERS)), 1):
+        want = _cli_json("solve", text)
+        assert _strip(record) == {"line": line, "input": text, **_strip(want)}
+    paths = []
+    for name, text in FAMILY_RECORDS.items():
+        paths.append(tmp_path / f"{name}.txt")
+        paths[-1].write_text(text, encoding="utf-8")
+    r = CliRunner().invoke(main, ["batch", "annotate", *map(str, paths), str(tmp_path / "ann"),
+                                  *addr])
+    assert r.exit_code == 0 and "2 units: 2 computed, 0 done before" in r.output, r.output
+    for name, path in zip(FAMILY_RECORDS, paths):
+        got = json.loads((tmp_path / "ann" / f"{name}.json").read_text(encoding="utf-8"))
+        want = _cli_json("annotate", str(path))
+        assert _timeless(got) == {"source": str(path), **_timeless(want)}, name
+
+
+def _timeless(x):
+    """``x`` without its timings at any depth (a Star annotation times every move)."""
+    if isinstance(x, dict):
+        return {k: _timeless(v) for k, v in x.items()
+                if k not in TIMING_KEYS and k != "source_sha256"}
+    return [_timeless(v) for v in x] if isinstance(x, list) else x
+
+
+def _cli_json(*args):
+    from szsolver.cli import main
+    r = CliRunner().invoke(main, [*args, "--json"])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
 
 
 def test_cli_batch_solve_refuses_a_file_that_holds_no_results(tmp_path):

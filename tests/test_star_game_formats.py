@@ -179,8 +179,7 @@ def test_stars_zone_options_and_bad_star_input_are_one_line_errors():
 
 def test_commands_for_stars_zone_only_name_the_game_they_were_given(tmp_path):
     """A Star or Stargazers record, position or JSON where only Stars' Zone is read:
-    one line naming the game (not a Stars' Zone parse error about its moves), exit 2,
-    and a batch writes nothing."""
+    one line naming the game (not a Stars' Zone parse error about its moves), exit 2."""
     from szsolver.formats.record import parse_source_text
     star_pos = str(Position(by_name("2x2"), 0, 0, 0, 0))
     sg_pos = "stargazers:12-star:1-2:r=9,30:b=16,23"
@@ -195,20 +194,11 @@ def test_commands_for_stars_zone_only_name_the_game_they_were_given(tmp_path):
     for args, words in ((("potential", str(path)), "potential is not available for star"),
                         (("potential", sg_pos), "potential is not available for stargazers"),
                         (("batch", "deep-solve", star_pos, "--workers", "1"),
-                         "batch deep-solve is not available for star"),
-                        (("batch", "annotate", str(path), str(tmp_path / "out"), "--workers", "1"),
-                         "is a Star game: batch annotate reads Stars' Zone games")):
+                         "batch deep-solve is not available for star")):
         r = _run(*args)
         assert r.exit_code == 2, (args, r.output)
         lines = r.output.strip().splitlines()
         assert len(lines) == 1 and words in lines[0], (args, r.output)
-    assert not (tmp_path / "out").exists()
-    lines = tmp_path / "positions.txt"
-    lines.write_text(star_pos + "\n", encoding="utf-8")
-    r = _run("batch", "solve", str(lines), str(tmp_path / "out.jsonl"), "--workers", "1")
-    assert r.exit_code == 0 and "1 unit: 1 computed, 1 of them an error" in r.output, r.output
-    record = json.loads((tmp_path / "out.jsonl").read_text(encoding="utf-8"))
-    assert record["line"] == 1 and record["error"].startswith("a Star position")
 
 
 def test_each_outline_edge_faces_the_neighbour_it_separates():

@@ -1,4 +1,6 @@
-"""The work units of the batch commands. Each is a pure function of its arguments
+"""The work units of the batch commands, for every game of the family: a position or
+record is answered by its game's entry in the registry (:mod:`szsolver.games`), as the
+command line answers it. Each is a pure function of its arguments
 (seeds come from the date or the position, never from the clock or ``hash()``), so a
 unit that Dask runs again after a lost worker gives the same answer. They run on the
 workers: their arguments and results are plain data (strings, numbers, dicts)."""
@@ -12,23 +14,37 @@ from ..errors import InputError
 TIMING_KEYS = ("seconds", "nodes_per_second")
 
 
+def game_answer(command: str, text: str, **options) -> dict:
+    """The JSON that ``szsolver COMMAND TEXT --json`` prints, for whichever game of the
+    family ``text`` is (:func:`szsolver.games.of_text`), through the registry's entry
+    for that game; ``options`` by name, those the game's command does not take left
+    out (each game's own defaults then apply). InputError for bad input."""
+    from .. import games
+    entry = games.of_text(text)
+    pos, record = entry.load(games.Source(given=text, text=text))
+    taken = {k: v for k, v in options.items() if entry.takes(command, k)}
+    return entry.answer(command, pos, record, **taken).data
+
+
+def _error(e: InputError) -> str:
+    msg = str(e).strip().splitlines()
+    return msg[0] if msg else type(e).__name__
+
+
 def solve_unit(index: int, text: str, time_limit: float | None = None,
                node_limit: int | None = None) -> dict:
-    """Solve the position on input line ``index`` (0-based; ``text`` its content).
+    """Solve the position on input line ``index`` (0-based; ``text`` its content), of
+    any game of the family.
 
     Returns ``solve --json``'s object plus ``line`` (1-based) and ``input`` (the line as
     given). A line that is not a solvable position gives ``line``, ``input`` and
     ``error`` (one line) instead: one bad line never stops the batch."""
-    from ..endgame.solver import solve
-    from ..formats.record import parse_source_text
     head = {"line": index + 1, "input": text}
     try:
-        pos, _game = parse_source_text(text)
-        res = solve(pos, time_limit=time_limit, node_limit=node_limit)
+        return {**head, **game_answer("solve", text, time_limit=time_limit,
+                                      node_limit=node_limit)}
     except InputError as e:
-        msg = str(e).strip().splitlines()
-        return {**head, "error": msg[0] if msg else type(e).__name__}
-    return {**head, **res.to_json(pos.geometry)}
+        return {**head, "error": _error(e)}
 
 
 def puzzle_unit(date: str) -> dict:
@@ -55,21 +71,17 @@ def puzzle_dates(start: str, days: int) -> list[str]:
     return [(d0 + _dt.timedelta(days=k)).isoformat() for k in range(days)]
 
 
-def annotate_unit(name: str, text: str, time_per_turn: float, exact_turns: int,
-                  solver_time: float) -> dict:
-    """``annotate --json`` of the game record ``text`` (from file ``name``), plus
-    ``source``; a record that does not parse gives ``source`` and ``error``. The engine's
-    budget is converted to iterations, so the judgement is deterministic as long as
-    every exact solve finishes within ``solver_time``."""
-    from ..analysis.annotate import annotate
-    from ..formats.record import parse_source_text
+def annotate_unit(name: str, text: str, time_per_turn: float | None = None,
+                  exact_turns: int | None = None, solver_time: float | None = None) -> dict:
+    """``annotate --json`` of the game record ``text`` (from file ``name``, of any game
+    of the family), plus ``source``; a record that does not parse gives ``source`` and
+    ``error``. None: the game's own default (the options a game does not take are
+    left out). Stars' Zone's engine budget is converted to iterations, so the
+    judgement is deterministic as long as every exact solve finishes within
+    ``solver_time``."""
     try:
-        _pos, game = parse_source_text(text)
-        if game is None:
-            raise InputError("annotate needs a game record, not a position")
-        ann = annotate(game, time_per_turn=time_per_turn, exact_turns=exact_turns,
-                       solver_time=solver_time)
+        data = game_answer("annotate", text, time_per_turn=time_per_turn,
+                           exact_turns=exact_turns, solver_time=solver_time)
     except InputError as e:
-        msg = str(e).strip().splitlines()
-        return {"source": name, "error": msg[0] if msg else type(e).__name__}
-    return {"source": name, **ann.to_json()}
+        return {"source": name, "error": _error(e)}
+    return {"source": name, **data}

@@ -227,8 +227,9 @@ def puzzles_cmd(start, days, out_dir, workers, scheduler):
               help="Stop each solve after N nodes (deterministic).")
 @_where
 def solve_cmd(positions_file, out_file, example, time_limit, node_limit, workers, scheduler):
-    """Solve every position of POSITIONS_FILE (one position string a line; blank lines
-    and lines starting with # are skipped; - reads standard input). OUT.jsonl gets one
+    """Solve every position of POSITIONS_FILE (one position string a line, of Stars'
+    Zone, Star or Stargazers; blank lines and lines starting with # are skipped; - reads
+    standard input). OUT.jsonl gets one
     JSON object a line: the keys of 'solve --json' plus line (1-based) and input; a line
     that is not a solvable position gets line, input and error. The finished file is in
     input order."""
@@ -259,16 +260,18 @@ def solve_cmd(positions_file, out_file, example, time_limit, node_limit, workers
               help="Also annotate the bundled rulebook example game (as example.json).")
 @click.option("--time-per-turn", type=SECONDS, default=None, metavar="S",
               help="Engine budget per estimated turn (default 2; fixed iterations).")
-@click.option("--exact-turns", type=WholeRange(0, 8), default=8, show_default=True,
-              help="Prove the turns with at most this many turns left.")
+@click.option("--exact-turns", type=WholeRange(0), default=None, metavar="N",
+              help="Prove the turns with at most N turns left (0 to 8, default 8; Star: N "
+                   "live empty cells, 0 to 16, default 14; Stargazers: N empty cells, 0 to 16, "
+                   "default 13), as annotate does.")
 @click.option("--solver-time", type=SECONDS, default=None, metavar="S",
-              help="Limit per exact solve (default 60); a solve that stops is estimated.")
+              help="Limit per exact solve (default 60; not for Star games); a solve that "
+                   "stops is estimated.")
 @_where
 def annotate_cmd(paths, example, time_per_turn, exact_turns, solver_time, workers, scheduler):
-    """Annotate every game record in GAMES (- reads one from standard input, as
-    stdin.json): OUT/NAME.json per game (NAME: the file name without its extension)
-    holding 'annotate --json' plus source."""
-    from ..analysis.annotate import SOLVER_TIME, TIME_PER_TURN
+    """Annotate every game record in GAMES, Stars' Zone, Star or Stargazers (- reads
+    one from standard input, as stdin.json): OUT/NAME.json per game (NAME: the file
+    name without its extension) holding 'annotate --json' plus source."""
     from ..batch.run import Directory, Unit
     from ..batch.units import annotate_unit
     *games, out_dir = paths
@@ -285,20 +288,12 @@ def annotate_cmd(paths, example, time_per_turn, exact_turns, solver_time, worker
             raise BadInput(f"{path} and {names[name]} would both be {name}.json: rename one")
         names[name] = path
     texts = {name: _lines_of(path) for name, path in names.items()}
-    from ..games import DEFAULT, of_text
-    for name, path in names.items():
-        other = of_text(texts[name])
-        if other is not DEFAULT:      # checked before any work: nothing half-written
-            raise BadInput(f"{labels.get(path, path)} is a {other.title} game: batch "
-                           f"annotate reads Stars' Zone games (szsolver annotate judges a "
-                           f"{other.title} game)")
     for name, path in names.items():      # a game record named OUT/NAME.json
         not_an_input(os.path.join(out_dir, f"{name}.json"), "the annotation",
                      input_files(path), instead="give another OUT/ folder")
     _output_dir(out_dir)
-    units = [Unit(name, annotate_unit, (labels.get(path, path), texts[name],
-                                        time_per_turn or TIME_PER_TURN, exact_turns,
-                                        solver_time or SOLVER_TIME), texts[name])
+    units = [Unit(name, annotate_unit, (labels.get(path, path), texts[name], time_per_turn,
+                                        exact_turns, solver_time), texts[name])
              for name, path in names.items()]
     report = _run(units, Directory(out_dir), workers, scheduler, "games")
     click.echo(_summary(report, out_dir))

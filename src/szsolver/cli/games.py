@@ -30,7 +30,6 @@ import sys
 import click
 
 from .. import games
-from ..errors import UnsupportedError
 from ..formats.sources import STDIN, read_stdin, read_text_file
 from .common import BadInput, emit, input_files, progress_printer, show_warnings, write_file
 
@@ -113,10 +112,7 @@ def refuse_options(entry: games.Entry, command: str, options: dict) -> None:
 def stars_zone_only(command: str, source: str | None, example: bool = False) -> None:
     """For a command only Stars' Zone has: UnsupportedError (bad input, one line) when
     SOURCE is another game's."""
-    entry, _src = open_source(source, example)
-    if entry is not games.DEFAULT:
-        raise UnsupportedError(f"{command} is not available for {entry.name} positions and "
-                               "games")
+    games.stars_zone_only(command, open_source(source, example)[0])
 
 
 def prepare(command: str, source: str | None, *, example: bool = False,

@@ -26,7 +26,7 @@ from . import star, stargazers, stars_zone
 from .contract import COMMANDS, Answer, Entry, Source
 
 __all__ = ["GAMES", "COMMANDS", "DEFAULT", "Entry", "Source", "Answer", "get", "of_text",
-           "names"]
+           "names", "stars_zone_only"]
 
 #: every game of the family, Stars' Zone (the default) first
 GAMES: tuple[Entry, ...] = (stars_zone.ENTRY, star.ENTRY, stargazers.ENTRY)
@@ -60,3 +60,11 @@ def of_text(text: str) -> Entry:
         if g is not DEFAULT and g.detect(text):
             return g
     return DEFAULT
+
+
+def stars_zone_only(what: str, entry: Entry) -> None:
+    """For what only Stars' Zone offers (``potential``, ``batch deep-solve``, the web's
+    potential map): UnsupportedError (bad input, one line) naming ``what`` and the game
+    when ``entry`` is another game. The one place where that is refused."""
+    if entry is not DEFAULT:
+        raise UnsupportedError(f"{what} is not available for {entry.name} positions and games")

@@ -587,7 +587,7 @@ def solve(pos, game, o):
     show = _progress(o, not (o.as_json or o.quiet), lines=True)
     try:
         res = solve_position(pos, time_limit=o.time_limit, node_limit=o.node_limit,
-                             tt_size=o.tt_size, all_turns=all_turns, threads=o.threads,
+                             tt_size=o.tt_size, all_turns=all_turns, threads=o.threads or 1,
                              progress=show and _Feedback(show, pos.geometry))
     finally:
         _close(show)
@@ -629,7 +629,7 @@ def annotate(pos, game, o):
         options["solver_time"] = o.solver_time
     try:
         ann = annotate_game(game, exact_turns=o.exact_turns, progress=progress,
-                            threads=o.threads, **options)
+                            threads=o.threads or 1, **options)
     finally:
         _close(show)
     files = ()
