@@ -298,17 +298,19 @@ def test_the_deep_solve_builds_its_answer_through_the_prover():
     assert not defined & {"_line", "_keeps", "_prove_child", "Budget", "Window"}, defined
 
 
-def test_the_command_line_reaches_the_games_only_through_the_registry():
-    """The command line is written once against the registry of games
-    (``szsolver.games``): no module of it imports a game's own package (Star's,
-    Stargazers') or a game's entry behind the registry; what a game offers, it learns
-    from the registry."""
+def test_the_command_line_web_and_batch_reach_the_games_only_through_the_registry():
+    """The command line, the web app and batch work are written once against the
+    registry of games (``szsolver.games``): no module of theirs imports a game's own
+    package (Star's, Stargazers') or a game's entry behind the registry; what a game
+    offers, they learn from the registry."""
     entries = {"szsolver.games.star", "szsolver.games.stargazers", "szsolver.games.stars_zone"}
     graph = _graph()
     wrong = [f"{name} -> {dep}" for name, deps in graph.items()
-             if name.startswith("szsolver.cli")
+             if name.startswith(("szsolver.cli", "szsolver.web", "szsolver.batch"))
              for dep in deps if dep in entries or _layer(dep) in ("star", "stargazers")]
-    assert not wrong, "the command line past the registry:\n" + "\n".join(sorted(wrong))
-    assert "szsolver.games" in graph["szsolver.cli.games"]
+    assert not wrong, "past the registry:\n" + "\n".join(sorted(wrong))
+    for front in ("szsolver.cli.games", "szsolver.web.app", "szsolver.web.tasks",
+                  "szsolver.batch.units"):
+        assert "szsolver.games" in graph[front], front
     assert not [m for m in graph if m.startswith("szsolver.cli.game_")], \
         "a command line module of one game's own"

@@ -183,6 +183,57 @@ def test_view_and_game(client):
     assert s["positions"] == [LATE] and s["turns"] == []
 
 
+# late positions of the other games of the family (proved in a moment), a record from
+# each, and a turn to judge
+FAMILY = {
+    "star": ("star:4x5:BWWB/BBWW./BWWBBW/WB.W.WB/BB.BBBWW/BWBWBWW/BWBB.W/WBWW.:B",
+             '1. E7 E8 2. H2', "E7"),
+    "stargazers": ("stargazers:12-star:1-2:r=2,3,4,6,8,9,10,13,14,16,20,21,24,29,32:"
+                   "b=7,15,18,19,23,25,26,30,31,33,36,37,39,43,44,45", "9. 35,47 11", "35,47"),
+}
+
+
+def timeless(x):
+    """``x`` without ``seconds`` at any depth (a Star annotation times every move)."""
+    if isinstance(x, dict):
+        return {k: timeless(v) for k, v in x.items() if k != "seconds"}
+    return [timeless(v) for v in x] if isinstance(x, list) else x
+
+
+@pytest.mark.parametrize("name", list(FAMILY))
+def test_the_other_games_answers_are_the_cli_json(client, name, tmp_path):
+    """A Star or Stargazers position or record, found as the command line finds it:
+    score, solve, check, annotate and the live evaluation answer with that game's
+    ``--json``; what only Stars' Zone offers is a 400 naming the game."""
+    position, moves, turn = FAMILY[name]
+    record = f'[Game "{name}"] [Position "{position}"] {moves}'
+    post = lambda path, body: client.post(path, json=body)  # noqa: E731
+    assert post("/api/score", {"position": position}).json() == cli_json("score", position)
+    got = post("/api/solve", {"position": position, "all_turns": True}).json()
+    assert timeless(got) == timeless(cli_json("solve", position, "--all-turns"))
+    got = post("/api/check", {"position": position, "turn": turn}).json()
+    assert timeless(got) == timeless(cli_json("check", position, turn))
+    (tmp_path / "g.txt").write_text(record, encoding="utf-8")
+    for path in ("/api/annotate", "/api/annotate/events"):
+        r = post(path, {"source": record, "time_per_turn": 0.2})
+        assert r.status_code == 200, r.text
+        got = r.json() if path == "/api/annotate" else events_of(r.text)[-1][1]
+        assert timeless(got) == timeless(cli_json("annotate", str(tmp_path / "g.txt"),
+                                                  "--time-per-turn", "0.2"))
+    events = events_of(client.get("/api/evaluate", params={"position": position,
+                                                           "time_limit": "0.3"}).text)
+    assert [e for e, _ in events] == ["done"]
+    assert timeless(events[0][1]) == timeless(cli_json("best", position, "--time", "0.3"))
+    for path, body, what in (("/api/potential", {"position": position}, "potential"),
+                             ("/api/view", {"position": position}, "the analysis board's view"),
+                             ("/api/game", {"source": record}, "the analysis board's game")):
+        r = post(path, body)
+        assert r.status_code == 400 and r.json() == {
+            "error": f"{what} is not available for {name} positions and games"}, (path, r.text)
+    r = post("/api/check", {"position": position, "turn": "nowhere"})
+    assert r.status_code == 400 and "\n" not in r.json()["error"], r.text
+
+
 def cli_check_json(pid, stars):
     """``szsolver puzzle check PID STARS --json`` (exit 0 when correct, 1 when not)."""
     r = CliRunner().invoke(main, ["puzzle", "check", pid, " ".join(stars), "--json"])

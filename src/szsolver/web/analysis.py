@@ -86,6 +86,36 @@ def position_and_game_from(value):
     return parse_source_text(text_from(value, "position"))
 
 
+def _as_text(value) -> str | None:
+    import json
+    if isinstance(value, dict):
+        return json.dumps(value)
+    return value if isinstance(value, str) else None
+
+
+def game_of(value):
+    """The registry's entry of the game a request's ``position`` or ``source`` (text,
+    or a JSON object) is of: its Game tag or ``star:``/``stargazers:`` prefix
+    (:func:`szsolver.games.of_text`, as the command line finds it), else Stars' Zone."""
+    from .. import games
+    text = _as_text(value)
+    return games.DEFAULT if text is None else games.of_text(text)
+
+
+def family_source(value):
+    """(the game's registry entry, the value as text, position, record or None) for a
+    request's value of a game of the family other than Stars' Zone (see
+    :func:`game_of`), read by that game (InputError naming the problem); None for
+    Stars' Zone's, which the endpoints read themselves."""
+    from .. import games
+    entry = game_of(value)
+    if entry is games.DEFAULT:
+        return None
+    text = _as_text(value)
+    pos, record = entry.load(games.Source(given=text, text=text))
+    return entry, text, pos, record
+
+
 def game_from(body: dict):
     """A game from a request: ``source`` (a game record, a JSON game or a position
     string, as text), ``game`` (a JSON game object) or ``example: true`` (the
@@ -235,5 +265,5 @@ def require_keys(body: dict, allowed: set, required: set = frozenset()) -> None:
 
 
 __all__ = ["TIME_CAP", "DEFAULT_TIME", "time_limit_from", "seconds_from_text", "flag_from", "position_from",
-           "game_from", "side_from", "board_svg", "bare_board_svg", "geometry_data", "picture_colours", "score_json", "position_view", "game_view",
+           "game_of", "family_source", "game_from", "side_from", "board_svg", "bare_board_svg", "geometry_data", "picture_colours", "score_json", "position_view", "game_view",
            "require_keys", "InputError"]

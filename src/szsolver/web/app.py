@@ -49,7 +49,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .. import errors
+from .. import errors, games
 from ..inputs import MAX_DIGITS, is_digits, json_int
 from ..formats.record import with_warnings
 from . import analysis as an
@@ -469,20 +469,42 @@ async def api_puzzle_check(request: Request):
     return JSONResponse(check_to_json(p, check_solution(p, placed, off_board), entry["gen"].id))
 
 
+# --- the family's other games: through the registry, as the command line ------------------
+
+def _stars_zone_only(what: str, value) -> None:
+    """A 400 naming the game and ``what`` it does not offer, for an endpoint that only
+    Stars' Zone has (:func:`szsolver.games.stars_zone_only`)."""
+    games.stars_zone_only(what, an.game_of(value))
+
+
+async def _family_job(request: Request, source, command: str, deadline: float, **options):
+    """The answer of Star's or Stargazers' ``command`` as a job (their solver, engine
+    and judge are heavy work too): the JSON of ``szsolver COMMAND --json``."""
+    entry, text, _pos, _record = source
+    return JSONResponse(await run_job(request, tasks.game_answer, entry.name, command, text,
+                                      options, deadline=deadline))
+
+
 async def api_score(request: Request):
     body = await read_json(request, {"position"}, {"position"})
+    other = an.family_source(body["position"])
+    if other is not None:
+        entry, _text, pos, record = other
+        return JSONResponse(entry.answer("score", pos, record).data)
     pos, game = an.position_and_game_from(body["position"])
     return JSONResponse(with_warnings(an.score_json(pos), game))
 
 
 async def api_view(request: Request):
     body = await read_json(request, {"position", "last_turn"}, {"position"})
+    _stars_zone_only("the analysis board's view", body["position"])
     pos = an.position_from(body["position"])
     return JSONResponse(an.position_view(pos, body.get("last_turn")))
 
 
 async def api_game(request: Request):
     body = await read_json(request, {"source", "game", "example"})
+    _stars_zone_only("the analysis board's game", body.get("source", body.get("game")))
     return JSONResponse(an.game_view(an.game_from(body)))
 
 
@@ -494,9 +516,13 @@ def _job_position(pos) -> dict:
 
 async def api_solve(request: Request):
     body = await read_json(request, {"position", "time_limit", "all_turns"}, {"position"})
-    pos, game = an.position_and_game_from(body["position"])
+    other = an.family_source(body["position"])
     limit = an.time_limit_from(body.get("time_limit"))
     all_turns = an.flag_from(body.get("all_turns"), "all_turns")
+    if other is not None:
+        return await _family_job(request, other, "solve", limit + GRACE, time_limit=limit,
+                                 all_turns=all_turns)
+    pos, game = an.position_and_game_from(body["position"])
     out = await run_job(request, tasks.solve_position, _job_position(pos), limit, all_turns,
                         deadline=limit + GRACE)
     return JSONResponse(with_warnings(out, game))
@@ -505,8 +531,14 @@ async def api_solve(request: Request):
 async def api_check(request: Request):
     from ..formats.notation import parse_turn
     body = await read_json(request, {"position", "turn", "time_limit"}, {"position", "turn"})
-    pos, game = an.position_and_game_from(body["position"])
+    other = an.family_source(body["position"])
     turn = an.text_from(body["turn"], "turn")
+    if other is not None:
+        other[0].parse_turn(turn, other[2])          # bad text named before any job
+        limit = an.time_limit_from(body.get("time_limit"))
+        return await _family_job(request, other, "check", limit + GRACE, turn=turn,
+                                 time_limit=limit)
+    pos, game = an.position_and_game_from(body["position"])
     pos.copy().play(parse_turn(turn, pos.geometry))   # IllegalTurnError naming why, before any job
     limit = an.time_limit_from(body.get("time_limit"))
     out = await run_job(request, tasks.check_turn, _job_position(pos), turn, limit,
@@ -516,6 +548,7 @@ async def api_check(request: Request):
 
 async def api_potential(request: Request):
     body = await read_json(request, {"position", "side", "time_limit", "svg"}, {"position"})
+    _stars_zone_only("potential", body["position"])
     pos, game = an.position_and_game_from(body["position"])
     side = an.side_from(body.get("side"), pos)
     limit = an.time_limit_from(body.get("time_limit"))
@@ -535,28 +568,45 @@ ANNOTATE_CPSAT = False
 
 
 async def _annotation_job(request: Request) -> tuple:
-    """The annotation's job arguments from the request's body (checked before any job)."""
+    """The annotation's job (its function and arguments) from the request's body
+    (checked before any job). A Star or Stargazers game is judged by its entry in the
+    registry with the engine budget asked for (capped as for Stars' Zone), the exact
+    solves under ANNOTATE_SOLVER_TIME where the game takes a limit, and the game's own
+    exact horizon: ``annotate --json`` of that game."""
     from ..formats.record import game_json
     body = await read_json(request, {"source", "game", "example", "time_per_turn"})
     tpt = an.time_limit_from(body.pop("time_per_turn", None), "time_per_turn", ANNOTATE_TIME_PER_TURN,
                              ANNOTATE_MAX_TIME_PER_TURN)
+    other = an.family_source(body.get("source", body.get("game")))
+    if other is not None:
+        if len([k for k in ("source", "game", "example") if body.get(k) is not None]) != 1:
+            raise errors.ParseError("give exactly one of 'source', 'game' or 'example'")
+        entry, text, _pos, record = other
+        if record is None or not len(record):
+            raise errors.InputError("the game has no turns to annotate")
+        options = {"time_per_turn": tpt}
+        if entry.takes("annotate", "solver_time"):
+            options["solver_time"] = ANNOTATE_SOLVER_TIME
+        return tasks.game_answer, (entry.name, "annotate", text, options)
     game = an.game_from(body)
     if not game.turns:
         raise errors.InputError("the game has no turns to annotate")
     an.check_board(game.start)
-    return (game_json(game), tpt, ANNOTATE_EXACT_TURNS, ANNOTATE_SOLVER_TIME, ANNOTATE_CPSAT)
+    return tasks.annotate_game, (game_json(game), tpt, ANNOTATE_EXACT_TURNS, ANNOTATE_SOLVER_TIME,
+                                 ANNOTATE_CPSAT)
 
 
 async def api_annotate(request: Request):
-    args = await _annotation_job(request)
-    out = await run_job(request, tasks.annotate_game, *args, deadline=ANNOTATE_DEADLINE)
+    fn, args = await _annotation_job(request)
+    out = await run_job(request, fn, *args, deadline=ANNOTATE_DEADLINE)
     return JSONResponse(out)
 
 
 async def api_annotate_events(request: Request):
-    """/api/annotate as Server-Sent Events: "turn k of N" as it goes, then the answer."""
-    args = await _annotation_job(request)
-    return JobEvents(request, tasks.annotate_game, *args, deadline=ANNOTATE_DEADLINE)
+    """/api/annotate as Server-Sent Events: "turn k of N" as it goes (Stars' Zone's),
+    then the answer."""
+    fn, args = await _annotation_job(request)
+    return JobEvents(request, fn, *args, deadline=ANNOTATE_DEADLINE)
 
 
 #: The GETs that start work (the guard checks where they come from, as for a POST).
@@ -578,11 +628,15 @@ async def api_evaluate(request: Request):
         raise errors.ParseError(f"unknown parameter {unknown[0]!r} (expected: position, time_limit)")
     if "position" not in q:
         raise errors.ParseError("missing 'position': a position string")
-    pos = an.position_from(q["position"])
+    other = an.family_source(q["position"])
+    pos = an.position_from(q["position"]) if other is None else other[2]
     if pos.is_over():
         raise errors.InputError("the game is over: there is no turn to play")
     limit = an.time_limit_from(an.seconds_from_text(q.get("time_limit"), "time_limit"),
                                default=EVALUATE_TIME)
+    if other is not None:          # best --time S --json of that game, in one "done" event
+        return JobEvents(request, tasks.game_answer, other[0].name, "best", other[1],
+                         {"time": limit}, deadline=limit + GRACE)
     return JobEvents(request, tasks.evaluate_position, _job_position(pos), limit,
                      deadline=limit + GRACE)
 
@@ -609,34 +663,36 @@ ENDPOINTS = [
      'the JSON of `szsolver puzzle check ID STARS --json`: {"puzzle", "id", "correct", '
      '"problems", "stars", "placed", "needed", "off_board", "on_blocked", '
      '"givens_contradicted", "clashes", "missing_patterns"}'),
-    ("POST", "/api/score", api_score, "Score a position.",
+    ("POST", "/api/score", api_score, "Score a position (Stars' Zone, Star or Stargazers).",
      '{"position": a position string, a JSON position or game, or a game record}',
-     "the JSON of `szsolver score --json`"),
-    ("POST", "/api/view", api_view, "A position as the board shows it.",
+     "the JSON of `szsolver score --json` for the position's game"),
+    ("POST", "/api/view", api_view, "A position as the board shows it (Stars' Zone).",
      '{"position", "last_turn"?}',
      '{"position" (JSON), "svg", "score" (as /api/score), "side", "over", "neutrals_left_to_move", '
      '"last_turn"}'),
-    ("POST", "/api/game", api_game, "Replay a game (or start one from a position).",
+    ("POST", "/api/game", api_game, "Replay a game (or start one from a position; Stars' Zone).",
      '{"source": a game record, JSON game or position string} | {"game": a JSON game} | {"example": true}',
      '{"game", "record", "positions" (the start first), "turns": [{"turn", "round", "side"}], '
      '"board", "warnings", "start" (JSON), "stones_per_side", "geometry" (the points, steps and '
      'pattern names), "svg" (the board without stones), "colours"}'),
-    ("POST", "/api/solve", api_solve, "The endgame solver: the value, best turns, PV.",
+    ("POST", "/api/solve", api_solve, "The endgame solver: the value, best turns, PV (any game).",
      '{"position", "time_limit"?, "all_turns"?: true for the value of every turn}',
-     "the JSON of `szsolver solve --json` (--all-turns)"),
-    ("POST", "/api/check", api_check, "Was a turn optimal?",
-     '{"position": the position the turn is played in, "turn": "44n66", "time_limit"?}',
-     "the JSON of `szsolver check POSITION TURN --json`"),
-    ("POST", "/api/potential", api_potential, "The CP-SAT potential map of one side.",
+     "the JSON of `szsolver solve --json` (--all-turns) for the position's game"),
+    ("POST", "/api/check", api_check, "Was a turn optimal? (any game)",
+     '{"position": the position the turn is played in, "turn": "44n66" (Star: "E7", '
+     'Stargazers: "17,23"), "time_limit"?}',
+     "the JSON of `szsolver check POSITION TURN --json` for the position's game"),
+    ("POST", "/api/potential", api_potential, "The CP-SAT potential map of one side (Stars' Zone).",
      '{"position", "side"?: "red"|"blue" (default: the side to move), "time_limit"? (per CP-SAT '
      'solve), "svg"?: true for the heat map}',
      "the JSON of `szsolver potential --map --side SIDE --json`, plus \"svg\""),
-    ("POST", "/api/annotate", api_annotate, "Judge every turn of a game.",
+    ("POST", "/api/annotate", api_annotate, "Judge every turn of a game (any game).",
      '{"source" | "game" | "example" as for /api/game, "time_per_turn"? (engine seconds, '
      f'at most {ANNOTATE_MAX_TIME_PER_TURN:g})}}',
      f"the JSON of `szsolver annotate --json` (the last {ANNOTATE_EXACT_TURNS} turns proved, "
      f"exact solves under {ANNOTATE_SOLVER_TIME:g} s, no CP-SAT bounds for the estimated turns: "
-     "see \"settings\"), plus \"chart\" (SVG)"),
+     "see \"settings\"), plus \"chart\" (SVG); for a Star or Stargazers record that "
+     "game's `annotate --json`"),
     ("POST", "/api/annotate/events", api_annotate_events, "Judge every turn of a game, with its progress.",
      "as /api/annotate",
      'Server-Sent Events: "progress" {"done", "total", "text"} before each turn is judged, then '
@@ -647,7 +703,7 @@ ENDPOINTS = [
      'Server-Sent Events: "progress" with the JSON of `szsolver best --json` so far ("partial": '
      '"solver" or "bounds" as they start, "tree" as the search deepens: "iterations", "value", '
      '"turn", "pv", "lower", "upper"), then "done" with `szsolver best --time S --json`, or '
-     '"error" {"error", "status"}'),
+     '"error" {"error", "status"}; a Star or Stargazers position: "done" alone'),
     ("GET", "/api/health", api_health, "Is the server up; its jobs.", "",
      '{"ok": true, "jobs": {"running", "waiting", "started", "done", "cancelled", "timed_out", '
      '"failed", "busy"}, "cached_puzzles", "cached_bytes"}'),

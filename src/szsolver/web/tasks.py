@@ -19,6 +19,17 @@ from ..formats.notation import parse_position_json
 from ..starmaps import generate as _generate_mod  # noqa: F401
 
 
+def game_answer(game: str, command: str, text: str, options: dict, report=None) -> dict:
+    """``szsolver COMMAND TEXT --json`` for the family's game named ``game``, through its
+    entry in the registry (:meth:`szsolver.games.Entry.answer`): ``text`` a position
+    or record the server has read already, ``options`` by name. (``report``: the job
+    runner's, for a streamed request; these answers come whole, in one event.)"""
+    from .. import games
+    entry = games.get(game)
+    pos, record = entry.load(games.Source(given=text, text=text))
+    return entry.answer(command, pos, record, **options).data
+
+
 def puzzle_entry(pid: str, with_puzzle: bool = True) -> dict:
     """The puzzle with ID ``pid`` (generated afresh when the collection does not hold
     it) as ``Generated.to_json()`` plus ``attempts``, and its logic steps."""
