@@ -54,6 +54,7 @@ def test_turns_read_and_written_under_one_vocabulary(name):
         assert g.parse_turn(written, pos) == t, (name, written)
     assert g.diagram(pos).strip()
     assert g.svg(pos).lstrip().startswith("<")
+    assert g.position_text(pos) == text            # the position string load reads
 
 
 def test_a_command_answers_with_data_and_text():

@@ -85,6 +85,7 @@ class Entry:
       :class:`Source` (InputError naming the problem);
     - ``legal_turns``, ``parse_turn``, ``format_turn``: see the module doc;
     - ``diagram(position)``: the position as text; ``svg(position)``: as a picture;
+      ``position_text(position)``: its position string (what ``load`` reads back);
     - ``solve(position, all_turns=False, time_limit=None, node_limit=None)``: the exact
       solver's answer (``exact``, ``pv``, ``stopped``, proved ``lower``/``upper`` when
       a limit stopped it); ``check(position, turn, time_limit=None)``: was ``turn``
@@ -102,6 +103,7 @@ class Entry:
     format_turn: Callable
     diagram: Callable
     svg: Callable
+    position_text: Callable
     solve: Callable
     check: Callable
     annotate: Callable

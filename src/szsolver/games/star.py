@@ -38,6 +38,11 @@ def diagram(pos) -> str:
     return star_diagram(pos)
 
 
+def position_text(pos) -> str:
+    from ..star.position import position_string
+    return position_string(pos)
+
+
 def svg(pos, **options) -> str:
     from ..star.svg import position_svg
     return position_svg(pos, **options)
@@ -262,8 +267,8 @@ def annotate(pos, game, o):
 ENTRY = Entry(
     name=NAME, title="Star", aliases=(), detect=tagged(NAME), load=load,
     legal_turns=legal_turns, parse_turn=parse_turn, format_turn=format_turn,
-    diagram=diagram, svg=svg, solve=solve_position, check=check_turn,
-    annotate=annotate_game,
+    diagram=diagram, svg=svg, position_text=position_text, solve=solve_position,
+    check=check_turn, annotate=annotate_game,
     options={"show": ("svg",), "score": (), "replay": ("final", "diagrams", "svg"),
              "best": ("time",), "check": ("turn", "turn_number", "time_limit"),
              "solve": ("all_turns", "top", "time_limit", "node_limit", "svg"),

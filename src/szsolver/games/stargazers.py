@@ -50,6 +50,10 @@ def diagram(pos) -> str:
     return sg_diagram(pos)
 
 
+def position_text(pos) -> str:
+    return str(pos)
+
+
 def svg(pos, **options) -> str:
     from ..stargazers.svg import position_svg
     return position_svg(pos, **options)
@@ -298,8 +302,8 @@ def annotate(pos, game, o):
 ENTRY = Entry(
     name=NAME, title=TITLE, aliases=(), detect=tagged(NAME), load=load,
     legal_turns=legal_turns, parse_turn=parse_turn, format_turn=format_turn,
-    diagram=diagram, svg=svg, solve=solve_position, check=check_turn,
-    annotate=annotate_game,
+    diagram=diagram, svg=svg, position_text=position_text, solve=solve_position,
+    check=check_turn, annotate=annotate_game,
     options={"show": ("svg",), "score": (), "replay": ("final", "diagrams", "svg"),
              "best": ("time", "wall_clock"), "check": ("turn", "turn_number", "time_limit"),
              "solve": ("all_turns", "top", "time_limit", "node_limit", "svg"),

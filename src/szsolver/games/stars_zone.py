@@ -62,6 +62,11 @@ def diagram(pos) -> str:
     return sz_diagram(pos)
 
 
+def position_text(pos) -> str:
+    from ..formats.notation import position_string
+    return position_string(pos)
+
+
 def svg(pos, **options) -> str:
     from ..formats.svg import position_svg
     return position_svg(pos, **options)
@@ -642,8 +647,8 @@ def annotate(pos, game, o):
 ENTRY = Entry(
     name=NAME, title="Stars' Zone", aliases=("starszone", "sz"), detect=detect, load=load,
     legal_turns=legal_turns, parse_turn=parse_turn, format_turn=turn_text,
-    diagram=diagram, svg=svg, solve=solve_position, check=check_turn,
-    annotate=annotate_game,
+    diagram=diagram, svg=svg, position_text=position_text, solve=solve_position,
+    check=check_turn, annotate=annotate_game,
     options={"show": ("rule", "svg", "beams"), "score": ("rule",),
              "replay": ("rule", "final", "diagrams", "svg"),
              "best": ("rule", "time", "wall_clock"),
