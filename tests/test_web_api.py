@@ -224,12 +224,18 @@ def test_the_other_games_answers_are_the_cli_json(client, name, tmp_path):
                                                            "time_limit": "0.3"}).text)
     assert [e for e, _ in events] == ["done"]
     assert timeless(events[0][1]) == timeless(cli_json("best", position, "--time", "0.3"))
-    for path, body, what in (("/api/potential", {"position": position}, "potential"),
-                             ("/api/view", {"position": position}, "the analysis board's view"),
-                             ("/api/game", {"source": record}, "the analysis board's game")):
-        r = post(path, body)
-        assert r.status_code == 400 and r.json() == {
-            "error": f"{what} is not available for {name} positions and games"}, (path, r.text)
+    r = post("/api/potential", {"position": position})
+    assert r.status_code == 400 and r.json() == {
+        "error": f"potential is not available for {name} positions and games"}, r.text
+    # the board, which has no rules of these games: the server replays and draws
+    g = post("/api/game", {"source": record}).json()
+    replay = cli_json("replay", str(tmp_path / "g.txt"))
+    played = replay.get("moves", replay.get("turns"))
+    assert g["family"] and g["game"] == name and g["record"] == record
+    assert g["positions"] == [position] + [t["position"] for t in played]
+    assert [t["turn"] for t in g["turns"]] == [t.get("move", t.get("turn")) for t in played]
+    v = post("/api/view", {"position": g["positions"][1]}).json()
+    assert v["score"] == cli_json("score", g["positions"][1]) and v["svg"].lstrip().startswith("<")
     r = post("/api/check", {"position": position, "turn": "nowhere"})
     assert r.status_code == 400 and "\n" not in r.json()["error"], r.text
 

@@ -169,6 +169,43 @@ def test_example_game_step_through_and_turn_values(server, page):
     shot(page, "analysis.png")
 
 
+FAMILY_GAMES = {
+    "star": ('[Game "star"] [Position "star:4x5:BWWB/BBWW./BWWBBW/WB.W.WB/BB.BBBWW/BWBWBWW/'
+             'BWBB.W/WBWW.:B"] 1. E7 E8 2. H2', ["E7", "E8", "H2"], ("Black", "White")),
+    "stargazers": ('[Game "stargazers"] [Position "stargazers:12-star:1-2:r=2,3,4,6,8,9,10,13,'
+                   '14,16,20,21,24,29,32:b=7,15,18,19,23,25,26,30,31,33,36,37,39,43,44,45"] '
+                   '9. 35,47 11', ["35,47", "11"], ("Red", "Blue")),
+}
+
+
+@pytest.mark.parametrize("name", list(FAMILY_GAMES))
+def test_step_through_a_star_and_a_stargazers_game(server, page, name):
+    """The page has no rules of these games: it opens the game from the server's
+    replay and shows each position as the server draws and scores it."""
+    record, turns, sides = FAMILY_GAMES[name]
+    page.goto(server + "/analysis")
+    page.wait_for_selector("body[data-ready]")
+    page.fill("#sz-source", record)
+    page.click("#sz-load")
+    page.wait_for_selector(f'body[data-game="{name}"][data-at="{len(turns)}"]')
+    shown = page.eval_on_selector_all("#sz-turns button.sz-turn", "els => els.map(e => e.textContent)")
+    assert [t.split(". ")[-1] for t in shown] == turns and shown[0][0].isdigit()
+    page.click("#sz-first")
+    page.wait_for_selector('body[data-at="0"]')
+    for k, turn in enumerate(turns, 1):
+        page.click("#sz-next")
+        page.wait_for_selector(f'body[data-at="{k}"]')
+        assert f"After {turn} (round " in page.text_content("#sz-status")
+    assert page.text_content("#sz-red-name") == sides[0]
+    assert page.locator("#sz-board svg").count() == 1
+    page.click('#sz-turns button.sz-turn[data-turn="1"]')
+    page.wait_for_selector('body[data-at="1"]')
+    assert "turn=1" in page.url
+    page.keyboard.press("End")
+    page.wait_for_selector(f'body[data-at="{len(turns)}"]')
+    assert page.is_disabled("#sz-check") and page.is_disabled("#sz-values")
+
+
 def test_place_turns_by_clicking(server, page):
     page.goto(server + "/analysis")
     page.wait_for_selector("body[data-ready]")

@@ -116,15 +116,27 @@ def family_source(value):
     return entry, text, pos, record
 
 
+def _one_source(body: dict) -> str:
+    """Which of ``source``, ``game`` and ``example`` a request gives (exactly one)."""
+    given = [k for k in ("source", "game", "example") if body.get(k) is not None]
+    if len(given) != 1:
+        raise ParseError("give exactly one of 'source', 'game' or 'example'")
+    return given[0]
+
+
+def family_game_source(body: dict):
+    """:func:`family_source` of a request's game (``source``, ``game`` or ``example``,
+    as :func:`game_from` reads them): a Star or Stargazers game, else None."""
+    key = _one_source(body)
+    return None if key == "example" else family_source(body[key])
+
+
 def game_from(body: dict):
     """A game from a request: ``source`` (a game record, a JSON game or a position
     string, as text), ``game`` (a JSON game object) or ``example: true`` (the
     rulebook game). A position becomes a game starting there."""
     from ..formats.record import Game, example_game, parse_game_json, parse_source_text
-    given = [k for k in ("source", "game", "example") if body.get(k) is not None]
-    if len(given) != 1:
-        raise ParseError("give exactly one of 'source', 'game' or 'example'")
-    key = given[0]
+    key = _one_source(body)
     if key == "example":
         if body["example"] is not True:
             raise ParseError("example must be true")
@@ -248,6 +260,38 @@ def game_view(game) -> dict:
             "colours": picture_colours()}
 
 
+def family_game_view(entry, text: str, pos, record) -> dict:
+    """A Star or Stargazers game (or position: a game of no turns starting there) for
+    the analysis board, which has no rules of its own for these games: ``family``
+    true, the game's name and title, the names of its sides, the record as given,
+    every position's string (the start first) and per turn its text, round and side,
+    all from the game's entry in the registry. The board then asks for each position
+    it shows (:func:`family_position_view`)."""
+    plays = [] if record is None else getattr(record, record.PLAYS)
+    start = pos if record is None else record.start
+    after = [] if record is None else list(record.positions)
+    return {"family": True, "game": entry.name, "title": entry.title,
+            "sides": list(record.SIDES) if record is not None else _sides(entry, pos),
+            "record": text,
+            "positions": [entry.position_text(p) for p in [start, *after]],
+            "turns": [{"turn": entry.format_turn(t, record.position_before(i)),
+                       "round": record.round_of(i),
+                       "side": record.SIDES[record.side_of(i)]} for i, t in enumerate(plays)],
+            "warnings": [] if record is None else list(record.warnings)}
+
+
+def _sides(entry, pos) -> list:
+    """The names of a game's sides as its answers use them (the score's keys)."""
+    return list(entry.answer("score", pos, None).data["scores"])
+
+
+def family_position_view(entry, pos) -> dict:
+    """A Star or Stargazers position as the board shows it: its string, its picture
+    (the game's own), and ``szsolver score --json`` of it."""
+    return {"family": True, "game": entry.name, "position": entry.position_text(pos),
+            "svg": entry.svg(pos), "score": entry.answer("score", pos, None).data}
+
+
 def check_board(pos) -> None:
     """The solver and CP-SAT jobs take Stars' Zone positions given as position strings."""
     if pos.geometry.size > 64:
@@ -265,5 +309,5 @@ def require_keys(body: dict, allowed: set, required: set = frozenset()) -> None:
 
 
 __all__ = ["TIME_CAP", "DEFAULT_TIME", "time_limit_from", "seconds_from_text", "flag_from", "position_from",
-           "game_of", "family_source", "game_from", "side_from", "board_svg", "bare_board_svg", "geometry_data", "picture_colours", "score_json", "position_view", "game_view",
+           "game_of", "family_source", "family_game_source", "family_game_view", "family_position_view", "game_from", "side_from", "board_svg", "bare_board_svg", "geometry_data", "picture_colours", "score_json", "position_view", "game_view",
            "require_keys", "InputError"]

@@ -471,12 +471,6 @@ async def api_puzzle_check(request: Request):
 
 # --- the family's other games: through the registry, as the command line ------------------
 
-def _stars_zone_only(what: str, value) -> None:
-    """A 400 naming the game and ``what`` it does not offer, for an endpoint that only
-    Stars' Zone has (:func:`szsolver.games.stars_zone_only`)."""
-    games.stars_zone_only(what, an.game_of(value))
-
-
 async def _family_job(request: Request, source, command: str, deadline: float, **options):
     """The answer of Star's or Stargazers' ``command`` as a job (their solver, engine
     and judge are heavy work too): the JSON of ``szsolver COMMAND --json``."""
@@ -497,14 +491,21 @@ async def api_score(request: Request):
 
 async def api_view(request: Request):
     body = await read_json(request, {"position", "last_turn"}, {"position"})
-    _stars_zone_only("the analysis board's view", body["position"])
+    other = an.family_source(body["position"])
+    if other is not None:
+        if body.get("last_turn") is not None:
+            raise errors.UnsupportedError(f"last_turn is not available for {other[0].name} "
+                                          "positions")
+        return JSONResponse(an.family_position_view(other[0], other[2]))
     pos = an.position_from(body["position"])
     return JSONResponse(an.position_view(pos, body.get("last_turn")))
 
 
 async def api_game(request: Request):
     body = await read_json(request, {"source", "game", "example"})
-    _stars_zone_only("the analysis board's game", body.get("source", body.get("game")))
+    other = an.family_game_source(body)
+    if other is not None:
+        return JSONResponse(an.family_game_view(*other))
     return JSONResponse(an.game_view(an.game_from(body)))
 
 
@@ -548,7 +549,7 @@ async def api_check(request: Request):
 
 async def api_potential(request: Request):
     body = await read_json(request, {"position", "side", "time_limit", "svg"}, {"position"})
-    _stars_zone_only("potential", body["position"])
+    games.stars_zone_only("potential", an.game_of(body["position"]))
     pos, game = an.position_and_game_from(body["position"])
     side = an.side_from(body.get("side"), pos)
     limit = an.time_limit_from(body.get("time_limit"))
@@ -577,10 +578,8 @@ async def _annotation_job(request: Request) -> tuple:
     body = await read_json(request, {"source", "game", "example", "time_per_turn"})
     tpt = an.time_limit_from(body.pop("time_per_turn", None), "time_per_turn", ANNOTATE_TIME_PER_TURN,
                              ANNOTATE_MAX_TIME_PER_TURN)
-    other = an.family_source(body.get("source", body.get("game")))
+    other = an.family_game_source(body)
     if other is not None:
-        if len([k for k in ("source", "game", "example") if body.get(k) is not None]) != 1:
-            raise errors.ParseError("give exactly one of 'source', 'game' or 'example'")
         entry, text, _pos, record = other
         if record is None or not len(record):
             raise errors.InputError("the game has no turns to annotate")
@@ -666,15 +665,17 @@ ENDPOINTS = [
     ("POST", "/api/score", api_score, "Score a position (Stars' Zone, Star or Stargazers).",
      '{"position": a position string, a JSON position or game, or a game record}',
      "the JSON of `szsolver score --json` for the position's game"),
-    ("POST", "/api/view", api_view, "A position as the board shows it (Stars' Zone).",
+    ("POST", "/api/view", api_view, "A position as the board shows it.",
      '{"position", "last_turn"?}',
      '{"position" (JSON), "svg", "score" (as /api/score), "side", "over", "neutrals_left_to_move", '
-     '"last_turn"}'),
-    ("POST", "/api/game", api_game, "Replay a game (or start one from a position; Stars' Zone).",
+     '"last_turn"}; a Star or Stargazers position: {"family": true, "game", "position", "svg", '
+     '"score"}'),
+    ("POST", "/api/game", api_game, "Replay a game (or start one from a position).",
      '{"source": a game record, JSON game or position string} | {"game": a JSON game} | {"example": true}',
      '{"game", "record", "positions" (the start first), "turns": [{"turn", "round", "side"}], '
      '"board", "warnings", "start" (JSON), "stones_per_side", "geometry" (the points, steps and '
-     'pattern names), "svg" (the board without stones), "colours"}'),
+     'pattern names), "svg" (the board without stones), "colours"}; a Star or Stargazers game: '
+     '{"family": true, "game", "title", "sides", "record", "positions", "turns", "warnings"}'),
     ("POST", "/api/solve", api_solve, "The endgame solver: the value, best turns, PV (any game).",
      '{"position", "time_limit"?, "all_turns"?: true for the value of every turn}',
      "the JSON of `szsolver solve --json` (--all-turns) for the position's game"),

@@ -14,6 +14,9 @@
 // on the board (a turn played mid-game starts one; the game's turns are kept). The
 // address carries the game and the turn shown (tags as `Name=value`, `turns=44n66.64`,
 // `turn=N`): Back and Forward go through the turns visited, and a link opens there.
+//
+// Star and Stargazers games open too, on the server's answers: the page has no rules of
+// its own for them (see "the family's other games" below).
 
 import { attachBoard, say, api, apiEvents, svgEl } from './board.js';
 import { SIDES, caption, isOver, parseTurn, patternSet, picture, playTurn, positionFromJson, positionString, recordText, resultText, turnError, turnText, value } from './game.js';
@@ -366,6 +369,8 @@ function renderTurns() {
 
 // Show the game of a /api/game answer, at turn `at` of its line (null: its end).
 function setGame(answer, at, how) {
+  if (answer.family) { setFamilyGame(answer, at, how); return; }
+  leaveFamily();
   data = answer;
   geo = answer.geometry;
   const holder = $('sz-board');
@@ -429,7 +434,7 @@ async function openAddress(how) {
   let ok = true;
   let error = '';
   if (params.get('example')) ok = await loadGame({ example: true }, 0, how);
-  else if (params.get('position')) ok = await loadGame({ source: params.get('position') }, null, how);
+  else if (params.get('position')) ok = await loadGame({ source: params.get('position') }, asked ? asked.turn : null, how);
   else if (asked) {
     const saved = savedTree();
     ok = await loadGame({ game: { type: 'game', tags: asked.tags, turns: asked.turns } }, asked.turn, how);
@@ -450,6 +455,100 @@ function sayBadTurn(asked) {
   if (asked.badTurn === null) return;
   const shown = asked.badTurn.length > 40 ? asked.badTurn.slice(0, 40) + '...' : asked.badTurn;
   say(msg, `The address's turn must be a number (digits 0-9), got '${shown}': the line's last turn is shown.`, 'bad');
+}
+
+// --- the family's other games: Star and Stargazers, on the server's answers -------------
+
+// The page's own rules (game.js) are Stars' Zone's. A Star or Stargazers game comes from
+// /api/game as its positions (the start first) and its turns, read by that game's entry
+// in the server's registry of games; each position shown is the server's answer too
+// (/api/view: the game's own picture and the score), so a step waits for the server (a
+// step taken meanwhile wins: an answer about another turn is dropped). Playing on the
+// board, the variations and the analysis tools are Stars' Zone's; the Analysis tab's
+// tools stay off for these games, whose answers the JSON API gives.
+let family = null;        // {game: the /api/game answer, at: the turn shown}
+
+function leaveFamily() {
+  family = null;
+  delete document.body.dataset.game;
+}
+
+function capital(text) { return text ? text[0].toUpperCase() + text.slice(1) : ''; }
+
+function setFamilyGame(answer, at, how) {
+  stopLive();
+  const out = $('sz-live-out');
+  out.replaceChildren();
+  out.dataset.state = 'off';
+  setBar(null);
+  root = null;
+  node = null;
+  data = null;
+  board = null;
+  undoable = [];
+  family = { game: answer, at: 0 };
+  document.body.dataset.game = answer.game;
+  renderStatus();                           // the tools off: no Stars' Zone position
+  for (const id of ['sz-undo', 'sz-promote', 'sz-delete']) $(id).disabled = true;
+  const list = $('sz-turns');
+  list.replaceChildren();
+  answer.turns.forEach((t, i) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    const first = i === 0 || answer.turns[i - 1].round !== t.round;
+    b.textContent = (first ? `${t.round}. ` : '') + t.turn;
+    b.className = 'sz-turn';
+    b.dataset.turn = String(i + 1);
+    b.title = `round ${t.round}, ${t.side}`;
+    b.addEventListener('click', () => familyGo(i + 1));
+    list.appendChild(b);
+  });
+  $('sz-record').value = answer.record;
+  for (const side of ['red', 'blue']) $(`sz-${side}-patterns`).textContent = '';
+  familyGo(at == null ? answer.turns.length : at, how === 'none' ? 'none' : 'replace');
+}
+
+// Show turn `k` of the family game (0: its start); `how`: 'replace' the address (a
+// link opens there), or 'none'.
+async function familyGo(k, how = 'replace') {
+  const here = family;
+  const g = here.game;
+  k = Math.max(0, Math.min(k, g.turns.length));
+  here.at = k;
+  const r = await api('POST', '/api/view', { position: g.positions[k] });
+  if (family !== here || here.at !== k) return;
+  if (!r.ok) { say(msg, r.data.error, 'bad'); return; }
+  $('sz-board').innerHTML = r.data.svg;
+  const s = r.data.score;
+  g.sides.forEach((side, i) => {
+    const el = i === 0 ? 'red' : 'blue';
+    $(`sz-${el}-name`).textContent = capital(side);
+    $(`sz-${el}-score`).textContent = String(s.scores[side]);
+  });
+  $('sz-result').textContent = capital(s.result);
+  const t = g.turns[k - 1];
+  $('sz-status').textContent = `${g.title}. ` + (t ? `After ${t.turn} (round ${t.round}, ${t.side}). ` : '')
+    + (s.over ? 'Game over.' : `Standing: ${s.result}.`);
+  $('sz-position').textContent = g.positions[k];
+  $('sz-turn-no').textContent = `${k} / ${g.turns.length}`;
+  for (const b of $('sz-turns').querySelectorAll('button.sz-turn')) {
+    const at = Number(b.dataset.turn) === k;
+    b.classList.toggle('sz-at', at);
+    if (at) b.setAttribute('aria-current', 'step'); else b.removeAttribute('aria-current');
+  }
+  if (how === 'replace') history.replaceState(null, '', `${location.pathname}?position=${enc(g.record)}&turn=${k}`);
+  document.body.dataset.at = String(k);
+}
+
+function familyKey(e) {
+  if (e.ctrlKey || e.metaKey) return;
+  const at = family.at;
+  const keys = { ArrowLeft: at - 1, '[': at - 1, ArrowRight: at + 1, ']': at + 1,
+    Home: 0, End: Infinity };
+  if (!(e.key in keys)) return;
+  e.preventDefault();
+  e.stopPropagation();
+  familyGo(keys[e.key]);
 }
 
 // --- playing ---------------------------------------------------------------------------
@@ -547,9 +646,10 @@ function boardKey(e) {
 // the board, while its keyboard cursor is shown, the arrows move the cursor (and
 // PageUp and PageDown step there, as they scroll the page elsewhere).
 function pageKey(e) {
-  if (!root || e.altKey) return;
+  if ((!root && !family) || e.altKey) return;
   const t = e.target;
   if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+  if (family) { familyKey(e); return; }
   const onBoard = board && document.activeElement === $('sz-board');
   const onCursor = onBoard && board.cursorShown;
   let act = null;
@@ -978,10 +1078,10 @@ function showTab(name) {
 for (const t of document.querySelectorAll('.sz-tabs [role="tab"]')) {
   t.addEventListener('click', () => showTab(t.id.slice('sz-tab-'.length)));
 }
-$('sz-first').addEventListener('click', () => root && go(root));
-$('sz-prev').addEventListener('click', () => step(-1));
-$('sz-next').addEventListener('click', () => step(1));
-$('sz-last').addEventListener('click', () => root && toEnd());
+$('sz-first').addEventListener('click', () => (family ? familyGo(0) : root && go(root)));
+$('sz-prev').addEventListener('click', () => (family ? familyGo(family.at - 1) : step(-1)));
+$('sz-next').addEventListener('click', () => (family ? familyGo(family.at + 1) : step(1)));
+$('sz-last').addEventListener('click', () => (family ? familyGo(Infinity) : root && toEnd()));
 $('sz-undo').addEventListener('click', () => root && undo());
 $('sz-promote').addEventListener('click', () => root && promoteVariation());
 $('sz-delete').addEventListener('click', () => root && deleteVariation());
