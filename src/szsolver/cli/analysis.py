@@ -160,6 +160,12 @@ def selfplay_cmd(games, seconds, out_dir, force, rule, neutrals, red_name, blue_
           "rule": rule, "time": seconds}, "\n".join(lines), as_json)
 
 
+#: ``--exact-turns``, as each game counts it (annotate, batch annotate)
+EXACT_TURNS_HELP = ("Prove the turns with at most N turns left (0 to 8, default 8; Star: N "
+                    "live empty cells, 0 to 16, default 14; Stargazers: N empty cells, 0 to "
+                    "16, default 13).")
+
+
 @examples("szsolver annotate --example --html game.html  # a page (a minute or two)",
           "szsolver annotate '1. 44n66 64 2. 41 54' --time-per-turn 0.1")
 @click.command("annotate")
@@ -170,9 +176,7 @@ def selfplay_cmd(games, seconds, out_dir, force, rule, neutrals, red_name, blue_
                    "each CP-SAT bound of a position gets at most S seconds too, as CP-SAT "
                    "work (the same bounds on every run).")
 @click.option("--exact-turns", type=WholeRange(0), default=None, metavar="N",
-              help="Prove the turns with at most N turns left (0 to 8, default 8; Star: N "
-                   "live empty cells, 0 to 16, default 14; Stargazers: N empty cells, 0 to 16, "
-                   "default 13).")
+              help=EXACT_TURNS_HELP)
 @click.option("--solver-time", type=SECONDS, default=None, metavar="S",
               help="Limit per exact solve (default 60); a solve that stops is estimated.")
 @click.option("--threads", type=whole_number(1), default=1, metavar="N",

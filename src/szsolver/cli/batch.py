@@ -15,6 +15,7 @@ from ..inputs import SHOWN_PATH, cut, shown
 from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, WholeRange, emit, end_progress,
                      examples, input_files, not_an_input, output_error, progress_printer,
                      whole_number)
+from .analysis import EXACT_TURNS_HELP
 from .pictures import out_path
 
 
@@ -261,9 +262,7 @@ def solve_cmd(positions_file, out_file, example, time_limit, node_limit, workers
 @click.option("--time-per-turn", type=SECONDS, default=None, metavar="S",
               help="Engine budget per estimated turn (default 2; fixed iterations).")
 @click.option("--exact-turns", type=WholeRange(0), default=None, metavar="N",
-              help="Prove the turns with at most N turns left (0 to 8, default 8; Star: N "
-                   "live empty cells, 0 to 16, default 14; Stargazers: N empty cells, 0 to 16, "
-                   "default 13), as annotate does.")
+              help=EXACT_TURNS_HELP)
 @click.option("--solver-time", type=SECONDS, default=None, metavar="S",
               help="Limit per exact solve (default 60; not for Star games); a solve that "
                    "stops is estimated.")
