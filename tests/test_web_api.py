@@ -234,6 +234,8 @@ def test_the_other_games_answers_are_the_cli_json(client, name, tmp_path):
     assert g["family"] and g["game"] == name and g["record"] == record
     assert g["positions"] == [position] + [t["position"] for t in played]
     assert [t["turn"] for t in g["turns"]] == [t.get("move", t.get("turn")) for t in played]
+    start = post("/api/game", {"source": position}).json()    # a position: a game from there
+    assert start["positions"] == [position] and start["turns"] == [] and start["sides"]
     v = post("/api/view", {"position": g["positions"][1]}).json()
     assert v["score"] == cli_json("score", g["positions"][1]) and v["svg"].lstrip().startswith("<")
     r = post("/api/check", {"position": position, "turn": "nowhere"})

@@ -201,6 +201,8 @@ def test_step_through_a_star_and_a_stargazers_game(server, page, name):
     page.click('#sz-turns button.sz-turn[data-turn="1"]')
     page.wait_for_selector('body[data-at="1"]')
     assert "turn=1" in page.url
+    page.goto(page.url)                        # the address is a link to that turn
+    page.wait_for_selector(f'body[data-game="{name}"][data-at="1"]')
     page.keyboard.press("End")
     page.wait_for_selector(f'body[data-at="{len(turns)}"]')
     assert page.is_disabled("#sz-check") and page.is_disabled("#sz-values")
