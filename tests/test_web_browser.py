@@ -171,18 +171,19 @@ def test_example_game_step_through_and_turn_values(server, page):
 
 FAMILY_GAMES = {
     "star": ('[Game "star"] [Position "star:4x5:BWWB/BBWW./BWWBBW/WB.W.WB/BB.BBBWW/BWBWBWW/'
-             'BWBB.W/WBWW.:B"] 1. E7 E8 2. H2', ["E7", "E8", "H2"], ("Black", "White")),
+             'BWBB.W/WBWW.:B"] 1. E7 E8 2. H2', ["E7", "E8", "H2"], ("Black", "White"), "blunder"),
     "stargazers": ('[Game "stargazers"] [Position "stargazers:12-star:1-2:r=2,3,4,6,8,9,10,13,'
                    '14,16,20,21,24,29,32:b=7,15,18,19,23,25,26,30,31,33,36,37,39,43,44,45"] '
-                   '9. 35,47 11', ["35,47", "11"], ("Red", "Blue")),
+                   '9. 35,47 11', ["35,47", "11"], ("Red", "Blue"), "optimal"),
 }
 
 
 @pytest.mark.parametrize("name", list(FAMILY_GAMES))
 def test_step_through_a_star_and_a_stargazers_game(server, page, name):
     """The page has no rules of these games: it opens the game from the server's
-    replay and shows each position as the server draws and scores it."""
-    record, turns, sides = FAMILY_GAMES[name]
+    replay, shows each position as the server draws and scores it, and checks a turn
+    with the game's judge."""
+    record, turns, sides, verdict = FAMILY_GAMES[name]
     page.goto(server + "/analysis")
     page.wait_for_selector("body[data-ready]")
     page.fill("#sz-source", record)
@@ -203,9 +204,13 @@ def test_step_through_a_star_and_a_stargazers_game(server, page, name):
     assert "turn=1" in page.url
     page.goto(page.url)                        # the address is a link to that turn
     page.wait_for_selector(f'body[data-game="{name}"][data-at="1"]')
-    page.keyboard.press("End")
-    page.wait_for_selector(f'body[data-at="{len(turns)}"]')
+    page.click("#sz-check")                    # the game's own judge, on the server
+    page.wait_for_selector(".sz-verdict", timeout=30000)
+    assert page.text_content(".sz-verdict") == f"{turns[0]} ({sides[0].lower()}): {verdict} (proved)."
+    page.keyboard.press("Home")
+    page.wait_for_selector('body[data-at="0"]')
     assert page.is_disabled("#sz-check") and page.is_disabled("#sz-values")
+    assert page.locator(".sz-verdict").count() == 0       # it was about another turn
 
 
 def test_place_turns_by_clicking(server, page):

@@ -463,9 +463,10 @@ function sayBadTurn(asked) {
 // /api/game as its positions (the start first) and its turns, read by that game's entry
 // in the server's registry of games; each position shown is the server's answer too
 // (/api/view: the game's own picture and the score), so a step waits for the server (a
-// step taken meanwhile wins: an answer about another turn is dropped). Playing on the
-// board, the variations and the analysis tools are Stars' Zone's; the Analysis tab's
-// tools stay off for these games, whose answers the JSON API gives.
+// step taken meanwhile wins: an answer about another turn is dropped). "Check the last
+// turn" asks the server's judge of that game (/api/check); playing on the board, the
+// variations, the live evaluation and the other tools are Stars' Zone's and stay off
+// for these games, whose answers the JSON API gives.
 let family = null;        // {game: the /api/game answer, at: the turn shown}
 
 function leaveFamily() {
@@ -514,7 +515,9 @@ async function familyGo(k, how = 'replace') {
   const here = family;
   const g = here.game;
   k = Math.max(0, Math.min(k, g.turns.length));
+  if (k !== here.at) clearPanels(true);      // a check was about another turn
   here.at = k;
+  $('sz-check').disabled = k === 0;
   const r = await api('POST', '/api/view', { position: g.positions[k] });
   if (family !== here || here.at !== k) return;
   if (!r.ok) { say(msg, r.data.error, 'bad'); return; }
@@ -538,6 +541,29 @@ async function familyGo(k, how = 'replace') {
   }
   if (how === 'replace') history.replaceState(null, '', `${location.pathname}?position=${enc(g.record)}&turn=${k}`);
   document.body.dataset.at = String(k);
+}
+
+// The judge of the family game's turn that led to the position shown (as checkTurn).
+async function familyCheck() {
+  const here = family;
+  const k = here.at;
+  if (k === 0 || asking.has('check')) return;
+  const t = here.game.turns[k - 1];
+  const out = $('sz-check-out');
+  const ctl = new AbortController();
+  asking.set('check', ctl);
+  $('sz-check').disabled = true;
+  busy(out, `Checking ${t.turn} ...`);
+  const r = await api('POST', '/api/check', { position: here.game.positions[k - 1], turn: t.turn, time_limit: limit() }, ctl.signal);
+  if (asking.get('check') === ctl) asking.delete('check');
+  if (family !== here || here.at !== k) return;
+  $('sz-check').disabled = false;
+  out.replaceChildren();
+  if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
+  const d = r.data;
+  const best = Array.isArray(d.best) ? d.best.join(' ') : String(d.best);
+  para(out, `${t.turn} (${t.side}): ${d.verdict} (${d.method === 'solver' ? 'proved' : 'estimated by the engine'}).`, 'sz-verdict sz-v-' + d.verdict);
+  para(out, 'Best: ' + best);
 }
 
 function familyKey(e) {
@@ -1085,7 +1111,7 @@ $('sz-last').addEventListener('click', () => (family ? familyGo(Infinity) : root
 $('sz-undo').addEventListener('click', () => root && undo());
 $('sz-promote').addEventListener('click', () => root && promoteVariation());
 $('sz-delete').addEventListener('click', () => root && deleteVariation());
-$('sz-check').addEventListener('click', () => job('check', checkTurn));
+$('sz-check').addEventListener('click', () => (family ? familyCheck() : job('check', checkTurn)));
 $('sz-values').addEventListener('click', () => job('values', turnValues));
 $('sz-potential').addEventListener('click', () => job('potential', potentialMap));
 $('sz-annotate').addEventListener('click', () => job('annotate', annotateGame));
