@@ -476,3 +476,77 @@ def test_shared_tree_node_limit_bounds(limit, tiny_tables):
 
 def test_shared_tree_time_limit_stops_every_thread(tiny_tables):
     assert_time_limit_stops_every_thread(4)
+
+
+# --- the rounds: young brothers wait (a helper joins a child once its first replies failed) ---
+
+@pytest.fixture
+def eager_helpers(monkeypatch):
+    """The rounds with a free thread joining any child as soon as its thread has started
+    it, on a busy table of one counter: every helper defers nearly every reply."""
+    from szsolver.endgame import solver as solver_module
+    monkeypatch.setattr(solver_module, "SHARED_TREE", False)
+    monkeypatch.setattr(solver_module, "ROUNDS_YBW", True)
+    monkeypatch.setattr(solver_module, "JOIN_AFTER", 0)
+    monkeypatch.setattr(solver_module, "BUSY_ENTRIES", 1)
+
+
+@pytest.mark.parametrize("seed,tl,rule", DEEP)
+def test_rounds_with_helpers_match_serial_and_plain_search(seed, tl, rule, eager_helpers):
+    """Value, optimal turns and PV over 2, 4 and 16 threads (oversubscribed on a small
+    machine), with the default table and one of 64 entries, against the serial solver
+    and alpha-beta with every technique off."""
+    p = random_game_at(seed, tl, rule, (5, 5) if rule == BASIC else (4, 4))
+    serial = solve(p)
+    assert serial.complete and plain_value(p) == serial.value
+    for threads in (2, 4, 16):
+        for tt_size in (None, 64):
+            res = solve(p, threads=threads, tt_size=tt_size)
+            assert res.exact and res.complete and res.stopped is None
+            assert res.value == serial.value
+            assert sorted(res.best) == sorted(serial.best)
+        check_pv(p, res)
+    assert no_solver_threads()
+
+
+@pytest.mark.parametrize("limit", [1, 5000, 40000, 150000])
+def test_rounds_with_helpers_node_limit_bounds(limit, eager_helpers):
+    p = parse_position(LIMITED)
+    truth = limited_truth()
+    res = solve(p, threads=4, node_limit=limit)
+    assert res.lower <= truth.value <= res.upper
+    if res.exact:
+        assert res.value == truth.value
+        assert set(res.best) <= set(truth.best)
+    else:
+        assert res.value is None and res.stopped == "node limit"
+    assert no_solver_threads()
+
+
+@pytest.mark.parametrize("tl,rule", [(4, ADVANCED), (5, BASIC), (5, ADVANCED)])
+def test_a_helper_defers_even_its_first_reply(tl, rule):
+    """A helper (a thread joining a child another thread searches) defers every busy
+    reply, its first too, to the second pass; the thread it helps searches its first at
+    once. With every reply at the root marked busy, a full-window probe defers all of
+    them (n - 1 without the helper flag), and every window's fail-soft bound still holds
+    the serial solver's value (positions from seeded random play)."""
+    from szsolver.endgame.solver import new_searcher
+    from szsolver.rules.backends import to_core
+    for seed in range(8):
+        p = random_game_at(300 + seed, tl, rule, (5, 5) if rule == BASIC else (4, 4))
+        core = to_core(p)
+        v = solve(p, pv=False).value
+        v = v if core.side == RED else -v                   # mover's view
+        n = len(core.legal_turns())
+        for helper in (False, True):
+            s = new_searcher(core, 1 << 12, None, None)
+            s.set_shared_tree(tl, 1 << 12)                  # marks at the root alone
+            for t in core.legal_turns():
+                s.hold_busy(t, 1)
+            s.set_helper(helper)
+            s.probe(-30000, 30000)
+            assert s.deferrals == (n if helper else n - 1)
+            for a, b in ((v - 1, v), (v, v + 1), (v - 50, v + 50), (v - 3, v - 2), (v + 2, v + 3)):
+                r = s.probe(a, b)
+                assert (r <= a and v <= r) or (r >= b and v >= r) or (a < r < b and r == v), \
+                    (seed, helper, a, b)

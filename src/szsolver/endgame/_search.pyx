@@ -617,7 +617,7 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
             # that another thread searches now waits for the second pass; the one
             # searched is marked busy while it is. The order changes, not the set.
             slot = c.busy + ((s.key ^ turn_key_c(b, s, t)) & c.busy_mask)
-            if defer and searched > 0 and sz_busy_get(slot) > 0:
+            if defer and (searched > 0 or (ply == 0 and c.helper)) and sz_busy_get(slot) > 0:
                 c.deferred[ply * MAX_NODE_TURNS + n_def] = t
                 n_def += 1
                 c.deferrals += 1
@@ -929,6 +929,19 @@ cdef class Searcher:
             self.c.busy_mask = owner.c.busy_mask
         self.c.defer_min_t = min_turns
 
+    def hold_busy(self, int turn, int count):
+        """Add ``count`` to the busy mark of the current position's child after ``turn``
+        (legal): a stand-in, for tests, for another thread of the shared tree searching
+        that child (``set_shared_tree`` first)."""
+        cdef unsigned int* slot
+        if self.c.busy == NULL:
+            raise UnsupportedError("no busy table: call set_shared_tree first")
+        if not turn_is_legal(self.c.b, &self.c.s, turn):
+            raise IllegalTurnError(f"turn {turn} is not legal in the current position")
+        slot = self.c.busy + ((self.c.s.key ^ turn_key_c(self.c.b, &self.c.s, turn))
+                              & self.c.busy_mask)
+        sz_busy_add(slot, count)
+
     def set_helper(self, bint on):
         """As a helper thread (on a table shared with another that probes the same
         position), search the probe's root turns from the middle of the list."""
@@ -981,6 +994,8 @@ cdef class Searcher:
         if self.c.abort:
             return 0
         tables_at_root(&self.c.tables)
+        self.c.root_i = 0               # (root_progress: nothing searched yet)
+        self.c.root_n = 0
         self.c.shift_q[0] = self.c.root_shift_q
         self.c.shift_side[0] = self.c.root_shift_side
         with nogil:

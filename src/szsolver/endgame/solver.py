@@ -42,6 +42,7 @@ tables (Basic rule), move ordering and root symmetry.
 from __future__ import annotations
 
 import threading
+import time
 
 try:
     from ._search import (ALL_OPTIONS, DRIVER_PVS, OPTIONS, Searcher,
@@ -336,7 +337,15 @@ SHARED_TREE_MIN_TURNS = 4
 BUSY_ENTRIES = 1 << 16
 #: the shared tree's threads but the first start the root's turns from the middle
 SHARED_TREE_HELPERS = False
-
+#: the rounds: young brothers wait (docs/solver.md): a free thread helps a child once its
+#: thread has seen this many of the child's replies refuted, before it takes a new child;
+#: at once the child that reached the last fail-high round's test and, with one
+#: thread, the round's eldest child
+JOIN_AFTER = 16
+#: False: the plain rounds (every thread on the eldest child, then one child each)
+ROUNDS_YBW = True
+#: seconds between the looks for a child to help of a thread with none left to take
+JOIN_POLL_SECONDS = 0.0005
 
 def root_orbits(s: Searcher, orbits: list[list[int]]) -> list[list[int]]:
     """The orbits in the serial root's order (:func:`ordered_orbit_turns` with the
@@ -366,6 +375,7 @@ class _Team:
         self.high_child = None              # the child that answered the last "high" round
         self.bounds = []
         self.on = {}                        # id(searcher) -> the child it probes, or None
+        self.helping = {}                   # id(searcher) -> True while it helps its child
         self.alone = set()                  # stones whose turn alone a thread has probed
         s = searchers[0]
         for orb in orbits:                  # static bounds, mover's view
@@ -527,10 +537,12 @@ class _Team:
         child reaches gamma (the others are dropped), ("low", v) when every child fails
         (v the largest fail-soft bound), None when stopped.
 
-        Every thread starts on the eldest child not yet answered, the helpers from the
-        middle of its turns (``Searcher.set_helper``): with one table they split its
-        proof, which is all a round needs when that child reaches gamma (a serial
-        round stops there too). Once it is answered the rest are dealt one each."""
+        Young brothers wait (:meth:`_round_ybw`), unless ``ROUNDS_YBW`` is off: then every
+        thread starts on the eldest child not yet answered, the helpers from the middle
+        of its turns (``Searcher.set_helper``), and once it is answered the rest are
+        dealt one each."""
+        if ROUNDS_YBW:
+            return self._round_ybw(gamma)
         high = []
         eldest = next((k for k in range(len(self.orbits)) if self.decided(k, gamma) is None), None)
         deal = self.dealer(skip=eldest)
@@ -553,6 +565,79 @@ class _Team:
                     return
                 self.settled(k)
                 k, helper = deal(), False
+
+        self.run(work)
+        if high:
+            v, k = max(high)
+            self.high_child = k
+            return "high", v
+        if self.reason is not None:
+            return None
+        return "low", max(b.hi for b in self.bounds)
+
+    def joinable(self, s, gamma: int):
+        """The eldest child that another thread probes (not as a helper) and that is
+        worth helping (young brothers wait): its thread has seen its first
+        ``JOIN_AFTER`` replies refuted (a child that fails is nearly always refuted by
+        its first reply; one that reaches gamma needs every reply refuted), or it is the
+        child that reached the last fail-high round's test. None when there is none."""
+        best = None
+        with self.lock:
+            for x in self.searchers:
+                k = self.on.get(id(x))
+                if (x is s or k is None or self.helping.get(id(x))
+                        or (best is not None and k >= best)):
+                    continue
+                wait = 0 if k == self.high_child else JOIN_AFTER
+                if x.root_progress()[0] > wait and self.decided(k, gamma) is None:
+                    best = k
+        return best
+
+    def _round_ybw(self, gamma: int):
+        """:meth:`round`, young brothers wait: the children dealt in order, one thread
+        helping the eldest from the start (from the middle of its replies), and a free
+        thread helping a child worth it (:meth:`joinable`) before it takes a new one; a
+        thread with nothing left to take waits for such a child until the round ends.
+        The helpers of a child split its replies through the busy table (set up by
+        :func:`_solve_threads`)."""
+        high = []
+        deal = self.dealer()
+        dealt_all = [False]
+        eldest = next((k for k in range(len(self.orbits)) if self.decided(k, gamma) is None), None)
+
+        def work(i):
+            s = self.searchers[i]
+            first = i == 1 and eldest is not None
+            while not self.cancel.is_set():
+                k = eldest if first else self.joinable(s, gamma)
+                first = False
+                helper = k is not None
+                if k is None and not dealt_all[0]:
+                    k = deal()
+                    if k is None:
+                        dealt_all[0] = True
+                if k is None:
+                    with self.lock:
+                        busy = any(v is not None for v in self.on.values())
+                    if not busy:
+                        return
+                    time.sleep(JOIN_POLL_SECONDS)
+                    continue
+                with self.lock:
+                    self.helping[id(s)] = helper
+                s.set_helper(helper)
+                r = self.probe(s, k, gamma)
+                s.set_helper(False)
+                with self.lock:
+                    self.helping[id(s)] = False
+                if r is not None and r[1]:
+                    with self.lock:
+                        high.append((r[0], k))
+                    self.halt_round()
+                    return
+                if r is None:
+                    return
+                self.settled(k)
 
         self.run(work)
         if high:
@@ -685,6 +770,11 @@ def _solve_threads(core, orbits, searchers, budget, all_turns, pv, pstr,
         shared = SHARED_TREE and SHARED_TREE_MIN_TURNS > 0
         if shared:
             team.share_tree(SHARED_TREE_MIN_TURNS, BUSY_ENTRIES)
+        elif ROUNDS_YBW:
+            # the helpers of a child split its replies: a reply another thread searches
+            # waits for the child's second pass (the busy table at the children alone)
+            for x in searchers:
+                x.set_shared_tree(core.turns_left - 1, BUSY_ENTRIES)
         bound, done = team.mtdf(static.for_side(side), g if side == 0 else -g, progress, shared)
         for s in searchers:
             s.set_shared_tree(0)
