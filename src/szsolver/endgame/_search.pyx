@@ -39,7 +39,9 @@ All points (``ALL_POINTS``) means unknown.
 Shared tree (``Searcher.set_shared_tree``, off in the serial search): threads running
 the same probe on one table mark the children they search in a busy table; at nodes
 with enough turns left a child another thread searches waits for the node's second
-pass, past the node's first child (ABDADA). Only the order of the children changes.
+pass, past the node's first child (ABDADA); a helper (``set_helper``) defers even the
+first child of its probe's root, which the thread it helps searches. Only the order of
+the children changes.
 
 Fail-soft contract: a call with window (alpha, beta) returns v with
 ``v <= alpha`` => true value <= v, ``v >= beta`` => true value >= v, otherwise v
@@ -613,9 +615,10 @@ cdef Outcome negamax(Ctx* c, int alpha, int beta, int ply, Refutation* ref) noex
                         continue
         slot = NULL
         if mark:
-            # Shared-tree search (ABDADA, docs/solver.md): past the first child, a child
-            # that another thread searches now waits for the second pass; the one
-            # searched is marked busy while it is. The order changes, not the set.
+            # Shared-tree search (ABDADA, docs/solver.md): past the first child (at a
+            # helper's root, the first too), a child that another thread searches now
+            # waits for the second pass; the one searched is marked busy while it is.
+            # The order changes, not the set.
             slot = c.busy + ((s.key ^ turn_key_c(b, s, t)) & c.busy_mask)
             if defer and (searched > 0 or (ply == 0 and c.helper)) and sz_busy_get(slot) > 0:
                 c.deferred[ply * MAX_NODE_TURNS + n_def] = t
@@ -944,7 +947,9 @@ cdef class Searcher:
 
     def set_helper(self, bint on):
         """As a helper thread (on a table shared with another that probes the same
-        position), search the probe's root turns from the middle of the list."""
+        position), search the probe's root turns from the middle of the list; with the
+        shared tree on at the root (``set_shared_tree``), a root turn that another
+        thread searches waits for the second pass, the first one too."""
         self.c.helper = on
 
     def set_order_min_turns(self, int t):
