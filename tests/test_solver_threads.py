@@ -487,6 +487,7 @@ def eager_helpers(monkeypatch):
     from szsolver.endgame import solver as solver_module
     monkeypatch.setattr(solver_module, "SHARED_TREE", False)
     monkeypatch.setattr(solver_module, "ROUNDS_YBW", True)
+    monkeypatch.setattr(solver_module, "YBW_MIN_THREADS", 2)
     monkeypatch.setattr(solver_module, "JOIN_AFTER", 0)
     monkeypatch.setattr(solver_module, "BUSY_ENTRIES", 1)
 

@@ -344,6 +344,8 @@ SHARED_TREE_HELPERS = False
 JOIN_AFTER = 16
 #: False: the plain rounds (every thread on the eldest child, then one child each)
 ROUNDS_YBW = True
+#: ... from this many threads on (two threads: the plain rounds, measured a little better)
+YBW_MIN_THREADS = 3
 #: seconds between the looks for a child to help of a thread with none left to take
 JOIN_POLL_SECONDS = 0.0005
 
@@ -376,6 +378,7 @@ class _Team:
         self.bounds = []
         self.on = {}                        # id(searcher) -> the child it probes, or None
         self.helping = {}                   # id(searcher) -> True while it helps its child
+        self.ybw = ROUNDS_YBW and len(searchers) >= YBW_MIN_THREADS   # rounds: young brothers wait
         self.alone = set()                  # stones whose turn alone a thread has probed
         s = searchers[0]
         for orb in orbits:                  # static bounds, mover's view
@@ -537,11 +540,11 @@ class _Team:
         child reaches gamma (the others are dropped), ("low", v) when every child fails
         (v the largest fail-soft bound), None when stopped.
 
-        Young brothers wait (:meth:`_round_ybw`), unless ``ROUNDS_YBW`` is off: then every
-        thread starts on the eldest child not yet answered, the helpers from the middle
-        of its turns (``Searcher.set_helper``), and once it is answered the rest are
-        dealt one each."""
-        if ROUNDS_YBW:
+        Young brothers wait (:meth:`_round_ybw`) from ``YBW_MIN_THREADS`` threads on;
+        else every thread starts on the eldest child not yet answered, the helpers from
+        the middle of its turns (``Searcher.set_helper``), and once it is answered the
+        rest are dealt one each."""
+        if self.ybw:
             return self._round_ybw(gamma)
         high = []
         eldest = next((k for k in range(len(self.orbits)) if self.decided(k, gamma) is None), None)
@@ -770,7 +773,7 @@ def _solve_threads(core, orbits, searchers, budget, all_turns, pv, pstr,
         shared = SHARED_TREE and SHARED_TREE_MIN_TURNS > 0
         if shared:
             team.share_tree(SHARED_TREE_MIN_TURNS, BUSY_ENTRIES)
-        elif ROUNDS_YBW:
+        elif team.ybw:
             # the helpers of a child split its replies: a reply another thread searches
             # waits for the child's second pass (the busy table at the children alone)
             for x in searchers:
