@@ -382,11 +382,10 @@ def tiny_tables(monkeypatch):
     monkeypatch.setattr(solver_module, "BUSY_ENTRIES", 1)
 
 
-@pytest.mark.parametrize("seed,tl,rule", DEEP)
-def test_shared_tree_matches_serial_and_plain_search(seed, tl, rule, tiny_tables):
+def assert_threads_match_serial_and_plain_search(seed, tl, rule):
     """Value, optimal turns and PV over 2, 4 and 16 threads (oversubscribed on a small
-    machine), with a tiny table and a tiny busy table, against the serial solver and
-    alpha-beta with every technique off."""
+    machine), with the default table and one of 64 entries, against the serial solver
+    and alpha-beta with every technique off."""
     p = random_game_at(seed, tl, rule, (5, 5) if rule == BASIC else (4, 4))
     serial = solve(p)
     assert serial.complete and plain_value(p) == serial.value
@@ -399,6 +398,12 @@ def test_shared_tree_matches_serial_and_plain_search(seed, tl, rule, tiny_tables
             assert res.tt["threads"] == threads
         check_pv(p, res)
     assert no_solver_threads()
+
+
+@pytest.mark.parametrize("seed,tl,rule", DEEP)
+def test_shared_tree_matches_serial_and_plain_search(seed, tl, rule, tiny_tables):
+    """... with a tiny busy table: every thread defers nearly every child it can."""
+    assert_threads_match_serial_and_plain_search(seed, tl, rule)
 
 
 @pytest.mark.parametrize("seed,tl,rule", [(10, 3, BASIC), (11, 4, BASIC), (13, 3, ADVANCED),
@@ -460,11 +465,12 @@ def test_shared_tree_is_off_in_the_serial_search():
     assert counts[0] == counts[1] and counts[0][1] == 0
 
 
-@pytest.mark.parametrize("limit", [1, 5000, 40000, 150000])
-def test_shared_tree_node_limit_bounds(limit, tiny_tables):
+def assert_node_limit_bounds(threads, limit):
+    """Under a node limit the threads' bounds hold the true value, a value proved is the
+    true one with optimal turns, and every thread has stopped."""
     p = parse_position(LIMITED)
     truth = limited_truth()
-    res = solve(p, threads=2, node_limit=limit)
+    res = solve(p, threads=threads, node_limit=limit)
     assert res.lower <= truth.value <= res.upper
     if res.exact:
         assert res.value == truth.value
@@ -472,6 +478,11 @@ def test_shared_tree_node_limit_bounds(limit, tiny_tables):
     else:
         assert res.value is None and res.stopped == "node limit"
     assert no_solver_threads()
+
+
+@pytest.mark.parametrize("limit", [1, 5000, 40000, 150000])
+def test_shared_tree_node_limit_bounds(limit, tiny_tables):
+    assert_node_limit_bounds(2, limit)
 
 
 def test_shared_tree_time_limit_stops_every_thread(tiny_tables):
@@ -494,34 +505,13 @@ def eager_helpers(monkeypatch):
 
 @pytest.mark.parametrize("seed,tl,rule", DEEP)
 def test_rounds_with_helpers_match_serial_and_plain_search(seed, tl, rule, eager_helpers):
-    """Value, optimal turns and PV over 2, 4 and 16 threads (oversubscribed on a small
-    machine), with the default table and one of 64 entries, against the serial solver
-    and alpha-beta with every technique off."""
-    p = random_game_at(seed, tl, rule, (5, 5) if rule == BASIC else (4, 4))
-    serial = solve(p)
-    assert serial.complete and plain_value(p) == serial.value
-    for threads in (2, 4, 16):
-        for tt_size in (None, 64):
-            res = solve(p, threads=threads, tt_size=tt_size)
-            assert res.exact and res.complete and res.stopped is None
-            assert res.value == serial.value
-            assert sorted(res.best) == sorted(serial.best)
-        check_pv(p, res)
-    assert no_solver_threads()
+    """... with helpers joining every child at once on a tiny busy table."""
+    assert_threads_match_serial_and_plain_search(seed, tl, rule)
 
 
 @pytest.mark.parametrize("limit", [1, 5000, 40000, 150000])
 def test_rounds_with_helpers_node_limit_bounds(limit, eager_helpers):
-    p = parse_position(LIMITED)
-    truth = limited_truth()
-    res = solve(p, threads=4, node_limit=limit)
-    assert res.lower <= truth.value <= res.upper
-    if res.exact:
-        assert res.value == truth.value
-        assert set(res.best) <= set(truth.best)
-    else:
-        assert res.value is None and res.stopped == "node limit"
-    assert no_solver_threads()
+    assert_node_limit_bounds(4, limit)
 
 
 @pytest.mark.parametrize("tl,rule", [(4, ADVANCED), (5, BASIC), (5, ADVANCED)])

@@ -554,22 +554,37 @@ class _Team:
             s = self.searchers[i]
             k, helper = (eldest, i > 0) if eldest is not None else (deal(), False)
             while k is not None:
-                if self.cancel.is_set():
+                if self.cancel.is_set() or not self._take(s, k, gamma, helper, high):
                     return
-                s.set_helper(helper)
-                r = self.probe(s, k, gamma)
-                s.set_helper(False)
-                if r is not None and r[1]:
-                    with self.lock:
-                        high.append((r[0], k))
-                    self.halt_round()
-                    return
-                if r is None:
-                    return
-                self.settled(k)
                 k, helper = deal(), False
 
         self.run(work)
+        return self._answer(high)
+
+    def _take(self, s, k: int, gamma: int, helper: bool, high: list) -> bool:
+        """Thread ``s`` probes child k in a round (``helper``: as a helper of the thread
+        on it). False when the round is over for ``s``: the child reached gamma
+        (recorded in ``high``, the round halted) or the probe was stopped."""
+        with self.lock:
+            self.helping[id(s)] = helper
+        s.set_helper(helper)
+        r = self.probe(s, k, gamma)
+        s.set_helper(False)
+        with self.lock:
+            self.helping[id(s)] = False
+        if r is not None and r[1]:
+            with self.lock:
+                high.append((r[0], k))
+            self.halt_round()
+            return False
+        if r is None:
+            return False
+        self.settled(k)
+        return True
+
+    def _answer(self, high: list):
+        """A round's answer from the children that reached gamma (``high``), see
+        :meth:`round`."""
         if high:
             v, k = max(high)
             self.high_child = k
@@ -626,30 +641,11 @@ class _Team:
                         return
                     time.sleep(JOIN_POLL_SECONDS)
                     continue
-                with self.lock:
-                    self.helping[id(s)] = helper
-                s.set_helper(helper)
-                r = self.probe(s, k, gamma)
-                s.set_helper(False)
-                with self.lock:
-                    self.helping[id(s)] = False
-                if r is not None and r[1]:
-                    with self.lock:
-                        high.append((r[0], k))
-                    self.halt_round()
+                if not self._take(s, k, gamma, helper, high):
                     return
-                if r is None:
-                    return
-                self.settled(k)
 
         self.run(work)
-        if high:
-            v, k = max(high)
-            self.high_child = k
-            return "high", v
-        if self.reason is not None:
-            return None
-        return "low", max(b.hi for b in self.bounds)
+        return self._answer(high)
 
     def shared_probe(self, gamma: int):
         """One root probe "mover's value >= gamma" run by every thread at once on the
