@@ -362,8 +362,9 @@ class _Team:
     """Searchers (one per thread, one shared table) at the root, the root's children
     (one per orbit, best first), the bounds proved on every child (mover's view) and
     the reason a stop struck (the first one). A thread that is free takes the next
-    child: with one table a child's tree is every thread's, so no child is tied to a
-    thread and the children run in the serial order."""
+    child, or helps one worth it (:meth:`joinable`): with one table a child's tree is
+    every thread's, so no child is tied to a thread and the children run in the serial
+    order."""
 
     def __init__(self, core, orbits, searchers, budget: Budget):
         self.core = core
