@@ -14,7 +14,7 @@ from szsolver.engine.players import (GreedyPlayer, PotentialGreedyPlayer, Random
                                      EnginePlayer, play_game)
 from szsolver.bounds.value import trivial_bounds
 from szsolver.engine.search import Engine, iterations_for
-from szsolver.formats.notation import format_turn, position_string
+from szsolver.formats.notation import format_turn, parse_position, parse_turn, position_string
 from szsolver.formats.record import example_game, parse_game
 from szsolver.rules.playout import random_play, seeded_rng
 from szsolver.rules.reference import Position as Reference
@@ -148,6 +148,35 @@ def test_candidates_are_legal_and_include_neutral_turns():
     stones = {t & 63 for t in cands if t < 64}
     assert stones == {p for p in range(pos.geometry.size) if pos.empty >> p & 1}
     assert any(t >= 64 for t in cands) == bool(pos.neutrals_left(pos.side))
+
+
+@pytest.mark.parametrize("rule, left", [(0, 5), (1, 4)])
+def test_settled_nodes_carry_the_exact_solvers_values(rule, left):
+    # exact_deep values the nodes three turns from the end (two under Advanced) with
+    # the solver's leaf functions: each such value is the exact value of its position
+    pos = sample(rule, 32 - left)
+    tree = _mcts.Tree(pos, 7, exact_deep=True)
+    tree.run(3000)
+    settled = tree.settled()
+    assert len(settled) >= 10
+    for line, value in settled[:12]:
+        work = pos.copy()
+        for t in line:
+            work.make(t)
+        assert work.turns_left == (3 if rule == 0 else 2)
+        assert value == solve(work).value, [format_turn(t, pos.geometry) for t in line]
+
+
+def test_pair_targets_find_a_neutral_that_denies_a_pattern_two_stones_short():
+    # greedy play, 6 turns left: the only optimal turn puts a neutral on 83, where Blue
+    # completes no pattern with one stone but does with two
+    pos = parse_position(".R/....../RB..BR./.....B../.RR.NRB.R/RB.BBB.B/BBR..R./R.B.RR/.B R 5 5 basic")
+    turn = parse_turn("95n83", pos.geometry)
+    after = pos.copy()
+    after.make(turn)
+    assert solve(after).value == solve(pos).value == 198
+    assert turn not in _mcts.candidates(pos)
+    assert turn in _mcts.candidates(pos, pair_targets=2)
 
 
 def test_policy_and_playouts():

@@ -22,6 +22,15 @@ each stone goes where it raises the mover's score most among ``sample`` random
 empty points (all of them when ``sample`` is 0), a uniformly random one with
 probability ``eps``; a neutral goes on the opponent's best point among a sample,
 at a rate that spends the supply over the turns left.
+
+Two options sharpen the end of the game (``Engine`` turns them on under the Basic
+rule): ``exact_deep`` settles every node one turn before the exact tail (three turns
+left under Basic, two under Advanced) with the endgame solver's leaf functions, once:
+the node keeps that exact value, opens no child and backs it up on every later visit
+instead of a playout; ``pair_targets`` (with ``wide_turns`` or fewer turns left, at
+nodes shallower than ``pair_depth``) counts in a neutral target the opponent's best
+two stones through the point, so a neutral that denies a pattern two stones short is
+a candidate (the one-stone gain does not see it).
 """
 from libc.stdlib cimport malloc, realloc, free
 from libc.math cimport sqrt, log, tanh
@@ -33,7 +42,8 @@ cdef extern from "Python.h":
 
 from szsolver.rules._core cimport (Board, State, bb_t, Position, make_c, pattern_set_c,
                                    is_over_c, sz_popcount, sz_ctz, C_ADVANCED, C_BASIC)
-from szsolver.endgame._leaves cimport last_turn, two_turns_basic
+from szsolver.endgame._leaves cimport (last_turn, two_turns_basic, two_turns_advanced,
+                                       three_turns_basic)
 from szsolver.endgame._common cimport INF
 
 cdef enum:
@@ -54,6 +64,8 @@ cdef struct Node:
     int visits
     double wsum           # rewards, from the view of the side that played ``turn``
     double vsum           # final values, Red's side
+    int settled           # 1: the node's value is exact (``svalue``): it opens no child
+    int svalue            # that value (Red's side)
 
 
 cdef struct Params:
@@ -71,6 +83,12 @@ cdef struct Params:
     int wide_turns        # with at most this many turns left, nq_wide/ns_wide instead
     int nq_wide
     int ns_wide
+    int pair_targets      # near the end (``wide_turns``) a neutral target also counts the
+                          # opponent's best two-stone gain through it (this weight x 0.5)
+    int pair_depth        # ... at nodes shallower than this (0: none, 1: the root)
+    int exact_deep        # settle the nodes one turn before the exact tail with the
+                          # solver's leaf functions (three turns left under Basic, two
+                          # under Advanced), once each
 
 
 cdef inline uint64_t rnd(uint64_t* s) noexcept nogil:
@@ -185,6 +203,24 @@ cdef inline int exact_tail(const Board* b, const State* s, int* value) noexcept 
     return 1
 
 
+cdef inline int deep_turns(const State* s) noexcept nogil:
+    """The turns left at which ``exact_deep`` settles a node: one more than the tail."""
+    return 3 if s.rule == C_BASIC else 2
+
+
+cdef int exact_deep_value(const Board* b, State* s) noexcept nogil:
+    """The exact value (Red's side) of a position with ``deep_turns`` turns left, from
+    the endgame solver's leaf functions (full window: every turn counted)."""
+    cdef int v, bt = -1
+    cdef long long nodes = 0
+    cdef bb_t prints = 0
+    if s.rule == C_BASIC:
+        v = three_turns_basic(b, s, -INF, INF, -1, &bt, &nodes, NULL, &prints, NULL, -1)
+    else:
+        v = two_turns_advanced(b, s, -INF, INF, -1, &bt, &nodes, NULL)
+    return v if s.side == 0 else -v
+
+
 cdef int playout(const Board* b, State* s, const Params* P, uint64_t* rng) noexcept nogil:
     """Play the policy on ``s`` (changed) until the last turns, valued exactly
     (``exact_tail``); returns the final value (Red's side)."""
@@ -199,7 +235,8 @@ cdef int playout(const Board* b, State* s, const Params* P, uint64_t* rng) noexc
         + (s.left[0] - s.left[1])
 
 
-cdef int gen_candidates(const Board* b, const State* s, const Params* P, int* turns) noexcept nogil:
+cdef int gen_candidates(const Board* b, const State* s, const Params* P, int* turns,
+                        int depth) noexcept nogil:
     """The turns a node may try, best prior first; returns their number."""
     cdef int me = s.side, op = me ^ 1
     cdef bb_t E = empty_of(b, s), e
@@ -215,9 +252,12 @@ cdef int gen_candidates(const Board* b, const State* s, const Params* P, int* tu
     cdef double x
     cdef int t
     cdef int opp_left = s.stones_per_side - sz_popcount(theirs)
-    cdef int nq = P.nq, ns = P.ns
+    cdef int v2
+    cdef int nq = P.nq, ns = P.ns, wide = 0, r, best2
+    cdef bb_t e2
     if turns_left_c(s) <= P.wide_turns:     # near the end neutral turns decide more
         nq, ns = P.nq_wide, P.ns_wide
+        wide = 1
     e = E
     nst = 0
     while e:
@@ -242,6 +282,19 @@ cdef int gen_candidates(const Board* b, const State* s, const Params* P, int* tu
             q = sz_ctz(e)
             e &= e - 1
             x = score_of(b, theirs | ((<bb_t>1) << q), blk) - opp_now
+            if wide and P.pair_targets and opp_left >= 2 and depth < P.pair_depth:
+                # the opponent's best pair of stones through q (a pattern two stones
+                # short, which the one-stone gain does not see)
+                best2 = 0
+                e2 = E & ~((<bb_t>1) << q)
+                while e2:
+                    r = sz_ctz(e2)
+                    e2 &= e2 - 1
+                    v2 = score_of(b, theirs | ((<bb_t>1) << q) | ((<bb_t>1) << r), blk) \
+                        - score_of(b, theirs | ((<bb_t>1) << r), blk)
+                    if v2 > best2:
+                        best2 = v2
+                x += P.pair_targets * 0.5 * best2
             if s.rule == C_ADVANCED:
                 x += opp_now - score_of(b, theirs, blk | ((<bb_t>1) << q))
                 x += score_of(b, mine, blk | ((<bb_t>1) << q)) - me_now
@@ -300,7 +353,8 @@ cdef class Tree:
                   double widen_base=2.0, double widen_mult=1.0, double margin_weight=0.3,
                   double margin_scale=300.0, double eps=0.05, int sample=0,
                   double neutral_rate=0.5, int nq=4, int ns=3, bint exact_tail=True,
-                  int wide_turns=10, int nq_wide=16, int ns_wide=16):
+                  int wide_turns=10, int nq_wide=16, int ns_wide=16,
+                  bint exact_deep=False, int pair_targets=0, int pair_depth=64):
         self.root = pos.copy()
         self.b = pos.board
         self.s0 = pos.st
@@ -318,6 +372,9 @@ cdef class Tree:
         self.P.wide_turns = wide_turns
         self.P.nq_wide = min(nq_wide, 32)
         self.P.ns_wide = min(ns_wide, 32)
+        self.P.exact_deep = exact_deep and exact_tail
+        self.P.pair_targets = pair_targets
+        self.P.pair_depth = pair_depth
         self.rng = seed | 1
         self.cap_nodes = 1024
         self.nodes = <Node*>malloc(self.cap_nodes * sizeof(Node))
@@ -353,12 +410,18 @@ cdef class Tree:
         nd.visits = 0
         nd.wsum = 0.0
         nd.vsum = 0.0
+        nd.settled = 0
+        nd.svalue = 0
         self.n_nodes += 1
         return self.n_nodes - 1
 
     cdef int _expand(self, int ni, const State* s) except -1:
         cdef int buf[MAX_CAND]
-        cdef int n = gen_candidates(self.b, s, &self.P, buf), i
+        cdef int depth = 0, up = ni
+        while self.nodes[up].parent >= 0:
+            depth += 1
+            up = self.nodes[up].parent
+        cdef int n = gen_candidates(self.b, s, &self.P, buf, depth), i
         cdef int* a
         while self.n_cands + n > self.cap_cands:
             self.cap_cands *= 2
@@ -402,7 +465,7 @@ cdef class Tree:
 
     cdef _run(self, long long iterations, int forced):
         cdef long long it
-        cdef int ni, ci, k, best_k, n_allow, value, side_in
+        cdef int ni, ci, k, best_k, n_allow, value, side_in, done
         cdef State s
         cdef Node* nd
         cdef Node* ch
@@ -412,15 +475,28 @@ cdef class Tree:
                 self._poll_signals(it)
             s = self.s0
             ni = 0
+            done = 0
             if forced >= 0:
                 ni = forced
                 make_c(self.b, &s, self.nodes[ni].turn)
-                if self.nodes[ni].visits == 0 and not is_over_c(&s):
+                if self.nodes[ni].visits == 0 and not is_over_c(&s) \
+                        and not (self.P.exact_deep and turns_left_c(&s) == deep_turns(&s)):
                     # a new child: its first iteration is a playout from it
                     value = playout(self.b, &s, &self.P, &self.rng)
                     self._backup(ni, value)
                     continue
             while True:
+                if self.nodes[ni].settled:
+                    value = self.nodes[ni].svalue
+                    done = 1
+                    break
+                if ni != 0 and self.P.exact_deep and not is_over_c(&s) \
+                        and turns_left_c(&s) == deep_turns(&s):
+                    value = exact_deep_value(self.b, &s)
+                    self.nodes[ni].settled = 1
+                    self.nodes[ni].svalue = value
+                    done = 1
+                    break
                 if is_over_c(&s) or (self.P.exact_tail and turns_left_c(&s) <= 2
                                      and (turns_left_c(&s) == 1 or s.rule == C_BASIC)):
                     break           # the playout below values it exactly
@@ -441,6 +517,12 @@ cdef class Tree:
                     nd.n_open += 1
                     make_c(self.b, &s, self.nodes[ci].turn)
                     ni = ci
+                    if self.P.exact_deep and turns_left_c(&s) == deep_turns(&s) \
+                            and not is_over_c(&s):
+                        value = exact_deep_value(self.b, &s)
+                        self.nodes[ni].settled = 1
+                        self.nodes[ni].svalue = value
+                        done = 1
                     break
                 lnN = log(<double>nd.visits + 1.0)
                 best_u = -1e300
@@ -453,7 +535,8 @@ cdef class Tree:
                         best_k = k
                 ni = self.cand_child[nd.cand_off + best_k]
                 make_c(self.b, &s, self.nodes[ni].turn)
-            value = playout(self.b, &s, &self.P, &self.rng)
+            if not done:
+                value = playout(self.b, &s, &self.P, &self.rng)
             self._backup(ni, value)
         self.iterations += iterations
 
@@ -591,6 +674,22 @@ cdef class Tree:
             ni = best
         return line
 
+    def settled(self):
+        """[(line, value), ...]: the nodes ``exact_deep`` settled, each as the turns
+        from the root to it and its exact value (Red's side), in the order made."""
+        cdef int ni, up
+        out = []
+        for ni in range(self.n_nodes):
+            if not self.nodes[ni].settled:
+                continue
+            line = []
+            up = ni
+            while self.nodes[up].parent >= 0:
+                line.append(self.nodes[up].turn)
+                up = self.nodes[up].parent
+            out.append((line[::-1], self.nodes[ni].svalue))
+        return out
+
     @property
     def root_visits(self):
         return self.nodes[0].visits
@@ -605,7 +704,7 @@ cdef class Tree:
 
 
 def candidates(Position pos, *, int nq=4, int ns=3, int wide_turns=10, int nq_wide=16,
-               int ns_wide=16):
+               int ns_wide=16, int pair_targets=0):
     """The candidate turns of a node, best prior first (for tests and inspection)."""
     cdef Params P
     cdef int buf[MAX_CAND]
@@ -615,7 +714,9 @@ def candidates(Position pos, *, int nq=4, int ns=3, int wide_turns=10, int nq_wi
     P.wide_turns = wide_turns
     P.nq_wide = nq_wide
     P.ns_wide = ns_wide
-    n = gen_candidates(pos.board, &pos.st, &P, buf)
+    P.pair_targets = pair_targets
+    P.pair_depth = 64
+    n = gen_candidates(pos.board, &pos.st, &P, buf, 0)
     return [buf[i] for i in range(n)]
 
 
