@@ -27,14 +27,17 @@ def sample(rule, ply, seed=0):
 
 
 def stated_iteration_seconds(pos):
-    """docs/engine.md's formula, written out: (a t^2 + b) (1 + n)^(q0 + q1 ln t)."""
+    """docs/engine.md's formula, written out: (a t^2 + b) (1 + n)^(q0 + q1 ln t), times
+    the late factor of the Basic tree's exact nodes and pair targets (1.8 up to 6 turns
+    left, 1.4 up to 9, 1.1 at 10)."""
     a, b = search.ITERATION_COST[pos.rule]
     q0, q1 = search.NEUTRAL_COST[pos.rule]
     t = pos.turns_left
     mine, theirs = (t + 1) // 2, t // 2
     red, blue = (mine, theirs) if pos.side == 0 else (theirs, mine)
     n = min(pos.red_neutrals, red) + min(pos.blue_neutrals, blue)
-    return search.COST_MARGIN * (a * t * t + b) * (1 + n) ** (q0 + q1 * math.log(t))
+    late = 1.0 if pos.rule == 1 or t > 10 else 1.1 if t == 10 else 1.4 if t > 6 else 1.8
+    return search.COST_MARGIN * late * (a * t * t + b) * (1 + n) ** (q0 + q1 * math.log(t))
 
 
 @pytest.mark.parametrize("rule", [0, 1])
@@ -56,6 +59,13 @@ def test_the_iterations_granted_are_the_stated_conversion(rule, ply):
         command = budget(pos, seconds, bounds=True, spent=search.COMMAND_START)
         left = max(rest - search.COMMAND_START, search.MIN_TREE_SHARE * seconds)
         assert command.iterations == int(left / stated_iteration_seconds(pos))
+
+
+@pytest.mark.parametrize("rule", [0, 1])
+@pytest.mark.parametrize("ply", [22, 23, 25, 26, 28])
+def test_the_late_cost_is_the_stated_one(rule, ply):
+    pos = sample(rule, ply)
+    assert iteration_seconds(pos) == pytest.approx(stated_iteration_seconds(pos))
 
 
 def test_neutrals_in_hand_and_turns_left_make_an_iteration_dearer():
