@@ -109,9 +109,10 @@ JUDGE_SHARE = 0.8
 #: solver's leaf functions, once each, and ``pair_targets`` at the root and its
 #: children (``pair_depth``): with 10 turns left or fewer a neutral target also counts
 #: the opponent's best two stones through it. Measured on 60 close greedy-play
-#: positions at 6 turns left (docs/engine.md, "Against the exact solver"): the engine's
-#: turn optimal 68 % of the time instead of 50 %. Under Advanced the pair targets lost
-#: (30 % instead of 57 % on 23 positions) and the exact nodes changed nothing: off.
+#: positions at 6 turns left (docs/engine.md, "Settled nodes and pair targets"): the
+#: tree's turn optimal 65 % of the time instead of 50 % (at 4 turns left 97 % instead
+#: of 70 %). Under Advanced the pair targets lost (30 % instead of 57 % on 23
+#: positions) and the exact nodes changed nothing measurable: off.
 RULE_TREE_OPTIONS = {BASIC: {"exact_deep": True, "pair_targets": 2, "pair_depth": 2},
                      ADVANCED: {}}
 #: Children below this share of the most visited one's visits do not count in the
