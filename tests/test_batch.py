@@ -340,6 +340,19 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path, args, words):
     assert "Error:" in r.output and words in r.output
 
 
+def test_batch_annotate_refuses_an_exact_horizon_past_a_games_reach_before_any_work(tmp_path):
+    """--exact-turns 9: past Stars' Zone's horizon; one line naming the file, exit 2,
+    no OUT/ made (each game's range is its own, asked of its registry entry)."""
+    from szsolver.cli import main
+    out = tmp_path / "out"
+    r = CliRunner().invoke(main, ["batch", "annotate", "--example", str(out), "--exact-turns", "9",
+                                  "--workers", "1"])
+    assert r.exit_code == 2, r.output
+    assert r.stderr == ("Error: rulebook example game: --exact-turns 9: at most 8 turns left "
+                        "(the exact solver's horizon without a limit)\n")
+    assert not out.exists()
+
+
 def test_cli_deep_solve_says_how_deep_it_goes_without_a_limit():
     """12 turns left without a limit: refused in words that hold for the jobs of today
     (the client keeps the top plies; it said each task would solve 11 turns)."""

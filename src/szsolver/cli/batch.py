@@ -287,6 +287,14 @@ def annotate_cmd(paths, example, time_per_turn, exact_turns, solver_time, worker
             raise BadInput(f"{path} and {names[name]} would both be {name}.json: rename one")
         names[name] = path
     texts = {name: _lines_of(path) for name, path in names.items()}
+    if exact_turns is not None:           # each game's range, before any work
+        from ..errors import InputError
+        from ..games import of_text
+        for name, path in names.items():
+            try:
+                of_text(texts[name]).check_exact_turns(exact_turns)
+            except InputError as e:
+                raise BadInput(f"{labels.get(path, path)}: {e}") from None
     for name, path in names.items():      # a game record named OUT/NAME.json
         not_an_input(os.path.join(out_dir, f"{name}.json"), "the annotation",
                      input_files(path), instead="give another OUT/ folder")

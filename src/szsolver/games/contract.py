@@ -91,7 +91,9 @@ class Entry:
       a limit stopped it); ``check(position, turn, time_limit=None)``: was ``turn``
       optimal; ``annotate(record, exact_turns=None)``: every turn judged;
     - ``options``: {command: the option names it takes}; ``commands``: {command: the
-      function answering it} (see the module doc).
+      function answering it} (see the module doc);
+    - ``check_exact_turns(n)``: InputError naming the range when ``annotate`` does not
+      take ``exact_turns`` n (so a program asks before any work, as ``batch`` does).
     """
     name: str
     title: str
@@ -109,6 +111,7 @@ class Entry:
     annotate: Callable
     options: Mapping[str, frozenset]
     commands: Mapping[str, Callable] = field(default_factory=dict)
+    check_exact_turns: Callable = lambda n: None
 
     def __post_init__(self):
         object.__setattr__(self, "options", _frozen(self.options))

@@ -238,16 +238,20 @@ def _move_index(game, number: int) -> int:
     return number - 1
 
 
-def annotate(pos, game, o):
-    """Judge every move of a game: proved with at most ``exact_turns`` live empty cells
-    (moves left), estimated by the engine before."""
+def check_exact_turns(n):
     from ..star.analysis import EXACT_EMPTY
     from ..star.solver import MAX_EMPTY_WITHOUT_LIMIT
-    if o.exact_turns is not None and not 0 <= o.exact_turns <= MAX_EMPTY_WITHOUT_LIMIT:
-        raise InputError(f"--exact-turns {o.exact_turns}: a Star game proves moves with at "
+    if n is not None and not 0 <= n <= MAX_EMPTY_WITHOUT_LIMIT:
+        raise InputError(f"--exact-turns {n}: a Star game proves moves with at "
                          f"most {MAX_EMPTY_WITHOUT_LIMIT} live empty cells (0 to "
                          f"{MAX_EMPTY_WITHOUT_LIMIT}, default {EXACT_EMPTY}: the exact "
                          "solver's reach)")
+
+
+def annotate(pos, game, o):
+    """Judge every move of a game: proved with at most ``exact_turns`` live empty cells
+    (moves left), estimated by the engine before."""
+    check_exact_turns(o.exact_turns)
     if game is None:
         raise InputError("annotate needs a game record, not a position")
     show = o.progress(True) if o.progress is not None else None
@@ -274,4 +278,5 @@ ENTRY = Entry(
              "solve": ("all_turns", "top", "time_limit", "node_limit", "svg"),
              "annotate": ("time_per_turn", "exact_turns")},
     commands={"show": show, "score": score, "replay": replay, "best": best, "check": check,
-              "solve": solve, "annotate": annotate})
+              "solve": solve, "annotate": annotate},
+    check_exact_turns=check_exact_turns)

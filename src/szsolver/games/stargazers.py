@@ -269,16 +269,20 @@ def check(pos, game, o):
     return Answer(data, text, warnings_of(game))
 
 
-def annotate(pos, game, o):
-    """Judge every turn of a game: exactly with at most ``exact_turns`` empty cells
-    (default :data:`~szsolver.stargazers.analysis.EXACT_EMPTIES`)."""
+def check_exact_turns(n):
     from ..stargazers.analysis import EXACT_EMPTIES
     from ..stargazers.solver import MAX_EMPTY_WITHOUT_LIMIT
-    if o.exact_turns is not None and not 0 <= o.exact_turns <= MAX_EMPTY_WITHOUT_LIMIT:
-        raise InputError(f"--exact-turns {o.exact_turns}: a {TITLE} game proves turns with at "
+    if n is not None and not 0 <= n <= MAX_EMPTY_WITHOUT_LIMIT:
+        raise InputError(f"--exact-turns {n}: a {TITLE} game proves turns with at "
                          f"most {MAX_EMPTY_WITHOUT_LIMIT} empty cells (0 to "
                          f"{MAX_EMPTY_WITHOUT_LIMIT}, default {EXACT_EMPTIES}: the exact "
                          "solver's reach)")
+
+
+def annotate(pos, game, o):
+    """Judge every turn of a game: exactly with at most ``exact_turns`` empty cells
+    (default :data:`~szsolver.stargazers.analysis.EXACT_EMPTIES`)."""
+    check_exact_turns(o.exact_turns)
     if game is None:
         raise InputError("annotate needs a game record, not a position")
     checks = annotate_game(game, exact_turns=o.exact_turns, time_per_turn=o.time_per_turn,
@@ -309,4 +313,5 @@ ENTRY = Entry(
              "solve": ("all_turns", "top", "time_limit", "node_limit", "svg"),
              "annotate": ("time_per_turn", "exact_turns", "solver_time")},
     commands={"show": show, "score": score, "replay": replay, "best": best, "check": check,
-              "solve": solve, "annotate": annotate})
+              "solve": solve, "annotate": annotate},
+    check_exact_turns=check_exact_turns)

@@ -609,12 +609,16 @@ def solve(pos, game, o):
                    exit_code=0 if res.exact else 130 if interrupted else 3)
 
 
+def check_exact_turns(n):
+    from ..analysis.annotate import EXACT_TURNS
+    if n is not None and n > EXACT_TURNS:
+        raise InputError(f"--exact-turns {n}: at most {EXACT_TURNS} turns left "
+                         "(the exact solver's horizon without a limit)")
+
+
 def annotate(pos, game, o):
     """Judge every turn of a game: the last turns proved, earlier ones estimated."""
-    from ..analysis.annotate import EXACT_TURNS
-    if o.exact_turns is not None and o.exact_turns > EXACT_TURNS:
-        raise InputError(f"--exact-turns {o.exact_turns}: at most {EXACT_TURNS} turns left "
-                         "(the exact solver's horizon without a limit)")
+    check_exact_turns(o.exact_turns)
     if game is None:
         raise InputError("annotate needs a game record, not a position")
     if not game.turns:
@@ -658,4 +662,5 @@ ENTRY = Entry(
              "annotate": ("rule", "time_per_turn", "exact_turns", "solver_time", "threads",
                           "html")},
     commands={"show": show, "score": score, "replay": replay, "best": best, "check": check,
-              "solve": solve, "annotate": annotate})
+              "solve": solve, "annotate": annotate},
+    check_exact_turns=check_exact_turns)
