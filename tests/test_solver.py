@@ -206,7 +206,8 @@ def test_neutral_rules_match_at_five_turns(seed):
 WITHOUT_FOOT = [o for o in OPTIONS if o not in ("foot", "killer")]
 
 
-@pytest.mark.parametrize("seed,tl", [(s, 5) for s in range(90, 96)] + [(s, 6) for s in range(96, 100)])
+# Two 6-turn seeds (each takes 8-14 s; the suite keeps to about 10 minutes).
+@pytest.mark.parametrize("seed,tl", [(s, 5) for s in range(90, 96)] + [(s, 6) for s in range(96, 98)])
 def test_footprint_rule_matches(seed, tl):
     """Basic, both supplies in hand (where the footprint rule prunes most), five and
     six turns left: the default search against the same search without the rule
@@ -245,7 +246,7 @@ def test_default_options():
     assert sorted(DEFAULT_OPTIONS) == sorted(OPTIONS)
 
 
-@pytest.mark.parametrize("seed,tl", [(110, 5), (112, 5), (113, 5), (120, 5), (114, 6), (115, 6), (116, 6)])
+@pytest.mark.parametrize("seed,tl", [(110, 5), (112, 5), (113, 5), (120, 5), (114, 6), (115, 6)])
 def test_shifted_probe_matches(seed, tl):
     """The shifted probe (Basic, both supplies in hand) inside five- and six-turn
     searches: the default search against the search without it and against
