@@ -520,9 +520,24 @@ def _potential_with_sigint_in(monkeypatch, tmp_path, where: str):
     return r, out
 
 
+@pytest.fixture
+def plain_sigint():
+    """SIGINT as a fresh process has it (Python's handler, nothing installed), so the
+    in-process command installs its own. SIGINT's state is the test process's, shared
+    by every in-process test before: in the full suite these commands now and then
+    ignored the Ctrl-C they were sent (exit 0), never when run alone."""
+    previous = signal.getsignal(signal.SIGINT)
+    interrupt.uninstall()
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    interrupt.uninstall()
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.parametrize("where", ["after the last solve", "drawing the map",
                                    "writing the file", "printing"])
-def test_ctrl_c_at_the_end_of_potential_is_the_interrupt(monkeypatch, tmp_path, where):
+def test_ctrl_c_at_the_end_of_potential_is_the_interrupt(monkeypatch, tmp_path, where,
+                                                          plain_sigint):
     """Deterministic: the SIGINT at each phase after the final CP-SAT call ends with exit
     130 and one line, never as finished (exit 0) or as a limit; the SVG is whole or not
     there (a Ctrl-C inside its write left half a file)."""
@@ -534,7 +549,7 @@ def test_ctrl_c_at_the_end_of_potential_is_the_interrupt(monkeypatch, tmp_path, 
         assert not out.exists()
 
 
-def test_ctrl_c_during_the_final_solve_of_a_map_is_the_interrupt(monkeypatch):
+def test_ctrl_c_during_the_final_solve_of_a_map_is_the_interrupt(monkeypatch, plain_sigint):
     """The SIGINT sent while the map's last CP-SAT solve runs (from the solve's own
     thread, the calls counted on a first run): the solve stops, and the command ends as
     interrupted, never with a map labelled as cut short by a limit."""
