@@ -916,13 +916,7 @@ async function turnValues(signal) {
   box.className = 'sz-scroll';
   box.appendChild(table);
   board.clear();
-  for (const [name, v] of perPoint) {
-    const i = board.points.findIndex((p) => p && p.name === name);
-    if (i < 0) continue;
-    const p = board.points[i];
-    const el = board.draw('text', { x: p.x, y: p.y + 0.12, class: 'sz-value-label' + (d.exact && v === d.value ? ' sz-best' : '') });
-    el.textContent = signed(v);
-  }
+  for (const [name, v] of perPoint) valueLabel(name, signed(v), d.exact && v === d.value ? ' sz-best' : '');
   table.dataset.rows = String(rows.size);
   if (!d.estimates) { out.appendChild(box); return; }
   // Not proved: the engine's estimates first, the proved bounds of every turn folded.
@@ -956,13 +950,15 @@ function estimatedTurns(out, e, red) {
   }
   table.dataset.rows = String(e.candidates.length);
   out.appendChild(table);
-  for (const [name, v] of perPoint) {
-    const i = board.points.findIndex((p) => p && p.name === name);
-    if (i < 0) continue;
-    const p = board.points[i];
-    const el = board.draw('text', { x: p.x, y: p.y + 0.12, class: 'sz-value-label sz-estimate' });
-    el.textContent = '~' + signed(Math.round(v));
-  }
+  for (const [name, v] of perPoint) valueLabel(name, '~' + signed(Math.round(v)), ' sz-estimate');
+}
+
+// A value written on a stone point of the board (the point by its name).
+function valueLabel(name, text, extra) {
+  const p = board.points.find((q) => q && q.name === name);
+  if (!p) return;
+  const el = board.draw('text', { x: p.x, y: p.y + 0.12, class: 'sz-value-label' + extra });
+  el.textContent = text;
 }
 
 async function potentialMap(signal) {
