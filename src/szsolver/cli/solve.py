@@ -42,7 +42,8 @@ from .games import deliver, game_answer, prepare
 @click.option("--two-turn-bounds", is_flag=True, hidden=True,
               help="Kept for older scripts: the Advanced two-turn bounds are always on.")
 @click.option("--threads", type=whole_number(1), default=1, metavar="N",
-              help="Split the root's turns over N threads in this process, which share "
+              help="Search with N threads in this process (they split the root's turns, "
+                   "and a free thread helps split a turn's replies), which share "
                    "one transposition table of --tt-size entries (same value and best "
                    "turns; the PV may be another optimal line; a node limit then counts "
                    "every thread's nodes, not deterministically).")
