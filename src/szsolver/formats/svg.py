@@ -38,6 +38,17 @@ def point_xy(geometry) -> list[tuple[float, float]]:
     return [(float(c), float(r)) for r, c in geometry.coords]
 
 
+def click_layer(points) -> str:
+    """The layers the web pages add to a game's picture to play on it: an empty layer
+    (``<g class="sz-live">``) to draw on, then a transparent circle over every point
+    (``class="sz-point"``, ``data-index`` its index, ``data-point`` its name) to click.
+    ``points``: (x, y, radius, name) of each point in index order, in the picture's
+    units. One home for the markup of the three games' boards."""
+    hits = "".join(f'<circle class="sz-point" cx="{x:g}" cy="{y:g}" r="{r:g}" data-index="{i}" '
+                   f'data-point="{escape(str(name))}"/>' for i, (x, y, r, name) in enumerate(points))
+    return '<g class="sz-live"></g>\n<g class="sz-points" fill="transparent">' + hits + "</g>\n"
+
+
 def beam_pairs(pos) -> list[tuple[int, int, int]]:
     """(side, p, q) for each pair of same-side stones that see each other: q is the
     first own stone along a beam from p, with nothing blocking under the rule

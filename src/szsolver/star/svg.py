@@ -19,6 +19,7 @@ from html import escape
 
 from ..formats.palette import (BACKGROUND, BLOCKED, BLUE_STONE, GRID, NEUTRAL_STONE,
                                RED_STONE, text_colour)
+from ..formats.svg import click_layer
 from .position import COLOUR_NAMES, position_string
 from .reference import reference_groups
 
@@ -54,7 +55,7 @@ def _hex(x: float, y: float, scale: float = 1.0, corners=range(6)) -> str:
 
 
 def position_svg(pos, *, last_move: int | None = None, caption=True, names: bool = True,
-                 size: int | None = None) -> str:
+                 size: int | None = None, targets: bool = False) -> str:
     """The position as an SVG document (a string).
 
     - ``last_move``: a cell whose stone gets a mark.
@@ -62,6 +63,8 @@ def position_svg(pos, *, last_move: int | None = None, caption=True, names: bool
       board; a string writes that; False none.
     - ``names``: write each empty cell's name in it.
     - ``size``: width in pixels (default about 28 per cell width).
+    - ``targets``: the web board's layers on top (:func:`szsolver.formats.svg.click_layer`:
+      a circle over every cell, named as a move names it, to click).
     """
     b = pos.board
     centres = [_centre(q, r) for q, r in b.cells]
@@ -162,5 +165,8 @@ def position_svg(pos, *, last_move: int | None = None, caption=True, names: bool
             out.append(f'<text x="{_f(mid)}" y="{_f(y0 + line_h * (k + 0.5))}">'
                        f"{escape(text)}</text>")
         out.append("</g>")
+    if targets:
+        out.append(click_layer([(round(x, 3), round(y, 3), 0.9, b.name_of(c))
+                                for c, (x, y) in enumerate(centres)]).rstrip())
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from html import escape
 
+from ..formats.svg import click_layer
 from ..formats.palette import BACKGROUND, GRID, NEUTRAL_STONE, STONE_COLOURS, text_colour
 from .assured import status
 
@@ -48,11 +49,13 @@ def _star(cx: float, cy: float, r: float) -> str:
 
 
 def position_svg(pos, *, last_turn=(), size: int | None = None, caption=True,
-                 labels: dict | None = None) -> str:
+                 labels: dict | None = None, targets: bool = False) -> str:
     """The position as an SVG document, ``size`` pixels wide (default about 36 pixels a
     cell across). ``last_turn``: cells to mark; ``caption``: True for
     :func:`position_caption`, a string, or False; ``labels``: {cell: text} drawn on
-    cells (e.g. move values)."""
+    cells (e.g. move values); ``targets``: the web board's layers on top
+    (:func:`szsolver.formats.svg.click_layer`: a circle over every cell, named by its
+    index, to click)."""
     b = pos.board
     ins = pos.inspired()
     dead = status(pos).dead
@@ -121,5 +124,8 @@ def position_svg(pos, *, last_turn=(), size: int | None = None, caption=True,
         out.append(f'<text x="8" y="{y:.0f}" font-family="sans-serif" font-size="13" '
                    f'fill="{NEUTRAL_STONE}">{escape(line)}</text>')
         y += 18
+    if targets:
+        out.append(click_layer([(round(x, 1), round(y, 1), round(radius * 0.8, 1), c)
+                                for c, (x, y) in enumerate(map(at, range(b.size)))]).rstrip())
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ..errors import InputError, ParseError, UnsupportedError
+from ..errors import IllegalTurnError, InputError, ParseError, UnsupportedError
 from ..limits import check_seconds
 
 TIME_CAP = 10.0          # seconds: the most any request may ask of the solver or CP-SAT
@@ -167,12 +167,9 @@ def side_from(value, pos) -> int:
 
 def _points_layer(pos) -> str:
     """Transparent circles over every point of a position picture, to click on."""
-    from ..formats.svg import point_xy
+    from ..formats.svg import click_layer, point_xy
     g = pos.geometry
-    xy = point_xy(g)
-    hits = "".join(f'<circle class="sz-point" cx="{x:g}" cy="{y:g}" r="0.48" data-index="{p}" '
-                   f'data-point="{g.coord_text(p)}"/>' for p, (x, y) in enumerate(xy))
-    return '<g class="sz-live"></g>\n<g class="sz-points" fill="transparent">' + hits + "</g>\n"
+    return click_layer([(x, y, 0.48, g.coord_text(p)) for p, (x, y) in enumerate(point_xy(g))])
 
 
 def board_svg(pos, last_turn=None, *, labels=None, fills=None) -> str:
@@ -266,18 +263,79 @@ def family_game_view(entry, text: str, pos, record) -> dict:
     true, the game's name and title, the names of its sides, the record as given,
     every position's string (the start first) and per turn its text, round and side,
     all from the game's entry in the registry. The board then asks for each position
-    it shows (:func:`family_position_view`)."""
-    plays = [] if record is None else getattr(record, record.PLAYS)
+    it shows (:func:`family_line_view`)."""
     start = pos if record is None else record.start
     after = [] if record is None else list(record.positions)
     return {"family": True, "game": entry.name, "title": entry.title,
             "sides": list(record.SIDES) if record is not None else _sides(entry, pos),
             "record": text,
             "positions": [entry.position_text(p) for p in [start, *after]],
-            "turns": [{"turn": entry.format_turn(t, record.position_before(i)),
-                       "round": record.round_of(i),
-                       "side": record.SIDES[record.side_of(i)]} for i, t in enumerate(plays)],
+            "turns": [] if record is None else _turn_rows(entry, record),
             "warnings": [] if record is None else list(record.warnings)}
+
+
+def _turn_rows(entry, record) -> list:
+    """Each turn of a Star or Stargazers record: its text, round and side."""
+    return [{"turn": entry.format_turn(t, record.position_before(i)), "round": record.round_of(i),
+             "side": record.SIDES[record.side_of(i)]}
+            for i, t in enumerate(getattr(record, record.PLAYS))]
+
+
+def turns_from(value) -> list:
+    """A request's ``turns``: a list of turn texts (at most :data:`MAX_TURNS`)."""
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise ParseError("turns must be a list of turns, each a string like \"E5\" or \"17,23\"")
+    if len(value) > MAX_TURNS:
+        raise ParseError(f"a line has at most {MAX_TURNS} turns, got {len(value)}")
+    return value
+
+
+def _turn_key(turn):
+    """A turn as legal turns are compared: a turn of several placements (a tuple) is
+    the same turn in any order."""
+    return tuple(sorted(turn)) if isinstance(turn, tuple) else turn
+
+
+def family_line_view(entry, text: str, pos, record, turns: list) -> dict:
+    """A line of a Star or Stargazers game as the analysis board plays it: ``turns``
+    (their text) played one by one from the start of the game read from ``text`` (a
+    record's start, or the position given), each checked by the game's own record
+    (InputError naming the round, the side and why for one that is not legal). The
+    answer is the position after them as the board shows it: its string, its picture
+    (the game's own, with :func:`szsolver.formats.svg.click_layer`'s targets), ``score``
+    (``szsolver score --json``), ``legal`` (every legal turn's text, none once the game
+    is over), ``to_move`` and the ``round`` of the next turn, the line's ``record``
+    (the game's tags, its Result tag only for the game's own turns) and ``turns`` (each
+    one's text, round and side)."""
+    from .. import games
+    from ..formats.record import tag_line
+    if record is None:
+        tags = {"Game": entry.name, "Position": entry.position_text(pos)}
+    else:
+        tags = dict(record.tags)
+        if turns != [t["turn"] for t in _turn_rows(entry, record)]:
+            tags.pop("Result", None)
+    head = "".join(tag_line(k, v) + "\n" for k, v in tags.items())
+    _pos, line = entry.load(games.Source(given=head, text=head))
+    for t in turns:
+        line.play(t)
+    final, n = line.final, len(line)
+    if n:
+        # a record keeps a last turn in progress (a Stargazers turn of one placement
+        # where it has two): the board plays whole turns only
+        before = line.position_before(n - 1)
+        legal = entry.legal_turns(before)
+        if _turn_key(getattr(line, line.PLAYS)[-1]) not in {_turn_key(t) for t in legal}:
+            some = ", ".join(entry.format_turn(t, before) for t in legal[:3])
+            raise IllegalTurnError(f"{line.where(n - 1)}: {turns[-1]} is not a whole turn "
+                                   f"(legal turns here: {some}{' ...' if len(legal) > 3 else ''})")
+    over = final.is_over()
+    return {"family": True, "game": entry.name, "position": entry.position_text(final),
+            "svg": entry.svg(final, targets=True), "score": entry.answer("score", final, None).data,
+            "legal": [] if over else [entry.format_turn(t, final) for t in entry.legal_turns(final)],
+            "to_move": None if over else line.SIDES[line.side_of(n)], "round": line.round_of(n),
+            "record": line.record_text(lambda t: entry.format_turn(t, line.start)),
+            "turns": _turn_rows(entry, line)}
 
 
 def _sides(entry, pos) -> list:
@@ -309,5 +367,5 @@ def require_keys(body: dict, allowed: set, required: set = frozenset()) -> None:
 
 
 __all__ = ["TIME_CAP", "DEFAULT_TIME", "time_limit_from", "seconds_from_text", "flag_from", "position_from",
-           "game_of", "family_source", "family_game_source", "family_game_view", "family_position_view", "game_from", "side_from", "board_svg", "bare_board_svg", "geometry_data", "picture_colours", "score_json", "position_view", "game_view",
+           "game_of", "family_source", "family_game_source", "family_game_view", "family_line_view", "turns_from", "family_position_view", "game_from", "side_from", "board_svg", "bare_board_svg", "geometry_data", "picture_colours", "score_json", "position_view", "game_view",
            "require_keys", "InputError"]

@@ -509,6 +509,15 @@ async def api_game(request: Request):
     return JSONResponse(an.game_view(an.game_from(body)))
 
 
+async def api_play(request: Request):
+    body = await read_json(request, {"source", "turns"}, {"source", "turns"})
+    other = an.family_source(body["source"])
+    if other is None:
+        raise errors.UnsupportedError("play answers Star and Stargazers games: a Stars' Zone "
+                                      "game is played on the page itself")
+    return JSONResponse(an.family_line_view(*other, an.turns_from(body["turns"])))
+
+
 def _job_position(pos) -> dict:
     from ..formats.notation import position_json
     an.check_board(pos)
@@ -676,6 +685,13 @@ ENDPOINTS = [
      '"board", "warnings", "start" (JSON), "stones_per_side", "geometry" (the points, steps and '
      'pattern names), "svg" (the board without stones), "colours"}; a Star or Stargazers game: '
      '{"family": true, "game", "title", "sides", "record", "positions", "turns", "warnings"}'),
+    ("POST", "/api/play", api_play, "Play a line of a Star or Stargazers game, for the board.",
+     '{"source": a Star or Stargazers record or position string, as for /api/game, "turns": '
+     '["E5", ...] (the line, from the start of that game: its own turns count only when listed)}',
+     '{"family": true, "game", "position", "svg" (with a target on every cell), "score" (as '
+     '/api/score), "legal" (every legal turn), "to_move", "round", "record" (the line\'s), '
+     '"turns": [{"turn", "round", "side"}]}; a turn that is not legal: 400 naming its round, '
+     'side and why'),
     ("POST", "/api/solve", api_solve, "The endgame solver: the value, best turns, PV (any game).",
      '{"position", "time_limit"?, "all_turns"?: true for the value of every turn}',
      "the JSON of `szsolver solve --json` (--all-turns) for the position's game"),
