@@ -170,27 +170,54 @@ def test_example_game_step_through_and_turn_values(server, page):
 
 
 FAMILY_GAMES = {
+    # record, its turns, its sides, the verdict on its first turn, a variation played
+    # by clicks from the start (each turn its clicks) and a click on a taken cell
     "star": ('[Game "star"] [Position "star:4x5:BWWB/BBWW./BWWBBW/WB.W.WB/BB.BBBWW/BWBWBWW/'
-             'BWBB.W/WBWW.:B"] 1. E7 E8 2. H2', ["E7", "E8", "H2"], ("Black", "White"), "blunder"),
+             'BWBB.W/WBWW.:B"] 1. E7 E8 2. H2', ["E7", "E8", "H2"], ("Black", "White"), "blunder",
+             [("E8", ["E8"]), ("C5", ["C5"])], "E8"),
     "stargazers": ('[Game "stargazers"] [Position "stargazers:12-star:1-2:r=2,3,4,6,8,9,10,13,'
                    '14,16,20,21,24,29,32:b=7,15,18,19,23,25,26,30,31,33,36,37,39,43,44,45"] '
-                   '9. 35,47 11', ["35,47", "11"], ("Red", "Blue"), "optimal"),
+                   '9. 35,47 11', ["35,47", "11"], ("Red", "Blue"), "optimal",
+                   [("28,42", ["42", "28"]), ("11,35", ["35", "11"])], "2"),
 }
 
 
+def post(server, path, body) -> dict:
+    import urllib.request
+    req = urllib.request.Request(server + path, data=json.dumps(body).encode(),
+                                 headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read())
+
+
+def bare_turns(pg, selector) -> list:
+    """The turns a list shows, without their round numbers."""
+    return [t.split(" ")[-1] for t in pg.eval_on_selector_all(selector, "els => els.map(e => e.textContent)")]
+
+
+def first_side_value(answer, first) -> int:
+    """The exact value of a Star or Stargazers solve in points, the first side's."""
+    if "margin" in answer:
+        return answer["margin"] if answer["side_to_move"] == first else -answer["margin"]
+    return answer["value"]
+
+
 @pytest.mark.parametrize("name", list(FAMILY_GAMES))
-def test_step_through_a_star_and_a_stargazers_game(server, page, name):
+def test_play_a_star_and_a_stargazers_game(server, page, name):
     """The page has no rules of these games: it opens the game from the server's
-    replay, shows each position as the server draws and scores it, and checks a turn
-    with the game's judge."""
-    record, turns, sides, verdict = FAMILY_GAMES[name]
+    replay and shows each position as the server draws and scores it; turns clicked on
+    the board are played through the server (a variation beside the game's turn, an
+    illegal click refused in the game's words, undo), and the live evaluation, the
+    value of every turn, the check and the annotation are the game's own answers, the
+    same the server's solver gives for that position."""
+    record, turns, sides, verdict, variation, taken = FAMILY_GAMES[name]
+    first = sides[0].lower()
     page.goto(server + "/analysis")
     page.wait_for_selector("body[data-ready]")
     page.fill("#sz-source", record)
     page.click("#sz-load")
     page.wait_for_selector(f'body[data-game="{name}"][data-at="{len(turns)}"]')
-    shown = page.eval_on_selector_all("#sz-turns button.sz-turn", "els => els.map(e => e.textContent)")
-    assert [t.split(". ")[-1] for t in shown] == turns and shown[0][0].isdigit()
+    assert bare_turns(page, "#sz-turns > button.sz-turn") == turns
     page.click("#sz-first")
     page.wait_for_selector('body[data-at="0"]')
     for k, turn in enumerate(turns, 1):
@@ -198,7 +225,6 @@ def test_step_through_a_star_and_a_stargazers_game(server, page, name):
         page.wait_for_selector(f'body[data-at="{k}"]')
         assert f"After {turn} (round " in page.text_content("#sz-status")
     assert page.text_content("#sz-red-name") == sides[0]
-    assert page.locator("#sz-board svg").count() == 1
     page.click('#sz-turns button.sz-turn[data-turn="1"]')
     page.wait_for_selector('body[data-at="1"]')
     assert "turn=1" in page.url
@@ -206,11 +232,46 @@ def test_step_through_a_star_and_a_stargazers_game(server, page, name):
     page.wait_for_selector(f'body[data-game="{name}"][data-at="1"]')
     page.click("#sz-check")                    # the game's own judge, on the server
     page.wait_for_selector(".sz-verdict", timeout=30000)
-    assert page.text_content(".sz-verdict") == f"{turns[0]} ({sides[0].lower()}): {verdict} (proved)."
+    assert page.text_content(".sz-verdict") == f"{turns[0]} ({first}): {verdict} (proved)."
+    assert page.is_disabled("#sz-potential")
+    assert "has none" in page.text_content("#sz-potential-out")
+
+    # a variation from the start, by clicks on the board
     page.keyboard.press("Home")
     page.wait_for_selector('body[data-at="0"]')
-    assert page.is_disabled("#sz-check") and page.is_disabled("#sz-values")
     assert page.locator(".sz-verdict").count() == 0       # it was about another turn
+    for k, (turn, clicks) in enumerate(variation, 1):
+        place(page, clicks)
+        page.wait_for_selector(f'body[data-at="{k}"]')
+        assert f"After {turn} (round " in page.text_content("#sz-status")
+    assert bare_turns(page, "#sz-turns > button.sz-turn") == turns     # the game's turns stay
+    assert bare_turns(page, "#sz-turns .sz-variation button.sz-turn") == [t for t, _ in variation]
+    place(page, [taken])                       # a taken cell: refused, in words
+    page.wait_for_selector("#sz-msg.sz-bad")
+    assert page.text_content("#sz-msg").startswith(f"Illegal turn {taken}: not one of the legal turns here (")
+    assert page.get_attribute("body", "data-at") == str(len(variation))
+    page.click("#sz-undo")                     # the last turn played goes
+    page.wait_for_selector(f'body[data-at="{len(variation) - 1}"]')
+    assert bare_turns(page, "#sz-turns .sz-variation button.sz-turn") == [t for t, _ in variation[:-1]]
+    assert not page.is_disabled("#sz-promote")
+
+    # the live evaluation and the value of every turn: the server's solver's value
+    position = page.text_content("#sz-position")
+    solved = post(server, "/api/solve", {"position": position, "all_turns": True})
+    value = first_side_value(solved, first)
+    page.wait_for_selector('#sz-live-out[data-state="done"]', timeout=30000)
+    assert page.get_attribute("#sz-live-out", "data-exact") == "1"
+    assert int(page.get_attribute("#sz-live-out", "data-value")) == value
+    assert page.locator("g.sz-best-turn circle.sz-best-ring").count() >= 1
+    page.click("#sz-values")
+    page.wait_for_selector(".sz-family-value", timeout=30000)
+    assert page.text_content(".sz-family-value").startswith(f"Value {value:+d} (exact")
+    assert page.locator("#sz-board .sz-value-label").count() == len(solved["moves"]) - (
+        1 if any(m.get("move") == "pass" for m in solved["moves"]) else 0)
+    page.click("#sz-annotate")                 # the line shown: the variation's turns
+    page.wait_for_selector(".sz-annotation li", timeout=60000)
+    judged = page.eval_on_selector_all(".sz-annotation li", "els => els.map(e => e.textContent)")
+    assert [j.split(" ")[0].rstrip("?!") for j in judged] == [t for t, _ in variation[:-1]]
 
 
 def test_place_turns_by_clicking(server, page):

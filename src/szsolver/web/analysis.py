@@ -304,36 +304,47 @@ def family_line_view(entry, text: str, pos, record, turns: list) -> dict:
     answer is the position after them as the board shows it: its string, its picture
     (the game's own, with :func:`szsolver.formats.svg.click_layer`'s targets), ``score``
     (``szsolver score --json``), ``legal`` (every legal turn's text, none once the game
-    is over), ``to_move`` and the ``round`` of the next turn, the line's ``record``
+    is over), ``to_move`` and the ``round`` of the next turn, ``unfinished`` (the
+    game's own record ends in a turn in progress: no turn follows it, ``legal`` is
+    empty and ``to_move`` is the side still placing), the line's ``record``
     (the game's tags, its Result tag only for the game's own turns) and ``turns`` (each
     one's text, round and side)."""
     from .. import games
     from ..formats.record import tag_line
+    own = False
     if record is None:
         tags = {"Game": entry.name, "Position": entry.position_text(pos)}
     else:
         tags = dict(record.tags)
-        if turns != [t["turn"] for t in _turn_rows(entry, record)]:
+        own = turns == [t["turn"] for t in _turn_rows(entry, record)]
+        if not own:
             tags.pop("Result", None)
     head = "".join(tag_line(k, v) + "\n" for k, v in tags.items())
     _pos, line = entry.load(games.Source(given=head, text=head))
     for t in turns:
         line.play(t)
     final, n = line.final, len(line)
+    unfinished = False
     if n:
         # a record keeps a last turn in progress (a Stargazers turn of one placement
-        # where it has two): the board plays whole turns only
+        # where it has two): the game's own record may end so, a line played on the
+        # board has whole turns only
         before = line.position_before(n - 1)
         legal = entry.legal_turns(before)
         if _turn_key(getattr(line, line.PLAYS)[-1]) not in {_turn_key(t) for t in legal}:
             some = ", ".join(entry.format_turn(t, before) for t in legal[:3])
-            raise IllegalTurnError(f"{line.where(n - 1)}: {turns[-1]} is not a whole turn "
-                                   f"(legal turns here: {some}{' ...' if len(legal) > 3 else ''})")
+            if not own:
+                raise IllegalTurnError(f"{line.where(n - 1)}: {turns[-1]} is not a whole turn "
+                                       f"(legal turns here: {some}{' ...' if len(legal) > 3 else ''})")
+            unfinished = True
     over = final.is_over()
     return {"family": True, "game": entry.name, "position": entry.position_text(final),
             "svg": entry.svg(final, targets=True), "score": entry.answer("score", final, None).data,
-            "legal": [] if over else [entry.format_turn(t, final) for t in entry.legal_turns(final)],
-            "to_move": None if over else line.SIDES[line.side_of(n)], "round": line.round_of(n),
+            "legal": [] if over or unfinished else [entry.format_turn(t, final)
+                                                    for t in entry.legal_turns(final)],
+            "unfinished": unfinished,
+            "to_move": None if over else line.SIDES[line.side_of(n - 1 if unfinished else n)],
+            "round": line.round_of(n),
             "record": line.record_text(lambda t: entry.format_turn(t, line.start)),
             "turns": _turn_rows(entry, line)}
 

@@ -689,7 +689,7 @@ ENDPOINTS = [
      '{"source": a Star or Stargazers record or position string, as for /api/game, "turns": '
      '["E5", ...] (the line, from the start of that game: its own turns count only when listed)}',
      '{"family": true, "game", "position", "svg" (with a target on every cell), "score" (as '
-     '/api/score), "legal" (every legal turn), "to_move", "round", "record" (the line\'s), '
+     '/api/score), "legal" (every legal turn), "unfinished", "to_move", "round", "record" (the line\'s), '
      '"turns": [{"turn", "round", "side"}]}; a turn that is not legal: 400 naming its round, '
      'side and why'),
     ("POST", "/api/solve", api_solve, "The endgame solver: the value, best turns, PV (any game).",

@@ -15,8 +15,9 @@
 // address carries the game and the turn shown (tags as `Name=value`, `turns=44n66.64`,
 // `turn=N`): Back and Forward go through the turns visited, and a link opens there.
 //
-// Star and Stargazers games open too, on the server's answers: the page has no rules of
-// its own for them (see "the family's other games" below).
+// Star and Stargazers games are played on the same board and tree, on the server's
+// answers: the page has no rules of its own for them (see "the family's other games"
+// below).
 
 import { attachBoard, say, api, apiEvents, svgEl } from './board.js';
 import { SIDES, caption, isOver, parseTurn, patternSet, picture, playTurn, positionFromJson, positionString, recordText, resultText, turnError, turnText, value } from './game.js';
@@ -115,7 +116,13 @@ function childFor(n, text) {
 
 function sideName(i) { return SIDES[i][0].toUpperCase() + SIDES[i].slice(1); }
 
-function roundOf(n) { return Math.floor((root.pos.red.size + root.pos.blue.size + n.ply - 1) / 2) + 1; }
+// The side that played node n's turn (0: the first to play in a round) and its round.
+function moverOf(n) { return family ? family.sides.indexOf(n.side) : n.parent.pos.side; }
+
+function roundOf(n) {
+  if (family) return n.round;
+  return Math.floor((root.pos.red.size + root.pos.blue.size + n.ply - 1) / 2) + 1;
+}
 
 // --- the address ------------------------------------------------------------------------
 
@@ -132,6 +139,7 @@ function enc(v) {
 }
 
 function address() {
+  if (family) return familyAddress();
   const line = lineOf(node);
   const parts = Object.entries(lineTags(line)).map(([k, v]) =>
     `${/^[A-Z]/.test(k) ? k : 'tag.' + k}=${enc(v)}`);
@@ -170,6 +178,7 @@ const TREE_KEY = 'szsolver:analysis:tree';
 function treeData(n) { return n.children.map((c) => [c.text, treeData(c)]); }
 
 function saveTree() {
+  if (family) return;        // a Star or Stargazers game's line is its address's record
   try {
     sessionStorage.setItem(TREE_KEY, JSON.stringify({ tags: data.game.tags, tree: treeData(root) }));
   } catch (e) { /* storage full or turned off: a reload keeps the address's line only */ }
@@ -202,6 +211,7 @@ function restoreTree(saved, turns, at) {
 }
 
 function remember(how) {
+  if (family && !node.view) return;        // its record comes with its view
   if (how === 'push') history.pushState(null, '', address());
   else if (how === 'replace') history.replaceState(null, '', address());
 }
@@ -215,11 +225,18 @@ function go(n, how = 'push') {
   const moved = n !== node;
   if (moved) clearPanels(true);            // the tools' answers were about another position
   // a pending stone goes, and the values written on the board about another position
-  if (moved || pending >= 0) board.clear();
+  if (board && (moved || pending >= 0)) board.clear();
   node = n;
   pending = -1;
   if (annotated !== null && annotated !== lineOf(node).map((k) => k.text).join(' ')) {
     clearAnnotation();
+  }
+  if (family) {                            // drawn once the server's view is there
+    if (moved) stopLive();
+    renderStatus();
+    renderTurns();
+    familyShow(n);
+    return;
   }
   drawPosition();
   renderStatus();
@@ -282,6 +299,7 @@ function drawPosition() {
 function renderStatus() {
   for (const name of ['check', 'values', 'potential', 'annotate']) $(`sz-${name}`).disabled = true;
   if (!root) return;
+  if (family) { familyStatus(); return; }
   const pos = node.pos;
   const over = isOver(pos);
   const tags = data.game.tags;
@@ -318,7 +336,7 @@ function renderStatus() {
 function turnButton(n, numbered) {
   const b = document.createElement('button');
   b.type = 'button';
-  const side = n.parent.pos.side;
+  const side = moverOf(n);
   b.textContent = (side === 0 ? `${roundOf(n)}. ` : numbered ? `${roundOf(n)}... ` : '') + n.text;
   const m = marks.get(n.id);
   if (m && m.mark) {
@@ -371,6 +389,8 @@ function renderTurns() {
 function setGame(answer, at, how) {
   if (answer.family) { setFamilyGame(answer, at, how); return; }
   leaveFamily();
+  $('sz-other-turns').replaceChildren();
+  $('sz-potential-out').replaceChildren();
   data = answer;
   geo = answer.geometry;
   const holder = $('sz-board');
@@ -417,7 +437,7 @@ function clearPanels(perPosition = false) {
 async function openAddress(how) {
   const params = new URLSearchParams(location.search);
   const asked = gameOfAddress(location.search);
-  if (asked && root && sameTags(asked.tags, data.game.tags)) {
+  if (asked && root && !family && sameTags(asked.tags, data.game.tags)) {
     let n = root;
     try {
       for (const text of asked.turns) n = childFor(n, text).child;
@@ -460,14 +480,17 @@ function sayBadTurn(asked) {
 // --- the family's other games: Star and Stargazers, on the server's answers -------------
 
 // The page's own rules (game.js) are Stars' Zone's. A Star or Stargazers game comes from
-// /api/game as its positions (the start first) and its turns, read by that game's entry
-// in the server's registry of games; each position shown is the server's answer too
-// (/api/view: the game's own picture and the score), so a step waits for the server (a
-// step taken meanwhile wins: an answer about another turn is dropped). "Check the last
-// turn" asks the server's judge of that game (/api/check); playing on the board, the
-// variations, the live evaluation and the other tools are Stars' Zone's and stay off
-// for these games, whose answers the JSON API gives.
-let family = null;        // {game: the /api/game answer, at: the turn shown}
+// /api/game as its turns (text, round, side), read by that game's entry in the server's
+// registry of games, and is played on the same tree of turns as a Stars' Zone game
+// (variations, undo, promote, delete). Each position is the server's answer to its
+// line (POST /api/play: the game's own picture with a target on every cell, the score,
+// the legal turns, the line's record), asked once and kept on its node, so a step back
+// or on to a position seen is instant (the neighbours of the position shown are asked
+// for ahead). A click plays a legal turn; a turn the legal list does not hold goes to
+// the server too, whose refusal names why. The tools ask the game's own answers:
+// `check`, `solve` with every turn, `best` as the live evaluation, `annotate`; the
+// potential map is Stars' Zone's only, and the page says so.
+let family = null;        // the /api/game answer of the Star or Stargazers game shown
 
 function leaveFamily() {
   family = null;
@@ -476,105 +499,360 @@ function leaveFamily() {
 
 function capital(text) { return text ? text[0].toUpperCase() + text.slice(1) : ''; }
 
-function setFamilyGame(answer, at, how) {
-  stopLive();
-  const out = $('sz-live-out');
-  out.replaceChildren();
-  out.dataset.state = 'off';
-  setBar(null);
-  root = null;
-  node = null;
-  data = null;
-  board = null;
-  undoable = [];
-  family = { game: answer, at: 0 };
-  document.body.dataset.game = answer.game;
-  renderStatus();                           // the tools off: no Stars' Zone position
-  for (const id of ['sz-undo', 'sz-promote', 'sz-delete']) $(id).disabled = true;
-  const list = $('sz-turns');
-  list.replaceChildren();
-  answer.turns.forEach((t, i) => {
-    const b = document.createElement('button');
-    b.type = 'button';
-    const first = i === 0 || answer.turns[i - 1].round !== t.round;
-    b.textContent = (first ? `${t.round}. ` : '') + t.turn;
-    b.className = 'sz-turn';
-    b.dataset.turn = String(i + 1);
-    b.title = `round ${t.round}, ${t.side}`;
-    b.addEventListener('click', () => familyGo(i + 1));
-    list.appendChild(b);
-  });
-  $('sz-record').value = answer.record;
-  for (const side of ['red', 'blue']) $(`sz-${side}-patterns`).textContent = '';
-  familyGo(at == null ? answer.turns.length : at, how === 'none' ? 'none' : 'replace');
+// The family games' answers, read here and only here (their JSON is each game's own):
+// values in points from the first side's view (Black's in Star, Red's in Stargazers),
+// turns and placements as text. `kind`: the command answered.
+function familyAnswer(kind, d) {
+  const first = family.sides[0];
+  const own = (v, side) => (v == null ? null : side && side !== first ? -v : v);
+  const texts = (x) => (x == null ? [] : [].concat(x).map(String));
+  if (kind === 'best') {
+    return { value: own(d.value, d.side), exact: d.exact != null ? d.exact : d.method === 'solver',
+      turn: String(d.move), best: texts(d.best), line: texts(d.pv || d.line) };
+  }
+  if (kind === 'solve') {
+    const side = d.side_to_move;
+    const flip = side && side !== first;
+    const value = d.value != null ? d.value : d.margin;
+    return { exact: d.exact != null ? d.exact : value != null, value: own(value, side),
+      lower: own(flip ? d.upper : d.lower, side), upper: own(flip ? d.lower : d.upper, side),
+      stopped: d.stopped || null, best: texts(d.best), line: texts(d.pv || d.line),
+      unit: d.unit === 'placement' ? 'placement' : 'turn',
+      turns: (d.moves || []).map((m) => ({ turn: String(m.move != null ? m.move : m.placement),
+        value: own(m.value != null ? m.value : m.margin, side) })) };
+  }
+  const judged = (t) => ({ turn: String(t.played != null ? t.played : t.turn), mover: t.mover,
+    verdict: t.verdict, proved: t.method === 'solver', best: texts(t.best) });
+  if (kind === 'check') return judged(d);
+  return { turns: (d.moves || d.turns).map(judged), summary: d.summary };    // annotate
 }
 
-// Show turn `k` of the family game (0: its start); `how`: 'replace' the address (a
-// link opens there), or 'none'.
-async function familyGo(k, how = 'replace') {
+function setFamilyGame(answer, at, how) {
+  stopLive();
+  clearAnnotation();
+  data = null;
+  geo = null;
+  family = answer;
+  document.body.dataset.game = answer.game;
+  undoable = [];
+  root = { id: ++lastId, text: null, parent: null, children: [], ply: 0, view: null };
+  node = null;
+  let n = root;
+  for (const t of answer.turns) n = familyChild(n, t);
+  for (const side of ['red', 'blue']) $(`sz-${side}-patterns`).textContent = '';
+  const line = lineOf(root);
+  const k = at == null ? line.length : Math.min(at, line.length);
+  go(k === 0 ? root : line[k - 1], how === 'push' ? 'replace' : how);
+}
+
+// A node for turn `t` ({turn, round, side}) after `parent` (its view: the server's, later).
+function familyChild(parent, t, view = null) {
+  const n = { id: ++lastId, text: t.turn, round: t.round, side: t.side, parent, children: [],
+    ply: parent.ply + 1, view };
+  parent.children.push(n);
+  return n;
+}
+
+function lineTo(n) {
+  const turns = [];
+  for (let k = n; k.parent; k = k.parent) turns.unshift(k.text);
+  return turns;
+}
+
+// The server's view of node `n` (a promise, asked once: a failure is asked again next time).
+function viewOf(n) {
+  if (n.view) return Promise.resolve(n.view);
+  if (!n.viewing) {
+    n.viewing = api('POST', '/api/play', { source: family.record, turns: lineTo(n) }).then((r) => {
+      n.viewing = null;
+      if (!r.ok) throw new Error(r.data.error);
+      n.view = r.data;
+      return r.data;
+    });
+  }
+  return n.viewing;
+}
+
+// Show node `n` once its view is there (a step taken meanwhile wins), and ask for its
+// neighbours' views ahead, so stepping on or back is instant.
+function familyShow(n) {
   const here = family;
-  const g = here.game;
-  k = Math.max(0, Math.min(k, g.turns.length));
-  if (k !== here.at) clearPanels(true);      // a check was about another turn
-  here.at = k;
-  $('sz-check').disabled = k === 0;
-  const r = await api('POST', '/api/view', { position: g.positions[k] });
-  if (family !== here || here.at !== k) return;
-  if (!r.ok) { say(msg, r.data.error, 'bad'); return; }
-  $('sz-board').innerHTML = r.data.svg;
-  const s = r.data.score;
-  g.sides.forEach((side, i) => {
+  viewOf(n).then(() => {
+    if (family !== here || node !== n) return;
+    familyDraw(n);
+    renderStatus();
+    startLive();
+    remember('replace');
+    document.body.dataset.at = String(n.ply);
+  }, (e) => { if (family === here && node === n) say(msg, e.message, 'bad'); });
+  for (const k of [n.parent, n.children[0]]) if (k) viewOf(k).catch(() => {});
+}
+
+function familyDraw(n) {
+  const holder = $('sz-board');
+  holder.innerHTML = n.view.svg;
+  board = attachBoard(holder, { onPoint: clickPoint, onKey: boardKey, cursor: board ? board.cursor : 0 });
+  familyTurnButtons(n.view);
+}
+
+// The turns that are no point of the board (Star's pass and swap): a button each.
+function familyTurnButtons(view) {
+  const box = $('sz-other-turns');
+  box.replaceChildren();
+  const names = new Set(board.points.filter(Boolean).map((p) => p.name));
+  for (const t of view.legal) {
+    if (t.split(',').some((c) => names.has(c))) continue;
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = capital(t);
+    b.dataset.turn = t;
+    b.addEventListener('click', () => familyPlay(t));
+    box.appendChild(b);
+  }
+}
+
+function familyStatus() {
+  const v = node.view;
+  const over = v ? v.score.over : false;
+  $('sz-check').disabled = !node.parent || running.has('check');
+  $('sz-values').disabled = !v || over || running.has('values');
+  $('sz-potential').disabled = true;
+  $('sz-annotate').disabled = running.has('annotate');
+  $('sz-undo').disabled = !lastPlayed();
+  const inVariation = !onMainLine(node);
+  $('sz-promote').disabled = !inVariation;
+  $('sz-delete').disabled = !inVariation;
+  $('sz-potential-out').replaceChildren();
+  para($('sz-potential-out'), `The potential map is Stars' Zone's: ${family.title} has none.`, 'sz-info sz-not-offered');
+  if (!v) return;
+  const s = v.score;
+  family.sides.forEach((side, i) => {
     const el = i === 0 ? 'red' : 'blue';
     $(`sz-${el}-name`).textContent = capital(side);
     $(`sz-${el}-score`).textContent = String(s.scores[side]);
   });
   $('sz-result').textContent = capital(s.result);
-  const t = g.turns[k - 1];
-  $('sz-status').textContent = `${g.title}. ` + (t ? `After ${t.turn} (round ${t.round}, ${t.side}). ` : '')
-    + (s.over ? 'Game over.' : `Standing: ${s.result}.`);
-  $('sz-position').textContent = g.positions[k];
-  $('sz-turn-no').textContent = `${k} / ${g.turns.length}`;
-  for (const b of $('sz-turns').querySelectorAll('button.sz-turn')) {
-    const at = Number(b.dataset.turn) === k;
-    b.classList.toggle('sz-at', at);
-    if (at) b.setAttribute('aria-current', 'step'); else b.removeAttribute('aria-current');
-  }
-  if (how === 'replace') history.replaceState(null, '', `${location.pathname}?position=${enc(g.record)}&turn=${k}`);
-  document.body.dataset.at = String(k);
+  $('sz-status').textContent = `${family.title}. ` +
+    (node.parent ? `After ${node.text} (round ${node.round}, ${node.side}). ` : '') +
+    (over ? 'Game over.' : v.unfinished ? `${capital(v.to_move)} is placing: the record's last turn is unfinished, so no turn follows it here.`
+      : `${capital(v.to_move)} to move.`);
+  $('sz-position').textContent = v.position;
+  $('sz-record').value = v.record;
 }
 
-// The judge of the family game's turn that led to the position shown (as checkTurn).
-async function familyCheck() {
+// The address: the line's record (the game's own as given, or the record of the line up
+// to the turn shown) and the turn.
+function familyAddress() {
+  const own = family.turns.map((t) => t.turn).join(' ');
+  const line = lineOf(node);
+  const record = line.map((k) => k.text).join(' ') === own ? family.record : node.view.record;
+  return `${location.pathname}?position=${enc(record)}&turn=${node.ply}`;
+}
+
+// A click on cell `i`: a turn of one cell is played at once; for a turn of two
+// placements (Stargazers) the first click marks its cell and the second plays both
+// (the first cell again, or Escape, cancels). A turn the position's legal turns do not
+// hold is refused on the page, naming them.
+function familyClick(i) {
+  const v = node.view;
+  if (!v) { say(msg, 'The position is still on its way from the server.', 'info'); return; }
+  if (v.score.over) { say(msg, 'The game is over: no more turns.', 'info'); return; }
+  if (v.unfinished) { say(msg, "The record's last turn is unfinished: no turn can follow it.", 'info'); return; }
+  const name = board.points[i].name;
+  if (pending >= 0) {
+    const first = board.points[pending].name;
+    pending = -1;
+    drawPending();
+    if (first === name) { say(msg, `${name} taken back: click the turn's first cell.`, 'info'); return; }
+    familyPlay([first, name].sort((a, b) => a - b).join(','));
+    return;
+  }
+  const pairs = v.legal.filter((t) => t.split(',').length > 1 && t.split(',').includes(name));
+  if (pairs.length) {
+    pending = i;
+    drawPending();
+    say(msg, `${name} is the turn's first placement: now click its second (${name} again, or Escape, cancels).`, 'info');
+    return;
+  }
+  familyPlay(name);
+}
+
+// Play `text` after the node shown: the turn the line plays already just steps there; a
+// new one is asked of the server (a refusal is said, in the game's words) and added,
+// beside the line as a variation when the line goes on otherwise.
+async function familyPlay(text) {
+  const from = node;
   const here = family;
-  const k = here.at;
-  if (k === 0 || asking.has('check')) return;
-  const t = here.game.turns[k - 1];
+  const legal = from.view ? from.view.legal : [];
+  if (!legal.includes(text)) {
+    const some = legal.slice(0, 12).join(' ') + (legal.length > 12 ? ' ...' : '');
+    say(msg, `Illegal turn ${text}: not one of the legal turns here (${some || 'none'}).`, 'bad');
+    return;
+  }
+  const old = from.children.find((c) => c.text === text);
+  if (old) {
+    undoable.push({ node: old, added: false });
+    go(old);
+    say(msg, `Played ${text}, as the game goes on.`, 'info');
+    return;
+  }
+  const r = await api('POST', '/api/play', { source: family.record, turns: [...lineTo(from), text] });
+  if (family !== here) return;
+  if (!r.ok) { say(msg, `Illegal turn ${text}: ${r.data.error}.`, 'bad'); return; }
+  const t = r.data.turns[r.data.turns.length - 1];
+  const main = from.children[0];
+  const child = from.children.find((c) => c.text === t.turn) || familyChild(from, t, r.data);
+  undoable.push({ node: child, added: true });
+  if (node === from) go(child);
+  if (main) say(msg, `Played ${t.turn}: a variation beside ${main.text}, which stays in the game.`, 'info');
+  else say(msg, `Played ${t.turn}.`, 'info');
+}
+
+// The best turn's cells ringed on the board.
+function familyBestTurn(text) {
+  const layer = svgEl('g', { class: 'sz-best-turn', 'pointer-events': 'none' });
+  board.svg.insertBefore(layer, board.svg.querySelector('.sz-points'));
+  for (const c of String(text).split(',')) {
+    const p = board.points.find((q) => q && q.name === c);
+    if (!p) continue;
+    const ring = drawAt(p, 'circle', { cx: 0, cy: 0, r: 0.46, class: 'sz-best-ring', 'data-point': c }, layer);
+    svgEl('title', {}, ring).textContent = `best turn: ${text}`;
+  }
+}
+
+function familyWords(v, exact) {
+  const points = Math.abs(v);
+  if (points === 0) return 'level';
+  const who = capital(family.sides[v > 0 ? 0 : 1]);
+  return `${who} ${exact ? 'wins' : 'ahead'} by ${exact ? '' : 'about '}${points} point${points === 1 ? '' : 's'}`;
+}
+
+// The engine's answer (`best`, in one "done" event): its value, best turn and line.
+function familyShowLive(raw) {
+  const d = familyAnswer('best', raw);
+  const out = $('sz-live-out');
+  out.replaceChildren();
+  out.dataset.state = 'done';
+  const v = d.exact ? d.value : Math.round(d.value * 10) / 10;
+  const p = para(out, `${signed(v)} `, 'sz-eval-value' + (d.exact ? '' : ' sz-estimated'));
+  tag(p, d.exact ? 'proved' : 'estimated', d.exact ? 'sz-proved-tag' : 'sz-estimated-tag');
+  out.dataset.value = String(d.value);
+  out.dataset.exact = d.exact ? '1' : '0';
+  para(out, `${familyWords(v, d.exact)} (${capital(family.sides[0])}'s side, in points).`);
+  const best = d.exact && d.best.length > 1 ? ` (optimal: ${d.best.slice(0, 8).join(' ')})` : '';
+  para(out, `Best: ${d.turn}${best}`, 'sz-eval-best');
+  if (d.line.length > 1) para(out, `${d.exact ? 'Line of best play' : 'Expected line'}: ${d.line.join(' ')}`, 'sz-eval-line');
+  para(out, `${family.title}'s engine gives its answer once, at the end of its search.`, 'sz-info');
+  setBar(100 * d.value, d.exact, familyWords(v, d.exact));
+  familyBestTurn(d.turn);
+}
+
+function familyFinal() {
+  const out = $('sz-live-out');
+  const s = node.view.score;
+  const [a, b] = family.sides.map((side) => s.scores[side]);
+  out.replaceChildren();
+  out.dataset.state = 'done';
+  const p = para(out, `${signed(a - b)} `, 'sz-eval-value');
+  tag(p, 'final', 'sz-proved-tag');
+  para(out, `${capital(s.result)}.`);
+  setBar(100 * (a - b), true, capital(s.result));
+}
+
+async function familyCheck(signal) {
+  if (!node.parent) return;
+  const here = node;
   const out = $('sz-check-out');
-  const ctl = new AbortController();
-  asking.set('check', ctl);
-  $('sz-check').disabled = true;
-  busy(out, `Checking ${t.turn} ...`);
-  const r = await api('POST', '/api/check', { position: here.game.positions[k - 1], turn: t.turn, time_limit: limit() }, ctl.signal);
-  if (asking.get('check') === ctl) asking.delete('check');
-  if (family !== here || here.at !== k) return;
-  $('sz-check').disabled = false;
+  busy(out, `Checking ${here.text} ...`);
+  let before;
+  try { before = await viewOf(here.parent); } catch (e) { before = null; }
+  const r = before ? await api('POST', '/api/check', { position: before.position, turn: here.text, time_limit: limit() }, signal)
+    : { ok: false, data: { error: 'the position before the turn did not come from the server' } };
+  if (!stillAt(here)) return;
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
-  const d = r.data;
-  const best = Array.isArray(d.best) ? d.best.join(' ') : String(d.best);
-  para(out, `${t.turn} (${t.side}): ${d.verdict} (${d.method === 'solver' ? 'proved' : 'estimated by the engine'}).`, 'sz-verdict sz-v-' + d.verdict);
-  para(out, 'Best: ' + best);
+  const d = familyAnswer('check', r.data);
+  para(out, `${d.turn} (${d.mover}): ${d.verdict} (${d.proved ? 'proved' : 'estimated by the engine'}).`, 'sz-verdict sz-v-' + d.verdict);
+  para(out, 'Best: ' + d.best.join(' '));
 }
 
-function familyKey(e) {
-  if (e.ctrlKey || e.metaKey) return;
-  const at = family.at;
-  const keys = { ArrowLeft: at - 1, '[': at - 1, ArrowRight: at + 1, ']': at + 1,
-    Home: 0, End: Infinity };
-  if (!(e.key in keys)) return;
-  e.preventDefault();
-  e.stopPropagation();
-  familyGo(keys[e.key]);
+// The value of every turn (`solve` with every turn), in a table and on the board.
+async function familyValues(signal) {
+  const out = $('sz-values-out');
+  const here = node;
+  busy(out, 'Solving every turn ...');
+  const r = await api('POST', '/api/solve', { position: here.view.position, all_turns: true, time_limit: limit() }, signal);
+  if (!stillAt(here)) return;
+  out.replaceChildren();
+  if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
+  const d = familyAnswer('solve', r.data);
+  const side = `${capital(family.sides[0])}'s side, in points`;
+  if (!d.exact) {
+    para(out, `Not proved within the limit (${d.stopped}): ${signed(d.lower)} <= value <= ${signed(d.upper)} (${side}).`);
+    return;
+  }
+  para(out, `Value ${signed(d.value)} (exact, ${side}): ${familyWords(d.value, true)}; best ${d.best.join(' ')}.`, 'sz-family-value');
+  if (d.unit === 'placement') para(out, `${family.title}'s solver values each placement (the turn's first): the value with that placement and best play after it.`, 'sz-help');
+  const rows = new Map();
+  for (const t of d.turns) {
+    if (!rows.has(t.value)) rows.set(t.value, []);
+    rows.get(t.value).push(t.turn);
+  }
+  const table = document.createElement('table');
+  table.className = 'sz-values';
+  const head = table.insertRow();
+  for (const h of ['value', d.unit === 'placement' ? 'placements' : 'turns']) { const th = document.createElement('th'); th.textContent = h; head.appendChild(th); }
+  for (const [v, turns] of rows) {
+    const row = table.insertRow();
+    row.insertCell().textContent = signed(v);
+    row.insertCell().textContent = turns.join(' ');
+    if (v === d.value) row.className = 'sz-best';
+  }
+  table.dataset.rows = String(rows.size);
+  const box = document.createElement('div');
+  box.className = 'sz-scroll';
+  box.appendChild(table);
+  out.appendChild(box);
+  board.clear();
+  for (const t of d.turns) valueLabel(t.turn, signed(t.value), t.value === d.value ? ' sz-best' : '');
+}
+
+// The annotation of the line shown (`annotate` of its record): every turn's verdict,
+// the marks in the turn list. These games' annotations have no value chart.
+async function familyAnnotate(signal) {
+  const out = $('sz-annotate-out');
+  const line = lineOf(node);
+  if (!line.length) { out.replaceChildren(); para(out, 'The game has no turns yet.', 'sz-bad'); return; }
+  const asked = line.map((n) => n.text).join(' ');
+  annotated = asked;
+  busy(out, `Annotating ${line.length} turns ...`);
+  let last;
+  try { last = await viewOf(line[line.length - 1]); } catch (e) { last = null; }
+  const r = last ? await apiEvents('/api/annotate/events', { source: last.record }, signal, () => {})
+    : { ok: false, data: { error: 'the line did not come from the server' } };
+  if (annotated !== asked) return;
+  out.replaceChildren();
+  if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
+  const d = familyAnswer('annotate', r.data);
+  para(out, `${family.title}'s annotation gives each turn's verdict (no value chart).`, 'sz-help');
+  const list = document.createElement('ol');
+  list.className = 'sz-annotation';
+  marks = new Map();
+  d.turns.forEach((t, i) => {
+    const li = document.createElement('li');
+    li.className = `sz-v-${t.verdict} ${t.proved ? 'sz-proved' : 'sz-estimated'}`;
+    li.textContent = `${t.turn}${MARKS[t.verdict] || ''} ${t.mover}: ${t.verdict} (${t.proved ? 'proved' : 'estimated'})` +
+      (t.verdict !== 'optimal' && t.best.length ? `; best ${t.best.slice(0, 4).join(' ')}` : '');
+    li.addEventListener('click', () => { if (annotated === asked) go(line[i]); });
+    list.appendChild(li);
+    marks.set(line[i].id, { mark: MARKS[t.verdict], verdict: t.verdict, proved: t.proved });
+  });
+  out.appendChild(list);
+  for (const side of family.sides) {
+    const s = d.summary[side] || {};
+    para(out, `${side}: ${verdictCounts(s.inaccuracy, s.mistake, s.blunder)}.`);
+  }
+  renderTurns();
 }
 
 // --- playing ---------------------------------------------------------------------------
@@ -582,8 +860,8 @@ function familyKey(e) {
 function drawPending() {
   board.clear();
   if (pending < 0) return;
-  const p = board.points[pending];
-  board.draw('circle', { cx: p.x, cy: p.y, r: 0.4, class: 'sz-pending sz-' + SIDES[node.pos.side] });
+  const side = family ? family.sides.indexOf(node.view.to_move) : node.pos.side;
+  drawAt(board.points[pending], 'circle', { cx: 0, cy: 0, r: 0.4, class: 'sz-pending sz-' + SIDES[side] });
 }
 
 function lastPlayed() {
@@ -646,6 +924,7 @@ function promoteVariation() {
 }
 
 function clickPoint(i) {
+  if (family) { familyClick(i); return; }
   const pos = node.pos;
   if (isOver(pos)) { say(msg, 'The game is over: no more turns.', 'info'); return; }
   const name = board.points[i].name;
@@ -672,10 +951,9 @@ function boardKey(e) {
 // the board, while its keyboard cursor is shown, the arrows move the cursor (and
 // PageUp and PageDown step there, as they scroll the page elsewhere).
 function pageKey(e) {
-  if ((!root && !family) || e.altKey) return;
+  if (!root || e.altKey) return;
   const t = e.target;
   if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
-  if (family) { familyKey(e); return; }
   const onBoard = board && document.activeElement === $('sz-board');
   const onCursor = onBoard && board.cursorShown;
   let act = null;
@@ -735,7 +1013,13 @@ function startLive() {
   if (!root) return;
   if (!liveOn()) { out.replaceChildren(); out.dataset.state = 'off'; setBar(null); return; }
   const here = node;
-  if (isOver(here.pos)) {
+  if (family && !here.view) {              // familyShow starts it once the view is there
+    out.dataset.state = 'waiting';
+    busy(out, 'Evaluating ...');
+    return;
+  }
+  if (family && here.view.score.over) { familyFinal(); return; }
+  if (!family && isOver(here.pos)) {
     const v = value(geo, here.pos);
     out.replaceChildren();
     out.dataset.state = 'done';
@@ -751,14 +1035,15 @@ function startLive() {
   const entry = { node: here, timer: 0, source: null };
   live = entry;
   entry.timer = setTimeout(() => {
-    const q = new URLSearchParams({ position: positionString(geo, here.pos), time_limit: String(limit()) });
+    const position = family ? here.view.position : positionString(geo, here.pos);
+    const q = new URLSearchParams({ position, time_limit: String(limit()) });
     const source = new EventSource('/api/evaluate?' + q);
     entry.source = source;
     const mine = () => live === entry && node === here;
     source.addEventListener('progress', (e) => { if (mine()) showLive(JSON.parse(e.data), false); });
     source.addEventListener('done', (e) => {
       source.close();
-      if (mine()) showLive(JSON.parse(e.data), true);
+      if (mine()) (family ? familyShowLive : showLive)(JSON.parse(e.data), true);
     });
     // the server's error event (with data), or the connection failing (none): the
     // stream is over either way (an EventSource would open it again)
@@ -824,7 +1109,7 @@ function showLive(d, final) {
 }
 
 // The bar: Red's share from the bottom, half at a level game, most of it past a few points.
-function setBar(v, exact) {
+function setBar(v, exact, words) {
   const bar = $('sz-evalbar');
   if (v == null) { bar.dataset.state = 'off'; bar.querySelector('.sz-evalbar-text').textContent = ''; return; }
   const share = 50 + 50 * Math.tanh(v / 500);
@@ -834,7 +1119,7 @@ function setBar(v, exact) {
   bar.querySelector('.sz-evalbar-fill').style.height = `${share.toFixed(1)}%`;
   bar.querySelector('.sz-evalbar-text').textContent = signed(v);
   bar.setAttribute('aria-valuenow', String(Math.round(share * 2 - 100)));
-  bar.setAttribute('aria-valuetext', `${signed(v)}, ${exact ? 'proved' : 'estimated'}: ${valueWords(v, exact)}`);
+  bar.setAttribute('aria-valuetext', `${signed(v)}, ${exact ? 'proved' : 'estimated'}: ${words || valueWords(v, exact)}`);
 }
 
 // The best turn on the board: its stone's point ringed, its neutral's ringed dashed.
@@ -842,6 +1127,7 @@ function drawBestTurn(text) {
   if (!board) return;
   const svg = board.svg;
   let layer = svg.querySelector('g.sz-best-turn');
+  if (family) { if (layer) layer.remove(); return; }
   if (!layer) {
     layer = svgEl('g', { class: 'sz-best-turn', 'pointer-events': 'none' });
     svg.insertBefore(layer, svg.querySelector('.sz-points'));
@@ -957,8 +1243,23 @@ function estimatedTurns(out, e, red) {
 function valueLabel(name, text, extra) {
   const p = board.points.find((q) => q && q.name === name);
   if (!p) return;
-  const el = board.draw('text', { x: p.x, y: p.y + 0.12, class: 'sz-value-label' + extra });
+  const el = drawAt(p, 'text', { x: 0, y: 0.12, class: 'sz-value-label' + extra });
   el.textContent = text;
+}
+
+// A mark drawn at point `p` of the board, in the units of Stars' Zone's board (a point's
+// target 0.48 across), scaled to the picture's own (Star's and Stargazers' differ), in
+// `layer` (default the board's layer to draw on).
+function drawAt(p, tag, attrs, layer) {
+  const g = svgEl('g', { transform: `translate(${p.x} ${p.y}) scale(${p.r / 0.48})` }, layer || board.live);
+  return svgEl(tag, attrs, g);
+}
+
+// The count of a side's verdicts other than optimal, in words.
+function verdictCounts(inaccuracies, mistakes, blunders) {
+  const n = (k, one, many) => `${k || 0} ${k === 1 ? one : many}`;
+  return `${n(inaccuracies, 'inaccuracy', 'inaccuracies')}, ${n(mistakes, 'mistake', 'mistakes')}, ` +
+    n(blunders, 'blunder', 'blunders');
 }
 
 async function potentialMap(signal) {
@@ -1060,9 +1361,7 @@ async function annotateGame(signal) {
     'italic: estimated by the engine (within half a point it counts as optimal).', 'sz-help sz-legend-verdicts');
   for (const side of ['red', 'blue']) {
     const s = d.summary[side];
-    const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
-    para(out, `${side}: ${n(s.inaccuracies, 'inaccuracy', 'inaccuracies')}, ${n(s.mistakes, 'mistake', 'mistakes')}, ` +
-      `${n(s.blunders, 'blunder', 'blunders')}` +
+    para(out, `${side}: ${verdictCounts(s.inaccuracies, s.mistakes, s.blunders)}` +
       (s.accuracy == null ? '' : `; accuracy ${(100 * s.accuracy).toFixed(0)}% of the turns judged exactly`) + '.');
   }
   renderTurns();
@@ -1100,17 +1399,17 @@ function showTab(name) {
 for (const t of document.querySelectorAll('.sz-tabs [role="tab"]')) {
   t.addEventListener('click', () => showTab(t.id.slice('sz-tab-'.length)));
 }
-$('sz-first').addEventListener('click', () => (family ? familyGo(0) : root && go(root)));
-$('sz-prev').addEventListener('click', () => (family ? familyGo(family.at - 1) : step(-1)));
-$('sz-next').addEventListener('click', () => (family ? familyGo(family.at + 1) : step(1)));
-$('sz-last').addEventListener('click', () => (family ? familyGo(Infinity) : root && toEnd()));
+$('sz-first').addEventListener('click', () => root && go(root));
+$('sz-prev').addEventListener('click', () => step(-1));
+$('sz-next').addEventListener('click', () => step(1));
+$('sz-last').addEventListener('click', () => root && toEnd());
 $('sz-undo').addEventListener('click', () => root && undo());
 $('sz-promote').addEventListener('click', () => root && promoteVariation());
 $('sz-delete').addEventListener('click', () => root && deleteVariation());
-$('sz-check').addEventListener('click', () => (family ? familyCheck() : job('check', checkTurn)));
-$('sz-values').addEventListener('click', () => job('values', turnValues));
+$('sz-check').addEventListener('click', () => job('check', family ? familyCheck : checkTurn));
+$('sz-values').addEventListener('click', () => job('values', family ? familyValues : turnValues));
 $('sz-potential').addEventListener('click', () => job('potential', potentialMap));
-$('sz-annotate').addEventListener('click', () => job('annotate', annotateGame));
+$('sz-annotate').addEventListener('click', () => job('annotate', family ? familyAnnotate : annotateGame));
 $('sz-live').addEventListener('change', () => {
   try { localStorage.setItem(LIVE_KEY, liveOn() ? '1' : '0'); } catch (e) { /* not kept */ }
   startLive();
