@@ -242,6 +242,39 @@ def test_the_other_games_answers_are_the_cli_json(client, name, tmp_path):
     assert r.status_code == 400 and "\n" not in r.json()["error"], r.text
 
 
+@pytest.mark.parametrize("name", list(FAMILY))
+def test_play_a_line_of_the_other_games(client, name):
+    """/api/play: the board's turns of a Star or Stargazers game, played by that game's
+    record from the game's start: the position after them (as the game's replay has
+    it), its legal turns (the registry's), a target on every cell, the line's record;
+    the game's own turns keep its record's last turn even when it is unfinished."""
+    from szsolver import games
+    position, moves, _turn = FAMILY[name]
+    record = f'[Game "{name}"] [Position "{position}"] [Result "*"] {moves}'
+    entry = games.get(name)
+    g = client.post("/api/game", json={"source": record}).json()
+    own = [t["turn"] for t in g["turns"]]
+    start = client.post("/api/play", json={"source": record, "turns": []}).json()
+    pos = entry.load(games.Source(text=position))[0]
+    assert start["position"] == position and start["turns"] == [] and not start["unfinished"]
+    assert start["legal"] == [entry.format_turn(t, pos) for t in entry.legal_turns(pos)]
+    assert start["score"] == cli_json("score", position)
+    assert start["svg"].count('class="sz-point"') == len(set(start["svg"].split('data-point="')[1:]))
+    for t in start["legal"]:
+        for cell in t.split(","):
+            assert f'data-point="{cell}"' in start["svg"] or cell in ("pass", "swap")
+    one = client.post("/api/play", json={"source": record, "turns": own[:1]}).json()
+    assert one["position"] == g["positions"][1] and one["turns"] == g["turns"][:1]
+    assert "Result" not in one["record"]                 # not the game's own line
+    other = next(t for t in start["legal"] if t != own[0])
+    v = client.post("/api/play", json={"source": record, "turns": [other]}).json()
+    assert v["turns"][0]["turn"] == other and v["position"] == entry.position_text(
+        entry.load(games.Source(text=v["record"]))[0])
+    whole = client.post("/api/play", json={"source": record, "turns": own}).json()
+    assert whole["position"] == g["positions"][-1] and '[Result "*"]' in whole["record"]
+    assert whole["unfinished"] == (name == "stargazers") and (whole["legal"] == []) == whole["unfinished"]
+
+
 def cli_check_json(pid, stars):
     """``szsolver puzzle check PID STARS --json`` (exit 0 when correct, 1 when not)."""
     r = CliRunner().invoke(main, ["puzzle", "check", pid, " ".join(stars), "--json"])
@@ -364,6 +397,18 @@ def test_the_next_puzzle_a_solved_page_offers(client):
     ("/api/game", {"source": LATE, "example": True}, 400, "exactly one of"),
     ("/api/game", {"game": {"type": "game", "turns": ["44n66", "44"]}}, 400, "round 1, blue"),
     ("/api/view", {"position": LATE, "last_turn": "99"}, 400, "off"),
+    ("/api/play", {"source": FAMILY["star"][0], "turns": ["E7", "E7"]}, 400,
+     "round 1, white: E7 is not empty"),
+    ("/api/play", {"source": FAMILY["star"][0], "turns": ["Z9"]}, 400, "round 1, black: no cell 'z9'"),
+    ("/api/play", {"source": FAMILY["stargazers"][0], "turns": ["35"]}, 400,
+     "round 9, red: 35 is not a whole turn (legal turns here: 28,42, 28,46, 28,47 ...)"),
+    ("/api/play", {"source": FAMILY["stargazers"][0], "turns": ["35,99"]}, 400, "no cell 99"),
+    ("/api/play", {"source": FAMILY["star"][0], "turns": "E7"}, 400, "turns must be a list"),
+    ("/api/play", {"source": FAMILY["star"][0], "turns": [7]}, 400, "turns must be a list"),
+    ("/api/play", {"source": FAMILY["star"][0], "turns": ["pass"] * 201}, 400, "at most 200 turns"),
+    ("/api/play", {"source": FAMILY["star"][0]}, 400, "missing key 'turns'"),
+    ("/api/play", {"source": LATE, "turns": []}, 400, "a Stars' Zone game is played on the page itself"),
+    ("/api/play", {"source": "star:nonsense", "turns": []}, 400, "star"),
     ("/api/puzzles/sz-easy-1/check", {"stars": "44 45"}, 400, "stars must be a list"),
     ("/api/puzzles/sz-easy-1/check", {"stars": ["44", "44"]}, 400, "listed twice"),
 ])
