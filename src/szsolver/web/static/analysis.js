@@ -821,10 +821,9 @@ async function familyValues(signal) {
 // the marks in the turn list. These games' annotations have no value chart.
 async function familyAnnotate(signal) {
   const out = $('sz-annotate-out');
-  const line = lineOf(node);
-  if (!line.length) { out.replaceChildren(); para(out, 'The game has no turns yet.', 'sz-bad'); return; }
-  const asked = line.map((n) => n.text).join(' ');
-  annotated = asked;
+  const line = lineToAnnotate();
+  if (!line) return;
+  const asked = annotated;
   busy(out, `Annotating ${line.length} turns ...`);
   let last;
   try { last = await viewOf(line[line.length - 1]); } catch (e) { last = null; }
@@ -1281,15 +1280,27 @@ async function potentialMap(signal) {
 
 const MARKS = { optimal: '', inaccuracy: '?!', mistake: '?', blunder: '??' };
 
+// The line shown, to annotate: it becomes the line the annotation panel is about (null,
+// said in the panel, when it has no turns).
+function lineToAnnotate() {
+  const line = lineOf(node);
+  if (!line.length) {
+    $('sz-annotate-out').replaceChildren();
+    para($('sz-annotate-out'), 'The game has no turns yet.', 'sz-bad');
+    return null;
+  }
+  annotated = line.map((n) => n.text).join(' ');
+  return line;
+}
+
 // The annotation of the line shown, its progress as it goes ("turn k of N", a Cancel
 // button that stops the server's work), then the value chart (a point's click goes
 // to that turn), every turn's verdict, the marks in the turn list and the legend.
 async function annotateGame(signal) {
   const out = $('sz-annotate-out');
-  const line = lineOf(node);
-  if (!line.length) { out.replaceChildren(); para(out, 'The game has no turns yet.', 'sz-bad'); return; }
-  const asked = line.map((n) => n.text).join(' ');
-  annotated = asked;
+  const line = lineToAnnotate();
+  if (!line) return;
+  const asked = annotated;
   const box = document.createElement('div');
   box.className = 'sz-progress';
   const label = para(box, `Annotating ${line.length} turns: starting ...`, 'sz-busy');
