@@ -266,6 +266,8 @@ def test_play_a_line_of_the_other_games(client, name):
     one = client.post("/api/play", json={"source": record, "turns": own[:1]}).json()
     assert one["position"] == g["positions"][1] and one["turns"] == g["turns"][:1]
     assert "Result" not in one["record"]                 # not the game's own line
+    if name == "star":                                   # the last turn marked
+        assert one["svg"].count("<title>last move</title>") == 1
     other = next(t for t in start["legal"] if t != own[0])
     v = client.post("/api/play", json={"source": record, "turns": [other]}).json()
     assert v["turns"][0]["turn"] == other and v["position"] == entry.position_text(

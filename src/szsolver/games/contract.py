@@ -84,7 +84,8 @@ class Entry:
       game's; ``load(source, rule=None)``: (position, record or None) from a
       :class:`Source` (InputError naming the problem);
     - ``legal_turns``, ``parse_turn``, ``format_turn``: see the module doc;
-    - ``diagram(position)``: the position as text; ``svg(position)``: as a picture;
+    - ``diagram(position)``: the position as text; ``svg(position, last_turn=None)``:
+      as a picture, ``last_turn`` marked;
       ``position_text(position)``: its position string (what ``load`` reads back);
     - ``solve(position, all_turns=False, time_limit=None, node_limit=None)``: the exact
       solver's answer (``exact``, ``pv``, ``stopped``, proved ``lower``/``upper`` when

@@ -43,8 +43,12 @@ def position_text(pos) -> str:
     return position_string(pos)
 
 
-def svg(pos, **options) -> str:
+def svg(pos, *, last_turn=None, **options) -> str:
+    """:func:`szsolver.star.svg.position_svg`; ``last_turn`` (the family's word for the
+    move to mark) is its ``last_move``."""
     from ..star.svg import position_svg
+    if last_turn is not None:
+        options["last_move"] = last_turn
     return position_svg(pos, **options)
 
 

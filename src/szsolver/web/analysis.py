@@ -302,7 +302,8 @@ def family_line_view(entry, text: str, pos, record, turns: list) -> dict:
     record's start, or the position given), each checked by the game's own record
     (InputError naming the round, the side and why for one that is not legal). The
     answer is the position after them as the board shows it: its string, its picture
-    (the game's own, with :func:`szsolver.formats.svg.click_layer`'s targets), ``score``
+    (the game's own, the last turn marked, with :func:`szsolver.formats.svg.click_layer`'s
+    targets), ``score``
     (``szsolver score --json``), ``legal`` (every legal turn's text, none once the game
     is over), ``to_move`` and the ``round`` of the next turn, ``unfinished`` (the
     game's own record ends in a turn in progress: no turn follows it, ``legal`` is
@@ -339,7 +340,9 @@ def family_line_view(entry, text: str, pos, record, turns: list) -> dict:
             unfinished = True
     over = final.is_over()
     return {"family": True, "game": entry.name, "position": entry.position_text(final),
-            "svg": entry.svg(final, targets=True), "score": entry.answer("score", final, None).data,
+            "svg": entry.svg(final, targets=True,
+                             last_turn=getattr(line, line.PLAYS)[-1] if n else None),
+            "score": entry.answer("score", final, None).data,
             "legal": [] if over or unfinished else [entry.format_turn(t, final)
                                                     for t in entry.legal_turns(final)],
             "unfinished": unfinished,

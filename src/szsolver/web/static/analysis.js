@@ -817,19 +817,20 @@ async function familyValues(signal) {
   for (const t of d.turns) valueLabel(t.turn, signed(t.value), t.value === d.value ? ' sz-best' : '');
 }
 
-// The annotation of the line shown (`annotate` of its record): every turn's verdict,
-// the marks in the turn list. These games' annotations have no value chart.
+// The annotation of the line shown (`annotate` of its record; Cancel stops it): every
+// turn's verdict, the marks in the turn list. These games' annotations have no chart
+// and come whole, with no progress on the way.
 async function familyAnnotate(signal) {
   const out = $('sz-annotate-out');
-  const line = lineToAnnotate();
-  if (!line) return;
-  const asked = annotated;
-  busy(out, `Annotating ${line.length} turns ...`);
+  const a = startAnnotation();
+  if (!a) return;
+  const { line, asked } = a;
   let last;
   try { last = await viewOf(line[line.length - 1]); } catch (e) { last = null; }
-  const r = last ? await apiEvents('/api/annotate/events', { source: last.record }, signal, () => {})
-    : { ok: false, data: { error: 'the line did not come from the server' } };
-  if (annotated !== asked) return;
+  const r = last ? await apiEvents('/api/annotate/events', { source: last.record }, signal, (name, d) => {
+    if (name === 'progress') a.progress(d);
+  }) : { ok: false, data: { error: 'the line did not come from the server' } };
+  if (a.stopped() || annotated !== asked) return;
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
   const d = familyAnswer('annotate', r.data);
@@ -1280,27 +1281,16 @@ async function potentialMap(signal) {
 
 const MARKS = { optimal: '', inaccuracy: '?!', mistake: '?', blunder: '??' };
 
-// The line shown, to annotate: it becomes the line the annotation panel is about (null,
-// said in the panel, when it has no turns).
-function lineToAnnotate() {
-  const line = lineOf(node);
-  if (!line.length) {
-    $('sz-annotate-out').replaceChildren();
-    para($('sz-annotate-out'), 'The game has no turns yet.', 'sz-bad');
-    return null;
-  }
-  annotated = line.map((n) => n.text).join(' ');
-  return line;
-}
-
-// The annotation of the line shown, its progress as it goes ("turn k of N", a Cancel
-// button that stops the server's work), then the value chart (a point's click goes
-// to that turn), every turn's verdict, the marks in the turn list and the legend.
-async function annotateGame(signal) {
+// The annotation of the line shown begins: that line becomes the one the panel is
+// about, and the panel shows the progress ("turn k of N") with a Cancel button, which
+// stops the server's work. Null, said in the panel, when the line has no turns.
+function startAnnotation() {
   const out = $('sz-annotate-out');
-  const line = lineToAnnotate();
-  if (!line) return;
-  const asked = annotated;
+  const line = lineOf(node);
+  out.replaceChildren();
+  if (!line.length) { para(out, 'The game has no turns yet.', 'sz-bad'); return null; }
+  const asked = line.map((n) => n.text).join(' ');
+  annotated = asked;
   const box = document.createElement('div');
   box.className = 'sz-progress';
   const label = para(box, `Annotating ${line.length} turns: starting ...`, 'sz-busy');
@@ -1319,21 +1309,40 @@ async function annotateGame(signal) {
     if (ctl) ctl.abort();
   });
   box.appendChild(cancel);
-  out.replaceChildren(box);
+  out.appendChild(box);
+  return {
+    line, asked,
+    // a "progress" event of the annotation's stream
+    progress(d) {
+      if (annotated !== asked) return;
+      const k = Math.min(d.done + 1, d.total);
+      label.textContent = d.done >= d.total ? `All ${d.total} turns judged.` : `Turn ${k} of ${d.total}: ${d.text} ...`;
+      bar.max = d.total;
+      bar.value = d.done;
+      out.dataset.done = String(d.done);
+    },
+    // whether Cancel stopped it (the panel then says so)
+    stopped() {
+      if (!cancelled) return false;
+      if (annotated === asked) { out.replaceChildren(); para(out, 'Annotation cancelled.', 'sz-info'); annotated = null; }
+      return true;
+    },
+  };
+}
+
+// The annotation of the line shown, its progress as it goes ("turn k of N", a Cancel
+// button that stops the server's work), then the value chart (a point's click goes
+// to that turn), every turn's verdict, the marks in the turn list and the legend.
+async function annotateGame(signal) {
+  const out = $('sz-annotate-out');
+  const a = startAnnotation();
+  if (!a) return;
+  const { line, asked } = a;
   const game = { type: 'game', tags: lineTags(line), turns: line.map((n) => n.text) };
   const r = await apiEvents('/api/annotate/events', { game }, signal, (name, d) => {
-    if (annotated !== asked || name !== 'progress') return;
-    const k = Math.min(d.done + 1, d.total);
-    label.textContent = d.done >= d.total ? `All ${d.total} turns judged.`
-      : `Turn ${k} of ${d.total}: ${d.text} ...`;
-    bar.max = d.total;
-    bar.value = d.done;
-    out.dataset.done = String(d.done);
+    if (name === 'progress') a.progress(d);
   });
-  if (cancelled) {
-    if (annotated === asked) { out.replaceChildren(); para(out, 'Annotation cancelled.', 'sz-info'); annotated = null; }
-    return;
-  }
+  if (a.stopped()) return;
   if (annotated !== asked) return;     // another line since: its panel was cleared
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
