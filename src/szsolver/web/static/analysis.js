@@ -499,6 +499,9 @@ function leaveFamily() {
 
 function capital(text) { return text ? text[0].toUpperCase() + text.slice(1) : ''; }
 
+// A name as the owner of what follows: Star's, Stargazers'.
+function owner(name) { return name.endsWith('s') ? `${name}'` : `${name}'s`; }
+
 // The family games' answers, read here and only here (their JSON is each game's own):
 // values in points from the first side's view (Black's in Star, Red's in Stargazers),
 // turns and placements as text. `kind`: the command answered.
@@ -742,7 +745,7 @@ function familyShowLive(raw) {
   const best = d.exact && d.best.length > 1 ? ` (optimal: ${d.best.slice(0, 8).join(' ')})` : '';
   para(out, `Best: ${d.turn}${best}`, 'sz-eval-best');
   if (d.line.length > 1) para(out, `${d.exact ? 'Line of best play' : 'Expected line'}: ${d.line.join(' ')}`, 'sz-eval-line');
-  para(out, `${family.title}'s engine gives its answer once, at the end of its search.`, 'sz-info');
+  para(out, `${owner(family.title)} engine gives its answer once, at the end of its search.`, 'sz-info');
   setBar(100 * d.value, d.exact, familyWords(v, d.exact));
   familyBestTurn(d.turn);
 }
@@ -792,7 +795,7 @@ async function familyValues(signal) {
     return;
   }
   para(out, `Value ${signed(d.value)} (exact, ${side}): ${familyWords(d.value, true)}; best ${d.best.join(' ')}.`, 'sz-family-value');
-  if (d.unit === 'placement') para(out, `${family.title}'s solver values each placement (the turn's first): the value with that placement and best play after it.`, 'sz-help');
+  if (d.unit === 'placement') para(out, `${owner(family.title)} solver values each placement (the turn's first): the value with that placement and best play after it.`, 'sz-help');
   const rows = new Map();
   for (const t of d.turns) {
     if (!rows.has(t.value)) rows.set(t.value, []);
@@ -834,7 +837,7 @@ async function familyAnnotate(signal) {
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
   const d = familyAnswer('annotate', r.data);
-  para(out, `${family.title}'s annotation gives each turn's verdict (no value chart).`, 'sz-help');
+  para(out, `${owner(family.title)} annotation gives each turn's verdict (no value chart).`, 'sz-help');
   const list = document.createElement('ol');
   list.className = 'sz-annotation';
   marks = new Map();
