@@ -235,6 +235,8 @@ def test_play_a_star_and_a_stargazers_game(server, page, name):
     assert page.text_content(".sz-verdict") == f"{turns[0]} ({first}): {verdict} (proved)."
     assert page.is_disabled("#sz-potential")
     assert "has none" in page.text_content("#sz-potential-out")
+    # turns that are no cell (Star's pass) are buttons
+    assert bare_turns(page, "#sz-other-turns button") == (["Pass"] if name == "star" else [])
 
     # a variation from the start, by clicks on the board
     page.keyboard.press("Home")
