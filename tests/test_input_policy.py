@@ -209,7 +209,7 @@ def test_boards_and_game_prefixes_in_any_case():
     data = json_of(run("starmap", "--board", "SQUARE-8", "--rule", "BASIC", "--json"))
     assert (data["board"], data["rule"]) == ("square-8", "basic")
     data = json_of(run("show", "STARGAZERS:12-STAR:1-2:r=:b=", "--json"))
-    assert data["position"] == "stargazers:12-star:1-2:r=:b=" and data["board"] == "12-star"
+    assert data["position"]["position"] == "stargazers:12-star:1-2:r=:b=" and data["board"] == "12-star"
     upper = "STAR:5X6" + STAR[len("star:5x6"):]
     assert json_of(run("show", upper, "--json"))["position"]["position"] == STAR
 

@@ -86,15 +86,15 @@ def test_annotate_proves_the_last_moves():
     assert all(r.exact for r in ann.results[-6:])
     for colour in ("black", "white"):
         s = ann.summary[colour]
-        assert s["optimal"] + s["inaccuracy"] + s["mistake"] + s["blunder"] == s["moves"]
-    assert json.loads(json.dumps(ann.to_json()))["moves"][-1]["exact"] is True
+        assert s["optimal"] + s["inaccuracies"] + s["mistakes"] + s["blunders"] == s["turns"]
+    assert json.loads(json.dumps(ann.to_json()))["turns"][-1]["exact"] is True
 
 
 def test_the_command_functions(capsys):
     game_star.solve(LATE, all_turns=True, as_json=True)
     data = json.loads(capsys.readouterr().out)
     assert data["exact"] and data["value"] == solve(Position.from_string(LATE)).value
-    assert len(data["moves"]) == 7
+    assert len(data["turns"]) == 7
     with pytest.raises(SystemExit) as e:
         game_star.solve(str(Position()), node_limit=100)
     assert e.value.code == 3
@@ -127,7 +127,7 @@ def test_the_analysis_commands_take_star_sources(tmp_path):
     assert r.exit_code == 0 and json.loads(r.output)["verdict"] == "blunder"
     r = _run("annotate", str(record), "--json")
     assert r.exit_code == 0, r.output
-    assert [m["verdict"] for m in json.loads(r.output)["moves"]][0] == "blunder"
+    assert [m["verdict"] for m in json.loads(r.output)["turns"]][0] == "blunder"
     for args in (("solve", LATE, "--tt-size", "64"), ("check", LATE, "E7", "F4"),
                  ("annotate", str(record), "--html", str(tmp_path / "a.html")),
                  ("annotate", str(record), "--threads", "2"),

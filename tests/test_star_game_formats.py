@@ -161,9 +161,9 @@ def test_show_score_and_replay_take_star_records_and_positions(tmp_path):
     assert ET.parse(svg).getroot().tag.endswith("svg")
     r = _run("replay", str(path), "--json")
     data = json.loads(r.output)
-    assert [m["move"] for m in data["moves"]] == ["E5", "swap", "A10", "C10", "B10", "D10",
+    assert [m["turn"] for m in data["turns"]] == ["E5", "swap", "A10", "C10", "B10", "D10",
                                                   "J1", "pass"]
-    assert data["moves"][-2]["scores"] == {"black": 3, "white": 1}
+    assert data["turns"][-2]["scores"] == {"black": 3, "white": 1}
     r = _run("replay", str(path), "--svg", str(tmp_path / "moves"))
     assert r.exit_code == 0 and len(list((tmp_path / "moves").iterdir())) == 8
 

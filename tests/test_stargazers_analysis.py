@@ -45,9 +45,9 @@ def test_solve_all_turns_matches_brute_force():
     values = {c: brute(q.after(c)) for c in q.legal_placements()}
     sign = 1 if q.side == RED else -1
     best = max(values.values()) if q.side == RED else min(values.values())
-    assert d["best"] == sorted(c for c, v in values.items() if v == best)
-    for m in d["moves"]:
-        v = values[m["placement"]]
+    assert d["best"] == [str(c) for c in sorted(c for c, v in values.items() if v == best)]
+    for m in d["turns"]:
+        v = values[int(m["turn"])]
         assert m["margin"] == sign * (v // 2 if v % 2 == 0 else 0)
         assert m["wins"] == ((v > 0) == (q.side == RED))
 
@@ -58,7 +58,7 @@ def test_best_near_the_end_is_proved():
     code, out = run("best", str(p), "--json", "--time", "0.1")
     d = json.loads(out)
     assert code == 0 and d["method"] == "solver"
-    assert brute(q.after(d["move"])) == brute(q)
+    assert brute(q.after(int(d["turn"]))) == brute(q)
 
 
 def test_check_verdicts_follow_the_values():
@@ -160,7 +160,8 @@ def test_a_limit_leaves_the_value_unproved_with_exit_code_3():
 
 def test_a_limit_gives_the_proved_bounds():
     """A limit is no error: the answer gives the margin's proved bounds (the assured
-    scores and the potentials), the side they are for, the nodes searched."""
+    scores and the potentials), the side they are for, the nodes searched. The JSON's
+    bounds are Red's side, as every game's values; the text's the side to place's."""
     code, out = run("solve", "stargazers:12-star:1-2:r=9:b=", "--node-limit", "10", "--json")
     d = json.loads(out)
     assert code == 3 and d["side_to_move"] == "blue" and d["nodes"] > 10
@@ -168,7 +169,7 @@ def test_a_limit_gives_the_proved_bounds():
     code, out = run("solve", "stargazers:12-star:1-2:r=9:b=", "--node-limit", "10")
     assert code == 3 and out.startswith("Not proved: the Stargazers solver reached its "
                                         "limit of 10 nodes before proving the value; ")
-    assert f"{d['lower']:+d} <= margin <= {d['upper']:+d} for blue" in out
+    assert f"{-d['upper']:+d} <= margin <= {-d['lower']:+d} for blue" in out
 
 
 def test_exact_turns_takes_what_the_docs_and_the_help_say():

@@ -160,7 +160,7 @@ def test_position_strings_through_the_commands():
     d = json.loads(r.output)
     assert d["position"] == str(p) and d["side_to_move"] == "red"
     r = invoke("show", "-", "--json", input=str(p) + "\n")   # standard input, read once
-    assert r.exit_code == 0 and json.loads(r.output)["position"] == str(p)
+    assert r.exit_code == 0 and json.loads(r.output)["position"]["position"] == str(p)
     r = invoke("score", "-", input="44n66")                  # Stars' Zone keeps stdin
     assert r.exit_code == 2 and "Error:" in r.output and "stargazers" not in r.output.lower()
 

@@ -195,13 +195,6 @@ def bare_turns(pg, selector) -> list:
     return [t.split(" ")[-1] for t in pg.eval_on_selector_all(selector, "els => els.map(e => e.textContent)")]
 
 
-def first_side_value(answer, first) -> int:
-    """The exact value of a Star or Stargazers solve in points, the first side's."""
-    if "margin" in answer:
-        return answer["margin"] if answer["side_to_move"] == first else -answer["margin"]
-    return answer["value"]
-
-
 @pytest.mark.parametrize("name", list(FAMILY_GAMES))
 def test_play_a_star_and_a_stargazers_game(server, page, name):
     """The page has no rules of these games: it opens the game from the server's
@@ -260,7 +253,7 @@ def test_play_a_star_and_a_stargazers_game(server, page, name):
     # the live evaluation and the value of every turn: the server's solver's value
     position = page.text_content("#sz-position")
     solved = post(server, "/api/solve", {"position": position, "all_turns": True})
-    value = first_side_value(solved, first)
+    value = solved["value"]          # the first side's, as every game's
     page.wait_for_selector('#sz-live-out[data-state="done"]', timeout=30000)
     assert page.get_attribute("#sz-live-out", "data-exact") == "1"
     assert int(page.get_attribute("#sz-live-out", "data-value")) == value
@@ -268,12 +261,19 @@ def test_play_a_star_and_a_stargazers_game(server, page, name):
     page.click("#sz-values")
     page.wait_for_selector(".sz-family-value", timeout=30000)
     assert page.text_content(".sz-family-value").startswith(f"Value {value:+d} (exact")
-    assert page.locator("#sz-board .sz-value-label").count() == len(solved["moves"]) - (
-        1 if any(m.get("move") == "pass" for m in solved["moves"]) else 0)
+    assert page.locator("#sz-board .sz-value-label").count() == len(solved["turns"]) - (
+        1 if any(m["turn"] == "pass" for m in solved["turns"]) else 0)
     page.click("#sz-annotate")                 # the line shown: the variation's turns
     page.wait_for_selector(".sz-annotation li", timeout=60000)
     judged = page.eval_on_selector_all(".sz-annotation li", "els => els.map(e => e.textContent)")
     assert [j.split(" ")[0].rstrip("?!") for j in judged] == [t for t, _ in variation[:-1]]
+    said = page.text_content("#sz-annotate-out")     # each side's counts, as the list has them
+    for side in (s.lower() for s in sides):
+        mine = [j.split(": ")[1].split(" ")[0] for j in judged if j.split(":")[0].endswith(" " + side)]
+        counts = [mine.count(v) for v in ("inaccuracy", "mistake", "blunder")]
+        words = [f"{n} {one if n == 1 else many}" for n, one, many in zip(
+            counts, ("inaccuracy", "mistake", "blunder"), ("inaccuracies", "mistakes", "blunders"))]
+        assert f"{side}: {', '.join(words)}." in said, (side, said)
 
 
 def test_place_turns_by_clicking(server, page):

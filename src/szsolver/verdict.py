@@ -39,6 +39,9 @@ from __future__ import annotations
 from .rules.base import RED
 
 VERDICTS = ("optimal", "inaccuracy", "mistake", "blunder")
+#: each verdict's count's key in an annotation's summary (every game's ``annotate --json``)
+VERDICT_COUNTS = {"optimal": "optimal", "inaccuracy": "inaccuracies", "mistake": "mistakes",
+                  "blunder": "blunders"}
 MISTAKE_LOSS = 100
 ESTIMATE_MARGIN = 50
 

@@ -36,13 +36,12 @@ from ..errors import InputError
 from ..formats.notation import position_string
 from ..limits import check_count, check_seconds
 from ..rules.base import SIDE_NAMES
+from ..verdict import VERDICT_COUNTS
 from .check import (CPSAT_TIME, ENGINE_SECONDS, EXACT_TURNS, MIN_EXACT_TURNS, Facts,
                     bound_facts, judge, over_facts, refine, solver_facts)
 
 TIME_PER_TURN = ENGINE_SECONDS   # default engine budget per estimated turn, as check's
 SOLVER_TIME = 60.0           # default limit per exact solve (seconds)
-VERDICT_COUNTS = {"optimal": "optimal", "inaccuracy": "inaccuracies", "mistake": "mistakes",
-                  "blunder": "blunders"}
 
 
 @dataclass

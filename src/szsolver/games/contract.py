@@ -24,6 +24,10 @@ no progress is shown) and ``progress`` (a factory of progress lines,
 closed when done, or None: the caller's way of showing work, e.g. on a terminal).
 It returns an :class:`Answer` and raises :class:`szsolver.errors.InputError` for
 bad input, before any output file is written.
+
+An answer's ``data`` (what ``--json`` prints) has the same keys for the same things in
+every game, with the same types: :data:`SHAPES` (docs/architecture.md, "One JSON shape
+a command"); a game adds its own keys beside them.
 """
 from __future__ import annotations
 
@@ -31,10 +35,51 @@ from dataclasses import dataclass, field
 from types import MappingProxyType, SimpleNamespace
 from typing import Callable, Mapping
 
-__all__ = ["Source", "Answer", "Entry", "COMMANDS"]
+__all__ = ["Source", "Answer", "Entry", "COMMANDS", "SHAPES", "ALL_TURNS", "SUMMARY"]
 
 #: the commands every game of the family answers, in the order ``--help`` lists them
 COMMANDS = ("show", "score", "replay", "best", "check", "solve", "annotate")
+
+_NUMBER = (int, float)
+_TEXT_OR_NONE = (str, type(None))
+_NUMBER_OR_NONE = (int, float, type(None))
+#: one judged turn, in ``check`` and in each of ``annotate``'s ``turns``: the turn
+#: ``played`` by the ``mover``, the ``best`` turns, the values (the first side's: Red's,
+#: Black's) and the ``loss``, ``method`` 'solver' (``exact``) or 'engine'
+_JUDGED = {"played": str, "mover": str, "method": str, "exact": bool, "best": [str],
+           "best_value": _NUMBER_OR_NONE, "played_value": _NUMBER_OR_NONE,
+           "loss": _NUMBER_OR_NONE, "verdict": _TEXT_OR_NONE}
+#: The keys of each command's answer (``Answer.data``) in every game, with their types:
+#: a type or a tuple of types (``type(None)``: null), ``[T]`` a list of T, a dict the
+#: keys of an object (of each item, in a list). ``warnings`` is there when a record was
+#: read. Values are the first side's (Red's, Black's); a game's own keys come beside.
+SHAPES = MappingProxyType({
+    "show": {"position": dict, "scores": dict, "over": bool, "winner": _TEXT_OR_NONE,
+             "result": str, "last_turn": _TEXT_OR_NONE, "warnings": list},
+    "score": {"position": str, "scores": dict, "over": bool, "winner": _TEXT_OR_NONE,
+              "result": str, "warnings": list},
+    "replay": {"game": {"type": str, "tags": dict, "turns": [str]},
+               "turns": [{"round": int, "side": str, "turn": str, "scores": dict,
+                          "position": str}],
+               "final": dict, "scores": dict, "over": bool, "winner": _TEXT_OR_NONE,
+               "result": str, "warnings": list},
+    "best": {"position": str, "turn": str, "value": _NUMBER, "exact": bool, "method": str,
+             "best": [str], "pv": [str], "candidates": [{"turn": str, "visits": int}],
+             "iterations": int, "nodes": int, "seconds": _NUMBER},
+    "check": {"position": str, **_JUDGED, "seconds": _NUMBER, "warnings": list},
+    "solve": {"position": str, "value": (int, type(None)), "exact": bool, "lower": int,
+              "upper": int, "winner": _TEXT_OR_NONE, "best": [str], "pv": [str],
+              "nodes": int, "seconds": _NUMBER, "stopped": _TEXT_OR_NONE,
+              "complete": bool},
+    "annotate": {"type": str, "game": {"type": str, "tags": dict, "turns": [str]},
+                 "turns": [{"number": int, "round": int, "side": str, **_JUDGED}],
+                 "summary": dict, "seconds": _NUMBER, "warnings": list},
+})
+#: with ``--all-turns``: ``solve``'s value of every turn (``turn``, ``value``)
+ALL_TURNS = {"turns": [{"turn": str, "value": (int, type(None))}]}
+#: the keys of ``annotate``'s ``summary`` for each side
+SUMMARY = {"turns": int, "optimal": int, "inaccuracies": int, "mistakes": int,
+           "blunders": int, "judged_exactly": int}
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import os
 
 from ..errors import InputError
 from .contract import Answer, Entry
-from .views import tagged, warnings_of
+from .views import answer, tagged, warnings_of
 
 NAME = "star"
 
@@ -79,17 +79,15 @@ def annotate_game(game, *, exact_turns: int | None = None, time_per_turn=None,
 def show(pos, game, o):
     """The position (a game's last one) as a diagram, with the scores."""
     from ..star.position import format_move
-    from ..star.record import position_json, result_words
+    from ..star.record import position_json, result_json
     last = game.moves[-1] if game is not None and game.moves else None
     files = ((o.svg, svg(pos, last_move=last)),) if o.svg else ()
     out = diagram(pos)
     if last is not None:
         out += f"\nLast move: {game.where(len(game.moves) - 1)} {format_move(last, pos.board)}."
-    s = pos.scores()
-    data = {"position": position_json(pos), "scores": {"black": s[0], "white": s[1]},
-            "over": pos.is_over(), "result": result_words(pos),
-            "last_move": None if last is None else format_move(last, pos.board)}
-    return Answer(data, out, warnings_of(game), files)
+    data = {"position": position_json(pos), **result_json(pos),
+            "last_turn": None if last is None else format_move(last, pos.board)}
+    return answer(data, out, game, files)
 
 
 def score(pos, game, o):
@@ -107,14 +105,14 @@ def score(pos, game, o):
             lines.append(f"  {st['points']:>2} point{'s' if st['points'] != 1 else ' '} "
                          f"({st['border_cells']} border cells): {cells}")
     lines.append(f"{'Result' if data['over'] else 'Standing'}: {data['result']}.")
-    return Answer(data, "\n".join(lines), warnings_of(game))
+    return answer(data, "\n".join(lines), game)
 
 
 def replay(pos, game, o):
     """A game move by move with the scores, then its final position."""
     from ..star.position import COLOUR_NAMES, diagram as star_diagram, format_move, \
         position_string
-    from ..star.record import game_json, position_json, result_words
+    from ..star.record import game_json, position_json, result_json
     from .views import replay_lines
     pictures = None
     if o.svg is not None:
@@ -127,24 +125,22 @@ def replay(pos, game, o):
             files.append((os.path.join(o.svg, f"move-{i + 1:03d}.svg"),
                           svg(after, last_move=m if m >= 0 else None, caption=caption)))
         pictures = (o.svg, tuple(files))
-    moves, rows = [], []
+    turns, rows = [], []
     for i, m in enumerate(game.moves if game is not None else ()):
         after = game.positions[i]
         b, w = after.scores()
-        entry = {"round": game.round_of(i), "colour": COLOUR_NAMES[game.side_of(i)],
-                 "move": format_move(m, pos.board), "scores": {"black": b, "white": w},
+        entry = {"round": game.round_of(i), "side": COLOUR_NAMES[game.side_of(i)],
+                 "turn": format_move(m, pos.board), "scores": {"black": b, "white": w},
                  "position": position_string(after)}
-        moves.append(entry)
-        rows.append((f"{entry['round']:>5}  {entry['colour']:<6}  {entry['move']:<5} "
+        turns.append(entry)
+        rows.append((f"{entry['round']:>5}  {entry['side']:<6}  {entry['turn']:<5} "
                      f"{b:>5} {w:>5}", lambda after=after: star_diagram(after, status=False)))
     lines = [] if game is None else replay_lines(
         game.tags, "round  colour  move   black white", rows, final_only=o.final,
         diagrams=o.diagrams)
     lines.append(diagram(pos))
-    s = pos.scores()
-    data = {"game": None if game is None else game_json(game), "moves": moves,
-            "final": position_json(pos), "scores": {"black": s[0], "white": s[1]},
-            "over": pos.is_over(), "result": result_words(pos),
+    data = {"game": None if game is None else game_json(game), "turns": turns,
+            "final": position_json(pos), **result_json(pos),
             "warnings": list(warnings_of(game))}
     return Answer(data, "\n".join(lines), warnings_of(game), pictures=pictures)
 
@@ -160,7 +156,7 @@ def solve(pos, game, o):
     b = pos.board
     data = res.to_json()
     if o.top is not None and res.moves is not None:
-        data["moves"] = data["moves"][:o.top]
+        data["turns"] = data["turns"][:o.top]
     lines = [f"Position: {res.position}",
              f"Empty cells: {res.empty} ({res.dead} dead)."]
     if res.exact:
@@ -188,8 +184,7 @@ def solve(pos, game, o):
                    + " ".join(format_move(m, b) for m in res.best[:6])) if res.exact else \
             f"Value between {res.lower:+d} and {res.upper:+d} (not proved)"
         files = ((o.svg, svg(pos, caption=caption)),)
-    return Answer(data, "\n".join(lines), warnings_of(game), files,
-                  exit_code=0 if res.exact else 3)
+    return answer(data, "\n".join(lines), game, files, exit_code=0 if res.exact else 3)
 
 
 def best(pos, game, o):
@@ -219,7 +214,7 @@ def best(pos, game, o):
                      + " ".join(format_move(x, b) for x in res.pv))
     lines.append(f"{counted(res.iterations, 'iteration')}, {res.nodes:,} solver nodes, "
                  f"{res.seconds:.1f} s.")
-    return Answer(res.to_json(), "\n".join(lines), warnings_of(game))
+    return answer(res.to_json(), "\n".join(lines), game)
 
 
 def check(pos, game, o):
@@ -233,7 +228,7 @@ def check(pos, game, o):
     data = res.to_json()
     if o.turn_number is not None:
         data = {"turn_number": o.turn_number, **data}
-    return Answer(data, res.text(), warnings_of(game))
+    return answer(data, res.text(), game)
 
 
 def _move_index(game, number: int) -> int:
@@ -269,7 +264,7 @@ def annotate(pos, game, o):
     finally:
         if show is not None:
             show.close()
-    return Answer(ann.to_json(), ann.text(), warnings_of(game))
+    return answer(ann.to_json(), ann.text(), game)
 
 
 ENTRY = Entry(

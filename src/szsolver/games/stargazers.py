@@ -5,12 +5,13 @@ commands. A turn is one or two placements (``17`` or ``17,23``)."""
 from __future__ import annotations
 
 import os
+import time
 
 from ..errors import InputError
 from ..rules.bits import bit_list
-from ..verdict import verdict_count
+from ..verdict import VERDICT_COUNTS, verdict_count
 from .contract import Answer, Entry
-from .views import tagged, warnings_of
+from .views import answer, tagged, warnings_of
 
 NAME = "stargazers"
 TITLE = "Stargazers"
@@ -82,6 +83,14 @@ def annotate_game(game, *, exact_turns: int | None = None, time_per_turn=None,
 
 # --- the commands -------------------------------------------------------------------------
 
+def _position_object(pos) -> dict:
+    """The position as ``show --json`` gives it (``position``: its string)."""
+    return {"type": "position", "game": NAME, "board": pos.board.name,
+            "protocol": pos.protocol, "red": bit_list(pos.red), "blue": bit_list(pos.blue),
+            "side": pos.side_name, "placements_left": pos.placements_left,
+            "position": str(pos)}
+
+
 def _position_json(pos) -> dict:
     from ..stargazers.assured import status
     s = status(pos)
@@ -113,8 +122,9 @@ def show(pos, game, o):
     out = diagram(pos)
     if last:
         out += f"\nLast turn: {game.where(len(game.turns) - 1)} {last}."
-    data = {**_position_json(pos), "last_turn": str(last) if last else None}
-    return Answer(data, out, warnings_of(game), files)
+    data = {**_position_json(pos), "position": _position_object(pos),
+            "last_turn": str(last) if last else None}
+    return answer(data, out, game, files)
 
 
 def score(pos, game, o):
@@ -129,12 +139,11 @@ def score(pos, game, o):
     if d["decided"] and not d["over"]:
         lines.append(f"Decided early: {d['decided']} wins whatever is placed.")
     lines.append(f"{'Result' if d['over'] else 'Standing'}: {d['result']}.")
-    return Answer(d, "\n".join(lines), warnings_of(game))
+    return answer(d, "\n".join(lines), game)
 
 
 def replay(pos, game, o):
     """A game turn by turn with the scores, then its final position."""
-    from ..stargazers.record import game_string
     from ..stargazers.svg import position_caption
     from .views import replay_lines
     pictures = None
@@ -163,10 +172,19 @@ def replay(pos, game, o):
         game.tags, "round  side  turn       red blue", rows, final_only=o.final,
         diagrams=o.diagrams)
     lines.append(diagram(pos))
-    data = {"game": None if game is None else {"tags": game.tags, "record": game_string(game)},
-            "turns": turns, "final": _position_json(pos),
+    final = _position_json(pos)
+    data = {"game": None if game is None else _game_json(game), "turns": turns,
+            "final": final, **{k: final[k] for k in ("scores", "over", "winner", "result")},
             "warnings": list(warnings_of(game))}
     return Answer(data, "\n".join(lines), warnings_of(game), pictures=pictures)
+
+
+def _game_json(game) -> dict:
+    """A record as JSON: the family's ``type``, ``tags`` and ``turns``, and the
+    ``record`` text (what ``load`` reads back)."""
+    from ..stargazers.record import game_string
+    return {"type": "game", "game": NAME, "tags": dict(game.tags),
+            "turns": [str(t) for t in game.turns], "record": game_string(game)}
 
 
 def _value_words(margin: int, winner: str) -> str:
@@ -178,18 +196,22 @@ def _value_words(margin: int, winner: str) -> str:
 
 
 def solve(pos, game, o):
-    """Exact value, best placements, every placement's value (``--all-turns``), a line."""
+    """Exact value, best placements, every placement's value (``--all-turns``), a line;
+    a limit that stops the search gives the proved bounds and exit code 3."""
     every = bool(o.all_turns or o.top)
     s = solve_position(pos, all_turns=every, node_limit=o.node_limit,
                        time_limit=o.time_limit)
+    red = 1 if s.side == "red" else -1      # the family's values are the first side's
+    lower, upper = sorted((red * s.lower, red * s.upper))
+    data = {"game": NAME, "position": str(pos), "side_to_move": s.side,
+            "value": None if s.margin is None else red * s.margin, "exact": s.exact,
+            "lower": lower, "upper": upper, "margin": s.margin, "winner": s.winner,
+            "best": [str(c) for c in s.best], "pv": [str(c) for c in s.pv],
+            "nodes": s.nodes, "seconds": round(s.seconds, 3), "unit": "placement",
+            "stopped": s.stopped, "complete": s.exact and s.stopped is None}
     if not s.exact:
-        # a limit stopped the search: the proved bounds, exit code 3 as for every game
-        data = {"game": "stargazers", "position": str(pos), "side_to_move": s.side,
-                "lower": s.lower, "upper": s.upper, "nodes": s.nodes,
-                "seconds": round(s.seconds, 3), "complete": False, "stopped": s.stopped}
-        return Answer(data, f"Not proved: {s.stopped}; {s.lower:+d} <= margin <= "
-                            f"{s.upper:+d} for {s.side} (to place).", warnings_of(game),
-                      exit_code=3)
+        return answer(data, f"Not proved: {s.stopped}; {s.lower:+d} <= margin <= "
+                            f"{s.upper:+d} for {s.side} (to place).", game, exit_code=3)
     files = ()
     if o.svg:
         labels = {c: str(k + 1) for k, c in enumerate(s.pv[:9])}
@@ -197,14 +219,9 @@ def solve(pos, game, o):
     moves = sorted(s.moves.items(), key=lambda kv: (-kv[1], not s.wins[kv[0]], kv[0]))
     if o.top:
         moves = moves[:o.top]
-    data = {"game": "stargazers", "position": str(pos), "side_to_move": s.side,
-            "margin": s.margin, "winner": s.winner, "best": s.best, "line": s.pv,
-            "moves": [{"placement": c, "margin": m, "wins": s.wins[c]} for c, m in moves]
-            if every else None,
-            "nodes": s.nodes, "seconds": round(s.seconds, 3), "unit": "placement",
-            "complete": s.stopped is None}
-    if s.stopped is not None:
-        data["stopped"] = s.stopped
+    if every:
+        data["turns"] = [{"turn": str(c), "value": red * m, "margin": m, "wins": s.wins[c]}
+                         for c, m in moves]
     lines = [f"Value for {s.side} (to place): margin {s.margin:+d}: "
              f"{_value_words(s.margin, s.winner)}.",
              "Best placements: " + (" ".join(map(str, s.best)) or "none (the game is over)"),
@@ -215,7 +232,7 @@ def solve(pos, game, o):
     if s.stopped is not None:
         lines.append(f"Stopped: {s.stopped}.")
     lines.append(f"{s.nodes:,} nodes, {s.seconds:.2f} s.")
-    return Answer(data, "\n".join(lines), warnings_of(game), files)
+    return answer(data, "\n".join(lines), game, files)
 
 
 def best(pos, game, o):
@@ -244,7 +261,7 @@ def best(pos, game, o):
                  f"{st.potential[0]}, blue {st.potential[1]}.")
     lines.append(f"{counted(a.iterations, 'iteration')}, {a.nodes:,} solver nodes, "
                  f"{a.seconds:.1f} s.")
-    return Answer(a.to_json(), "\n".join(lines), warnings_of(game))
+    return answer(a.to_json(str(pos)), "\n".join(lines), game)
 
 
 def _turn_index(game, number: int) -> int:
@@ -258,15 +275,16 @@ def check(pos, game, o):
     from .views import turn_to_judge
     pos, turn = turn_to_judge(pos, game, o, _turn_index,
                               "the turn to judge (like 17 or 17,23)")
+    start = time.monotonic()
     res = check_turn(pos, turn, time_limit=o.time_limit)
-    data = res.to_json()
+    data = {**res.to_json(), "seconds": round(time.monotonic() - start, 3)}
     if o.turn_number is not None:
         data = {"turn_number": o.turn_number, **data}
     how = "proved" if res.method == "solver" else "estimated"
     text = (f"{res.mover.capitalize()} {res.turn}: {res.verdict} ({how}). Best turn "
             f"{res.best}; value {res.best_value:+g} best, {res.played_value:+g} played "
             f"(Red's side, 100 a point; a tie is +1 or -1 for who wins it).")
-    return Answer(data, text, warnings_of(game))
+    return answer(data, text, game)
 
 
 def check_exact_turns(n):
@@ -285,8 +303,10 @@ def annotate(pos, game, o):
     check_exact_turns(o.exact_turns)
     if game is None:
         raise InputError("annotate needs a game record, not a position")
+    start = time.monotonic()
     checks = annotate_game(game, exact_turns=o.exact_turns, time_per_turn=o.time_per_turn,
                            solver_time=o.solver_time)
+    seconds = time.monotonic() - start
     lines = ["round  side  turn       verdict      method  best"]
     for i, c in enumerate(checks):
         lines.append(f"{game.round_of(i):>5}  {c.mover:<4}  {str(c.turn):<9}  {c.verdict:<11}  "
@@ -294,13 +314,17 @@ def annotate(pos, game, o):
     summary = {}
     for side in ("red", "blue"):
         mine = [c for c in checks if c.mover == side]
-        counts = {v: sum(c.verdict == v for c in mine)
-                  for v in ("optimal", "inaccuracy", "mistake", "blunder")}
-        summary[side] = counts
+        counts = {v: sum(c.verdict == v for c in mine) for v in VERDICT_COUNTS}
+        summary[side] = {"turns": len(mine), "judged_exactly": sum(c.exact for c in mine),
+                         **{VERDICT_COUNTS[v]: n for v, n in counts.items()}}
         lines.append(f"{side.capitalize()}: " + ", ".join(verdict_count(n, v)
                                                           for v, n in counts.items()))
-    data = {"game": "stargazers", "turns": [c.to_json() for c in checks], "summary": summary}
-    return Answer(data, "\n".join(lines), warnings_of(game))
+    turns = [{"number": i + 1, "round": game.round_of(i),
+              "side": ("red", "blue")[game.side_of(i)], **c.to_json()}
+             for i, c in enumerate(checks)]
+    data = {"type": "annotation", "game": _game_json(game), "turns": turns,
+            "summary": summary, "seconds": round(seconds, 1)}
+    return answer(data, "\n".join(lines), game)
 
 
 ENTRY = Entry(

@@ -13,7 +13,7 @@ from ..errors import InputError
 from ..formats.notation import format_turn
 from ..verdict import verdict_count
 from .contract import Answer, Entry
-from .views import counted, replay_lines, rough, turn_to_judge, warnings_of
+from .views import answer, counted, replay_lines, rough, turn_to_judge, warnings_of
 
 NAME = "stars-zone"
 
@@ -469,13 +469,6 @@ def line_picture(pos, res) -> str:
 
 # --- the commands -------------------------------------------------------------------------
 
-def _answer(data, text: str, game, *args, **kwargs) -> Answer:
-    """An answer whose JSON carries the warnings of the record read (every Stars' Zone
-    command's does)."""
-    from ..formats.record import with_warnings
-    return Answer(with_warnings(data, game), text, warnings_of(game), *args, **kwargs)
-
-
 def _progress(o, enabled: bool, lines: bool = False):
     return o.progress(enabled, lines=lines) if o.progress is not None else None
 
@@ -496,7 +489,7 @@ def show(pos, game, o):
         text += f"\nLast turn: {game.where(i)} {format_turn(last, pos.geometry)}."
     data = {"position": position_json(pos), **result_json(pos),
             "last_turn": None if last is None else format_turn(last, pos.geometry)}
-    return _answer(data, text, game, files)
+    return answer(data, text, game, files)
 
 
 def score(pos, game, o):
@@ -511,7 +504,7 @@ def score(pos, game, o):
         for st in d["stones"]:
             lines.append(f"  {st['point']:>5} {st['name']}")
     lines.append(f"{'Result' if data['over'] else 'Standing'}: {data['result']}.")
-    return _answer(data, "\n".join(lines), game)
+    return answer(data, "\n".join(lines), game)
 
 
 def replay(pos, game, o):
@@ -563,7 +556,7 @@ def best(pos, game, o):
     eng = Engine(o.time or DEFAULT_SECONDS, wall_clock=o.wall_clock, bounds=True,
                  spent=COMMAND_START)
     res = eng.analyse(pos)
-    return _answer(res.to_json(pos.geometry), best_text(res, pos.geometry), game)
+    return answer(res.to_json(pos.geometry), best_text(res, pos.geometry), game)
 
 
 def check(pos, game, o):
@@ -582,7 +575,7 @@ def check(pos, game, o):
     data = res.to_json()
     if o.turn_number is not None:
         data = {"turn_number": o.turn_number, **data}
-    return _answer(data, check_text(res), game)
+    return answer(data, check_text(res), game)
 
 
 def solve(pos, game, o):
@@ -603,7 +596,7 @@ def solve(pos, game, o):
     if o.top is not None and res.turns is not None:
         shown = {t.group for members in _groups(res.turns)[:o.top] for t in members}
         data["turns"] = [t for t in data["turns"] if t["group"] in shown]
-    return _answer(data, _text(res, pos.geometry, pos.side, o.top), game, files,
+    return answer(data, _text(res, pos.geometry, pos.side, o.top), game, files,
                    notes=() if interrupted else _full_table_notes(res),
                    # scripts tell "not proved" from exact; Ctrl-C from a limit
                    exit_code=0 if res.exact else 130 if interrupted else 3)
@@ -645,7 +638,7 @@ def annotate(pos, game, o):
     if o.html:
         from ..analysis.report import annotation_html
         files = ((o.html, annotation_html(ann)),)
-    return _answer(ann.to_json(), annotation_text(ann), game, files)
+    return answer(ann.to_json(), annotation_text(ann), game, files)
 
 
 ENTRY = Entry(

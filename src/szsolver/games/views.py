@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..errors import InputError
 
-__all__ = ["tagged", "warnings_of", "replay_lines", "counted", "rough", "turn_to_judge"]
+__all__ = ["tagged", "warnings_of", "answer", "replay_lines", "counted", "rough",
+           "turn_to_judge"]
 
 
 def tagged(name: str):
@@ -20,6 +21,15 @@ def tagged(name: str):
 def warnings_of(record) -> tuple:
     """The doubts about a record (none without one), for an answer's ``warnings``."""
     return () if record is None else tuple(record.warnings)
+
+
+def answer(data, text: str, game, *args, **kwargs):
+    """An :class:`~szsolver.games.contract.Answer` whose JSON carries the ``warnings``
+    of the record read (every game's, when a record was read:
+    :func:`szsolver.formats.record.with_warnings`)."""
+    from ..formats.record import with_warnings
+    from .contract import Answer
+    return Answer(with_warnings(data, game), text, warnings_of(game), *args, **kwargs)
 
 
 def replay_lines(tags: dict, header: str, rows: list, *, final_only: bool = False,

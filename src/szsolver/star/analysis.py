@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..verdict import ESTIMATE_MARGIN, classify, verdict_count
+from ..verdict import ESTIMATE_MARGIN, VERDICT_COUNTS, classify, verdict_count
 from ..errors import IllegalTurnError, InputError
 from .engine import DEFAULT_SECONDS, Engine
 from .groups import BLACK
@@ -142,9 +142,10 @@ class Annotation:
 
     def to_json(self) -> dict:
         from .record import game_json
-        return {"game": game_json(self.game), "moves": [
-            {"number": i + 1, "round": self.game.round_of(i), **r.to_json()}
-            for i, r in enumerate(self.results)], "summary": self.summary,
+        g = self.game
+        return {"type": "annotation", "game": game_json(g), "turns": [
+            {"number": i + 1, "round": g.round_of(i), "side": COLOUR_NAMES[g.side_of(i)],
+             **r.to_json()} for i, r in enumerate(self.results)], "summary": self.summary,
             "seconds": round(self.seconds, 3)}
 
     def text(self) -> str:
@@ -162,9 +163,10 @@ class Annotation:
         lines.append("")
         for colour in COLOUR_NAMES:
             s = self.summary[colour]
-            counts = ", ".join(verdict_count(s[v], v) for v in ("inaccuracy", "mistake", "blunder"))
-            lines.append(f"{colour.capitalize()}: {s['optimal']} optimal of {s['moves']} "
-                         f"({s['proved']} proved); {counts}.")
+            counts = ", ".join(verdict_count(s[VERDICT_COUNTS[v]], v)
+                               for v in ("inaccuracy", "mistake", "blunder"))
+            lines.append(f"{colour.capitalize()}: {s['optimal']} optimal of {s['turns']} "
+                         f"({s['judged_exactly']} proved); {counts}.")
         bs, ws = g.final.scores()
         lines.append(f"Final: black {bs}, white {ws}. {self.seconds:.0f} s.")
         return "\n".join(lines)
@@ -188,7 +190,6 @@ def annotate(game, *, seconds_per_move: float | None = None, exact_empty: int = 
     for colour in (0, 1):
         mine = [r for r in results if r.mover == colour]
         summary[COLOUR_NAMES[colour]] = {
-            "moves": len(mine), "proved": sum(r.exact for r in mine),
-            **{v: sum(r.verdict == v for r in mine)
-               for v in ("optimal", "inaccuracy", "mistake", "blunder")}}
+            "turns": len(mine), "judged_exactly": sum(r.exact for r in mine),
+            **{k: sum(r.verdict == v for r in mine) for v, k in VERDICT_COUNTS.items()}}
     return Annotation(game, results, summary, time.monotonic() - t0)

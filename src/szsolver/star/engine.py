@@ -82,12 +82,14 @@ class EngineResult:
 
     def to_json(self) -> dict:
         b = self.board
-        return {"game": "star", "position": self.position, "move": format_move(self.move, b),
+        return {"game": "star", "position": self.position, "turn": format_move(self.move, b),
                 "value": self.value, "exact": self.exact, "method": self.method,
                 "lower": self.lower, "upper": self.upper,
                 "best": [format_move(m, b) for m in self.best],
                 "pv": [format_move(m, b) for m in self.pv],
-                "candidates": [{**c, "move": format_move(c["move"], b)} for c in self.candidates],
+                "candidates": [{"turn": format_move(c["move"], b),
+                                **{k: v for k, v in c.items() if k != "move"}}
+                               for c in self.candidates],
                 "iterations": self.iterations, "nodes": self.nodes,
                 "seconds": round(self.seconds, 3)}
 

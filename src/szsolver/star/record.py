@@ -48,7 +48,7 @@ from .position import (COLOUR_NAMES, GAME_WORD, Position, format_move, parse_mov
                        parse_position, position_string)
 
 __all__ = ["Game", "parse_game", "game_string", "game_json", "parse_game_json",
-           "position_json", "parse_source_text", "score_json", "result_words"]
+           "position_json", "parse_source_text", "score_json", "result_json", "result_words"]
 
 
 
@@ -130,23 +130,28 @@ def position_json(pos: Position) -> dict:
 
 
 def game_json(game: Game) -> dict:
-    """``{"type": "game", "game": "star", "tags": {...}, "moves": ["E5", "swap", ...]}``."""
+    """``{"type": "game", "game": "star", "tags": {...}, "turns": ["E5", "swap", ...]}``
+    (the family's record JSON)."""
     return {"type": "game", "game": GAME_WORD, "tags": dict(game.tags),
-            "moves": [format_move(m, game.board) for m in game.moves]}
+            "turns": [format_move(m, game.board) for m in game.moves]}
 
 
 def parse_game_json(data) -> Game:
-    """Inverse of :func:`game_json` (a dict or JSON text)."""
+    """Inverse of :func:`game_json` (a dict or JSON text); the moves under ``turns``,
+    or under ``moves`` as this module wrote them before."""
     data = json_object(data, "game JSON")
-    unknown = sorted(set(data) - {"type", "game", "tags", "moves"})
+    unknown = sorted(set(data) - {"type", "game", "tags", "turns", "moves"})
     if unknown:
         raise ParseError(f"game JSON: unknown key {unknown[0]!r}")
+    if "turns" in data and "moves" in data:
+        raise ParseError("game JSON: give turns or moves, not both")
     tags = data.get("tags", {})
     if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
         raise ParseError("game JSON: tags must be an object of strings")
-    moves = data.get("moves", [])
+    key = "moves" if "moves" in data else "turns"
+    moves = data.get(key, [])
     if not isinstance(moves, list) or not all(isinstance(t, str) for t in moves):
-        raise ParseError('game JSON: moves must be a list of move strings like "D3"')
+        raise ParseError(f'game JSON: {key} must be a list of move strings like "D3"')
     game = Game(tags)
     for m in moves:
         game.play(m)
@@ -169,7 +174,7 @@ def parse_source_text(text: str) -> tuple[Position, Game | None]:
             data = data["game"]                     # replay --json
         elif "type" not in data and isinstance(data.get("position"), dict):
             data = data["position"]                 # show --json
-        if "moves" in data or data.get("type") == "game":
+        if "turns" in data or "moves" in data or data.get("type") == "game":
             game = parse_game_json(data)
             return game.final, game
         if isinstance(data.get("position"), str):
@@ -206,10 +211,16 @@ def score_json(pos: Position) -> dict:
         stars[COLOUR_NAMES[colour]] = [
             {"cells": [b.name_of(c) for c in group], "border_cells": k, "points": k - 2}
             for group, k in reference_groups(b, cells) if k >= 3]
+    return {"game": GAME_WORD, "board": b.name, "position": position_string(pos),
+            **result_json(pos), "stars": stars}
+
+
+def result_json(pos: Position) -> dict:
+    """``scores`` (keyed ``black`` and ``white``), ``over``, the ``winner`` (None before
+    the end) and the ``result`` in words: what show, score and replay all say."""
     s = pos.scores()
     winner = None
     if pos.is_over():
         winner = "black" if s[0] > s[1] else "white" if s[1] > s[0] else "draw"
-    return {"game": GAME_WORD, "board": b.name, "position": position_string(pos),
-            "scores": {"black": s[0], "white": s[1]}, "over": pos.is_over(),
-            "winner": winner, "result": result_words(pos), "stars": stars}
+    return {"scores": {"black": s[0], "white": s[1]}, "over": pos.is_over(),
+            "winner": winner, "result": result_words(pos)}

@@ -109,12 +109,13 @@ class SolveResult:
         return {"game": "star", "position": self.position, "value": self.value,
                 "exact": self.exact, "lower": self.lower, "upper": self.upper,
                 "winner": self.winner, "best": [format_move(m, b) for m in self.best],
-                "moves": None if self.moves is None else [
-                    {"move": format_move(m.move, b), "value": m.value} for m in self.moves],
                 "pv": [format_move(m, b) for m in self.pv], "empty_cells": self.empty,
                 "dead_cells": self.dead, "nodes": self.nodes,
                 "seconds": round(self.seconds, 3), "stopped": self.stopped,
-                "complete": self.complete}
+                "complete": self.complete,
+                # every move's value, when asked for (Stars' Zone's --all-turns key)
+                **({} if self.moves is None else {"turns": [
+                    {"turn": format_move(m.move, b), "value": m.value} for m in self.moves]})}
 
 
 class _Stop(Exception):

@@ -61,7 +61,7 @@ def _proved(position, node_limit, time_limit):
 class Check:
     """A judged turn: ``turn``, ``mover``, ``verdict``, ``loss`` (verdict scale),
     ``method`` ('solver' or 'engine'), ``best_value`` and ``played_value`` (Red's side,
-    verdict scale), ``best`` (a best turn)."""
+    verdict scale), ``best`` (a best turn), the ``position`` it was played in."""
     turn: Turn
     mover: str
     verdict: str
@@ -70,12 +70,18 @@ class Check:
     best_value: float
     played_value: float
     best: Turn
+    position: str = ""
+
+    @property
+    def exact(self) -> bool:
+        return self.method == "solver"
 
     def to_json(self) -> dict:
-        return {"game": "stargazers", "turn": str(self.turn), "mover": self.mover,
-                "verdict": self.verdict, "loss": self.loss, "method": self.method,
-                "best_value": self.best_value, "played_value": self.played_value,
-                "best": str(self.best)}
+        """The family's keys of a judged turn (:data:`szsolver.games.contract.SHAPES`)."""
+        return {"game": "stargazers", "position": self.position, "played": str(self.turn),
+                "mover": self.mover, "verdict": self.verdict, "loss": self.loss,
+                "method": self.method, "exact": self.exact, "best_value": self.best_value,
+                "played_value": self.played_value, "best": [str(self.best)]}
 
 
 def _after(position, turn):
@@ -115,7 +121,7 @@ def check(position, turn, *, node_limit: int | None = None, time_limit: float | 
         line = sol.line[:len(turn)] or list(turn)
         loss, verdict = classify(best_v, played_v, mover)
         return Check(turn, SIDE_NAMES[mover], verdict, loss, "solver", best_v, played_v,
-                     Turn(line))
+                     Turn(line), str(position))
     from .engine import Engine
     # both values from one tree: see Engine.judge
     j = Engine(engine_seconds, seed="check", exact=False).judge(position, turn)
@@ -129,7 +135,7 @@ def check(position, turn, *, node_limit: int | None = None, time_limit: float | 
         best_v, best_turn = played_v, list(turn)
     loss, verdict = classify(best_v, played_v, mover, ESTIMATE_MARGIN)
     return Check(turn, SIDE_NAMES[mover], verdict, round(loss, 1), "engine",
-                 round(best_v, 1), round(played_v, 1), Turn(best_turn))
+                 round(best_v, 1), round(played_v, 1), Turn(best_turn), str(position))
 
 
 def annotate(game, *, node_limit: int | None = None, time_limit: float | None = None,

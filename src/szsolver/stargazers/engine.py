@@ -123,10 +123,19 @@ class Analysis:
     nodes: int = 0
     seconds: float = 0.0
 
-    def to_json(self) -> dict:
-        return {"game": "stargazers", "move": self.move, "method": self.method,
-                "value": self.value, "win_rate": self.win_rate, "side": self.side,
-                "candidates": self.candidates, "best": self.best, "line": self.line,
+    def to_json(self, position: str | None = None) -> dict:
+        """The family's ``best`` keys (:data:`szsolver.games.contract.SHAPES`): the
+        ``turn`` is the placement (``unit``), ``value`` Red's side; ``margin`` is the
+        side to move's."""
+        red = 1 if self.side == "red" else -1
+        return {"game": "stargazers", "position": position, "turn": str(self.move),
+                "unit": "placement", "method": self.method,
+                "exact": self.method == "solver", "value": red * self.value,
+                "margin": self.value, "win_rate": self.win_rate, "side": self.side,
+                "candidates": [{"turn": str(c["placement"]),
+                                **{k: v for k, v in c.items() if k != "placement"}}
+                               for c in self.candidates],
+                "best": [str(c) for c in self.best], "pv": [str(c) for c in self.line],
                 "iterations": self.iterations, "nodes": self.nodes,
                 "seconds": round(self.seconds, 3)}
 

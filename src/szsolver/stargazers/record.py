@@ -184,7 +184,8 @@ def game_string(game: Game) -> str:
 
 def load_text(text: str):
     """(position, game or None) from a Stargazers record or position string, or the
-    JSON the commands print (``show``/``score --json``: the position string under
+    JSON the commands print (``score --json``: the position string under ``position``;
+    ``show --json``: the position under ``position``, its string under its
     ``position``; ``replay --json``: the record under ``game``)."""
     s = text.strip().lstrip("\ufeff")
     if s.startswith("{") and not looks_like_record(s):
@@ -192,6 +193,8 @@ def load_text(text: str):
         game = data.get("game")
         if isinstance(game, dict) and isinstance(game.get("record"), str):
             return load_text(game["record"])
+        if isinstance(data.get("position"), dict):
+            data = data["position"]                 # show --json
         if isinstance(data.get("position"), str) and data["position"].lower().startswith(PREFIX):
             return Position(data["position"]), None
         raise ParseError("a Stargazers JSON input holds a position string under 'position' "

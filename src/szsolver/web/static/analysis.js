@@ -502,32 +502,26 @@ function capital(text) { return text ? text[0].toUpperCase() + text.slice(1) : '
 // A name as the owner of what follows: Star's, Stargazers'.
 function owner(name) { return name.endsWith('s') ? `${name}'` : `${name}'s`; }
 
-// The family games' answers, read here and only here (their JSON is each game's own):
-// values in points from the first side's view (Black's in Star, Red's in Stargazers),
-// turns and placements as text. `kind`: the command answered.
+// The family games' answers, read here and only here (every game's JSON has the same
+// keys: docs/architecture.md, "One JSON shape a command"): values in points from the
+// first side's view (Black's in Star, Red's in Stargazers), turns and placements as
+// text. `kind`: the command answered.
 function familyAnswer(kind, d) {
-  const first = family.sides[0];
-  const own = (v, side) => (v == null ? null : side && side !== first ? -v : v);
   const texts = (x) => (x == null ? [] : [].concat(x).map(String));
   if (kind === 'best') {
-    return { value: own(d.value, d.side), exact: d.exact != null ? d.exact : d.method === 'solver',
-      turn: String(d.move), best: texts(d.best), line: texts(d.pv || d.line) };
+    return { value: d.value, exact: d.exact, turn: String(d.turn), best: texts(d.best),
+      line: texts(d.pv) };
   }
   if (kind === 'solve') {
-    const side = d.side_to_move;
-    const flip = side && side !== first;
-    const value = d.value != null ? d.value : d.margin;
-    return { exact: d.exact != null ? d.exact : value != null, value: own(value, side),
-      lower: own(flip ? d.upper : d.lower, side), upper: own(flip ? d.lower : d.upper, side),
-      stopped: d.stopped || null, best: texts(d.best), line: texts(d.pv || d.line),
+    return { exact: d.exact, value: d.value, lower: d.lower, upper: d.upper,
+      stopped: d.stopped || null, best: texts(d.best), line: texts(d.pv),
       unit: d.unit === 'placement' ? 'placement' : 'turn',
-      turns: (d.moves || []).map((m) => ({ turn: String(m.move != null ? m.move : m.placement),
-        value: own(m.value != null ? m.value : m.margin, side) })) };
+      turns: (d.turns || []).map((m) => ({ turn: String(m.turn), value: m.value })) };
   }
-  const judged = (t) => ({ turn: String(t.played != null ? t.played : t.turn), mover: t.mover,
+  const judged = (t) => ({ turn: String(t.played), mover: t.mover,
     verdict: t.verdict, proved: t.method === 'solver', best: texts(t.best) });
   if (kind === 'check') return judged(d);
-  return { turns: (d.moves || d.turns).map(judged), summary: d.summary };    // annotate
+  return { turns: d.turns.map(judged), summary: d.summary };    // annotate
 }
 
 function setFamilyGame(answer, at, how) {
@@ -853,7 +847,7 @@ async function familyAnnotate(signal) {
   out.appendChild(list);
   for (const side of family.sides) {
     const s = d.summary[side] || {};
-    para(out, `${side}: ${verdictCounts(s.inaccuracy, s.mistake, s.blunder)}.`);
+    para(out, `${side}: ${verdictCounts(s.inaccuracies, s.mistakes, s.blunders)}.`);
   }
   renderTurns();
 }
