@@ -37,7 +37,7 @@ def position_at(board, empty: int, seed, player: str = "random") -> Position:
         if player == "greedy" and rng.random() < 0.8:
             p.play(greedy.move(p))
         else:
-            p.play(rng.choice(p.legal_moves(passes=False)))
+            p.play(rng.choice(p.legal_turns(passes=False)))
     return p
 
 
@@ -102,11 +102,11 @@ def agree(args) -> None:
                     continue
                 est = Engine(iterations=args.iterations, seed=k, solver_empty=0).analyse(p)
                 total += 1
-                good += est.move in exact.best
+                good += est.turn in exact.best
                 right += (est.value > 0) == (exact.value > 0)
                 err.append(abs(est.value - exact.value))
                 # how often a move picked at random would be optimal: the baseline
-                share.append(len(exact.best) / len(p.legal_moves(passes=False)))
+                share.append(len(exact.best) / len(p.legal_turns(passes=False)))
             if total:
                 print(f"{n:>6}  {player:<6}  {total:>9}  {good:>5} ({good / total:>4.0%})  "
                       f"{right:>5} ({right / total:>4.0%})  {statistics.mean(err):>10.2f}"

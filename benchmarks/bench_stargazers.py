@@ -83,7 +83,7 @@ def solver(max_empties=14, per=5):
         times, nodes = [], []
         for _ in range(per):
             p = random_endgame(rng, k)
-            s = solve(p, all_moves=False)
+            s = solve(p, all_turns=False)
             times.append(s.seconds)
             nodes.append(s.nodes)
         print(f"{k:3} empty cells: median {statistics.median(times):7.2f} s, max "

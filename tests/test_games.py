@@ -190,3 +190,37 @@ def test_one_limits_contract(name):
         start, _ = g.load(Source(text=TEXTS[name]))
     cut = g.solve(start, node_limit=2000)
     assert not cut.exact and cut.stopped and cut.lower <= cut.upper
+
+
+# --- one vocabulary inside the games' packages -------------------------------------------
+
+def test_the_games_packages_name_alike_what_is_alike():
+    """The solver's answer, the judge's answer and the engine's answer carry one name
+    in the three games, and their functions take the contract's words."""
+    import inspect
+    from szsolver.analysis import check as sz_check
+    from szsolver.endgame import prover as sz_prover, solver as sz_solver
+    from szsolver.engine import search as sz_engine
+    from szsolver.star import analysis as star_analysis, engine as star_engine, \
+        position as star_position, solver as star_solver
+    from szsolver.stargazers import analysis as sg_analysis, engine as sg_engine, \
+        solver as sg_solver
+    for name, modules in (("SolveResult", (sz_prover, star_solver, sg_solver)),
+                          ("CheckResult", (sz_check, star_analysis, sg_analysis)),
+                          ("EngineResult", (sz_engine, star_engine, sg_engine)),
+                          ("TurnValue", (sz_prover, star_solver))):
+        assert all(hasattr(m, name) for m in modules), name
+    for solve in (sz_solver.solve, star_solver.solve, sg_solver.solve):
+        assert "all_turns" in inspect.signature(solve).parameters, solve.__module__
+    for f in (star_analysis.check, star_analysis.annotate, sg_analysis.check,
+              sg_analysis.annotate):
+        assert "exact_turns" in inspect.signature(f).parameters, f.__module__
+    assert "time_per_turn" in inspect.signature(star_analysis.annotate).parameters
+    assert "engine_seconds" in inspect.signature(star_analysis.check).parameters
+    assert hasattr(star_position.Position, "legal_turns")
+    assert "pv" in sg_solver.SolveResult.__dataclass_fields__
+    assert "pv" in sg_engine.EngineResult.__dataclass_fields__
+    assert "turns" in star_solver.SolveResult.__dataclass_fields__
+    assert "turn" in star_solver.TurnValue.__dataclass_fields__
+    assert "turn" in star_analysis.CheckResult.__dataclass_fields__
+    assert "turn" in star_engine.EngineResult.__dataclass_fields__

@@ -20,14 +20,14 @@ def test_near_the_end_the_engine_is_the_solver():
     res = Engine(iterations=100).analyse(pos)
     exact = solve(pos)
     assert res.exact and res.method == "solver" and res.value == exact.value
-    assert res.move in exact.best and res.best == exact.best
+    assert res.turn in exact.best and res.best == exact.best
 
 
 def test_the_tree_search_is_legal_and_reproducible():
     pos = Position.from_string(LATE)
     a = Engine(iterations=400, solver_empty=0).analyse(pos)
     b = Engine(iterations=400, solver_empty=0).analyse(pos)
-    assert a.method == "engine" and not a.exact and pos.legal(a.move)
+    assert a.method == "engine" and not a.exact and pos.legal(a.turn)
     assert a.to_json() | {"seconds": 0} == b.to_json() | {"seconds": 0}
     assert a.lower <= a.value <= a.upper
 
@@ -37,8 +37,8 @@ def test_swapping_is_worth_minus_the_position_without_the_swap():
     tiny = by_name("2x2")
     for c in range(tiny.size):
         pos = Position(tiny, 1 << c, 0, 1)
-        res = solve(pos, all_moves=True)
-        without = min(m.value for m in res.moves if m.move != SWAP)
+        res = solve(pos, all_turns=True)
+        without = min(m.value for m in res.turns if m.turn != SWAP)
         assert solve(pos.after(SWAP)).value == -without
 
 
@@ -67,21 +67,21 @@ def test_greedy_takes_an_immediate_point():
 
 def test_check_near_the_end_is_proved_and_agrees_with_every_move_value():
     pos = Position.from_string(LATE)
-    full = solve(pos, all_moves=True)
-    for mv in full.moves:
-        r = check(pos, mv.move)
+    full = solve(pos, all_turns=True)
+    for mv in full.turns:
+        r = check(pos, mv.turn)
         assert r.exact and r.played_value == mv.value and r.best_value == full.value
         assert (r.verdict == "optimal") == (mv.value == full.value)
         assert r.loss == full.value - mv.value      # Black to move
     early = Position(by_name("4x5"))
-    r = check(early, parse_move("D4", early.board), seconds=0.02)
+    r = check(early, parse_move("D4", early.board), engine_seconds=0.02)
     assert r.method == "engine" and r.verdict in ("optimal", "inaccuracy", "mistake", "blunder")
 
 
 def test_annotate_proves_the_last_moves():
     board = by_name("4x5")
     g = play_game(RandomPlayer(seed=1), GreedyPlayer(seed=2), Position(board))
-    ann = annotate(g, seconds_per_move=0.01, exact_empty=6)
+    ann = annotate(g, time_per_turn=0.01, exact_turns=6)
     assert len(ann.results) == len(g.moves)
     assert all(r.exact for r in ann.results[-6:])
     for colour in ("black", "white"):
@@ -140,7 +140,7 @@ def test_exact_turns_takes_what_the_docs_and_the_help_say(tmp_path):
     """Star's ``--exact-turns``: 0 to the solver's reach without a limit (16 live empty
     cells), default check's 14, as docs/star.md and the help say (any number was taken)."""
     import pathlib
-    from szsolver.star.analysis import EXACT_EMPTY as EXACT_TURNS
+    from szsolver.star.analysis import EXACT_TURNS as EXACT_TURNS
     from szsolver.star.solver import MAX_EMPTY_WITHOUT_LIMIT as MAX
     docs = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "star.md").read_text()
     assert f"N live empty cells (0 to {MAX}, default {EXACT_TURNS};" in " ".join(docs.split())

@@ -30,7 +30,7 @@ RECORD = """[Game "star"]
 def _random_game(board, rng, tags=None):
     game = Game({"Board": board.name, **(tags or {})})
     while not game.final.is_over():
-        moves = game.final.legal_moves()
+        moves = game.final.legal_turns()
         # pass rarely, so games mostly fill the board
         choice = rng.choice(moves) if rng.random() < 0.05 else rng.choice(
             [m for m in moves if m != PASS] or moves)
@@ -124,7 +124,7 @@ def test_score_json_lists_the_stars_and_keys_black_and_white():
 
 def test_the_picture_has_every_cell_border_cell_and_star():
     g = parse_game(RECORD)
-    svg = ET.fromstring(position_svg(g.final, last_move=g.moves[-2]))
+    svg = ET.fromstring(position_svg(g.final, last_turn=g.moves[-2]))
     ns = {"s": "http://www.w3.org/2000/svg"}
     cells = svg.findall(".//s:g[@class='cells']/s:polygon", ns)
     border = svg.findall(".//s:g[@class='border']/s:polygon", ns)

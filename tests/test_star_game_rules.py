@@ -246,7 +246,7 @@ def test_play_black_first_swap_pass_and_the_end():
     with pytest.raises(IllegalTurnError, match="swap"):
         p.play(SWAP)
     p.play(parse_move("D3"))
-    assert p.side == WHITE and p.swap_open() and SWAP in p.legal_moves()
+    assert p.side == WHITE and p.swap_open() and SWAP in p.legal_turns()
     q = p.after(SWAP)
     d3 = STANDARD.cell_of("D3")
     assert q.black == 0 and q.white == 1 << d3 and q.side == BLACK and not q.swap_open()
@@ -260,7 +260,7 @@ def test_play_black_first_swap_pass_and_the_end():
     assert p.passes == 0
     p.play(PASS)
     p.play(PASS)
-    assert p.is_over() and p.legal_moves() == []
+    assert p.is_over() and p.legal_turns() == []
     with pytest.raises(IllegalTurnError, match="over"):
         p.play(parse_move("B10"))
     # Black passing first: no first stone, so no swap for White afterwards
@@ -273,7 +273,7 @@ def test_a_full_board_is_over_and_scores_add_up():
     p = Position(b)
     rng = random.Random("star-fill")
     while not p.is_over():
-        moves = p.legal_moves(passes=False)
+        moves = p.legal_turns(passes=False)
         p.play(rng.choice(moves))
     assert p.empty == 0 and sum(p.scores()) == 25
     assert p.scores() == reference_scores(b, _cells(p.black), _cells(p.white))
@@ -321,5 +321,5 @@ def test_the_position_reads_like_the_other_games():
         format_move(10 ** 6)
     q = Position("4x5")
     while not q.is_over():
-        q.play(q.legal_moves(passes=False)[0])
+        q.play(q.legal_turns(passes=False)[0])
     assert q.winner() == {1: "black", -1: "white", 0: "draw"}[(q.value() > 0) - (q.value() < 0)]

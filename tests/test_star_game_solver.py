@@ -76,12 +76,12 @@ def test_values_best_moves_and_every_move_match_brute_force(name):
     rng = random.Random(f"star-solver-{name}")
     for trial in range(10):
         pos = _random_position(board, rng, rng.randrange(1, 8), passes=rng.choice((0, 0, 1)))
-        res = solve(pos, all_moves=True)
+        res = solve(pos, all_turns=True)
         want = brute_value(pos)
         assert res.exact and res.value == want, (str(pos), res.value, want)
-        for mv in res.moves:
-            assert mv.value == brute_value(pos.after(mv.move)), (str(pos), mv)
-        assert sorted(res.best) == sorted(m.move for m in res.moves if m.value == want)
+        for mv in res.turns:
+            assert mv.value == brute_value(pos.after(mv.turn)), (str(pos), mv)
+        assert sorted(res.best) == sorted(m.turn for m in res.turns if m.value == want)
         quick = solve(pos)
         assert quick.value == want and sorted(quick.best) == sorted(res.best)
         # the line of best play keeps the value to its end
@@ -98,9 +98,9 @@ def test_the_swap_is_valued_at_the_root():
     tiny = by_name("2x2")
     for c in range(tiny.size):
         pos = Position(tiny, 1 << c, 0, 1)
-        res = solve(pos, all_moves=True)
+        res = solve(pos, all_turns=True)
         assert res.value == brute_value(pos)
-        swap = [m for m in res.moves if m.move == SWAP][0]
+        swap = [m for m in res.turns if m.turn == SWAP][0]
         assert swap.value == brute_value(pos.after(SWAP))
         _assert_line_to_end(pos, solve(pos).pv, res.value)
 
@@ -116,13 +116,13 @@ def test_the_swap_that_blacks_first_stone_opens_is_valued(side, passes):
     tiny = by_name("2x2")
     pos = Position(tiny, 0, 0, side, passes)
     want = brute_value(pos)
-    res = solve(pos, all_moves=True)
+    res = solve(pos, all_turns=True)
     assert res.exact and res.value == want
-    for mv in res.moves:
-        assert mv.value == brute_value(pos.after(mv.move)), mv
+    for mv in res.turns:
+        assert mv.value == brute_value(pos.after(mv.turn)), mv
     quick = solve(pos)
     assert quick.value == want
-    assert sorted(quick.best) == sorted(res.best) == sorted(m.move for m in res.moves
+    assert sorted(quick.best) == sorted(res.best) == sorted(m.turn for m in res.turns
                                                              if m.value == want)
     _assert_line_to_end(pos, quick.pv, want)      # through White's swap, when it is best
     for limit in (1, 10, 100):

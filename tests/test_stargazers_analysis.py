@@ -177,17 +177,17 @@ def test_exact_turns_takes_what_the_docs_and_the_help_say():
     default 13, as docs/stargazers.md and the help say (the docs said 0-8 and 20 was
     taken)."""
     import pathlib
-    from szsolver.stargazers.analysis import EXACT_EMPTIES
+    from szsolver.stargazers.analysis import EXACT_TURNS
     from szsolver.stargazers.solver import MAX_EMPTY_WITHOUT_LIMIT as MAX
     docs = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "stargazers.md").read_text()
-    assert f"(N from 0 to {MAX}, default {EXACT_EMPTIES};" in docs
+    assert f"(N from 0 to {MAX}, default {EXACT_TURNS};" in docs
     help_text = " ".join(CliRunner().invoke(main, ["annotate", "--help"]).output.split())
-    assert f"Stargazers: N empty cells, 0 to {MAX}, default {EXACT_EMPTIES})" in help_text
+    assert f"Stargazers: N empty cells, 0 to {MAX}, default {EXACT_TURNS})" in help_text
     _p, _turns, record = _short_game()
     for n in (MAX + 1, 20):
         code, out = run("annotate", record, "--exact-turns", str(n))
         assert code == 2 and out.strip() == (
             f"Error: --exact-turns {n}: a Stargazers game proves turns with at most {MAX} "
-            f"empty cells (0 to {MAX}, default {EXACT_EMPTIES}: the exact solver's reach)")
+            f"empty cells (0 to {MAX}, default {EXACT_TURNS}: the exact solver's reach)")
     code, out = run("annotate", record, "--exact-turns", str(MAX), "--json")
     assert code == 0 and [j["method"] for j in json.loads(out)["turns"]] == ["solver"] * 2

@@ -114,7 +114,7 @@ def test_a_decided_game_is_won_under_best_play_too():
         while not p.is_over():
             s = status(p)
             if s.decided is not None:
-                assert solve(p, all_moves=False).winner == SIDE_NAMES[s.decided]
+                assert solve(p, all_turns=False).winner == SIDE_NAMES[s.decided]
                 seen += 1
                 break
             p.play(rng.choice(p.legal_placements()))

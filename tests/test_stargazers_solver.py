@@ -52,15 +52,15 @@ def test_solver_matches_brute_force(protocol, seed):
     assert s.wins == {c: (v > 0) == (q.side == RED) for c, v in children.items()}
     # the line is legal and ends in the value
     r = reference.Position(str(p))
-    for c in s.line:
+    for c in s.pv:
         r.play(c)
-    assert len(s.line) == 0 or brute(r) == root
+    assert len(s.pv) == 0 or brute(r) == root
 
 
 def test_solver_on_the_18_star_board():
     p = endgame("solver-18", 6, name="18-star")
     q = reference.Position(str(p))
-    s = solve(p, all_moves=False)
+    s = solve(p, all_turns=False)
     v = brute(q)
     assert s.margin == margin_of(v, q.side) and s.best and all(
         brute(q.after(c)) == v for c in s.best)
@@ -102,7 +102,7 @@ def test_a_limit_after_the_value_keeps_the_value():
     the rest is incomplete."""
     p = endgame("solver-limits", 12)
     whole = solve(p)
-    root_nodes = solve(p, all_moves=False).nodes
+    root_nodes = solve(p, all_turns=False).nodes
     s = solve(p, node_limit=root_nodes + 1)
     assert s.exact and s.margin == whole.margin and s.lower == s.upper == s.margin
     assert "after proving the value" in s.stopped

@@ -49,7 +49,7 @@ def sg_random_game(seed, turns, board="12-star"):
 @pytest.mark.parametrize("board,seed", [("12-star", "a"), ("12-star", "b"), ("18-star", "c")])
 def test_stargazers_engine_turn_is_optimal_and_check_agrees_with_annotate(board, seed):
     game = sg_random_game(f"sg-verdicts-{seed}", 5, board)
-    settings = dict(engine_seconds=0.1, exact_empties=0)
+    settings = dict(engine_seconds=0.1, exact_turns=0)
     notes = sg_analysis.annotate(game, **settings)
     assert len(notes) == len(game.turns)
     for i, t in enumerate(game.turns):
@@ -90,7 +90,7 @@ def star_random_game(seed, moves, board="5x6"):
     game = StarGame({"Board": board} if board != "5x6" else {})
     p = StarPosition(by_name(board))
     while not p.is_over() and len(game.moves) < moves:
-        legal = [m for m in p.legal_moves() if m >= 0]
+        legal = [m for m in p.legal_turns() if m >= 0]
         m = rng.choice(legal)
         game.play(m)
         p = game.final
@@ -100,13 +100,13 @@ def star_random_game(seed, moves, board="5x6"):
 @pytest.mark.parametrize("seed", ["a", "b"])
 def test_star_engine_move_is_optimal_and_check_agrees_with_annotate(seed):
     game = star_random_game(f"star-verdicts-{seed}", 6)
-    ann = star_analysis.annotate(game, seconds_per_move=0.02, exact_empty=0)
+    ann = star_analysis.annotate(game, time_per_turn=0.02, exact_turns=0)
     for i, m in enumerate(game.moves):
         pos = game.position_before(i)
-        c = star_analysis.check(pos, m, seconds=0.02, exact_empty=0)
+        c = star_analysis.check(pos, m, engine_seconds=0.02, exact_turns=0)
         a = ann.results[i].to_json()
         assert c.to_json() | {"seconds": 0} == a | {"seconds": 0}, i
-        own = star_analysis.check(pos, c.best[0], seconds=0.02, exact_empty=0)
+        own = star_analysis.check(pos, c.best[0], engine_seconds=0.02, exact_turns=0)
         assert own.verdict == "optimal", (i, own)
 
 
@@ -157,8 +157,8 @@ def test_star_a_move_the_engine_ranks_second_is_no_mistake():
     for _ in range(3):        # the old valuation called nearly every such move a mistake
         p = StarPosition()
         for _ in range(rng.randrange(2, 12)):
-            p = p.after(rng.choice([m for m in p.legal_moves() if m >= 0]))
+            p = p.after(rng.choice([m for m in p.legal_turns() if m >= 0]))
         from szsolver.star.engine import Engine
-        second = Engine().analyse(p).candidates[1]["move"]       # the default budgets
+        second = Engine().analyse(p).candidates[1]["turn"]       # the default budgets
         verdicts.append(star_analysis.check(p, second).verdict)
     assert all(v in ("optimal", "inaccuracy") for v in verdicts), verdicts

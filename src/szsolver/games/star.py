@@ -20,7 +20,7 @@ def load(source, rule=None):
 
 
 def legal_turns(pos) -> list:
-    return pos.legal_moves()
+    return pos.legal_turns()
 
 
 def parse_turn(text: str, pos):
@@ -43,12 +43,9 @@ def position_text(pos) -> str:
     return position_string(pos)
 
 
-def svg(pos, *, last_turn=None, **options) -> str:
-    """:func:`szsolver.star.svg.position_svg`; ``last_turn`` (the family's word for the
-    move to mark) is its ``last_move``."""
+def svg(pos, **options) -> str:
+    """:func:`szsolver.star.svg.position_svg` (``last_turn``: the move to mark)."""
     from ..star.svg import position_svg
-    if last_turn is not None:
-        options["last_move"] = last_turn
     return position_svg(pos, **options)
 
 
@@ -57,20 +54,20 @@ def solve_position(pos, *, all_turns: bool = False, time_limit: float | None = N
     """:func:`szsolver.star.solver.solve`: ``value`` exact, or ``stopped`` with the
     proved ``lower`` and ``upper`` (Black's side)."""
     from ..star.solver import solve
-    return solve(pos, all_moves=all_turns, node_limit=node_limit, time_limit=time_limit)
+    return solve(pos, all_turns=all_turns, node_limit=node_limit, time_limit=time_limit)
 
 
 def check_turn(pos, turn, *, time_limit: float | None = None):
     from ..star.analysis import check
-    return check(pos, turn, seconds=time_limit)
+    return check(pos, turn, engine_seconds=time_limit)
 
 
 def annotate_game(game, *, exact_turns: int | None = None, time_per_turn=None,
                   progress=None):
-    from ..star.analysis import EXACT_EMPTY, annotate
-    return annotate(game, seconds_per_move=time_per_turn,
+    from ..star.analysis import EXACT_TURNS, annotate
+    return annotate(game, time_per_turn=time_per_turn,
                     # check's default, so that check --turn N and annotate's row N agree
-                    exact_empty=EXACT_EMPTY if exact_turns is None else exact_turns,
+                    exact_turns=EXACT_TURNS if exact_turns is None else exact_turns,
                     progress=progress)
 
 
@@ -81,7 +78,7 @@ def show(pos, game, o):
     from ..star.position import format_move
     from ..star.record import position_json, result_json
     last = game.moves[-1] if game is not None and game.moves else None
-    files = ((o.svg, svg(pos, last_move=last)),) if o.svg else ()
+    files = ((o.svg, svg(pos, last_turn=last)),) if o.svg else ()
     out = diagram(pos)
     if last is not None:
         out += f"\nLast move: {game.where(len(game.moves) - 1)} {format_move(last, pos.board)}."
@@ -123,7 +120,7 @@ def replay(pos, game, o):
             caption = (f"{game.where(i)}: {format_move(m, pos.board)}; "
                        f"black {after.scores()[0]}, white {after.scores()[1]}")
             files.append((os.path.join(o.svg, f"move-{i + 1:03d}.svg"),
-                          svg(after, last_move=m if m >= 0 else None, caption=caption)))
+                          svg(after, last_turn=m if m >= 0 else None, caption=caption)))
         pictures = (o.svg, tuple(files))
     turns, rows = [], []
     for i, m in enumerate(game.moves if game is not None else ()):
@@ -155,7 +152,7 @@ def solve(pos, game, o):
                          node_limit=o.node_limit, time_limit=o.time_limit)
     b = pos.board
     data = res.to_json()
-    if o.top is not None and res.moves is not None:
+    if o.top is not None and res.turns is not None:
         data["turns"] = data["turns"][:o.top]
     lines = [f"Position: {res.position}",
              f"Empty cells: {res.empty} ({res.dead} dead)."]
@@ -173,10 +170,10 @@ def solve(pos, game, o):
     else:
         lines.append(f"Value: not proved ({res.stopped}); {res.lower:+d} <= value <= "
                      f"{res.upper:+d}.")
-    if res.moves is not None:
+    if res.turns is not None:
         lines.append("Move values (Black's side, best first for the side to move):")
-        for mv in res.moves[:o.top]:
-            lines.append(f"  {mv.value:+4d}  {format_move(mv.move, b)}")
+        for mv in res.turns[:o.top]:
+            lines.append(f"  {mv.value:+4d}  {format_move(mv.turn, b)}")
     lines.append(f"Nodes: {res.nodes:,} in {res.seconds:.2f} s.")
     files = ()
     if o.svg:
@@ -197,7 +194,7 @@ def best(pos, game, o):
         raise InputError("best: the game is over: there is no move to play")
     res = Engine(o.time).analyse(pos)
     b = pos.board
-    m = format_move(res.move, b)
+    m = format_move(res.turn, b)
     if res.exact:
         lines = [f"Best move: {m} (proved optimal). Value {res.value:+d} (Black's side): "
                  f"{describe(int(res.value))}.",
@@ -206,7 +203,7 @@ def best(pos, game, o):
         lines = [f"Best move: {m} (engine, not proved). Estimated value {res.value:+.1f} "
                  f"(Black's side){rough(res.iterations)}.",
                  "Candidates: " + ", ".join(
-                     f"{format_move(c['move'], b)} ({counted(c['visits'], 'visit')}, "
+                     f"{format_move(c['turn'], b)} ({counted(c['visits'], 'visit')}, "
                      f"about {c['value']:+.1f})" for c in res.candidates[:5]),
                  f"Proved: value between {res.lower:+d} and {res.upper:+d}."]
     if res.pv:
@@ -238,12 +235,12 @@ def _move_index(game, number: int) -> int:
 
 
 def check_exact_turns(n):
-    from ..star.analysis import EXACT_EMPTY
+    from ..star.analysis import EXACT_TURNS
     from ..star.solver import MAX_EMPTY_WITHOUT_LIMIT
     if n is not None and not 0 <= n <= MAX_EMPTY_WITHOUT_LIMIT:
         raise InputError(f"--exact-turns {n}: a Star game proves moves with at "
                          f"most {MAX_EMPTY_WITHOUT_LIMIT} live empty cells (0 to "
-                         f"{MAX_EMPTY_WITHOUT_LIMIT}, default {EXACT_EMPTY}: the exact "
+                         f"{MAX_EMPTY_WITHOUT_LIMIT}, default {EXACT_TURNS}: the exact "
                          "solver's reach)")
 
 

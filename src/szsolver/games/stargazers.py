@@ -65,7 +65,7 @@ def solve_position(pos, *, all_turns: bool = False, time_limit: float | None = N
     """:func:`szsolver.stargazers.solver.solve`: the ``margin`` exact, or ``stopped``
     with the proved ``lower`` and ``upper`` (for the side to move)."""
     from ..stargazers.solver import solve
-    return solve(pos, all_moves=all_turns, node_limit=node_limit, time_limit=time_limit)
+    return solve(pos, all_turns=all_turns, node_limit=node_limit, time_limit=time_limit)
 
 
 def check_turn(pos, turn, *, time_limit: float | None = None):
@@ -75,10 +75,10 @@ def check_turn(pos, turn, *, time_limit: float | None = None):
 
 def annotate_game(game, *, exact_turns: int | None = None, time_per_turn=None,
                   solver_time=None):
-    from ..stargazers.analysis import ENGINE_SECONDS, EXACT_EMPTIES, annotate
+    from ..stargazers.analysis import ENGINE_SECONDS, EXACT_TURNS, annotate
     return annotate(game, time_limit=solver_time,
                     engine_seconds=time_per_turn or ENGINE_SECONDS,
-                    exact_empties=EXACT_EMPTIES if exact_turns is None else exact_turns)
+                    exact_turns=EXACT_TURNS if exact_turns is None else exact_turns)
 
 
 # --- the commands -------------------------------------------------------------------------
@@ -247,7 +247,7 @@ def best(pos, game, o):
         lines = [f"Best placement: {a.move} (proved optimal). Margin {a.value:+d} for "
                  f"{a.side}: {'a win' if a.win_rate else 'a loss'}.",
                  "All optimal placements: " + " ".join(map(str, a.best)),
-                 "Line: " + " ".join(map(str, a.line))]
+                 "Line: " + " ".join(map(str, a.pv))]
     else:
         lines = [f"Best placement: {a.move} (engine, not proved). Estimated margin "
                  f"{a.value:+.1f} for {a.side}, won in {100 * a.win_rate:.0f}% of playouts"
@@ -255,7 +255,7 @@ def best(pos, game, o):
                  "Candidates: " + ", ".join(f"{c['placement']} ({counted(c['visits'], 'visit')}, "
                                            f"{100 * c['win_rate']:.0f}%)"
                                            for c in a.candidates[:5]),
-                 "Expected line: " + " ".join(map(str, a.line))]
+                 "Expected line: " + " ".join(map(str, a.pv))]
     st = status(pos)
     lines.append(f"Assured red {st.assured[0]}, blue {st.assured[1]}; potential red "
                  f"{st.potential[0]}, blue {st.potential[1]}.")
@@ -288,18 +288,18 @@ def check(pos, game, o):
 
 
 def check_exact_turns(n):
-    from ..stargazers.analysis import EXACT_EMPTIES
+    from ..stargazers.analysis import EXACT_TURNS
     from ..stargazers.solver import MAX_EMPTY_WITHOUT_LIMIT
     if n is not None and not 0 <= n <= MAX_EMPTY_WITHOUT_LIMIT:
         raise InputError(f"--exact-turns {n}: a {TITLE} game proves turns with at "
                          f"most {MAX_EMPTY_WITHOUT_LIMIT} empty cells (0 to "
-                         f"{MAX_EMPTY_WITHOUT_LIMIT}, default {EXACT_EMPTIES}: the exact "
+                         f"{MAX_EMPTY_WITHOUT_LIMIT}, default {EXACT_TURNS}: the exact "
                          "solver's reach)")
 
 
 def annotate(pos, game, o):
     """Judge every turn of a game: exactly with at most ``exact_turns`` empty cells
-    (default :data:`~szsolver.stargazers.analysis.EXACT_EMPTIES`)."""
+    (default :data:`~szsolver.stargazers.analysis.EXACT_TURNS`)."""
     check_exact_turns(o.exact_turns)
     if game is None:
         raise InputError("annotate needs a game record, not a position")

@@ -7,7 +7,7 @@ of :mod:`szsolver.verdict` (optimal, inaccuracy, mistake, blunder) with one
 point of score difference where Stars' Zone has one point: a loss of a point or more
 that keeps the result is a mistake, one that changes the winner a blunder.
 
-Near the end (at most ``exact_empty`` live empty cells) the exact solver values every
+Near the end (at most ``exact_turns`` live empty cells) the exact solver values every
 move, so the verdict is proved; earlier the engine estimates the best move's value and
 the played move's, and the verdict is an estimate (half a point of margin, as for
 Stars' Zone estimates).
@@ -30,10 +30,10 @@ from .groups import BLACK
 from .position import COLOUR_NAMES, Position, format_move, position_string
 from .solver import dead_cells, describe, solve
 
-__all__ = ["check", "annotate", "CheckResult", "Annotation", "EXACT_EMPTY"]
+__all__ = ["check", "annotate", "CheckResult", "Annotation", "EXACT_TURNS"]
 
 #: moves are valued exactly with at most this many live empty cells
-EXACT_EMPTY = 14
+EXACT_TURNS = 14
 #: the solver's node budget per exact check (a check that runs out is estimated)
 EXACT_NODES = 3_000_000
 
@@ -43,7 +43,7 @@ class CheckResult:
     """The verdict on one move (values Black's side; ``loss`` in points of score
     difference, from the mover's side)."""
     position: str
-    move: int
+    turn: int
     mover: int
     method: str                 # "solver" (proved) or "engine" (estimated)
     best: list[int]
@@ -60,7 +60,7 @@ class CheckResult:
 
     def to_json(self) -> dict:
         b = self.board
-        return {"game": "star", "position": self.position, "played": format_move(self.move, b),
+        return {"game": "star", "position": self.position, "played": format_move(self.turn, b),
                 "mover": COLOUR_NAMES[self.mover], "method": self.method, "exact": self.exact,
                 "best": [format_move(m, b) for m in self.best], "best_value": self.best_value,
                 "played_value": self.played_value, "loss": self.loss,
@@ -68,7 +68,7 @@ class CheckResult:
 
     def text(self) -> str:
         b = self.board
-        played = format_move(self.move, b)
+        played = format_move(self.turn, b)
         best = " or ".join(format_move(m, b) for m in self.best[:6])
         if self.exact:
             if self.verdict == "optimal":
@@ -94,38 +94,38 @@ def _live(pos: Position) -> int:
     return (pos.empty & ~dead_cells(pos.board, pos.groups, pos.empty)).bit_count()
 
 
-def check(pos: Position, move: int, *, seconds: float | None = None,
-          exact_empty: int = EXACT_EMPTY, seed=0) -> CheckResult:
+def check(pos: Position, move: int, *, engine_seconds: float | None = None,
+          exact_turns: int = EXACT_TURNS, seed=0) -> CheckResult:
     """The verdict on ``move`` in ``pos`` (IllegalTurnError when it is not legal)."""
     if not pos.legal(move):
         raise IllegalTurnError(pos._why_illegal(move))
     t0 = time.monotonic()
     mover = pos.side
-    if _live(pos) <= exact_empty:
-        res = solve(pos, all_moves=True, node_limit=EXACT_NODES)
+    if _live(pos) <= exact_turns:
+        res = solve(pos, all_turns=True, node_limit=EXACT_NODES)
         if res.exact:
-            played = next(m.value for m in res.moves if m.move == move)
+            played = next(m.value for m in res.turns if m.turn == move)
             loss, verdict = classify(100 * res.value, 100 * played, mover)
             return CheckResult(position_string(pos), move, mover, "solver", res.best,
                                res.value, played, loss // 100, verdict,
                                time.monotonic() - t0, pos.board)
-    engine = Engine(seconds or DEFAULT_SECONDS, seed=seed, solver_empty=exact_empty)
+    engine = Engine(engine_seconds or DEFAULT_SECONDS, seed=seed, solver_empty=exact_turns)
     best = engine.analyse(pos)
     after = pos.after(move)
-    best_moves, best_value = [best.move], best.value
+    best_moves, best_value = [best.turn], best.value
     tree = None
-    if move == best.move:
+    if move == best.turn:
         played = best.value
     elif after.is_over():
         played = after.value()
-    elif not best.exact and move >= 0 and best.move >= 0:
+    elif not best.exact and move >= 0 and best.turn >= 0:
         tree = engine.value_of(pos, move)     # from the tree that valued the best move
     if tree is not None:
         played = round(tree[0], 2)
         if (played - best_value) * (1 if mover == BLACK else -1) > 0:
             # the played move looks better than the engine's choice: the best found
             best_moves, best_value = [move], played
-    elif move != best.move and not after.is_over():
+    elif move != best.turn and not after.is_over():
         played = engine.analyse(after).value
     loss, verdict = classify(round(100 * best_value), round(100 * played), mover, ESTIMATE_MARGIN)
     return CheckResult(position_string(pos), move, mover, "engine", best_moves, best_value,
@@ -156,7 +156,7 @@ class Annotation:
         for i, r in enumerate(self.results):
             before = r.best_value
             lines.append(f"  {i + 1:>4} {g.round_of(i):>5} {COLOUR_NAMES[r.mover]:<6} "
-                         f"{format_move(r.move, b) + marks[r.verdict]:<7} {before:>+6.1f} "
+                         f"{format_move(r.turn, b) + marks[r.verdict]:<7} {before:>+6.1f} "
                          f"{r.played_value:>+6.1f} {r.loss:>5.1f}  {r.verdict:<10}  "
                          f"{'proved' if r.exact else 'est.':<6}  "
                          + " ".join(format_move(m, b) for m in r.best[:4]))
@@ -172,7 +172,7 @@ class Annotation:
         return "\n".join(lines)
 
 
-def annotate(game, *, seconds_per_move: float | None = None, exact_empty: int = EXACT_EMPTY,
+def annotate(game, *, time_per_turn: float | None = None, exact_turns: int = EXACT_TURNS,
              progress=None) -> Annotation:
     """Judge every move of ``game`` (a :class:`szsolver.star.record.Game`)."""
     if not game.moves:
@@ -184,8 +184,8 @@ def annotate(game, *, seconds_per_move: float | None = None, exact_empty: int = 
             progress(i, len(game.moves), game.where(i))
         # check's own seed (the engine mixes in the position), so that annotate and
         # check judge a move alike
-        results.append(check(game.position_before(i), m, seconds=seconds_per_move,
-                             exact_empty=exact_empty))
+        results.append(check(game.position_before(i), m, engine_seconds=time_per_turn,
+                             exact_turns=exact_turns))
     summary = {}
     for colour in (0, 1):
         mine = [r for r in results if r.mover == colour]

@@ -28,7 +28,7 @@ Contracts
 
 >>> from szsolver.star.position import Position, format_move
 >>> res = Engine(iterations=300).analyse(Position())
->>> res.method, res.exact, isinstance(res.move, int), -31 <= res.value <= 31
+>>> res.method, res.exact, isinstance(res.turn, int), -31 <= res.value <= 31
 ('engine', False, True, True)
 """
 from __future__ import annotations
@@ -66,7 +66,7 @@ MAX_ITERATIONS = 1_000_000
 class EngineResult:
     """The answer of :meth:`Engine.analyse`; see the module doc for the contracts."""
     position: str
-    move: int
+    turn: int
     value: float
     exact: bool
     method: str
@@ -82,13 +82,12 @@ class EngineResult:
 
     def to_json(self) -> dict:
         b = self.board
-        return {"game": "star", "position": self.position, "turn": format_move(self.move, b),
+        return {"game": "star", "position": self.position, "turn": format_move(self.turn, b),
                 "value": self.value, "exact": self.exact, "method": self.method,
                 "lower": self.lower, "upper": self.upper,
                 "best": [format_move(m, b) for m in self.best],
                 "pv": [format_move(m, b) for m in self.pv],
-                "candidates": [{"turn": format_move(c["move"], b),
-                                **{k: v for k, v in c.items() if k != "move"}}
+                "candidates": [{**c, "turn": format_move(c["turn"], b)}
                                for c in self.candidates],
                 "iterations": self.iterations, "nodes": self.nodes,
                 "seconds": round(self.seconds, 3)}
@@ -168,7 +167,7 @@ class Engine:
             if (now - value) * (1 if mover == BLACK else -1) > 0:
                 move, value = PASS, float(now)
         value = min(max(value, lower), upper)
-        cands = [{"move": c.move, "visits": c.n, "value": round(c.total / c.n, 2) if c.n else None}
+        cands = [{"turn": c.move, "visits": c.n, "value": round(c.total / c.n, 2) if c.n else None}
                  for c in ranked[:8]]
         pv, node = [], best
         while node is not None and node.n >= 8:
@@ -316,7 +315,7 @@ class RandomPlayer:
         self.rng = playout_rng_v1("star-random-player", seed)
 
     def move(self, pos: Position) -> int:
-        return self.rng.choice(pos.legal_moves(passes=False))
+        return self.rng.choice(pos.legal_turns(passes=False))
 
 
 class GreedyPlayer:
@@ -332,7 +331,7 @@ class GreedyPlayer:
         nmask = pos.board.neighbour_mask
         stones = pos.black | pos.white
         best, pick = None, []
-        for m in pos.legal_moves(passes=False):
+        for m in pos.legal_turns(passes=False):
             if m < 0:
                 continue
             key = (sign * pos.after(m).value(), (nmask[m] & stones).bit_count(),
@@ -352,7 +351,7 @@ class EnginePlayer:
         self.engine = engine
 
     def move(self, pos: Position) -> int:
-        return self.engine.analyse(pos).move
+        return self.engine.analyse(pos).turn
 
 
 def play_game(black, white, start: Position | None = None, tags: dict | None = None):

@@ -24,7 +24,7 @@ position, which has none.
 ...     p.play(parse_move(m, p.board))
 >>> print(p)
 star:5x6:...../....../B....../......../...W...../........../........./......../......./......:W
->>> p.scores(), p.legal(SWAP), len(p.legal_moves())
+>>> p.scores(), p.legal(SWAP), len(p.legal_turns())
 ((0, 0), False, 74)
 >>> Position.from_string(str(p)) == p
 True
@@ -129,7 +129,7 @@ class Position:
         """The position as SVG, so that it shows as a picture in a notebook."""
         return _draw_svg(self) if _draw_svg is not None else None
 
-    def legal_moves(self, *, passes: bool = True) -> list[int]:
+    def legal_turns(self, *, passes: bool = True) -> list[int]:
         """Every legal move: the empty cells in order, then ``swap`` when open, then
         ``pass`` (left out with ``passes=False``). None once the game is over."""
         if self.is_over():

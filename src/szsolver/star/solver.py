@@ -41,10 +41,10 @@ How the game's structure makes it fast
 
 >>> from szsolver.star.position import Position, format_move
 >>> p = Position.from_string("star:4x5:BWWB/BBWW./BWWBBW/WB.W.WB/BB.BBBWW/BWBWBWW/BWBB.W/WBWW.:B")
->>> res = solve(p, all_moves=True)
+>>> res = solve(p, all_turns=True)
 >>> res.value, describe(res.value), [format_move(m, p.board) for m in res.best]
 (1, 'Black wins by 1 point', ['E8', 'H2'])
->>> [(format_move(m.move, p.board), m.value) for m in res.moves][-2:]
+>>> [(format_move(m.turn, p.board), m.value) for m in res.turns][-2:]
 [('F4', -1), ('pass', -1)]
 """
 from __future__ import annotations
@@ -57,7 +57,7 @@ from ..limits import check_count, check_seconds
 from .groups import BLACK, Groups, grid_mask, grid_score
 from .position import COLOUR_NAMES, PASS, SWAP, Position, format_move, position_string
 
-__all__ = ["solve", "SolveResult", "MoveValue", "dead_cells", "describe", "MAX_EMPTY_WITHOUT_LIMIT"]
+__all__ = ["solve", "SolveResult", "TurnValue", "dead_cells", "describe", "MAX_EMPTY_WITHOUT_LIMIT"]
 
 #: positions with more live empty cells need a node or time limit (the search grows
 #: about tenfold every two cells; docs/star.md has the figures)
@@ -67,9 +67,11 @@ _INF = 10 ** 6
 
 
 @dataclass
-class MoveValue:
-    """One legal move's exact value (Black's side)."""
-    move: int
+class TurnValue:
+    """One legal turn's exact value (Black's side): Stars' Zone's
+    :class:`szsolver.endgame.prover.TurnValue` without its bounds and symmetry group
+    (Star's solver values every turn exactly, with no symmetries)."""
+    turn: int
     value: int
 
 
@@ -82,7 +84,7 @@ class SolveResult:
     lower: int
     upper: int
     best: list[int] = field(default_factory=list)
-    moves: list[MoveValue] | None = None
+    turns: list[TurnValue] | None = None
     pv: list[int] = field(default_factory=list)
     empty: int = 0
     dead: int = 0
@@ -114,8 +116,8 @@ class SolveResult:
                 "seconds": round(self.seconds, 3), "stopped": self.stopped,
                 "complete": self.complete,
                 # every move's value, when asked for (Stars' Zone's --all-turns key)
-                **({} if self.moves is None else {"turns": [
-                    {"turn": format_move(m.move, b), "value": m.value} for m in self.moves]})}
+                **({} if self.turns is None else {"turns": [
+                    {"turn": format_move(m.turn, b), "value": m.value} for m in self.turns]})}
 
 
 class _Stop(Exception):
@@ -289,9 +291,9 @@ class _Search:
                            grid_mask(b, pos.white), pos.side, alpha, beta)
 
 
-def solve(pos: Position, *, all_moves: bool = False, node_limit: int | None = None,
+def solve(pos: Position, *, all_turns: bool = False, node_limit: int | None = None,
           time_limit: float | None = None) -> SolveResult:
-    """Solve ``pos`` exactly (see the module doc). ``all_moves``: also every legal
+    """Solve ``pos`` exactly (see the module doc). ``all_turns``: also every legal
     move's value (``moves``, best first for the side to move). Positions with more than
     :data:`MAX_EMPTY_WITHOUT_LIMIT` live empty cells need ``node_limit`` or
     ``time_limit`` (UnsupportedError otherwise)."""
@@ -312,7 +314,7 @@ def solve(pos: Position, *, all_moves: bool = False, node_limit: int | None = No
                       upper=now, empty=empty.bit_count(), dead=dead.bit_count(), board=b)
     if pos.is_over():
         res.value, res.exact = now, True
-        res.moves = [] if all_moves else None
+        res.turns = [] if all_turns else None
         return res
     lo, hi = search.bounds(pos.black, pos.white)
     if pos.passes == 1:     # the side to move may end the game now by passing
@@ -325,20 +327,20 @@ def solve(pos: Position, *, all_moves: bool = False, node_limit: int | None = No
     sign = 1 if pos.side == BLACK else -1
     res.best_complete = res.pv_complete = False
     try:
-        if all_moves:
+        if all_turns:
             values = []
-            for m in pos.legal_moves():
-                values.append(MoveValue(m, _move_value(search, pos, m)))
+            for m in pos.legal_turns():
+                values.append(TurnValue(m, _move_value(search, pos, m)))
             values.sort(key=lambda mv: -sign * mv.value)
-            res.moves = values
+            res.turns = values
             res.value = values[0].value
-            res.best = [mv.move for mv in values if mv.value == res.value]
+            res.best = [mv.turn for mv in values if mv.value == res.value]
         else:
             res.value = _rules_value(search, pos)
             res.exact, res.lower, res.upper = True, res.value, res.value
             # a move is optimal when its value is the position's: a narrow window says
             # so (one by one, so that a limit striking here keeps the ones proved)
-            for m in pos.legal_moves():
+            for m in pos.legal_turns():
                 if _move_value(search, pos, m, res.value) == res.value:
                     res.best.append(m)
         res.exact, res.lower, res.upper = True, res.value, res.value
@@ -363,7 +365,7 @@ def _rules_value(search: _Search, pos: Position) -> int:
         return pos.value()
     pick = max if pos.side == BLACK else min
     if not (pos.black | pos.white):
-        return pick(_move_value(search, pos, m) for m in pos.legal_moves())
+        return pick(_move_value(search, pos, m) for m in pos.legal_turns())
     v = search.value(pos)
     if pos.passes == 1:     # the side to move may end the game now by passing
         v = pick(v, pos.value())
@@ -405,7 +407,7 @@ def _line(search: _Search, pos: Position, value: int) -> list[int]:
     p = pos
     try:
         while not p.is_over():
-            moves = p.legal_moves()
+            moves = p.legal_turns()
             stones = [m for m in moves if m >= 0]
             pick = None
             for m in stones + [m for m in moves if m < 0]:

@@ -54,11 +54,11 @@ def _hex(x: float, y: float, scale: float = 1.0, corners=range(6)) -> str:
                     for cx, cy in (_CORNERS[k % 6] for k in corners))
 
 
-def position_svg(pos, *, last_move: int | None = None, caption=True, names: bool = True,
+def position_svg(pos, *, last_turn: int | None = None, caption=True, names: bool = True,
                  size: int | None = None, targets: bool = False) -> str:
     """The position as an SVG document (a string).
 
-    - ``last_move``: a cell whose stone gets a mark.
+    - ``last_turn``: a cell whose stone gets a mark (the last turn's).
     - ``caption``: True writes side to move (or the result) and the scores under the
       board; a string writes that; False none.
     - ``names``: write each empty cell's name in it.
@@ -128,9 +128,9 @@ def position_svg(pos, *, last_move: int | None = None, caption=True, names: bool
             out.append(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="0.72" fill="{fill}" '
                        f'stroke="{GRID}" stroke-width="0.04"/>')
     out.append("</g>")
-    if last_move is not None and 0 <= last_move < b.size:
-        x, y = centres[last_move]
-        mark = text_colour(BLACK_STONE if pos.black >> last_move & 1 else WHITE_STONE)
+    if last_turn is not None and 0 <= last_turn < b.size:
+        x, y = centres[last_turn]
+        mark = text_colour(BLACK_STONE if pos.black >> last_turn & 1 else WHITE_STONE)
         out.append(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="0.2" fill="{mark}">'
                    "<title>last move</title></circle>")
 

@@ -7,7 +7,7 @@ one that turns a win into a loss a *blunder*, one that only gives away the tie-b
 an *inaccuracy*.
 
 A turn (one placement, or the two of a turn) is judged exactly when at most
-:data:`EXACT_EMPTIES` playable cells are empty and the solver proves both the best
+:data:`EXACT_TURNS` playable cells are empty and the solver proves both the best
 value and the value after the turn within its limits: the value after the
 best turn is the position's own value, since the mover makes every placement of its
 turn. Otherwise both are engine estimates (mean final margins, read with the verdict
@@ -24,8 +24,8 @@ from ..errors import IllegalTurnError
 from .base import RED, SIDE_NAMES
 from .record import Turn, parse_turn
 
-__all__ = ["Check", "check", "annotate", "DEFAULT_SOLVER_NODES", "ENGINE_SECONDS",
-           "EXACT_EMPTIES"]
+__all__ = ["CheckResult", "check", "annotate", "DEFAULT_SOLVER_NODES", "ENGINE_SECONDS",
+           "EXACT_TURNS"]
 
 #: the solver's node limit per proof when no limit is given
 DEFAULT_SOLVER_NODES = 300_000
@@ -34,7 +34,7 @@ DEFAULT_SOLVER_NODES = 300_000
 ENGINE_SECONDS = 1.0
 #: turns are proved when at most this many playable cells are empty (earlier the
 #: solver would almost always stop at its limit: see docs/stargazers.md)
-EXACT_EMPTIES = 13
+EXACT_TURNS = 13
 
 
 def scale(margin: float, tie_won_by_red: bool | None = None) -> float:
@@ -50,7 +50,7 @@ def _proved(position, node_limit, time_limit):
     if position.is_over():
         r, b = position.scores()
         return scale(r - b, position.winner() == RED), None
-    s = solve(position, all_moves=False, node_limit=node_limit, time_limit=time_limit)
+    s = solve(position, all_turns=False, node_limit=node_limit, time_limit=time_limit)
     if not s.exact:
         return None
     red_margin = s.margin if s.side == "red" else -s.margin
@@ -58,8 +58,8 @@ def _proved(position, node_limit, time_limit):
 
 
 @dataclass
-class Check:
-    """A judged turn: ``turn``, ``mover``, ``verdict``, ``loss`` (verdict scale),
+class CheckResult:
+    """A judged turn (Stars' Zone's and Star's :class:`CheckResult` by name): ``turn``, ``mover``, ``verdict``, ``loss`` (verdict scale),
     ``method`` ('solver' or 'engine'), ``best_value`` and ``played_value`` (Red's side,
     verdict scale), ``best`` (a best turn), the ``position`` it was played in."""
     turn: Turn
@@ -95,9 +95,9 @@ def _after(position, turn):
 
 
 def check(position, turn, *, node_limit: int | None = None, time_limit: float | None = None,
-          engine_seconds: float = ENGINE_SECONDS, exact_empties: int = EXACT_EMPTIES) -> Check:
+          engine_seconds: float = ENGINE_SECONDS, exact_turns: int = EXACT_TURNS) -> CheckResult:
     """Judge ``turn`` (text ``17`` / ``17,23`` or a Turn) played in ``position``: by the
-    solver when at most ``exact_empties`` playable cells are empty and it proves both
+    solver when at most ``exact_turns`` playable cells are empty and it proves both
     values within its limits, else by the engine."""
     if isinstance(turn, str):
         turn = parse_turn(turn)
@@ -112,15 +112,15 @@ def check(position, turn, *, node_limit: int | None = None, time_limit: float | 
     if node_limit is None and time_limit is None:
         node_limit = DEFAULT_SOLVER_NODES
     best = played = None
-    if position.empty.bit_count() <= exact_empties:
+    if position.empty.bit_count() <= exact_turns:
         best = _proved(position, node_limit, time_limit)
         played = _proved(after, node_limit, time_limit) if best is not None else None
     if best is not None and played is not None:
         best_v, sol = best
         played_v = played[0]
-        line = sol.line[:len(turn)] or list(turn)
+        line = sol.pv[:len(turn)] or list(turn)
         loss, verdict = classify(best_v, played_v, mover)
-        return Check(turn, SIDE_NAMES[mover], verdict, loss, "solver", best_v, played_v,
+        return CheckResult(turn, SIDE_NAMES[mover], verdict, loss, "solver", best_v, played_v,
                      Turn(line), str(position))
     from .engine import Engine
     # both values from one tree: see Engine.judge
@@ -134,13 +134,13 @@ def check(position, turn, *, node_limit: int | None = None, time_limit: float | 
         # the played turn looks better than the engine's choice: the best found
         best_v, best_turn = played_v, list(turn)
     loss, verdict = classify(best_v, played_v, mover, ESTIMATE_MARGIN)
-    return Check(turn, SIDE_NAMES[mover], verdict, round(loss, 1), "engine",
+    return CheckResult(turn, SIDE_NAMES[mover], verdict, round(loss, 1), "engine",
                  round(best_v, 1), round(played_v, 1), Turn(best_turn), str(position))
 
 
 def annotate(game, *, node_limit: int | None = None, time_limit: float | None = None,
              engine_seconds: float = ENGINE_SECONDS, progress=None,
-             exact_empties: int = EXACT_EMPTIES) -> list[Check]:
+             exact_turns: int = EXACT_TURNS) -> list[CheckResult]:
     """Judge every turn of ``game`` (a :class:`.record.Game`), as :func:`check` does."""
     out = []
     for i, t in enumerate(game.turns):
@@ -148,5 +148,5 @@ def annotate(game, *, node_limit: int | None = None, time_limit: float | None = 
             progress(i, len(game.turns), f"turn {i + 1}")
         out.append(check(game.position_before(i), t, node_limit=node_limit,
                          time_limit=time_limit, engine_seconds=engine_seconds,
-                         exact_empties=exact_empties))
+                         exact_turns=exact_turns))
     return out

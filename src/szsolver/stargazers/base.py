@@ -226,7 +226,9 @@ class PositionBase:
 
     # --- derived ----------------------------------------------------------------------
     def legal_placements(self) -> list[int]:
-        """The side to move's legal placements, ascending."""
+        """The side to move's legal placements, ascending: single cells, not the
+        family's turns of one or two placements (``legal_turns`` of the game's entry,
+        :mod:`szsolver.games.stargazers`, builds those from these)."""
         return bit_list(self.legal_mask())
 
     def is_legal(self, cell: int) -> bool:

@@ -8,7 +8,7 @@ placements on the fast rules and scores it: 1 for a win (ties decided as in play
 mean final margin of the games through it. Seeds come from :mod:`szsolver.rules.seeds`
 style text (hashlib), so a given budget gives the same answer on every run.
 
-When at most :data:`EXACT_EMPTIES` playable cells are empty the exact solver
+When at most :data:`EXACT_TURNS` playable cells are empty the exact solver
 (:mod:`.solver`) answers instead, within :data:`EXACT_NODES` nodes a second of budget
 (beyond that the search goes on as above).
 
@@ -35,11 +35,11 @@ from ..rules.bits import popcount
 from .base import BLUE, RED, SIDE_NAMES, side_of_placement
 from .fast import inspired_mask, legal_mask
 
-__all__ = ["Engine", "Analysis", "EXACT_EMPTIES", "EXACT_NODES", "ITERATIONS_PER_SECOND",
+__all__ = ["Engine", "EngineResult", "EXACT_TURNS", "EXACT_NODES", "ITERATIONS_PER_SECOND",
            "random_player", "greedy_player", "engine_player", "play_game"]
 
 #: the exact solver takes over at this many empty playable cells (or fewer)
-EXACT_EMPTIES = 12
+EXACT_TURNS = 12
 #: ... within this many search nodes per second of budget (the solver visits about
 #: 20 000 - 40 000 nodes a CPU second), at least 2 000
 EXACT_NODES = 20_000
@@ -104,9 +104,11 @@ class _Node:
 
 
 @dataclass
-class Analysis:
-    """The engine's answer. ``move``: the placement to play; ``method``: 'solver'
-    (proved) or 'engine' (estimated); ``value``: the final margin for the side to move
+class EngineResult:
+    """The engine's answer (Stars' Zone's and Star's :class:`EngineResult` by name;
+    it works a placement at a time, so its ``move`` is the placement to play, not a
+    turn of one or two placements). ``method``: 'solver' (proved) or 'engine'
+    (estimated); ``value``: the final margin for the side to move
     (proved, or the mean over the playouts through ``move``); ``win_rate`` (engine) or
     1.0 / 0.0 (solver); ``candidates``: [{placement, visits, win_rate, margin}], most
     visited first; ``best``: every proved-best placement (solver); ``iterations``,
@@ -118,7 +120,7 @@ class Analysis:
     side: str
     candidates: list = field(default_factory=list)
     best: list = field(default_factory=list)
-    line: list = field(default_factory=list)
+    pv: list = field(default_factory=list)
     iterations: int = 0
     nodes: int = 0
     seconds: float = 0.0
@@ -135,13 +137,13 @@ class Analysis:
                 "candidates": [{"turn": str(c["placement"]),
                                 **{k: v for k, v in c.items() if k != "placement"}}
                                for c in self.candidates],
-                "best": [str(c) for c in self.best], "pv": [str(c) for c in self.line],
+                "best": [str(c) for c in self.best], "pv": [str(c) for c in self.pv],
                 "iterations": self.iterations, "nodes": self.nodes,
                 "seconds": round(self.seconds, 3)}
 
 
 class Engine:
-    """``Engine(seconds, seed=...)``: ``analyse(position)`` gives an :class:`Analysis`.
+    """``Engine(seconds, seed=...)``: ``analyse(position)`` gives an :class:`EngineResult`.
     ``seconds`` is a budget of ``seconds * ITERATIONS_PER_SECOND`` iterations
     (``wall_clock=True``: real seconds instead). ``exact``: use the solver near the end."""
 
@@ -153,23 +155,23 @@ class Engine:
         self.wall_clock = wall_clock
         self.exact = exact
 
-    def analyse(self, position) -> Analysis:
+    def analyse(self, position) -> EngineResult:
         if position.is_over():
             raise InputError("the game is over: there is no placement to make")
         start = time.process_time()
         side = position.side
-        if self.exact and popcount(position.empty) <= EXACT_EMPTIES:
+        if self.exact and popcount(position.empty) <= EXACT_TURNS:
             from .solver import solve
             nodes = max(2000, int(self.seconds * EXACT_NODES))
-            s = solve(position, all_moves=False, node_limit=nodes)
+            s = solve(position, all_turns=False, node_limit=nodes)
             if s.exact and s.best:
-                return Analysis(move=s.best[0], method="solver", value=s.margin,
+                return EngineResult(move=s.best[0], method="solver", value=s.margin,
                                 win_rate=1.0 if s.winner == SIDE_NAMES[side] else 0.0,
-                                side=SIDE_NAMES[side], best=s.best, line=s.line,
+                                side=SIDE_NAMES[side], best=s.best, pv=s.pv,
                                 nodes=s.nodes, seconds=time.process_time() - start)
         return self._search(position, start)
 
-    def _search(self, position, start) -> Analysis:
+    def _search(self, position, start) -> EngineResult:
         tree = _Tree(position, _rng(f"{self.seed}:{position}"))
         budget = max(1, int(self.seconds * ITERATIONS_PER_SECOND))
         if self.wall_clock:
@@ -186,9 +188,9 @@ class Engine:
                   "margin": round(ch.margin / ch.visits, 2)} for c, ch in ranked]
         best_c, best = ranked[0]
         line = tree.line(8)
-        return Analysis(move=best_c, method="engine", value=round(best.margin / best.visits, 2),
+        return EngineResult(move=best_c, method="engine", value=round(best.margin / best.visits, 2),
                         win_rate=round(best.wins / best.visits, 3),
-                        side=SIDE_NAMES[position.side], candidates=cands, line=line,
+                        side=SIDE_NAMES[position.side], candidates=cands, pv=line,
                         iterations=tree.iterations, seconds=time.process_time() - start)
 
     def judge(self, position, turn) -> dict:

@@ -36,7 +36,7 @@ from ..rules.bits import popcount
 from .base import BLUE, RED, SIDE_NAMES, side_of_placement
 from .fast import inspired_mask, legal_mask
 
-__all__ = ["Solution", "solve", "SearchLimit", "result_value", "MAX_EMPTY_WITHOUT_LIMIT"]
+__all__ = ["SolveResult", "solve", "SearchLimit", "result_value", "MAX_EMPTY_WITHOUT_LIMIT"]
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _INF = 10 ** 6
@@ -61,18 +61,19 @@ def _margin(v: int) -> int:
 
 
 @dataclass
-class Solution:
-    """The solver's answer. ``margin``: own score minus the opponent's at the end for the
+class SolveResult:
+    """The solver's answer (Stars' Zone's and Star's :class:`SolveResult` by name; its
+    value is the side to move's ``margin``, as the search works). ``margin``: own score minus the opponent's at the end for the
     side to move; ``winner``: 'red' or 'blue'; ``best``: the best placements (all of
     them, ascending); ``moves``: {placement: margin for the side to move} (every legal
-    placement when asked for, else the best ones); ``line`` (also ``pv``): a principal
+    placement when asked for, else the best ones); ``pv``: a principal
     variation; ``nodes``; ``seconds`` (CPU time); ``side``: the side to move; ``wins``:
     {placement: whether the side to move wins after it} (ties decided as in play).
 
     The limits' contract, the family's: a limit that strikes never raises. It says what
     ``stopped`` the search (None when nothing did); ``exact`` tells whether the value
     was proved. Before it was, ``margin`` and ``winner`` are None, ``best``, ``moves``
-    and ``line`` empty, and ``lower`` <= margin <= ``upper`` are the bounds proved
+    and ``pv`` empty, and ``lower`` <= margin <= ``upper`` are the bounds proved
     (the assured scores and potentials, :func:`~szsolver.stargazers.assured.status`);
     after it was, ``lower`` = ``upper`` = ``margin`` and what the limit cut short
     (every placement's value, the line) holds what was proved by then."""
@@ -80,7 +81,7 @@ class Solution:
     winner: str | None
     best: list
     moves: dict
-    line: list
+    pv: list
     nodes: int
     seconds: float
     side: str = field(default="red")
@@ -97,11 +98,6 @@ class Solution:
     def exact(self) -> bool:
         """Whether the value (``margin``) is proved."""
         return self.margin is not None
-
-    @property
-    def pv(self) -> list:
-        """The principal variation (``line``), in the family's word."""
-        return self.line
 
 
 class _Search:
@@ -210,12 +206,12 @@ class _Search:
 MAX_EMPTY_WITHOUT_LIMIT = 16
 
 
-def solve(position, *, all_moves: bool = True, node_limit: int | None = None,
-          time_limit: float | None = None) -> Solution:
-    """Solve ``position`` exactly (either back end). ``all_moves``: the value of every
+def solve(position, *, all_turns: bool = True, node_limit: int | None = None,
+          time_limit: float | None = None) -> SolveResult:
+    """Solve ``position`` exactly (either back end). ``all_turns``: the value of every
     legal placement (else only the best ones are proved best). Limits: ``node_limit``
     (search nodes) and ``time_limit`` (CPU seconds); reaching one stops the search and
-    the answer says so (``stopped``, with the bounds proved: see :class:`Solution`). A
+    the answer says so (``stopped``, with the bounds proved: see :class:`SolveResult`). A
     limit that is not a positive finite number is bad input (UnsupportedError), and so
     is a position too deep to solve without a limit."""
     check_count(node_limit, "node_limit")
@@ -236,7 +232,7 @@ def solve(position, *, all_moves: bool = True, node_limit: int | None = None,
         root = s.value(red, blue, -_INF, _INF)
     except SearchLimit:
         lower, upper = _margin_bounds(position)
-        return Solution(margin=None, winner=None, best=[], moves={}, line=[], nodes=s.nodes,
+        return SolveResult(margin=None, winner=None, best=[], moves={}, pv=[], nodes=s.nodes,
                         seconds=time.process_time() - start, side=SIDE_NAMES[side],
                         lower=lower, upper=upper,
                         stopped=f"the Stargazers solver reached its limit of "
@@ -246,7 +242,7 @@ def solve(position, *, all_moves: bool = True, node_limit: int | None = None,
     best_c = s.tt[(red, blue)][2]
     if best_c is not None:          # at the root, on the full window: a best placement
         moves[best_c] = root
-    if all_moves:
+    if all_turns:
         try:
             for c in position.legal_placements():
                 r2, b2 = (red | 1 << c, blue) if side == RED else (red, blue | 1 << c)
@@ -262,9 +258,9 @@ def solve(position, *, all_moves: bool = True, node_limit: int | None = None,
         line = s.line(red, blue)
     except SearchLimit:
         line = []
-    return Solution(margin=root_margin, winner=winner, best=best,
+    return SolveResult(margin=root_margin, winner=winner, best=best,
                     moves={c: sign * _margin(v) for c, v in sorted(moves.items())},
-                    line=line, nodes=s.nodes, seconds=time.process_time() - start,
+                    pv=line, nodes=s.nodes, seconds=time.process_time() - start,
                     side=SIDE_NAMES[side], stopped=stopped,
                     wins={c: (v > 0) == (side == RED) for c, v in sorted(moves.items())})
 
