@@ -9,7 +9,8 @@ from html.parser import HTMLParser
 import pytest
 from click.testing import CliRunner
 
-from szsolver.analysis.annotate import annotate, turn_index, turn_number
+from szsolver.analysis.annotate import annotate, turn_number
+from szsolver.games import views
 from szsolver.analysis.report import annotation_html
 from szsolver.cli import main
 from szsolver.endgame.solver import solve
@@ -183,6 +184,11 @@ def test_html_page_is_self_contained(ann):
     assert "input" in p.tags and "script" in p.tags
     assert "Estimated: turns 23-28" in page and "Proved: turns 29-32" in page
     assert "blunder" in page or "optimal" in page
+
+
+def turn_index(game, number):
+    """Stars' Zone's turn ``number`` (counted over the whole game) in the record."""
+    return views.turn_index(game, number, turn_number(game, 0))
 
 
 def test_turn_numbers_and_errors():

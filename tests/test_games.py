@@ -224,3 +224,25 @@ def test_the_games_packages_name_alike_what_is_alike():
     assert "turn" in star_solver.TurnValue.__dataclass_fields__
     assert "turn" in star_analysis.CheckResult.__dataclass_fields__
     assert "turn" in star_engine.EngineResult.__dataclass_fields__
+
+
+@pytest.mark.parametrize("number", ["0", "99"])
+def test_a_turn_number_outside_the_record_is_worded_alike_in_every_game(number):
+    """``check RECORD --turn N`` with no turn N: one line, exit code 2, one wording
+    for the three games (only the numbers differ)."""
+    import re
+    from click.testing import CliRunner
+    from szsolver.cli.app import main
+    records = {"stars-zone": "1. 44n66 64", "star": '[Game "star"] 1. E5 swap 2. A10',
+               "stargazers": RECORDS["stargazers"]}
+    said = {}
+    for name, record in records.items():
+        r = CliRunner().invoke(main, ["check", record, "--turn", number])
+        assert r.exit_code == 2, (name, r.output)
+        lines = r.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"Error: turn {number} "), (name, lines)
+        said[name] = re.sub(r"\d+", "N", lines[0])
+    assert len(set(said.values())) == 1, said
+    want = {"0": "Error: turn N is outside the game (turns N-N)",
+            "99": "Error: turn N was not played: the record ends after turn N"}[number]
+    assert said["star"] == want

@@ -77,21 +77,6 @@ def turn_number(game, i: int) -> int:
     return game.start.ply + i + 1
 
 
-def turn_index(game, number: int) -> int:
-    """The index in ``game.turns`` of turn ``number`` (1-based over the whole game);
-    InputError when the game has no such turn."""
-    first = game.start.ply + 1
-    last = game.start.ply + len(game.turns)
-    if not game.turns:
-        raise InputError("the game has no turns to judge")
-    if not first <= number <= last:
-        where = f"turns {first}-{last}" if first != last else f"turn {first}"
-        if number > last and number <= 2 * game.start.stones_per_side:
-            raise InputError(f"turn {number} was not played: the record ends after turn {last}")
-        raise InputError(f"turn {number} is outside the game ({where})")
-    return number - first
-
-
 def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = EXACT_TURNS,
              solver_time: float | None = SOLVER_TIME, cpsat: bool = True, engine=None,
              progress=None, threads: int = 1) -> Annotation:

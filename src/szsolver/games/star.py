@@ -218,7 +218,7 @@ def check(pos, game, o):
     """Was the move optimal? ``o.turn``: TURN (a move like ``D3``), or
     ``o.turn_number``: the game's move N (counting from 1)."""
     from .views import turn_to_judge
-    pos, move = turn_to_judge(pos, game, o, _move_index, "the move to judge (like D3)")
+    pos, move = turn_to_judge(pos, game, o, "the move to judge (like D3)")
     if isinstance(move, str):
         move = parse_turn(move, pos)
     res = check_turn(pos, move, time_limit=o.time_limit)
@@ -226,12 +226,6 @@ def check(pos, game, o):
     if o.turn_number is not None:
         data = {"turn_number": o.turn_number, **data}
     return answer(data, res.text(), game)
-
-
-def _move_index(game, number: int) -> int:
-    if not 1 <= number <= len(game.moves):
-        raise InputError(f"--turn {number}: the game has {len(game.moves)} moves")
-    return number - 1
 
 
 def check_exact_turns(n):

@@ -264,17 +264,10 @@ def best(pos, game, o):
     return answer(a.to_json(str(pos)), "\n".join(lines), game)
 
 
-def _turn_index(game, number: int) -> int:
-    if not 1 <= number <= len(game.turns):
-        raise InputError(f"--turn {number}: the game has turns 1 to {len(game.turns)}")
-    return number - 1
-
-
 def check(pos, game, o):
     """Was TURN (``17`` or ``17,23``) optimal, or the game's N-th turn (``--turn N``)?"""
     from .views import turn_to_judge
-    pos, turn = turn_to_judge(pos, game, o, _turn_index,
-                              "the turn to judge (like 17 or 17,23)")
+    pos, turn = turn_to_judge(pos, game, o, "the turn to judge (like 17 or 17,23)")
     start = time.monotonic()
     res = check_turn(pos, turn, time_limit=o.time_limit)
     data = {**res.to_json(), "seconds": round(time.monotonic() - start, 3)}

@@ -561,10 +561,11 @@ def best(pos, game, o):
 
 def check(pos, game, o):
     """Was TURN optimal in the position, or the game's N-th turn (``--turn N``)?"""
-    from ..analysis.annotate import turn_index
+    from ..analysis.annotate import turn_number
     from ..analysis.check import check as check_core, checked_turn
     from ..rules.backends import to_core
-    pos, turn = turn_to_judge(pos, game, o, turn_index, "the turn to judge (like 44n66)")
+    pos, turn = turn_to_judge(pos, game, o, "the turn to judge (like 44n66)",
+                              first=lambda game: turn_number(game, 0))
     core = to_core(pos)
     turn = checked_turn(core, turn)
     show = _progress(o, not o.as_json)

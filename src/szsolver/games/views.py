@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..errors import InputError
 
 __all__ = ["tagged", "warnings_of", "answer", "replay_lines", "counted", "rough",
-           "turn_to_judge"]
+           "turn_index", "turn_to_judge"]
 
 
 def tagged(name: str):
@@ -68,17 +68,33 @@ def rough(iterations: int, enough: int | None = None) -> str:
     return f", from only {counted(iterations, 'playout')}: a rough guess"
 
 
-def turn_to_judge(pos, game, o, index, missing: str):
+def turn_index(game, number: int, first: int = 1) -> int:
+    """The index in the record's plays of turn ``number``, its turns numbered from
+    ``first`` (a game's own count: 1, or for Stars' Zone over the whole game); for
+    every game in one wording, InputError when the record has no such turn."""
+    plays = getattr(game, game.PLAYS)
+    if not plays:
+        raise InputError("the game has no turns to judge")
+    last = first + len(plays) - 1
+    if first <= number <= last:
+        return number - first
+    if number > last and not game.final.is_over():
+        raise InputError(f"turn {number} was not played: the record ends after turn {last}")
+    where = f"turns {first}-{last}" if first != last else f"turn {first}"
+    raise InputError(f"turn {number} is outside the game ({where})")
+
+
+def turn_to_judge(pos, game, o, missing: str, first=lambda game: 1):
     """(position, turn) that ``check`` judges: TURN (``o.turn``, text) in ``pos``, or
-    with ``o.turn_number`` (``--turn N``) the game's N-th turn, ``index(game, N)``
-    giving its index in the record's plays (InputError when there is none).
-    ``missing``: what TURN is, for the message when neither is given."""
+    with ``o.turn_number`` (``--turn N``) the game's N-th turn (:func:`turn_index`;
+    ``first(game)``: the number of the record's first turn). ``missing``: what TURN
+    is, for the message when neither is given."""
     if o.turn_number is not None:
         if o.turn is not None:
             raise InputError("give TURN or --turn N, not both")
         if game is None:
             raise InputError("--turn N needs a game record, not a position")
-        i = index(game, o.turn_number)
+        i = turn_index(game, o.turn_number, first(game))
         return game.position_before(i), getattr(game, game.PLAYS)[i]
     if o.turn is None:
         raise InputError(f"missing TURN: give {missing}, or --turn N with a game record")
