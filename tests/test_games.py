@@ -246,3 +246,18 @@ def test_a_turn_number_outside_the_record_is_worded_alike_in_every_game(number):
     want = {"0": "Error: turn N is outside the game (turns N-N)",
             "99": "Error: turn N was not played: the record ends after turn N"}[number]
     assert said["star"] == want
+
+
+def test_a_record_of_another_game_is_refused_in_one_wording():
+    """Star's and Stargazers' record readers refuse a Game tag naming another game
+    alike (the record base words it)."""
+    import re
+    from szsolver.errors import ParseError
+    from szsolver.star.record import Game as StarGame
+    from szsolver.stargazers.record import Game as StargazersGame
+    said = []
+    for cls in (StarGame, StargazersGame):
+        with pytest.raises(ParseError) as e:
+            cls({"Game": "Go"})
+        said.append(re.sub(r"Star(gazers)?|star(gazers)?", "G", str(e.value)))
+    assert said[0] == said[1] == "Game tag 'Go': a G record has [Game \"G\"]"

@@ -311,6 +311,15 @@ class RecordedGame:
                 raise ParseError(f"tag {k}: value must be one line of text")
         return tags
 
+    @staticmethod
+    def game_tag(tags: dict, name: str, title: str) -> None:
+        """ParseError when ``tags`` has a Game tag naming another game than ``name``
+        (``title``: the game's name for people), in one wording for every game's
+        reader."""
+        given = tags.get("Game", name)
+        if given.strip().lower() != name:
+            raise ParseError(f"Game tag {given!r}: a {title} record has [Game \"{name}\"]")
+
     @property
     def final(self):
         """The position after the last play (the start if there are none)."""

@@ -64,9 +64,7 @@ class Game(RecordedGame):
 
     def __init__(self, tags: dict | None = None, moves=()):
         self.tags = self.checked_tags(tags)
-        game = self.tags.get("Game", GAME_WORD).strip().lower()
-        if game != GAME_WORD:
-            raise ParseError(f"Game tag {self.tags['Game']!r}: this is a Star record reader")
+        self.game_tag(self.tags, GAME_WORD, "Star")
         # the Game tag always comes first, so a record says what it is
         self.tags = {"Game": GAME_WORD, **{k: v for k, v in self.tags.items() if k != "Game"}}
         self.start = _start_position(self.tags)

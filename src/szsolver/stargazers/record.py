@@ -91,9 +91,7 @@ class Game(RecordedGame):
 
     def __init__(self, tags: dict | None = None, turns=()):
         self.tags = self.checked_tags(tags)
-        game = self.tags.get("Game", GAME_NAME).strip().lower()
-        if game != GAME_NAME:
-            raise ParseError(f"Game tag {game!r}: a Stargazers record has [Game \"stargazers\"]")
+        self.game_tag(self.tags, GAME_NAME, "Stargazers")
         self.start = _start_position(self.tags)
         self.board = self.start.board
         self.protocol = self.start.protocol
