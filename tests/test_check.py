@@ -212,6 +212,23 @@ def test_turn_facts_agree_with_plain_solves():
             assert _scores_fit(before, core) and _scores_fit(played, child)
 
 
+def test_an_estimate_reads_a_result_the_bounds_prove():
+    """A played +1 proved (a win on a neutral) is a win, not "too close to call":
+    against an estimated +101 the turn lost a point, a mistake, not a blunder. Not
+    proved, +1 is still read with the estimate's margin."""
+    core, turn = _deeper_cases()[0]
+    other = next(t for t in core.legal_turns() if t != turn)
+    sign = 1 if core.side == 0 else -1
+    estimate = {"best": other, "best_value": 101 * sign, "played_value": sign,
+                "iterations": 1000, "pv": []}
+    res = judge(core, turn, Facts(), Facts(sign, sign, True), estimate)
+    assert (res.loss, res.verdict, res.verdict_proved) == (100, "mistake", False)
+    res = judge(core, turn, Facts(), Facts(0, 0, True), {**estimate, "played_value": 0})
+    assert (res.loss, res.verdict) == (101, "blunder")
+    res = judge(core, turn, Facts(), Facts(), estimate)
+    assert res.verdict == "blunder"          # +1 estimated: too close to call
+
+
 def test_turn_facts_stopped_by_a_node_limit_keep_proved_bounds():
     for core, turn in _deeper_cases()[:4]:
         value, best, after = _truth(core, turn)

@@ -85,6 +85,52 @@ def classify(best_value: int, played_value: int, mover: int,
     return loss, "mistake" if loss >= MISTAKE_LOSS else "inaccuracy"
 
 
+def proved_result(bounds: tuple[int, int], mover: int) -> int | None:
+    """The result (+1, 0, -1) for ``mover`` that every value in the proved interval
+    ``bounds`` (lower, upper; Red's side) gives, or None when it holds more than one.
+
+    >>> proved_result((1, 1), 0), proved_result((1, 1), 1), proved_result((0, 5), 0)
+    (1, -1, None)
+    """
+    lo, hi = (result_of(v, mover) for v in bounds)
+    return lo if lo == hi else None
+
+
+def classify_estimate(best_value: int, played_value: int, mover: int,
+                      best: tuple[int, int] | None = None,
+                      played: tuple[int, int] | None = None) -> tuple[int, str]:
+    """(loss, verdict) of a turn from estimated values (Red's side), read beside the
+    proved intervals ``best`` and ``played`` (lower, upper) of the two values, which
+    the estimates lie in. An estimate is read with :data:`ESTIMATE_MARGIN` (its result
+    and its precision), but where a proved interval holds one result only (a played
+    +1 proved: a win on a neutral, not "too close to call"), that result is read, and
+    a loss proved above 0 is no longer within the estimate's precision (then the
+    margin is 0, as for proved values).
+
+    >>> classify_estimate(101, 1, 0), classify_estimate(101, 1, 0, played=(1, 1))
+    ((100, 'blunder'), (100, 'mistake'))
+    >>> classify_estimate(110, 100, 0, (101, 1600), (100, 100))
+    (10, 'inaccuracy')
+    """
+    far = (-10 ** 6, 10 ** 6)
+    b, p = best or far, played or far
+    sgn = 1 if mover == RED else -1
+    b_lo = min(sgn * b[0], sgn * b[1])
+    p_hi = max(sgn * p[0], sgn * p[1])
+    margin = 0 if b_lo - p_hi > 0 else ESTIMATE_MARGIN
+    loss = loss_of(best_value, played_value, mover)
+    if loss == 0 or loss < margin:
+        return 0, "optimal"
+    res_b, res_p = (proved_result(i, mover) if i is not None else None for i in (best, played))
+    if res_b is None:
+        res_b = result_of(best_value, mover, margin)
+    if res_p is None:
+        res_p = result_of(played_value, mover, margin)
+    if res_p < res_b:
+        return loss, "blunder"
+    return loss, "mistake" if loss >= MISTAKE_LOSS else "inaccuracy"
+
+
 def classify_bounds(best: tuple[int, int], played: tuple[int, int], mover: int) -> str | None:
     """The verdict when only bounds are known: ``best`` and ``played`` are proved
     (lower, upper) intervals of the best and the played value. Returns the verdict

@@ -41,7 +41,7 @@ from ..limits import check_count, check_seconds
 from ..rules.base import RED, SIDE_NAMES, turn_error
 from ..rules.geometry import STARS_ZONE
 from ..rules.text import turn_table
-from ..verdict import ESTIMATE_MARGIN, classify, classify_bounds, loss_of
+from ..verdict import classify, classify_bounds, classify_estimate, loss_of
 
 EXACT_TURNS = 8                 # the solver is tried with at most this many turns left
 #: at least this many: the solver proves them in a moment, and the engine's tree has no
@@ -395,9 +395,9 @@ def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = 
         res.played_value = vp
         res.best = sorted(best)
         res.lower, res.upper = _bounds_dict(b, p, mover)
-        # a loss proved above 0 is no longer within the estimate's precision
-        margin = 0 if res.lower["loss"] > 0 else ESTIMATE_MARGIN
-        res.loss, res.verdict = classify(vb, vp, mover, margin)
+        # the estimates read beside the proved bounds: a result or a loss they prove
+        # is not read with the estimate's margin
+        res.loss, res.verdict = classify_estimate(vb, vp, mover, b, p)
         res.method = "engine"
         res.engine_line = list(estimate.get("pv", ()))
         res.engine_stopped = bool(estimate.get("stopped"))
