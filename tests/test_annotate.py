@@ -228,12 +228,15 @@ def test_cli_annotate_json_and_html(tmp_path):
 
 
 def test_threads_give_the_same_judgements(ann, monkeypatch):
-    """Each exact solve on two threads: the same values, verdicts and best turns."""
+    """Each exact solve on two threads: the same values, verdicts and best turns. (The
+    probes beyond the horizon, value only under a node limit, run on one thread: the
+    nodes they leave each other are fixed work only there.)"""
     import szsolver.endgame.solver as solver
     seen, real = [], solver.solve
 
     def spy(pos, **kw):
-        seen.append(kw.get("threads"))
+        if kw.get("pv", True):
+            seen.append(kw.get("threads"))
         return real(pos, **kw)
     monkeypatch.setattr(solver, "solve", spy)
     two = annotate(tail_game(10), time_per_turn=0.05, exact_turns=4, threads=2)
@@ -338,3 +341,21 @@ def test_annotate_shows_progress_off_a_terminal_too(monkeypatch):
     assert done == sorted(done)
     r = CliRunner().invoke(main, ["annotate", record, "--time-per-turn", "0.1", "--json"])
     assert r.exit_code == 0 and "turns judged" not in r.stderr
+
+
+def test_rows_beyond_the_horizon_are_check_s_judgements():
+    """One and two turns beyond ``exact_turns`` check probes the positions after the
+    played turn and the engine's turns with the exact solver; annotate does the same,
+    so its row is what ``check`` says of that turn."""
+    from szsolver.analysis.check import check
+    game = tail_game(7)
+    res = annotate(game, time_per_turn=0.05, exact_turns=4, cpsat=False)
+    pos = game.start.copy()
+    for k, turn in enumerate(game.turns[:3]):
+        row = res.turns[k].to_json()
+        alone = check(pos, turn, engine_seconds=0.05, exact_turns=4, cpsat=False).to_json()
+        for d in (row, alone):
+            del d["seconds"]
+        assert row == alone, k
+        pos.play(turn)
+    assert res.turns[1].played_exact and res.turns[2].played_exact    # probed and proved

@@ -212,6 +212,59 @@ def test_turn_facts_agree_with_plain_solves():
             assert _scores_fit(before, core) and _scores_fit(played, child)
 
 
+def test_beyond_the_horizon_probes_prove_the_played_value_and_claim_no_more_than_proved():
+    """One or two turns beyond ``exact_turns`` (9 and 10 turns left by default) the
+    positions after the played turn and the engine's turns are probed by the solver:
+    the played value comes out proved, a verdict called proved is the solver's, the
+    bounds hold the true values, and the best turn is a legal one."""
+    from szsolver.analysis.check import PROBE_TURNS
+    for core, turn in _deeper_cases():
+        value, best, after = _truth(core, turn)
+        loss, truth = classify(value, after, core.side)
+        for beyond in range(1, PROBE_TURNS + 1):
+            res = check(core, turn, exact_turns=core.turns_left - beyond,
+                        engine_seconds=0.02, cpsat=False)
+            assert res.method == "engine" and not res.exact
+            assert res.played_exact and res.played_value == after
+            assert res.lower["value_before"] <= value <= res.upper["value_before"]
+            assert res.lower["played_value"] <= after <= res.upper["played_value"]
+            assert res.lower["loss"] <= loss <= res.upper["loss"]
+            if res.verdict_proved:
+                assert res.verdict == truth
+            legal = {format_turn(t) for t in core.legal_turns()}
+            assert res.best and {format_turn(t) for t in res.best} <= legal
+
+
+def test_probes_beyond_the_horizon_are_fixed_work():
+    """The probes' nodes come from the budget by one pure conversion (the rule's
+    solver rate), so the same check gives the same answer twice."""
+    from szsolver.analysis.check import probe_nodes
+    from szsolver.engine.search import SOLVER_NODES_PER_SECOND
+    core, turn = _deeper_cases()[0]
+    assert probe_nodes(core, 2.0) == probe_nodes(core, 2.0) == \
+        int(2.0 * SOLVER_NODES_PER_SECOND[core.rule])
+    runs = [check(core, turn, exact_turns=core.turns_left - 2, engine_seconds=0.02,
+                  cpsat=False).to_json() for _ in range(2)]
+    for r in runs:
+        del r["seconds"]
+    assert runs[0] == runs[1]
+
+
+def test_a_probed_turn_proved_better_than_the_engine_s_becomes_the_best_turn():
+    from szsolver.analysis.check import probe
+    from szsolver.endgame.solver import turn_values
+    for core, turn in _deeper_cases()[:2]:
+        values = dict(turn_values(core))             # best first for the side to move
+        ranked = list(values)
+        top, worst = ranked[0], ranked[-1]
+        estimate = {"best": worst, "best_value": values[worst], "played_value": 0,
+                    "candidates": [worst, top], "iterations": 100, "pv": []}
+        out = probe(core, turn if turn not in (top, worst) else ranked[1], estimate,
+                    10 ** 6, exact_turns=core.turns_left - 2)
+        assert out["best"] == top and out["best_exact"]
+        assert out["best_value"] == out["best_bound"] == values[top]
+
+
 def test_an_estimate_reads_a_result_the_bounds_prove():
     """A played +1 proved (a win on a neutral) is a win, not "too close to call":
     against an estimated +101 the turn lost a point, a mistake, not a blunder. Not

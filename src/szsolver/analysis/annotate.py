@@ -13,7 +13,10 @@ Contracts
   (``time_per_turn`` seconds of budget, converted to iterations: deterministic)
   and CP-SAT bounds (each position once, each of its four CP-SAT calls limited to
   ``min(CPSAT_TIME, time_per_turn)`` seconds of budget, converted to CP-SAT's
-  deterministic work: proved, looser when stopped, the same on any machine). The
+  deterministic work: proved, looser when stopped, the same on any machine). One or
+  two turns beyond ``exact_turns`` a turn's judgement also probes, as ``check`` does,
+  the positions after the turn and after the engine's turns with the exact solver
+  under a node pool from ``time_per_turn`` (kept to that turn's judgement). The
   proved part of the game (``proved_from`` on) is kept apart from the estimated
   part in every output.
 * Accuracy per player: the share of optimal turns among the player's turns judged
@@ -37,8 +40,9 @@ from ..formats.notation import position_string
 from ..limits import check_count, check_seconds
 from ..rules.base import SIDE_NAMES
 from ..verdict import VERDICT_COUNTS
-from .check import (CPSAT_TIME, ENGINE_SECONDS, EXACT_TURNS, MIN_EXACT_TURNS, Facts,
-                    bound_facts, judge, over_facts, refine, solver_facts)
+from .check import (CPSAT_TIME, ENGINE_SECONDS, EXACT_TURNS, MIN_EXACT_TURNS, PROBE_SHARE,
+                    Facts, beyond_horizon, bound_facts, judge, over_facts, probe,
+                    probe_nodes, probe_played, refine, solver_facts)
 
 TIME_PER_TURN = ENGINE_SECONDS   # default engine budget per estimated turn, as check's
 SOLVER_TIME = 60.0           # default limit per exact solve (seconds)
@@ -86,7 +90,9 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     turns judged so far (the last turns are proved first), ``total`` the game's turns,
     ``text`` what comes next. ``threads``:
     the exact solver's threads (the same values, verdicts and best turns; a final
-    score shown may come from another optimal line).
+    score shown may come from another optimal line). The probes beyond the horizon
+    (as :func:`~szsolver.analysis.check.check`'s) run on one thread: their node pool
+    is fixed work only there.
     """
     from ..rules.backends import to_core
     from ..engine.search import Engine
@@ -143,9 +149,20 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
             before = bound_facts(cores[i], before, cpsat=cpsat, work_limit=cpsat_work)
             after = bound_facts(cores[i + 1], after, cpsat=cpsat, work_limit=cpsat_work)
             facts[i], facts[i + 1] = before, after
+            probing = beyond_horizon(cores[i], exact_turns)
+            nodes = probe_nodes(cores[i], time_per_turn * PROBE_SHARE) if probing else 0
+            if probing and not after.exact and cores[i + 1].turns_left > exact_turns:
+                # as check probes (the same pool): kept to this turn's judgement
+                f, nodes = probe_played(cores[i + 1], nodes)
+                after = f if f.exact else Facts(
+                    max(after.lower, f.lower), min(after.upper, f.upper),
+                    score_bounds=after.score_bounds, stopped=f.stopped)
             if cores[i].turns_left > MIN_EXACT_TURNS:     # else a stopped solve: bounds only
                 estimate = eng.judge(cores[i], turn, time_per_turn)
-                if estimate["best"] != turn and not before.exact:
+                if probing:
+                    estimate = probe(cores[i], turn, estimate, nodes, exact_turns,
+                                     solver_time, threads=threads)
+                elif estimate["best"] != turn and not before.exact:
                     estimate = refine(cores[i], estimate, exact_turns, solver_time,
                                       threads=threads)
             done += 1

@@ -19,7 +19,11 @@ Contracts
   minute under the Basic rule; under the Advanced rule with both supplies in hand
   minutes, docs/solver.md), also after the turn and after the engine's own
   choice one turn earlier (proved values there make a proved bound on the best
-  value, and ``verdict_proved`` says when the bounds decide the verdict). Without a
+  value, and ``verdict_proved`` says when the bounds decide the verdict). One or two
+  turns beyond it (:data:`PROBE_TURNS`) the positions after the turn and after the
+  engine's most visited turns are probed under a pool of solver nodes fixed by the
+  budget (:data:`PROBE_SHARE`): what they prove bounds the values, and an estimate
+  is read beside those bounds (``verdict.classify_estimate``). Without a
   time limit the solver runs to the end there, and each CP-SAT bound gets
   ``CPSAT_TIME`` seconds of budget as CP-SAT work (proved, looser when stopped);
   with one, the budget is shared: the solver up to 60 %, the CP-SAT bounds up to
@@ -55,6 +59,25 @@ ENGINE_SECONDS = 2.0
 #: floor at the first turn took 35-47 s), and a stopped bound is still proved.
 CPSAT_TIME = 2.0
 SOLVER_SHARE, BOUNDS_SHARE, ENGINE_SHARE = 0.6, 0.1, 0.3
+#: Beyond the solver's horizon, up to this many turns more (9 and 10 turns left by
+#: default), the positions after the played turn and after the engine's most visited
+#: turns are probed by the exact solver under a node limit (value only): a proved value
+#: there, or proved bounds, settle a verdict the estimate leaves open (a played +1 is a
+#: win, not "too close to call"). Measured on 8-9-turn positions of the calibration
+#: set: most prove in 1-3 M nodes (docs/engine.md, "Calibration").
+PROBE_TURNS = 2
+#: the engine's turns probed besides the played one (its own first, then its most
+#: visited: at 9 turns left the rulebook game's optimal turns were the engine's 4th
+#: and 5th most visited, and a turn's probe at 8-9 turns left takes 1-3 M nodes)
+PROBE_CANDIDATES = 5
+#: The probes' nodes together, as seconds of the budget at the solver's rate
+#: (``engine.search.SOLVER_NODES_PER_SECOND``): without a time limit this many times
+#: the engine's budget, with one :data:`SOLVER_SHARE` of the limit (the solver's share,
+#: which a position beyond the horizon has no other use for). The probes take turns at
+#: the pool: each gets what is left divided by the probes still to come (the played
+#: turn's first), so what one does not use goes to the next, and a check's work is
+#: fixed by its input (node counts, not the clock).
+PROBE_SHARE = 2.0
 _FAR = 10 ** 6
 
 
@@ -132,6 +155,7 @@ class Facts:
     scores: dict | None = None
     score_bounds: dict | None = None
     stopped: str | None = None
+    nodes: int = 0                # the solver's nodes spent, where counted (probes)
 
     @property
     def value(self) -> int | None:
@@ -171,6 +195,30 @@ def solver_facts(pos, time_limit=None, node_limit=None, progress=None, threads=1
         # missing from ``best`` is not proved worse, so only the value is kept.
         return Facts(r.value, r.value, stopped=r.stopped)
     return Facts(r.lower, r.upper, stopped=r.stopped)
+
+
+def probe_facts(pos, node_limit: int, time_limit=None) -> Facts:
+    """The exact solver's value at ``pos`` under ``node_limit`` (and ``time_limit``, a
+    safety net: None for a deterministic answer), the value only (no optimal turns):
+    ``Facts`` exact (``best`` None) when proved, else the proved bounds."""
+    from ..endgame.solver import solve
+    if pos.is_over():
+        return over_facts(pos)
+    r = solve(pos, node_limit=node_limit, time_limit=time_limit, pv=False)
+    if r.stopped and r.stopped.startswith("interrupted"):
+        raise interrupt.Interrupted()   # the search absorbed Ctrl-C: the judging stops
+    if r.exact:
+        return Facts(r.value, r.value, True, nodes=r.nodes)
+    return Facts(r.lower, r.upper, stopped=r.stopped, nodes=r.nodes)
+
+
+def probe_nodes(pos, seconds: float) -> int:
+    """The probes' pool of nodes at ``pos`` for ``seconds`` of budget (see
+    :data:`PROBE_SHARE`; the caller applies the share): a pure function of the rule and
+    the seconds, at least ``MIN_SOLVER_NODES`` a probe."""
+    from ..engine.search import MIN_SOLVER_NODES, SOLVER_NODES_PER_SECOND, _rule
+    return max(MIN_SOLVER_NODES * (1 + PROBE_CANDIDATES),
+               int(seconds * SOLVER_NODES_PER_SECOND[_rule(pos)]))
 
 
 def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
@@ -376,6 +424,11 @@ def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = 
         v = estimate["best_value"]
         b = (max(b[0], v), b[1]) if mover == RED else (b[0], min(b[1], v))
         b, p = _tighten(b, p, mover)
+    if estimate is not None and estimate.get("best_bound") is not None:
+        # a probed turn's proved bound: the mover can do at least that well
+        v = estimate["best_bound"]
+        b = (max(b[0], v), b[1]) if mover == RED else (b[0], min(b[1], v))
+        b, p = _tighten(b, p, mover)
     if estimate is not None:
         vb, vp = estimate["best_value"], estimate["played_value"]
         best = [estimate["best"]]
@@ -438,6 +491,70 @@ def refine(pos, estimate: dict, exact_turns: int = EXACT_TURNS, time_limit=None,
     return {**estimate, "best_value": f.value, "best_exact": True}
 
 
+def beyond_horizon(pos, exact_turns: int = EXACT_TURNS) -> bool:
+    """Whether ``pos`` is where :func:`check` probes (:data:`PROBE_TURNS`)."""
+    return exact_turns < pos.turns_left <= exact_turns + PROBE_TURNS
+
+
+def probe_played(child, nodes: int, node_limit=None, time_limit=None) -> tuple[Facts, int]:
+    """The played turn's probe at ``child`` (the position after it): its share of the
+    pool of ``nodes`` (the first of 1 + :data:`PROBE_CANDIDATES`); returns the facts and
+    the nodes left for the engine's turns."""
+    mine = nodes // (1 + PROBE_CANDIDATES)
+    f = probe_facts(child, mine if node_limit is None else min(mine, node_limit), time_limit)
+    return f, nodes - f.nodes
+
+
+def probe(pos, turn: int, estimate: dict, nodes: int, exact_turns: int = EXACT_TURNS,
+          time_limit=None, node_limit=None, threads: int = 1) -> dict:
+    """The engine's ``estimate`` at ``pos`` with its most visited turns (its own
+    first, :data:`PROBE_CANDIDATES` in all, not ``turn``) probed by the exact solver:
+    the engine's own turn as :func:`refine` does where that leaves at most
+    ``exact_turns`` turns, the others (:func:`probe_facts`) sharing a pool of ``nodes``
+    (each what is left over the probes to come; at most ``node_limit`` each).
+    ``best_bound``: the best of their proved bounds for the mover (a proved bound on
+    the best value); a turn proved at least as good as the engine's own (its proved
+    value, else its estimate) becomes ``best``, valued exactly (``best_exact``).
+    ``time_limit``: :func:`refine`'s, and a safety net for all the probes together
+    (None: none); ``threads``: :func:`refine`'s."""
+    red = pos.side == RED
+    start = time.perf_counter()
+    if estimate["best"] != turn:
+        estimate = refine(pos, estimate, exact_turns, time_limit, node_limit, threads)
+    own = estimate["best"]
+    order = [own] + [t for t in estimate.get("candidates", ()) if t != own]
+    bound, found = None, None
+    todo = [t for t in order if t != turn][:PROBE_CANDIDATES]
+    for k, t in enumerate(todo):
+        if t == own and estimate.get("best_exact"):
+            f = Facts(estimate["best_value"], estimate["best_value"], True)
+        else:
+            left = None
+            if time_limit is not None:
+                left = time_limit - (time.perf_counter() - start)
+                if left <= 0:
+                    break
+            child = pos.copy()
+            child.make(t)
+            share = max(nodes // (len(todo) - k), 1)
+            f = probe_facts(child, share if node_limit is None else min(share, node_limit),
+                            left)
+            nodes = max(nodes - f.nodes, 0)
+        v = f.lower if red else f.upper
+        if bound is None or (v > bound if red else v < bound):
+            bound = v
+        if f.exact and (found is None or (f.lower > found[1] if red else f.lower < found[1])):
+            found = (t, f.lower)
+    if bound is None:
+        return estimate
+    out = {**estimate, "best_bound": bound}
+    if found is not None and found[0] != own:
+        mine = estimate["best_value"]
+        if (found[1] >= mine) if red else (found[1] <= mine):
+            out.update(best=found[0], best_value=found[1], best_exact=True)
+    return out
+
+
 def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float = ENGINE_SECONDS,
           exact_turns: int = EXACT_TURNS, cpsat: bool = True, engine=None,
           node_limit: int | None = None, progress=None) -> CheckResult:
@@ -471,9 +588,16 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     if child.is_over():
         played = over_facts(child)
     tell = progress or (lambda msg: None)
+    probing = beyond_horizon(core, exact_turns)
+    budget = engine.seconds if engine is not None else engine_seconds
+    nodes = probe_nodes(core, budget * PROBE_SHARE if time_limit is None
+                        else time_limit * SOLVER_SHARE) if probing else 0
     if core.turns_left - 1 == exact_turns and not played.exact:
         played = solver_facts(child, share(SOLVER_SHARE / 2), node_limit,   # the value after
                               _phase(progress, "after the turn"))
+    elif probing and not played.exact:
+        tell(f"the exact solver after the turn ({nodes // (1 + PROBE_CANDIDATES):,} nodes)")
+        played, nodes = probe_played(child, nodes, node_limit, share(SOLVER_SHARE / 2))
     if core.turns_left <= exact_turns:
         before, played = turn_facts(core, turn, share(SOLVER_SHARE), node_limit,
                                     progress=progress)
@@ -508,9 +632,12 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
         # keeps the limit where the cost model is too hopeful for this machine.
         estimate = eng.judge(core, turn, seconds,
                              deadline=None if time_limit is None else start + time_limit)
-        if estimate["best"] != turn and not before.exact:
-            left = None if time_limit is None else \
-                max(time_limit - (time.perf_counter() - start), 0.001)
+        left = None if time_limit is None else \
+            max(time_limit - (time.perf_counter() - start), 0.001)
+        if probing:
+            tell(f"the exact solver after the engine's turns ({nodes:,} nodes)")
+            estimate = probe(core, turn, estimate, nodes, exact_turns, left, node_limit)
+        elif estimate["best"] != turn and not before.exact:
             estimate = refine(core, estimate, exact_turns, left, node_limit)
     res = judge(core, turn, before, played, estimate, notes)
     res.seconds = time.perf_counter() - start

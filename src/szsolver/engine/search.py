@@ -482,7 +482,9 @@ class Engine:
         iterations through ``turn`` until it has as many visits as the engine's turn
         (at most half the first search, and at most the budget's rest: the whole within
         the budget), so both estimates rest on searches of the same size. Returns ``{"best": turn,
-        "best_value": v, "played_value": v, "visits": {...}, "iterations": n}``,
+        "best_value": v, "played_value": v, "visits": {...}, "iterations": n}``
+        and ``"candidates"``, the first search's most visited root turns (up to 8, most
+        visited first),
         values Red's side (estimates, never proved); where the tree opens no turn
         (one turn left, two under Basic) every turn is solved instead and the
         answer has ``"exact": True``. ``"pv"``: the engine's expected line from its
@@ -514,6 +516,7 @@ class Engine:
         return {"best": best, "best_value": int(round(stats[best][1])),
                 "played_value": int(round(stats[turn][1])),
                 "visits": {"best": stats[best][0], "played": stats[turn][0]},
+                "candidates": [t for t, *_rest in first[:8]],
                 "pv": line,
                 "iterations": tree.iterations, "stopped": stopped}
 
