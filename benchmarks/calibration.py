@@ -3,7 +3,7 @@
 
 Run: python3 benchmarks/calibration.py prove [--time-limit S] [--names SUB] [--sources A,B]
      python3 benchmarks/calibration.py measure [--factor F] [--prove-limit S] [--names SUB]
-         [--json FILE]
+         [--parts best,check,engine] [--json FILE]
 
 Positions, both rules, each at 9 and 10 turns left, with the turn its game played next:
 * ``example``: the rulebook example game; ``greedy1``-``greedy4``: the greedy games of
@@ -30,6 +30,8 @@ a longer limit tries it again).
   and, at the default budget, with the solver off (the engine's verdict alone, beside
   the CP-SAT bounds): the verdicts against the proved ones (the confusion matrix), and
   how often a proved optimal turn is called a mistake or a blunder.
+``--parts`` measures only some of the three (``best``, ``check``, ``engine``: check
+with the solver off); a change to ``check`` alone needs no new ``best`` figures.
 Everything the engine does is fixed work, so the measure gives the same figures on
 every run and machine; only its seconds vary.
 """
@@ -61,6 +63,7 @@ SELFPLAY_GAMES = 3
 GREEDY_SEEDS = (1, 2, 3, 4)
 CHECK_SECONDS = 2.0          # check's engine budget by default (analysis.check.ENGINE_SECONDS)
 RULES = ((BASIC, 5, "basic"), (ADVANCED, 4, "advanced"))
+PARTS = ("best", "check", "engine")
 
 
 def opening_game(rule, neutrals, index):
@@ -186,27 +189,32 @@ def value_after(entry, turn, limit, store):
     return f.lower
 
 
-def measure_one(entry, factor, limit, store):
+def measure_one(entry, factor, limit, store, parts=PARTS):
     pos = core_of(entry)
     mover, value = pos.side, entry["value"]
     played = parse_turn(entry["played"])
     out = {"name": entry["name"]}
     for tag, k in (("1x", 1.0), (f"{factor:g}x", factor)):
-        t = time.perf_counter()
-        res = Engine(DEFAULT_SECONDS * k, bounds=True, spent=COMMAND_START).analyse(pos)
-        secs = time.perf_counter() - t
-        turn = format_turn(res.turn)
-        after = value_after(entry, turn, limit, store)
-        loss = None if after is None else classify(value, after, mover)[0]
-        t = time.perf_counter()
-        ch = check(pos, played, engine_seconds=CHECK_SECONDS * k)
-        out[tag] = {"turn": turn, "optimal": loss == 0 if entry["best"] is None else turn in entry["best"],
-                    "loss": loss,
-                    "estimate": res.value, "error": abs(res.value - value),
-                    "best_seconds": round(secs, 2), "check_verdict": ch.verdict,
-                    "check_method": ch.method, "check_proved": ch.verdict_proved,
-                    "check_seconds": round(time.perf_counter() - t, 2)}
-        if k == 1.0:      # the engine's own verdict: the solver off, the CP-SAT bounds on
+        out[tag] = {}
+        if "best" in parts:
+            t = time.perf_counter()
+            res = Engine(DEFAULT_SECONDS * k, bounds=True, spent=COMMAND_START).analyse(pos)
+            secs = time.perf_counter() - t
+            turn = format_turn(res.turn)
+            after = value_after(entry, turn, limit, store)
+            loss = None if after is None else classify(value, after, mover)[0]
+            out[tag].update({
+                "turn": turn, "loss": loss,
+                "optimal": loss == 0 if entry["best"] is None else turn in entry["best"],
+                "estimate": res.value, "error": abs(res.value - value),
+                "best_seconds": round(secs, 2)})
+        if "check" in parts:
+            t = time.perf_counter()
+            ch = check(pos, played, engine_seconds=CHECK_SECONDS * k)
+            out[tag].update({"check_verdict": ch.verdict, "check_method": ch.method,
+                             "check_proved": ch.verdict_proved,
+                             "check_seconds": round(time.perf_counter() - t, 2)})
+        if k == 1.0 and "engine" in parts:   # the engine's own verdict: the solver off, the CP-SAT bounds on
             out["engine_verdict"] = check(pos, played, engine_seconds=CHECK_SECONDS,
                                           exact_turns=MIN_EXACT_TURNS).verdict
     played_value = entry["turns"][entry["played"]]
@@ -214,15 +222,24 @@ def measure_one(entry, factor, limit, store):
     return out
 
 
-def report(rows, factor):
+def report(rows, factor, parts=PARTS):
     n = len(rows)
     for tag in ("1x", f"{factor:g}x"):
         r = [x[tag] for x in rows]
+        print(f"\nbudget {tag}: best --time {DEFAULT_SECONDS * (1 if tag == '1x' else factor):g}, "
+              f"check's engine {CHECK_SECONDS * (1 if tag == '1x' else factor):g} s")
+        if "check" in parts:
+            confusion(rows, lambda x: x[tag]["check_verdict"], "check")
+            print(f"  check seconds (wall): median "
+                  f"{statistics.median(x['check_seconds'] for x in r):.2f}, "
+                  f"max {max(x['check_seconds'] for x in r):.2f}")
+        if tag == "1x" and "engine" in parts:
+            confusion(rows, lambda x: x["engine_verdict"], "check, solver off")
+        if "best" not in parts:
+            continue
         opt = sum(x["optimal"] for x in r)
         losses = [x["loss"] for x in r if x["loss"] is not None]
         errors = [x["error"] for x in r]
-        print(f"\nbudget {tag}: best --time {DEFAULT_SECONDS * (1 if tag == '1x' else factor):g}, "
-              f"check's engine {CHECK_SECONDS * (1 if tag == '1x' else factor):g} s")
         print(f"  engine's turn optimal: {rate(opt, n)}")
         if losses:
             print(f"  loss of its turn: mean {statistics.mean(losses):.1f}, worst {max(losses)}"
@@ -231,9 +248,6 @@ def report(rows, factor):
               f"worst {max(errors)}")
         print(f"  best seconds (wall): median {statistics.median(x['best_seconds'] for x in r):.2f},"
               f" max {max(x['best_seconds'] for x in r):.2f}")
-        confusion(rows, lambda x: x[tag]["check_verdict"], "check")
-        if tag == "1x":
-            confusion(rows, lambda x: x["engine_verdict"], "check, solver off")
 
 
 def confusion(rows, verdict, label):
@@ -256,15 +270,23 @@ def measure(a):
     entries = [e for e in store.values() if e.get("value") is not None
                and (not a.names or a.names in e["name"])]
     print(f"{len(entries)} proved positions of {len(store)} in the store")
+    parts = a.parts.split(",")
+    unknown = set(parts) - set(PARTS)
+    if unknown:
+        sys.exit(f"Error: unknown parts {', '.join(sorted(unknown))}: use {', '.join(PARTS)}")
     rows = []
     for e in entries:
-        row = measure_one(e, a.factor, a.prove_limit, store)
+        row = measure_one(e, a.factor, a.prove_limit, store, parts)
         rows.append(row)
         x = row["1x"]
-        print(f"{e['name']:<24} {x['turn']:>6} {'optimal' if x['optimal'] else 'loss ' + str(x['loss']):<10}"
-              f" est {x['estimate']:+5d} vs {e['value']:+5d}  check {x['check_verdict']:<10}"
-              f" proved {row['proved_verdict']}", flush=True)
-    report(rows, a.factor)
+        said = [f"{x['turn']:>6} {'optimal' if x['optimal'] else 'loss ' + str(x['loss']):<10}"
+                f" est {x['estimate']:+5d} vs {e['value']:+5d}"] if "best" in parts else []
+        if "check" in parts:
+            more = row[f"{a.factor:g}x"]["check_verdict"]
+            said.append(f"check {x['check_verdict']} ({more} at {a.factor:g}x)")
+        print(f"{e['name']:<24} " + "  ".join(said) + f"  proved {row['proved_verdict']}",
+              flush=True)
+    report(rows, a.factor, parts)
     if a.json:
         with open(a.json, "w", encoding="utf-8") as f:
             json.dump(rows, f, indent=1)
@@ -284,6 +306,8 @@ def main():
     m.add_argument("--prove-limit", type=float, default=600.0)
     m.add_argument("--names", default=None)
     m.add_argument("--json", default=None)
+    m.add_argument("--parts", default=",".join(PARTS),
+                   help="comma-separated: best, check, engine (default all)")
     a = ap.parse_args()
     if a.cmd == "prove" and a.list:
         for e in positions():
