@@ -282,6 +282,24 @@ def test_an_estimate_reads_a_result_the_bounds_prove():
     assert res.verdict == "blunder"          # +1 estimated: too close to call
 
 
+def test_a_proved_bound_on_the_played_value_does_not_widen_the_engine_s_loss():
+    """The engine's two estimates come from one search and are comparable; a proved
+    bound moves both, not one: the played value proved at most -1 (a loss on a
+    neutral), estimated +29 beside a best turn at +64, is no loss of 65 (a blunder),
+    and a best turn estimated too close to call is no proved change of result."""
+    core, turn = _deeper_cases()[0]
+    other = next(t for t in core.legal_turns() if t != turn)
+    sign = 1 if core.side == 0 else -1
+    played = Facts(-803, -1) if sign > 0 else Facts(1, 803)
+    estimate = {"best": other, "best_value": 64 * sign, "played_value": 29 * sign,
+                "iterations": 1000, "pv": []}
+    res = judge(core, turn, Facts(), played, estimate)
+    assert (res.verdict, res.played_value) == ("optimal", -sign)      # 35: within precision
+    res = judge(core, turn, Facts(), played,
+                {**estimate, "best_value": 47 * sign, "played_value": -10 * sign})
+    assert (res.loss, res.verdict) == (57, "inaccuracy")
+
+
 def test_turn_facts_stopped_by_a_node_limit_keep_proved_bounds():
     for core, turn in _deeper_cases()[:4]:
         value, best, after = _truth(core, turn)

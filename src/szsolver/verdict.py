@@ -105,12 +105,16 @@ def classify_estimate(best_value: int, played_value: int, mover: int,
     and its precision), but where a proved interval holds one result only (a played
     +1 proved: a win on a neutral, not "too close to call"), that result is read, and
     a loss proved above 0 is no longer within the estimate's precision (then the
-    margin is 0, as for proved values).
+    margin is 0, as for proved values). An estimate too close to call beside a
+    proved result is not read as a change of result: a played -1 proved (a loss on a
+    neutral) against a best turn estimated at +47 is no proved loss against a draw.
 
     >>> classify_estimate(101, 1, 0), classify_estimate(101, 1, 0, played=(1, 1))
     ((100, 'blunder'), (100, 'mistake'))
     >>> classify_estimate(110, 100, 0, (101, 1600), (100, 100))
     (10, 'inaccuracy')
+    >>> classify_estimate(47, -10, 0, played=(-803, -1)), classify_estimate(47, -10, 0)
+    ((57, 'inaccuracy'), (57, 'inaccuracy'))
     """
     far = (-10 ** 6, 10 ** 6)
     b, p = best or far, played or far
@@ -121,11 +125,16 @@ def classify_estimate(best_value: int, played_value: int, mover: int,
     loss = loss_of(best_value, played_value, mover)
     if loss == 0 or loss < margin:
         return 0, "optimal"
-    res_b, res_p = (proved_result(i, mover) if i is not None else None for i in (best, played))
-    if res_b is None:
-        res_b = result_of(best_value, mover, margin)
-    if res_p is None:
-        res_p = result_of(played_value, mover, margin)
+    proved_b, proved_p = (proved_result(i, mover) if i is not None else None
+                          for i in (best, played))
+    res_b = result_of(best_value, mover, margin) if proved_b is None else proved_b
+    res_p = result_of(played_value, mover, margin) if proved_p is None else proved_p
+    close = lambda v: margin and abs(v) <= margin
+    # an estimate too close to call beside a proved result: the result may be the same
+    if proved_p is not None and proved_b is None and close(best_value):
+        res_b = res_p
+    if proved_b is not None and proved_p is None and close(played_value):
+        res_p = res_b
     if res_p < res_b:
         return loss, "blunder"
     return loss, "mistake" if loss >= MISTAKE_LOSS else "inaccuracy"

@@ -432,6 +432,12 @@ def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = 
     if estimate is not None:
         vb, vp = estimate["best_value"], estimate["played_value"]
         best = [estimate["best"]]
+        # The engine's loss: its two estimates come from one search, so they are
+        # comparable (a proved value and an estimate are not: a played value proved
+        # -1 against an estimated +64 is no loss of 65 when the search put the played
+        # turn at +29).
+        loss = 0 if estimate["best"] == turn else \
+            loss_of(estimate.get("best_estimate", vb), vp, mover)
         if exact_p:
             vp = p[0]
         if exact_b:
@@ -440,14 +446,19 @@ def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = 
             vb = vp                   # the engine's own choice: no loss by its estimate
         elif loss_of(vp, vb, mover) > 0:
             # the played turn looks better than the engine's choice: the best found
-            vb, best = vp, [turn]
-        vb = min(max(vb, b[0]), b[1])
+            vb, best, loss = vp, [turn], 0
+        res.lower, res.upper = _bounds_dict(b, p, mover)
         vp = min(max(vp, p[0]), p[1])
+        if not exact_b:
+            # the level from the played value (proved or estimated), the gap the
+            # engine's, both within the proved bounds
+            loss = min(max(loss, res.lower["loss"]), res.upper["loss"])
+            vb = vp + loss if mover == RED else vp - loss
+        vb = min(max(vb, b[0]), b[1])
         vb = max(vb, vp) if mover == RED else min(vb, vp)
         res.value_before = res.best_value = vb
         res.played_value = vp
         res.best = sorted(best)
-        res.lower, res.upper = _bounds_dict(b, p, mover)
         # the estimates read beside the proved bounds: a result or a loss they prove
         # is not read with the estimate's margin
         res.loss, res.verdict = classify_estimate(vb, vp, mover, b, p)
@@ -488,7 +499,8 @@ def refine(pos, estimate: dict, exact_turns: int = EXACT_TURNS, time_limit=None,
     f = solver_facts(child, time_limit, node_limit, threads=threads)
     if not f.exact:
         return estimate
-    return {**estimate, "best_value": f.value, "best_exact": True}
+    return {**estimate, "best_value": f.value, "best_exact": True,
+            "best_estimate": estimate.get("best_estimate", estimate["best_value"])}
 
 
 def beyond_horizon(pos, exact_turns: int = EXACT_TURNS) -> bool:
@@ -551,7 +563,8 @@ def probe(pos, turn: int, estimate: dict, nodes: int, exact_turns: int = EXACT_T
     if found is not None and found[0] != own:
         mine = estimate["best_value"]
         if (found[1] >= mine) if red else (found[1] <= mine):
-            out.update(best=found[0], best_value=found[1], best_exact=True)
+            out.update(best=found[0], best_value=found[1], best_exact=True,
+                       best_estimate=estimate.get("best_estimate", mine))
     return out
 
 
