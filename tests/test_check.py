@@ -300,6 +300,19 @@ def test_a_proved_bound_on_the_played_value_does_not_widen_the_engine_s_loss():
     assert (res.loss, res.verdict) == (57, "inaccuracy")
 
 
+def test_the_engine_s_own_turn_proved_is_the_best_s_level():
+    """Where the engine's own turn is proved, its value, not the gap of the search's
+    estimates, says how good the best turn is: played proved a neutral worse than the
+    engine's turn (both lost by a neutral), estimated 81 apart, is an inaccuracy."""
+    core, turn = _deeper_cases()[0]
+    other = next(t for t in core.legal_turns() if t != turn)
+    s = 1 if core.side == 0 else -1
+    estimate = {"best": other, "best_value": -s, "best_exact": True, "best_estimate": 29 * s,
+                "played_value": -52 * s, "iterations": 1000, "pv": []}
+    res = judge(core, turn, Facts(), Facts(-2 * s, -2 * s, True), estimate)
+    assert (res.best_value, res.loss, res.verdict) == (-s, 1, "inaccuracy")
+
+
 def test_turn_facts_stopped_by_a_node_limit_keep_proved_bounds():
     for core, turn in _deeper_cases()[:4]:
         value, best, after = _truth(core, turn)

@@ -449,9 +449,10 @@ def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = 
             vb, best, loss = vp, [turn], 0
         res.lower, res.upper = _bounds_dict(b, p, mover)
         vp = min(max(vp, p[0]), p[1])
-        if not exact_b:
+        if not exact_b and not estimate.get("best_exact"):
             # the level from the played value (proved or estimated), the gap the
-            # engine's, both within the proved bounds
+            # engine's, both within the proved bounds (where the engine's own turn is
+            # proved, its value is the best's level instead: no estimate is left)
             loss = min(max(loss, res.lower["loss"]), res.upper["loss"])
             vb = vp + loss if mover == RED else vp - loss
         vb = min(max(vb, b[0]), b[1])
