@@ -216,9 +216,8 @@ def probe_nodes(pos, seconds: float) -> int:
     """The probes' pool of nodes at ``pos`` for ``seconds`` of budget (see
     :data:`PROBE_SHARE`; the caller applies the share): a pure function of the rule and
     the seconds, at least ``MIN_SOLVER_NODES`` a probe."""
-    from ..engine.search import MIN_SOLVER_NODES, SOLVER_NODES_PER_SECOND, _rule
-    return max(MIN_SOLVER_NODES * (1 + PROBE_CANDIDATES),
-               int(seconds * SOLVER_NODES_PER_SECOND[_rule(pos)]))
+    from ..engine.search import MIN_SOLVER_NODES, solver_nodes_for
+    return max(MIN_SOLVER_NODES * (1 + PROBE_CANDIDATES), solver_nodes_for(pos, seconds))
 
 
 def turn_facts(pos, turn: int, time_limit=None, node_limit=None,

@@ -275,6 +275,12 @@ def budget(pos, seconds: float, *, bounds: bool = False, solver: bool = False,
     return Budget(seconds, int(iterations), nodes, per)
 
 
+def solver_nodes_for(pos, seconds: float) -> int:
+    """The exact solver's nodes in ``seconds`` of budget at ``pos``
+    (:data:`SOLVER_NODES_PER_SECOND`, by the rule)."""
+    return int(seconds * SOLVER_NODES_PER_SECOND[_rule(pos)])
+
+
 def iterations_for(pos, seconds: float) -> int:
     """The tree search's iterations for ``seconds`` at ``pos`` when it has the whole
     budget (no bounds, no solver): ``budget(pos, seconds).iterations``."""
@@ -394,7 +400,7 @@ class Engine:
                 # (8 turns left: 256 MiB, 0.5 s of page faults for a search of 0.3 s)
                 if self.wall_clock:
                     limit = max(self.seconds * SOLVER_SHARE, 0.01)
-                    nodes = int(limit * SOLVER_NODES_PER_SECOND[_rule(core)])
+                    nodes = solver_nodes_for(core, limit)
                 else:
                     limit, nodes = None, plan.solver_nodes
                 res = solve(core, node_limit=nodes if limit is None else None,
