@@ -30,12 +30,12 @@ extensions = [
 ]
 
 # The package lives in src/ (so a clone's root never shadows the installed, compiled
-# package); the published puzzle collection in puzzles/ ships as szsolver.puzzles.
+# package); the published puzzle collections ship as package data of szsolver.puzzles.
 PACKAGES = find_packages("src")
 
 setup(
-    package_dir={"": "src", "szsolver.puzzles": "puzzles"},
-    packages=[*PACKAGES, "szsolver.puzzles"],
+    package_dir={"": "src"},
+    packages=PACKAGES,
     package_data={"": ["*.pxd", "*.pyx"], "szsolver": ["data/*"], "szsolver.puzzles": ["*.json"],
                   "szsolver.stargazers": ["boards/*.json"],
                   "szsolver.web": ["static/*", "templates/*"]},

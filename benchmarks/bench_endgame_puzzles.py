@@ -15,7 +15,7 @@ import argparse
 import statistics
 import time
 
-from szsolver.endgame import puzzles as P
+from szsolver.puzzles import endgame as P
 from szsolver.endgame.solver import solve
 from szsolver.rules.text import checked_turn, turn_table
 

@@ -43,7 +43,9 @@ ALLOWED = {
     # bit helpers, seeds, record and picture formats and the verdict scale.
     "stargazers": GROUND | {"rules", "verdict", "formats"},
     "star": GROUND | {"rules", "verdict", "formats"},
-    "puzzles": set(),
+    # the puzzle room: the endgame puzzles on the exact solver (and the published
+    # collections, as data); no feature imports a puzzle
+    "puzzles": GROUND | {"rules", "formats", "endgame"},
 }
 
 

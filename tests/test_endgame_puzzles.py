@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from szsolver.cli.app import main
-from szsolver.endgame import puzzles as P
+from szsolver.puzzles import endgame as P
 from szsolver.endgame.solver import solve, turn_orbits
 from szsolver.errors import ParseError, UnknownPuzzleError
 from szsolver.rules.reference import Position as RefPosition

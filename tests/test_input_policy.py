@@ -240,7 +240,7 @@ def test_puzzle_ids(seed):
                 f"sz-easy-d{seed}"):
         with pytest.raises(UnknownPuzzleError):
             from szsolver.starmaps.ids import check_id
-            from szsolver.endgame.puzzles import parse_id
+            from szsolver.puzzles.endgame import parse_id
             (parse_id if pid.startswith("eg") else check_id)(pid)
         cmd = ["puzzle", "endgame", "show"] if pid.startswith("eg") else ["puzzle", "show"]
         one_line_error(run(*cmd, pid))

@@ -1,5 +1,5 @@
 """``szsolver puzzle endgame``: endgame puzzles ("Red to play and win"), each proved by
-the exact solver (see :mod:`szsolver.endgame.puzzles`).
+the exact solver (see :mod:`szsolver.puzzles.endgame`).
 
 Exit codes: 0 done (``check``: the right turn), 1 ``check`` given a wrong turn, 2 bad
 input (unknown ID, illegal turn text: one line ``Error: ...``).
@@ -56,7 +56,7 @@ def _describe(p, with_solution: bool) -> tuple[dict, str]:
 
 
 def _check(p, turn: str, as_json: bool) -> None:
-    from ..endgame.puzzles import check_turn
+    from ..puzzles.endgame import check_turn
     r = check_turn(p, turn)
     if r["correct"]:
         text = (f"{r['turn']}: right. It keeps the result: {_value_text(r['value'])}; the proved line "
@@ -85,7 +85,7 @@ def endgame():
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def show_cmd(puzzle_id, with_solution, as_json):
     """Show the endgame puzzle PUZZLE_ID (e.g. eg-basic-medium-7, eg-basic-d20261122)."""
-    from ..endgame.puzzles import puzzle_from_id
+    from ..puzzles.endgame import puzzle_from_id
     emit(*_describe(puzzle_from_id(puzzle_id), with_solution), as_json)
 
 
@@ -97,7 +97,7 @@ def show_cmd(puzzle_id, with_solution, as_json):
 def check_cmd(puzzle_id, turn, as_json):
     """Check TURN (turn text like 44n66) as the answer to PUZZLE_ID: right (exit 0) or
     wrong (exit 1) with the solver's proved refutation."""
-    from ..endgame.puzzles import puzzle_from_id
+    from ..puzzles.endgame import puzzle_from_id
     _check(puzzle_from_id(puzzle_id), turn, as_json)
 
 
@@ -110,7 +110,7 @@ def check_cmd(puzzle_id, turn, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def daily_cmd(date, rule, with_solution, turn, as_json):
     """The endgame puzzle of the day (the same on every machine)."""
-    from ..endgame.puzzles import daily
+    from ..puzzles.endgame import daily
     p = daily(date, rule)
     if turn is not None:
         _check(p, turn, as_json)
@@ -127,7 +127,7 @@ def daily_cmd(date, rule, with_solution, turn, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def generate_cmd(rule, grade, seed, with_solution, as_json):
     """Generate the endgame puzzle eg-RULE-GRADE-SEED from seeded games, proved by the solver."""
-    from ..endgame.puzzles import generate
+    from ..puzzles.endgame import generate
     p = generate(rule, grade, seed)
     data, text = _describe(p, with_solution)
     text += f"\ngenerated in {p.seconds} s from {p.attempts} game(s)"

@@ -270,10 +270,10 @@ def puzzle_from_id(pid: str, progress=None) -> Generated:
     return generate(g, grade, seed, rule=rule, progress=progress)
 
 
-# --- the published collection (puzzles/) ------------------------------------------------------
+# --- the published collection (szsolver/puzzles/) ---------------------------------------------
 
 def _collection_dir() -> str:
-    # Installed as package data (szsolver.puzzles, from the repository's puzzles/).
+    # Package data of the puzzle room (szsolver.puzzles: its JSON files).
     return str(files("szsolver.puzzles"))
 
 
@@ -294,7 +294,7 @@ def collection_files(directory: str | None = None) -> list:
     root = files("szsolver.puzzles") if directory is None else pathlib.Path(directory)
     if not root.is_dir():
         return []
-    # puzzles/ also holds the endgame puzzles (endgame-*.json), which are not starmaps
+    # the room also holds the endgame puzzles (endgame-*.json), which are not starmaps
     return sorted((f for f in root.iterdir()
                    if f.name.endswith(".json") and not f.name.startswith("endgame-")),
                   key=lambda f: f.name)

@@ -27,7 +27,7 @@ IDs (``puzzle_id``) reproduce a puzzle on any machine:
   from games played by a seeded mix of greedy and random turns
   (:class:`szsolver.rules.seeds.SplitMix64` over ``puzzle_seed_v1("endgame", rule,
   grade, seed, attempt)``); the first qualifying position wins. The published
-  collection stores seeds 1..count (``puzzles/endgame-<rule>.json``, installed as ``szsolver.puzzles``).
+  collection stores seeds 1..count (``endgame-<rule>.json`` beside this module, in ``szsolver.puzzles``).
 * ``eg-basic-ex4``: the rulebook example game (replayed under the rule) 4 turns before
   its end, when that position qualifies.
 * ``eg-basic-d20261122``: the daily puzzle, picked from the collection by the date.
@@ -48,7 +48,7 @@ from ..rules.base import ADVANCED, BASIC, NO_NEUTRAL, RULE_NAMES, SIDE_NAMES, en
     rule_code, turn_neutral
 from ..rules.seeds import puzzle_rng_v1, puzzle_seed_v1
 from ..rules.text import checked_turn, position_string, turn_table
-from .solver import solve as _solve, turn_orbits
+from ..endgame.solver import solve as _solve, turn_orbits
 
 # The solver's techniques the published lines were proved with. Which of several
 # equally optimal lines a search settles on depends on them (the Advanced two-turn

@@ -1,1 +1,0 @@
-"""The published Starmaps puzzle collection (JSON files), installed as package data."""
