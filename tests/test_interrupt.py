@@ -125,13 +125,13 @@ def test_without_install_pythons_own_interrupt_stops_a_solve():
         signal.signal(signal.SIGINT, previous)
 
 
-def test_check_and_armed_entry(fresh):
-    interrupt.check()
+def test_raise_if_interrupted_and_armed_entry(fresh):
+    interrupt.raise_if_interrupted()
     os.kill(os.getpid(), signal.SIGINT)   # not armed: flag only, no exception
     time.sleep(0.01)
     assert interrupt.requested()
     with pytest.raises(interrupt.Interrupted):
-        interrupt.check()
+        interrupt.raise_if_interrupted()
     with pytest.raises(interrupt.Interrupted):
         with interrupt.armed():
             pass

@@ -23,7 +23,7 @@ How it works:
   ``catch_sigint_signal = False``: OR-Tools' own handler logs (allocates) inside the
   signal handler (seen deadlocking), stops the solve "as if a time limit was reached",
   and on return resets SIGINT to SIG_DFL, dropping Python's handler.
-* :func:`check` raises :class:`Interrupted` if the flag is set: call it at loop
+* :func:`raise_if_interrupted` raises :class:`Interrupted` if the flag is set: call it at loop
   boundaries whose steps may absorb a Ctrl-C (C code that clears the error).
 * Two safety nets for an interrupt lost on the way (both seen in stress tests): a
   ``sys.unraisablehook`` (the handler fired inside a weakref callback or ``__del__``,
@@ -48,7 +48,7 @@ import threading
 import time
 
 __all__ = ["Interrupted", "EXIT_CODE", "MESSAGE", "install", "uninstall", "installed",
-           "requested", "check", "armed", "run_blocking", "solve", "prepare",
+           "requested", "raise_if_interrupted", "armed", "run_blocking", "run_cp_sat", "prepare",
            "stop_on_interrupt", "exit_interrupted", "CpSolver"]
 
 EXIT_CODE = 130
@@ -90,7 +90,7 @@ def requested() -> bool:
     return _requested.is_set()
 
 
-def check() -> None:
+def raise_if_interrupted() -> None:
     """Raise :class:`Interrupted` if Ctrl-C has been pressed."""
     if _requested.is_set():
         raise Interrupted()
@@ -206,7 +206,7 @@ def armed():
     global _armed
     _armed += 1
     try:
-        check()
+        raise_if_interrupted()
         yield
     finally:
         _armed -= 1
@@ -242,7 +242,7 @@ def run_blocking(fn, stop, grace: float = GRACE):
     ``grace`` seconds ends the process (exit 130: never exit with a thread inside C++);
     in a library it is left to finish in the background. Returns ``fn()``'s value or
     raises its exception. Outside the main thread it just calls ``fn()``."""
-    check()
+    raise_if_interrupted()
     if threading.current_thread() is not threading.main_thread():
         return fn()
     box: dict = {}
@@ -260,7 +260,7 @@ def run_blocking(fn, stop, grace: float = GRACE):
     try:
         worker.start()         # inside the try: start() waits, so Ctrl-C can land here
         while not done.wait(POLL):
-            check()            # the handler did not raise (not armed): the flag did
+            raise_if_interrupted()            # the handler did not raise (not armed): the flag did
     except KeyboardInterrupt:
         if _installed:
             _requested.set()
@@ -268,7 +268,7 @@ def run_blocking(fn, stop, grace: float = GRACE):
             _stop_and_wait(stop, done, grace)
         raise Interrupted() from None
     worker.join()
-    check()                    # Ctrl-C while it returned: its answer may be a stopped one
+    raise_if_interrupted()                    # Ctrl-C while it returned: its answer may be a stopped one
     if "error" in box:
         raise box.pop("error")
     return box["value"]
@@ -306,7 +306,7 @@ def prepare(parameters) -> None:
     parameters.catch_sigint_signal = False
 
 
-def solve(solver, model, callback=None, grace: float = GRACE):
+def run_cp_sat(solver, model, callback=None, grace: float = GRACE):
     """``solver.solve(model, callback)`` stopped by Ctrl-C (then raises
     :class:`Interrupted`; never returns the status of an interrupted solve)."""
     prepare(solver.parameters)
@@ -318,7 +318,7 @@ def _cp_solver_class():
 
     class CpSolver(cp_model.CpSolver):
         """``cp_model.CpSolver`` whose ``solve()`` is stopped by Ctrl-C (see
-        :func:`solve`) and never installs OR-Tools' SIGINT handler."""
+        :func:`run_cp_sat`) and never installs OR-Tools' SIGINT handler."""
 
         def solve(self, model, solution_callback=None):
             prepare(self.parameters)

@@ -122,7 +122,7 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     for i in range(n - 1, -1, -1):
         if cores[i].turns_left > exact_turns:
             break
-        interrupt.check()
+        interrupt.raise_if_interrupted()
         if progress:
             progress(n - 1 - i, n, f"solving turn {turn_number(game, i)}")
         t = time.perf_counter()
@@ -136,7 +136,7 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     done = sum(1 for i in range(n) if facts[i] is not None and facts[i].exact and (
         (facts[i + 1] is not None and facts[i + 1].exact) or game.turns[i] in facts[i].best))
     for i in range(n):
-        interrupt.check()               # once per judged turn
+        interrupt.raise_if_interrupted()               # once per judged turn
         t = time.perf_counter()
         turn = game.turns[i]
         before = facts[i] or Facts()

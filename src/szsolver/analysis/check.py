@@ -240,7 +240,7 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
     told each proved bound as it comes."""
     from ..endgame import prover
     from ..endgame import solver as sv
-    interrupt.check()
+    interrupt.raise_if_interrupted()
     red = pos.side == RED
     child = pos.copy()
     child.make(turn)
@@ -622,7 +622,7 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
         return res.with_turns()
 
     # 2. Proved bounds from CP-SAT (each side's best and worst reachable score).
-    interrupt.check()
+    interrupt.raise_if_interrupted()
     if cpsat:
         tell("CP-SAT score bounds")
     if time_limit is None:
@@ -633,7 +633,7 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     played = bound_facts(child, played, t, cpsat, work)
 
     # 3. The engine's estimates, on a budget fixed by the limit (not by the clock).
-    interrupt.check()
+    interrupt.raise_if_interrupted()
     eng = engine or Engine(engine_seconds)
     seconds = (eng.seconds if engine is not None else engine_seconds) if time_limit is None \
         else time_limit * ENGINE_SHARE

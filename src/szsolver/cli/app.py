@@ -134,7 +134,7 @@ class _Group(click.Group):
         try:
             with interrupt.armed():
                 rv = super().invoke(ctx)
-                interrupt.check()            # a Ctrl-C the C search absorbed
+                interrupt.raise_if_interrupted()            # a Ctrl-C the C search absorbed
             _flush_output()
             return rv
         except KeyboardInterrupt:

@@ -203,7 +203,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     A Ctrl-C pressed before the call raises :class:`~szsolver.interrupt.Interrupted`
     at once; one pressed during the search stops it with the bounds proved so far.
     """
-    interrupt.check()
+    interrupt.raise_if_interrupted()
     _check_arguments(time_limit, node_limit, tt_size, options, score_caps, driver, threads)
     g = position.geometry
     if g.size > 64:          # before building a core position on it
