@@ -176,7 +176,7 @@ def test_game_example_load_and_positions(Position, tmp_path):
 
 
 def test_game_errors(Position):
-    with pytest.raises(sz.IllegalTurnError, match="round 2, blue: illegal turn: point 44"):
+    with pytest.raises(sz.IllegalTurnError, match="round 2, blue: illegal turn 44: point 44"):
         sz.Game.load("1. 44n66 64 2. 41 44", backend=Position)
     with pytest.raises(sz.ParseError, match="round 1, blue: bad turn"):
         sz.Game.load("1. 44n66 6x", backend=Position)

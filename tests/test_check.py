@@ -5,7 +5,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from szsolver.analysis.check import Facts, check, checked_turn, judge, turn_facts
+from szsolver.analysis.check import Facts, check, checked_turn_to_judge, judge, turn_facts
 from szsolver.verdict import ESTIMATE_MARGIN, classify, classify_bounds
 from szsolver.cli import main
 from szsolver.endgame.solver import solve
@@ -138,7 +138,7 @@ def test_a_value_proved_without_its_optimal_turns_does_not_condemn_a_turn(text, 
     values = brute(text)
     core = to_core(Reference(text))
     v = values[turn]
-    res = judge(core, checked_turn(core, turn), Facts(v, v, stopped="node limit"),
+    res = judge(core, checked_turn_to_judge(core, turn), Facts(v, v, stopped="node limit"),
                 Facts(v, v, True))
     assert res.played_value == v and res.loss == 0 and res.verdict == "optimal"
     assert res.verdict_proved and not res.exact
@@ -460,11 +460,22 @@ def test_bad_turns_are_input_errors():
     game = example_game()
     pos = game.position_before(10)
     with pytest.raises(IllegalTurnError, match="illegal turn 44"):
-        checked_turn(pos, "44")                  # occupied
+        checked_turn_to_judge(pos, "44")                  # occupied
     with pytest.raises(InputError, match="game is over"):
-        checked_turn(game.final, "15")
+        checked_turn_to_judge(game.final, "15")
     with pytest.raises(ValueError):
         check(pos, "4x")
+
+
+def test_an_illegal_turn_is_worded_once_for_judging_and_playing():
+    # the judge and the rules refuse an illegal turn with one message, naming the turn
+    pos = example_game().position_before(10)
+    for turn in ("44", "15n44"):
+        with pytest.raises(IllegalTurnError) as judged:
+            checked_turn_to_judge(pos, turn)
+        with pytest.raises(IllegalTurnError) as played:
+            pos.copy().play(turn)
+        assert str(judged.value) == str(played.value) == f"illegal turn {turn}: point 44 is occupied"
 
 
 # --- command line -----------------------------------------------------------------------

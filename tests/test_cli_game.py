@@ -187,7 +187,7 @@ BAD = {
     "more than 16 stones": (SEVENTEEN_RED + " B 5 5 basic", "17 red stones"),
     "counts vs side": (rows((4, "...R....")) + " R 5 5 basic", "do not fit red to move"),
     "too many neutrals": (rows((4, "...N....")) + " R 5 5 basic", "1 neutral stones placed"),
-    "occupied point": ("1. 44 64 2. 41 44", "round 2, blue: illegal turn: point 44 is occupied"),
+    "occupied point": ("1. 44 64 2. 41 44", "round 2, blue: illegal turn 44: point 44 is occupied"),
     "off-board point": ("1. 44 64 2. 19", "round 2, red: bad turn '19'"),
     "no neutral left": ('[Neutrals "0 5"] 1. 44n66', "red has no neutral stones left"),
     "after the end": (EXAMPLE + "17. 15", "round 17, red: a turn after the game ended"),
@@ -215,7 +215,7 @@ def test_bad_input_from_a_file_too(run, tmp_path):
     f.write_text(EXAMPLE.replace("2. 41 54", "2. 41 44"))
     r = run("replay", str(f))
     assert r.exit_code == 2
-    assert r.stderr.strip() == "Error: round 2, blue: illegal turn: point 44 is occupied"
+    assert r.stderr.strip() == "Error: round 2, blue: illegal turn 44: point 44 is occupied"
 
 
 def test_source_and_example_together_or_neither(run):

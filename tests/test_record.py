@@ -143,11 +143,11 @@ def record(moves, tags='[Rule "basic"] [Neutrals "5 5"]'):
 
 @pytest.mark.parametrize("text, error, message", [
     (record("1. 44 64 2. 41 44"), IllegalTurnError,
-     "round 2, blue: illegal turn: point 44 is occupied"),
+     "round 2, blue: illegal turn 44: point 44 is occupied"),
     (record("1. 44 64 2. 41 n44"), ParseError, "round 2, blue: bad turn 'n44'"),
     (record("1. 44 64 2. 19"), ParseError, "round 2, red: bad turn '19': point '19' is off"),
     (record("1. 44n66 64", '[Neutrals "0 5"]'), IllegalTurnError,
-     "round 1, red: illegal turn: red has no neutral stones left"),
+     "round 1, red: illegal turn 44n66: red has no neutral stones left"),
     (record("1. 44 2. 41"), ParseError, "round 1, blue: turn missing before '2.'"),
     (record("1. 44 64 3. 41"), ParseError, "expected round number '2.', got '3.'"),
     (record("1. 44 64 41"), ParseError, "turn '41' needs its round number first"),

@@ -860,7 +860,7 @@ def test_a_shared_link_opens_at_its_turn(server, page, browser):
     assert "turn must be a number (digits 0-9), got '\u0661'" in other.text_content("#sz-msg")
     other.goto(server + "/analysis?turns=44.44")
     other.wait_for_selector("body[data-ready]")
-    assert "round 1, blue: illegal turn: point 44 is occupied" in other.text_content("#sz-msg")
+    assert "round 1, blue: illegal turn 44: point 44 is occupied" in other.text_content("#sz-msg")
     assert other.locator("#sz-board svg .sz-point").count() == 55
     ctx.close()
 

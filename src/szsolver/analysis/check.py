@@ -39,12 +39,12 @@ from dataclasses import dataclass, field
 
 from .. import interrupt
 from ..bounds.model import work_for
-from ..errors import IllegalTurnError, InputError, ParseError
+from ..errors import InputError, ParseError
 from ..formats.notation import format_turn, position_string
 from ..limits import check_count, check_seconds
-from ..rules.base import RED, SIDE_NAMES, turn_error
+from ..rules.base import RED, SIDE_NAMES
 from ..rules.geometry import STARS_ZONE
-from ..rules.text import turn_table
+from ..rules.text import checked_turn, turn_table
 from ..verdict import classify, classify_bounds, classify_estimate, loss_of
 
 EXACT_TURNS = 8                 # the solver is tried with at most this many turns left
@@ -362,23 +362,16 @@ def bound_facts(pos, facts: Facts | None = None, time_limit=None, cpsat: bool = 
     return Facts(max(f.lower, lo), min(f.upper, hi), False, f.best, f.scores, sb, f.stopped)
 
 
-def checked_turn(pos, turn) -> int:
-    """The turn code of ``turn`` (a code or text) if it is legal at ``pos``, else an
-    IllegalTurnError naming it; InputError when the game is over."""
+def checked_turn_to_judge(pos, turn) -> int:
+    """The turn code of ``turn`` (a code or text) to judge at ``pos``: InputError when
+    the game is over (there is no turn to judge), ParseError for what is neither text
+    nor a code, else the rules' one check (:func:`szsolver.rules.text.checked_turn`:
+    IllegalTurnError naming the turn and why)."""
     if pos.is_over():
         raise InputError("the game is over: there is no turn to judge in this position")
-    if isinstance(turn, str):
-        from ..formats.notation import parse_turn
-        text = turn
-        turn = parse_turn(turn, pos.geometry)
-    elif isinstance(turn, bool) or not isinstance(turn, int):
+    if isinstance(turn, bool) or not isinstance(turn, (str, int)):
         raise ParseError(f"a turn is text like '44n66' or a turn code, not {type(turn).__name__}")
-    else:
-        text = format_turn(turn, pos.geometry)
-    why = turn_error(pos, int(turn))          # the reason the back ends' play gives
-    if why is not None:
-        raise IllegalTurnError(f"illegal turn {text}: {why}")
-    return int(turn)
+    return checked_turn(pos, turn)
 
 
 def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = None,
@@ -591,7 +584,7 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     start = time.perf_counter()
     share = (lambda f: None) if time_limit is None else (lambda f: time_limit * f)
     core = to_core(pos)
-    turn = checked_turn(core, turn)
+    turn = checked_turn_to_judge(core, turn)
     child = core.copy()
     child.make(turn)
     notes = []

@@ -83,10 +83,10 @@ def solve_position(pos, *, all_turns: bool = False, time_limit: float | None = N
 
 
 def check_turn(pos, turn, *, time_limit: float | None = None, progress=None):
-    from ..analysis.check import check, checked_turn
+    from ..analysis.check import check, checked_turn_to_judge
     from ..rules.backends import to_core
     core = to_core(pos)
-    return check(core, checked_turn(core, turn), time_limit=time_limit, progress=progress)
+    return check(core, checked_turn_to_judge(core, turn), time_limit=time_limit, progress=progress)
 
 
 def annotate_game(game, *, exact_turns: int | None = None, **options):
@@ -562,12 +562,12 @@ def best(pos, game, o):
 def check(pos, game, o):
     """Was TURN optimal in the position, or the game's N-th turn (``--turn N``)?"""
     from ..analysis.annotate import turn_number
-    from ..analysis.check import check as check_core, checked_turn
+    from ..analysis.check import check as check_core, checked_turn_to_judge
     from ..rules.backends import to_core
     pos, turn = turn_to_judge(pos, game, o, "the turn to judge (like 44n66)",
                               first=lambda game: turn_number(game, 0))
     core = to_core(pos)
-    turn = checked_turn(core, turn)
+    turn = checked_turn_to_judge(core, turn)
     show = _progress(o, not o.as_json)
     try:
         res = check_core(core, turn, time_limit=o.time_limit, progress=show)

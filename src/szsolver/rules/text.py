@@ -305,11 +305,17 @@ def turn_code(geometry: Geometry, turn) -> int:
 
 def checked_turn(pos, turn) -> int:
     """The code of ``turn`` (text or int) after checking it is legal in ``pos``;
-    IllegalTurnError naming why not (ParseError for text that is no turn)."""
+    IllegalTurnError naming the turn and why not (ParseError for text that is no turn).
+    The one check of a turn's legality, and its one message, for playing, replaying a
+    record and judging a turn alike."""
     code = turn_code(pos.geometry, turn)
     why = turn_error(pos, code)
     if why is not None:
-        raise IllegalTurnError(f"illegal turn: {why}")
+        try:
+            text = format_turn(code, pos.geometry)
+        except IllegalTurnError:
+            text = str(code)                   # a code that names no turn of the board
+        raise IllegalTurnError(f"illegal turn {text}: {why}")
     return code
 
 

@@ -73,7 +73,7 @@ export function legalTurns(board, pos) {
 // The position after `turn` (checked: an Error with turnError's words if illegal).
 export function playTurn(board, pos, turn) {
   const why = turnError(board, pos, turn);
-  if (why) throw new Error(`illegal turn: ${why}`);
+  if (why) throw new Error(`illegal turn ${turnText(board, turn)}: ${why}`);
   const next = { ...pos, red: new Set(pos.red), blue: new Set(pos.blue), neutral: new Set(pos.neutral),
     left: [...pos.left], side: 1 - pos.side };
   next[SIDES[pos.side]].add(turn.stone);
