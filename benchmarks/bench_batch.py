@@ -51,12 +51,12 @@ def _units(kind: str, args):
         return [Unit(daily_id(d), u.puzzle_unit, (d,)) for d in u.puzzle_dates("2026-11-23", args.days)]
     from szsolver.rules.backends import to_core
     from szsolver.formats.notation import position_string
-    from szsolver.formats.record import Game, example_game, game_string
+    from szsolver.formats.record import GameRecord, example_game, game_string
     game = example_game()
     units = []
     for k, p in enumerate(game.positions):
         if 1 <= to_core(p).turns_left <= 6:
-            g = Game({"Position": position_string(to_core(p))}, game.turns[k + 1:])
+            g = GameRecord({"Position": position_string(to_core(p))}, game.turns[k + 1:])
             units.append(Unit(f"cut{k}", u.annotate_unit, (f"cut{k}", game_string(g), 0.5, 8, 60.0)))
     return units
 

@@ -16,7 +16,7 @@ from szsolver.cli import main
 from szsolver.endgame.solver import solve
 from szsolver.errors import InputError
 from szsolver.formats.notation import format_turn, position_string
-from szsolver.formats.record import Game, example_game, game_string
+from szsolver.formats.record import GameRecord, example_game, game_string
 from szsolver.rules.reference import Position as Reference
 
 
@@ -24,7 +24,7 @@ def tail_game(turns_left):
     """The rulebook game's last ``turns_left`` turns, set up from its position there."""
     g = example_game()
     i = len(g.turns) - turns_left
-    return Game({"Position": position_string(g.positions[i - 1]), "Red": "MY Tian",
+    return GameRecord({"Position": position_string(g.positions[i - 1]), "Red": "MY Tian",
                  "Blue": "Aza Reyyaiya"}, g.turns[i:])
 
 
@@ -95,7 +95,7 @@ def test_each_position_gets_cpsat_bounds_once_within_the_budget(monkeypatch, cap
         calls.append((position_string(pos), time_limit, work_limit))
         return real(pos, time_limit, work_limit)
     monkeypatch.setattr(value, "score_bounds", spy)
-    ann = annotate(Game({"Rule": "basic"}, ["44n66", "64", "41"]), time_per_turn=0.05,
+    ann = annotate(GameRecord({"Rule": "basic"}, ["44n66", "64", "41"]), time_per_turn=0.05,
                    exact_turns=4)
     assert len(calls) == 4                                  # the start and three positions
     assert len({pos for pos, _, _ in calls}) == 4
@@ -199,11 +199,11 @@ def test_turn_numbers_and_errors():
     assert turn_index(t, 23) == 0
     with pytest.raises(InputError, match="outside the game"):
         turn_index(t, 22)
-    short = Game({}, g.turns[:5])
+    short = GameRecord({}, g.turns[:5])
     with pytest.raises(InputError, match="turn 6 was not played"):
         turn_index(short, 6)
     with pytest.raises(InputError, match="no turns"):
-        annotate(Game({}, []))
+        annotate(GameRecord({}, []))
 
 
 def test_cli_annotate_json_and_html(tmp_path):

@@ -23,7 +23,7 @@ from szsolver.batch.units import (TIMING_KEYS, annotate_unit, puzzle_dates,  # n
 from szsolver.endgame.solver import solve  # noqa: E402
 from szsolver.rules.backends import to_core  # noqa: E402
 from szsolver.formats.notation import format_turn, position_string  # noqa: E402
-from szsolver.formats.record import Game, example_game, game_string  # noqa: E402
+from szsolver.formats.record import GameRecord, example_game, game_string  # noqa: E402
 
 
 def _late_positions(low=3, high=6):
@@ -185,7 +185,7 @@ def test_batch_annotate_equals_serial(client, tmp_path):
     from szsolver.analysis.annotate import annotate
     game = example_game()
     k = [i for i, p in enumerate(game.positions) if to_core(p).turns_left == 5][0]
-    short = Game({"Position": position_string(to_core(game.positions[k]))},
+    short = GameRecord({"Position": position_string(to_core(game.positions[k]))},
                  game.turns[k + 1:])
     text = game_string(short)
     units = [Unit("late", annotate_unit, ("late.szg", text, 0.5, 8, 30.0)),

@@ -11,7 +11,7 @@ from szsolver.cli import main
 from szsolver.endgame.solver import solve
 from szsolver.errors import IllegalTurnError, InputError
 from szsolver.formats.notation import format_turn, position_string
-from szsolver.formats.record import Game, example_game, example_path, game_string
+from szsolver.formats.record import GameRecord, example_game, example_path, game_string
 from szsolver.rules.reference import Position as Reference
 
 
@@ -526,7 +526,7 @@ def test_cli_check_bad_input_is_one_line_exit_2(args, message):
 def test_cli_check_a_game_that_ends_before_the_turn(tmp_path):
     game = example_game()
     tags = {k: v for k, v in game.tags.items() if k != "Result"}
-    short = Game(tags, game.turns[:12])                            # six rounds
+    short = GameRecord(tags, game.turns[:12])                            # six rounds
     f = tmp_path / "short.szg"
     f.write_text(game_string(short))
     r = run("check", str(f), "--turn", "13")

@@ -139,7 +139,7 @@ def test_one_record_base_replays_and_checks_the_result_for_every_game():
     """The replay, the rounds and sides, and the Result tag's check are the record
     base's, for all three games (each says only how a play is made): one wording of the
     warning, counted alike."""
-    from szsolver.formats.record import Game as StarsZoneGame, RecordedGame
+    from szsolver.formats.record import GameRecord as StarsZoneGame, RecordedGame
     from szsolver.star.record import Game as StarGame
     from szsolver.stargazers.record import Game as StargazersGame
     for cls in (StarsZoneGame, StarGame, StargazersGame):

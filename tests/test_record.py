@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from szsolver.errors import IllegalTurnError, InputError, InvalidPositionError, ParseError
 from szsolver.rules import reference
 from szsolver.formats.notation import format_turn, position_json, position_string
-from szsolver.formats.record import (Game, example_game, example_path, game_json, game_string,
+from szsolver.formats.record import (GameRecord, example_game, example_path, game_json, game_string,
                                      load_source, parse_game, parse_game_json, read_record,
                                      tag_line)
 
@@ -91,7 +91,7 @@ def random_games(draw, Position=reference.Position):
         tags["Red"] = draw(name)
     if draw(st.booleans()):
         tags["Event"] = draw(name)
-    game = Game(tags, (), backend=Position)
+    game = GameRecord(tags, (), backend=Position)
     for _ in range(draw(st.integers(0, 32))):
         turns = game.final.legal_turns()
         game.play(turns[draw(st.integers(0, len(turns) - 1))])
@@ -122,7 +122,7 @@ def test_set_up_games_round_trip(Position, data):
     """A [Position] tag starts from a set-up; with Blue to move rounds start 'N...'."""
     prefix = data.draw(random_games(Position))
     rest = data.draw(st.integers(0, 5))
-    game = Game({"Position": position_string(prefix.final)}, (), backend=Position)
+    game = GameRecord({"Position": position_string(prefix.final)}, (), backend=Position)
     for _ in range(rest):
         if game.final.is_over():
             break
@@ -342,11 +342,11 @@ def test_read_record_names_the_line_of_a_bad_part(text, message):
 @pytest.mark.parametrize("game", ["stars-zone", "star", "stargazers"])
 def test_every_games_record_refuses_tags_it_could_not_write_back(game):
     """A record is read back as written only if its tags are well formed: each game's
-    Game refuses a tag name that is not letters, digits and _, and a value that is
+    record refuses a tag name that is not letters, digits and _, and a value that is
     not one line (a Stargazers game took both and wrote a record it could not read)."""
     from szsolver.star.record import Game as StarGame
     from szsolver.stargazers.record import Game as StargazersGame
-    make = {"stars-zone": Game, "star": StarGame, "stargazers": StargazersGame}[game]
+    make = {"stars-zone": GameRecord, "star": StarGame, "stargazers": StargazersGame}[game]
     with pytest.raises(ParseError, match="tag Event: value must be one line"):
         make({"Event": "a\nb"})
     with pytest.raises(ParseError, match="bad tag name 'bad name'"):

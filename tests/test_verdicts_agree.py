@@ -17,7 +17,7 @@ import pytest
 from szsolver.analysis import annotate as sz_annotate
 from szsolver.analysis.check import check as sz_check
 from szsolver.formats.notation import position_string
-from szsolver.formats.record import Game as SzGame, example_game
+from szsolver.formats.record import GameRecord as SzGame, example_game
 from szsolver.rules.base import RED
 from szsolver.star import analysis as star_analysis
 from szsolver.star.position import Position as StarPosition

@@ -145,9 +145,9 @@ def test_potential_is_the_cli_json_with_a_map(client):
 
 def test_annotate_is_the_cli_json(client, tmp_path):
     """A game set up 5 turns before the end: every turn proved, as the CLI proves it."""
-    from szsolver.formats.record import Game, game_string
+    from szsolver.formats.record import GameRecord, game_string
     game = example_game()
-    record = game_string(Game({"Position": position_string(game.positions[-6])}, game.turns[-5:]))
+    record = game_string(GameRecord({"Position": position_string(game.positions[-6])}, game.turns[-5:]))
     r = client.post("/api/annotate", json={"source": record})
     assert r.status_code == 200, r.text
     got = r.json()
@@ -1110,7 +1110,7 @@ def _random_games():
     """Random legal games to their end, of both rules, with supplies of 0 to 7
     neutrals, one on the 8x8 board and one from a set-up start (Blue to move)."""
     import random
-    from szsolver.formats.record import Game
+    from szsolver.formats.record import GameRecord
     rng = random.Random(20261127)
     games = []
     for k in range(10):
@@ -1120,7 +1120,7 @@ def _random_games():
             tags["Board"] = "square-8"
         if k == 9:
             tags = {"Position": position_string(example_game().positions[4].with_rule("advanced"))}
-        game = Game(tags)
+        game = GameRecord(tags)
         while not game.final.is_over():
             legal = game.final.legal_turns()
             # a neutral as often as not, while there are any
@@ -1332,9 +1332,9 @@ def test_a_live_evaluation_whose_client_hangs_up_is_stopped():
 
 
 def test_the_annotation_streams_its_progress(client):
-    from szsolver.formats.record import Game, game_json
+    from szsolver.formats.record import GameRecord, game_json
     game = example_game()
-    short = Game({"Position": position_string(game.positions[-9])}, game.turns[-8:])
+    short = GameRecord({"Position": position_string(game.positions[-9])}, game.turns[-8:])
     body = {"game": game_json(short)}
     events = events_of(client.post("/api/annotate/events", json=body).text)
     progress = [d for e, d in events[:-1]]

@@ -293,9 +293,9 @@ def test_place_turns_by_clicking(server, page):
 
 def test_paste_a_game_and_annotate_it(server, page):
     from szsolver.formats.notation import position_string
-    from szsolver.formats.record import Game, game_string
+    from szsolver.formats.record import GameRecord, game_string
     game = example_game()
-    record = game_string(Game({"Position": position_string(game.positions[-7])}, game.turns[-6:]))
+    record = game_string(GameRecord({"Position": position_string(game.positions[-7])}, game.turns[-6:]))
     page.goto(server + "/analysis")
     page.wait_for_selector("body[data-ready]")
     page.fill("#sz-source", record)

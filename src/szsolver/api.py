@@ -47,14 +47,14 @@ class Game:
     :meth:`load` reads a game record or JSON game from a path or the text itself;
     :meth:`example` is the rulebook's example game. Bad input raises ParseError,
     IllegalTurnError (naming the round and side) or InvalidPositionError. The record
-    itself (:class:`szsolver.formats.record.Game`) is ``game.record``.
+    itself (:class:`szsolver.formats.record.GameRecord`) is ``game.record``.
     """
 
     def __init__(self, tags: dict | None = None, turns=(), *, backend=None):
-        self.record = record.Game(tags, turns, backend=backend)
+        self.record = record.GameRecord(tags, turns, backend=backend)
 
     @classmethod
-    def _of(cls, rec: record.Game) -> "Game":
+    def _of(cls, rec: record.GameRecord) -> "Game":
         game = cls.__new__(cls)
         game.record = rec
         return game
@@ -154,5 +154,5 @@ class Game:
         self.record.play(turn)
 
     def with_rule(self, rule) -> "Game":
-        """The same turns replayed under ``rule`` (see :meth:`szsolver.formats.record.Game.with_rule`)."""
+        """The same turns replayed under ``rule`` (see :meth:`szsolver.formats.record.GameRecord.with_rule`)."""
         return Game._of(self.record.with_rule(rule))

@@ -84,7 +84,7 @@ def turn_number(game, i: int) -> int:
 def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = EXACT_TURNS,
              solver_time: float | None = SOLVER_TIME, cpsat: bool = True, engine=None,
              progress=None, threads: int = 1) -> Annotation:
-    """Judge every turn of ``game`` (a :class:`szsolver.formats.record.Game`).
+    """Judge every turn of ``game`` (a :class:`szsolver.formats.record.GameRecord`).
 
     ``progress``: optional callable(done, total, text) before each step, ``done`` the
     turns judged so far (the last turns are proved first), ``total`` the game's turns,

@@ -112,9 +112,9 @@ PLAYERS = {"random": RandomPlayer, "greedy": GreedyPlayer,
 
 def play_game(red, blue, start, tags: dict | None = None):
     """Play a game from ``start`` (a position; not changed) between two players.
-    Returns a :class:`szsolver.formats.record.Game` (tags: Red, Blue, the rule and
+    Returns a :class:`szsolver.formats.record.GameRecord` (tags: Red, Blue, the rule and
     neutrals of the start, Result)."""
-    from ..formats.record import Game
+    from ..formats.record import GameRecord
     from ..rules.base import RULE_NAMES
     t = {"Rule": RULE_NAMES[start.rule],
          "Neutrals": f"{start.red_neutrals} {start.blue_neutrals}",
@@ -123,7 +123,7 @@ def play_game(red, blue, start, tags: dict | None = None):
         t = {"Rule": RULE_NAMES[start.rule], "Position": position_string(start),
              "Red": red.name, "Blue": blue.name}
     t.update(tags or {})
-    game = Game(t, (), backend=type(start))
+    game = GameRecord(t, (), backend=type(start))
     players = (red, blue)
     while not game.final.is_over():
         pos = game.final

@@ -24,7 +24,7 @@ and ``\\\\`` escaped):
   given, must agree).
 - ``Result``: ``"red-blue"`` final scores under the game's rule, or ``*`` when
   unknown/unfinished. A Result that disagrees with the replay is kept as written
-  but reported in :attr:`Game.warnings` (the record may be a faithful copy of a
+  but reported in :attr:`GameRecord.warnings` (the record may be a faithful copy of a
   wrong score sheet; the replayed scores are what every command shows).
 - Anything else (``Red``, ``Blue``, ``Date``, ``Event``, ``Source``...) is kept as is.
 
@@ -341,8 +341,10 @@ class RecordedGame:
     __hash__ = None                 # mutable: plays are appended
 
 
-class Game(RecordedGame):
-    """A game: its tags, start position and turns, replayed and checked.
+class GameRecord(RecordedGame):
+    """A Stars' Zone game's record: its tags, start position and turns, replayed and
+    checked (the front door's ``szsolver.Game`` is the read-only face of one, for
+    people's programs: copies of the positions, ``load``, ``example``).
 
     ``tags`` is an ordered dict of tag name to value (as written); ``turns`` the
     turns in play order (text like ``44n66`` or int codes; kept as Turns, which
@@ -372,7 +374,7 @@ class Game(RecordedGame):
 
     # --- facts ------------------------------------------------------------------------
     def __repr__(self) -> str:
-        return f"Game({len(self.turns)} turns, {position_string(self.final)!r})"
+        return f"GameRecord({len(self.turns)} turns, {position_string(self.final)!r})"
 
     # --- changes ----------------------------------------------------------------------
     def _next(self, turn):
@@ -386,13 +388,13 @@ class Game(RecordedGame):
         pos.play(code)
         return turn_table(self.geometry)[code], pos
 
-    def with_rule(self, rule) -> "Game":
+    def with_rule(self, rule) -> "GameRecord":
         """The same turns replayed under ``rule``. The Rule tag (or the Position tag's
         rule) is rewritten, the Neutrals tag pinned to the supply used, and a Result
         tag dropped when the rule changes, since it scored the other rule."""
         code = rule_code(rule)
         if code == self.rule:
-            return Game(self.tags, self.turns, backend=self.backend)
+            return GameRecord(self.tags, self.turns, backend=self.backend)
         tags = dict(self.tags)
         if "Position" in tags:
             start = self.start.with_rule(code)
@@ -404,7 +406,7 @@ class Game(RecordedGame):
             if "Neutrals" not in tags:
                 tags["Neutrals"] = f"{self.neutrals[0]} {self.neutrals[1]}"
         tags.pop("Result", None)
-        return Game(tags, self.turns, backend=self.backend)
+        return GameRecord(tags, self.turns, backend=self.backend)
 
     def _result_note(self) -> str:
         return f" under the {RULE_NAMES[self.rule]} rule"
@@ -440,13 +442,13 @@ def _start_position(tags: dict, backend):
 
 # --- text ---------------------------------------------------------------------------------
 
-def parse_game(text: str, backend=None) -> Game:
+def parse_game(text: str, backend=None) -> GameRecord:
     """Parse a game record (see the module doc); ParseError names the problem
     (IllegalTurnError an illegal turn, InvalidPositionError an impossible set-up)."""
     backend = backend or _default_backend()
 
     def new_game(tags):
-        game = Game(tags, (), backend=backend)
+        game = GameRecord(tags, (), backend=backend)
         return game, game.start.ply // 2 + 1, game.start.side
     return read_numbered_game(text, new_game, _play_text,
                               check=lambda game, token: parse_turn(token, game.geometry))
@@ -553,7 +555,7 @@ def _result_value(text: str):
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
-def _play_text(game: Game, token: str, where: str) -> None:
+def _play_text(game: GameRecord, token: str, where: str) -> None:
     """Play a turn given as text; errors say where (e.g. 'round 7, blue')."""
     if game.final.is_over():
         raise IllegalTurnError(f"{where}: a turn after the game ended (both sides have placed "
@@ -571,21 +573,21 @@ def _default_backend():
     return default_position_class()
 
 
-def _the_record(game) -> Game:
-    """The record of ``game``: a :class:`Game`, or the front door's ``szsolver.Game``
+def _the_record(game) -> GameRecord:
+    """The record of ``game``: a :class:`GameRecord`, or the front door's ``szsolver.Game``
     (which holds one as ``record``); ParseError for anything else."""
-    if isinstance(game, Game):
+    if isinstance(game, GameRecord):
         return game
     record = getattr(game, "record", None)
-    if isinstance(record, Game):
+    if isinstance(record, GameRecord):
         return record
     raise ParseError(f"not a game: {type(game).__name__} (give a szsolver.Game or a "
-                     "szsolver.formats.record.Game)")
+                     "szsolver.formats.record.GameRecord)")
 
 
 def game_string(game) -> str:
     """The canonical record text: one tag per line, a blank line, one round per line.
-    ``game`` is a :class:`Game` or the front door's ``szsolver.Game`` (whose ``str()``
+    ``game`` is a :class:`GameRecord` or the front door's ``szsolver.Game`` (whose ``str()``
     it is)."""
     game = _the_record(game)
     return game.record_text(lambda t: format_turn(t, game.geometry))
@@ -594,14 +596,14 @@ def game_string(game) -> str:
 # --- JSON ---------------------------------------------------------------------------------
 
 def game_json(game) -> dict:
-    """A game (a :class:`Game` or ``szsolver.Game``) as JSON-ready data: ``{"type":
+    """A game (a :class:`GameRecord` or ``szsolver.Game``) as JSON-ready data: ``{"type":
     "game", "tags": {...}, "turns": ["44n66", ...]}``."""
     game = _the_record(game)
     return {"type": "game", "tags": dict(game.tags),
             "turns": [format_turn(t, game.geometry) for t in game.turns]}
 
 
-def parse_game_json(data, backend=None) -> Game:
+def parse_game_json(data, backend=None) -> GameRecord:
     """Inverse of :func:`game_json`; ``data`` is a dict or JSON text."""
     data = json_object(data, "game JSON")
     unknown = sorted(set(data) - {"type", "tags", "turns"})
@@ -615,7 +617,7 @@ def parse_game_json(data, backend=None) -> Game:
     turns = data.get("turns", [])
     if not isinstance(turns, list) or not all(isinstance(t, str) for t in turns):
         raise ParseError('game JSON: turns must be a list of turn strings like "44n66"')
-    game = Game(tags, (), backend=backend)
+    game = GameRecord(tags, (), backend=backend)
     for i, token in enumerate(turns):
         _play_text(game, token, game.where(i))
     game.warnings.clear()
@@ -631,7 +633,7 @@ def example_path() -> str:
     return str(files("szsolver") / "data" / EXAMPLE_NAME)
 
 
-def example_game(backend=None) -> Game:
+def example_game(backend=None) -> GameRecord:
     """The rulebook's example game (2023-07-17, Basic rule, 5 neutrals each)."""
     with open(example_path(), encoding="utf-8") as f:
         return parse_game(f.read(), backend)

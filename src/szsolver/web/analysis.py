@@ -135,7 +135,7 @@ def game_from(body: dict):
     """A game from a request: ``source`` (a game record, a JSON game or a position
     string, as text), ``game`` (a JSON game object) or ``example: true`` (the
     rulebook game). A position becomes a game starting there."""
-    from ..formats.record import Game, example_game, parse_game_json, parse_source_text
+    from ..formats.record import GameRecord, example_game, parse_game_json, parse_source_text
     key = _one_source(body)
     if key == "example":
         if body["example"] is not True:
@@ -151,7 +151,7 @@ def game_from(body: dict):
     pos, game = parse_source_text(text_from(body["source"], "source"))
     if game is None:
         from ..formats.notation import position_string
-        game = Game({"Position": position_string(pos)})
+        game = GameRecord({"Position": position_string(pos)})
     return game
 
 
