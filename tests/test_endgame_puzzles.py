@@ -243,6 +243,13 @@ def test_the_documented_check_is_real_output():
     assert shown and r.exit_code == 1 and r.output.strip() == shown[0]
 
 
+
+def test_a_puzzle_words_a_value_as_every_command_does():
+    from szsolver.verdict import describe_value
+    r = _run("check", "eg-basic-hard-3", "14")
+    assert f"The best gives: {describe_value(101)} (+101);" in r.output
+    assert f"gives: {describe_value(-97)} (-97)," in r.output
+
 def test_daily_check_exit_codes():
     p = P.daily("2026-11-23")
     assert _run("daily", "--date", "2026-11-23", "--check", p.solution).exit_code == 0

@@ -203,7 +203,7 @@ def test_show_and_daily_check():
 def test_daily_ids_of_the_first_and_last_years_name_their_date():
     """A year before 1000 keeps its zeros in the ID (strftime dropped them: sz-easy-d10101,
     an ID that names nothing); the last date there is has its puzzle too."""
-    from szsolver.puzzles import endgame as endgame
+    from szsolver.puzzles import endgame
     from szsolver.starmaps.daily import daily_id
     assert daily_id("0001-01-01") == "sz-easy-d00010101"          # a Monday
     assert ids.check_id("sz-easy-d00010101")[1:3] == ("easy", "d00010101")

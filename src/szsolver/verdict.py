@@ -162,8 +162,20 @@ def classify_bounds(best: tuple[int, int], played: tuple[int, int], mover: int) 
     return None
 
 
+def wins_by(who: str, points: int) -> str:
+    """The one wording of a win by a number of points, every game's ('Red wins by 2
+    points', 'Black wins by 1 point', 'red wins by 3 points'); ``who`` as the caller
+    writes the side.
+
+    >>> wins_by("Red", 2), wins_by("White", 1)
+    ('Red wins by 2 points', 'White wins by 1 point')
+    """
+    return f"{who} wins by {points} point{'s' if points != 1 else ''}"
+
+
 def describe_value(value: int) -> str:
-    """A value in words: 'Red wins by 2 points', 'Blue wins on neutral stones', 'a draw'."""
+    """A Stars' Zone value in words: 'Red wins by 2 points', 'Blue wins on neutral
+    stones left', 'a draw'."""
     if value == 0:
         return "a draw"
     who = "Red" if value > 0 else "Blue"
@@ -172,7 +184,7 @@ def describe_value(value: int) -> str:
         d += 1
     if d == 0:
         return f"{who} wins on neutral stones left"
-    return f"{who} wins by {d} point{'s' if d != 1 else ''}"
+    return wins_by(who, d)
 
 
 def describe_estimate(value: float) -> str:

@@ -10,20 +10,16 @@ import sys
 
 import click
 
+from ..verdict import describe_value
 from .common import Names, WholeRange, emit, examples
 
 CHECK_WRONG = 1
 
 
 def _value_text(value: int) -> str:
-    """A composite value as the result it means, e.g. 'Red wins by 2 (+199)' (the
-    score difference is the value rounded to hundreds, the rest the neutral tie-break)."""
-    diff = round(value / 100)
-    if value == 0:
-        return "a draw (0)"
-    who = "Red" if value > 0 else "Blue"
-    how = f"by {abs(diff)}" if diff else "on the neutrals left"
-    return f"{who} wins {how} ({value:+d})"
+    """A composite value as the result it means, with the value: 'Red wins by 2 points
+    (+199)' (the words are every command's, :func:`szsolver.verdict.describe_value`)."""
+    return f"{describe_value(value)} ({value:+d})"
 
 
 def _scores(s: dict | None) -> str:

@@ -9,7 +9,7 @@ import time
 
 from ..errors import InputError
 from ..rules.bits import bit_list
-from ..verdict import VERDICT_COUNTS, verdict_count
+from ..verdict import VERDICT_COUNTS, verdict_count, wins_by
 from .contract import Answer, Entry
 from .views import answer, tagged, warnings_of
 
@@ -192,7 +192,7 @@ def _value_words(margin: int, winner: str) -> str:
     if margin == 0:
         loser = "blue" if winner == "red" else "red"
         return f"{winner} wins the tie ({loser} is left unable to place)"
-    return f"{winner} wins by {abs(margin)} point{'s' if abs(margin) != 1 else ''}"
+    return wins_by(winner, abs(margin))
 
 
 def solve(pos, game, o):

@@ -11,7 +11,7 @@ import time
 
 from ..errors import InputError
 from ..formats.notation import format_turn
-from ..verdict import verdict_count
+from ..verdict import describe_value, verdict_count
 from .contract import Answer, Entry
 from .views import answer, counted, replay_lines, rough, turn_to_judge, warnings_of
 
@@ -272,24 +272,10 @@ def annotation_text(ann) -> str:
 
 
 
-def _explain(v: int) -> str:
-    d, t = divmod(abs(v), 100)
-    if t > 50:             # 100*d + t with |t| <= 7: round to the score difference
-        d, t = d + 1, t - 100
-    d = d if v >= 0 else -d
-    t = t if v >= 0 else -t
-    if v == 0:
-        return "draw"
-    who = "Red" if v > 0 else "Blue"
-    if d:
-        return f"{who} wins by {abs(d)} point{'s' if abs(d) != 1 else ''}"
-    return f"{who} wins on neutral stones left"
-
-
 def _text(res, g, side: int, top: int | None = None) -> str:
     lines = [f"Position: {res.position}"]
     if res.exact:
-        lines.append(f"Value: {res.value:+d} (Red's side, exact): {_explain(res.value)}")
+        lines.append(f"Value: {res.value:+d} (Red's side, exact): {describe_value(res.value)}")
     else:
         lines.append(f"Value: not proved ({res.stopped}); {res.lower:+d} <= value <= {res.upper:+d}")
     lines.append(f"Winner: {res.winner or 'not proved'}")

@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 
 from ..errors import UnsupportedError
 from ..limits import check_count, check_seconds
+from ..verdict import wins_by
 from .groups import BLACK, Groups, grid_mask, grid_score
 from .position import COLOUR_NAMES, PASS, SWAP, Position, format_move, position_string
 
@@ -463,5 +464,4 @@ def describe(value: int) -> str:
     """'Black wins by 3 points', 'White wins by 1 point', 'a draw'."""
     if value == 0:
         return "a draw"
-    who = COLOUR_NAMES[0 if value > 0 else 1].capitalize()
-    return f"{who} wins by {abs(value)} point{'s' if abs(value) != 1 else ''}"
+    return wins_by(COLOUR_NAMES[0 if value > 0 else 1].capitalize(), abs(value))
