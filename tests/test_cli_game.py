@@ -364,6 +364,37 @@ def test_every_source_command_takes_example_and_dash(args, stdin):
         assert r.exit_code == 2 and "give SOURCE or --example, not both" in r.stderr
 
 
+
+@pytest.mark.parametrize("command", ["score", "potential"])
+def test_source_is_read_once(command, tmp_path, monkeypatch):
+    """The command line reads SOURCE once: a file is not read again by Stars' Zone's
+    reader, and standard input is not swapped for a copy of itself."""
+    import io
+    import sys
+
+    from szsolver.cli import common, games as cli_games
+    from szsolver.formats import record, sources
+    reads = []
+
+    def counted(path):
+        reads.append(path)
+        return sources.read_text_file(path)
+
+    monkeypatch.setattr(cli_games, "read_text_file", counted)
+    monkeypatch.setattr(record, "read_text_file", counted)
+    path = tmp_path / "late.txt"
+    path.write_text(LATE)
+
+    def read(source):
+        if command == "score":
+            return cli_games.prepare("score", source)[1]
+        return common.load_source_arg(cli_games.stars_zone_only("potential", source), None)[0]
+
+    assert position_string(read(str(path))) == LATE and reads == [str(path)]
+    stdin = io.TextIOWrapper(io.BytesIO(LATE.encode()), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert position_string(read("-")) == LATE and sys.stdin is stdin
+
 STAR_LATE = "star:5x6:BBWWB/BWBWWW/W.BBBBW/WWBBWBWW/WWBW.W.WB/WBBWWBB.BW/WBW.BBB.W/BWBBB.WW/WBBW.../BBBWBW:W"
 STARGAZERS_START = "stargazers:12-star:1-2:r=9:b="
 

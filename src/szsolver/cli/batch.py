@@ -377,6 +377,6 @@ def deep_solve_cmd(position, example, time_limit, node_limit, as_json, workers, 
     plus each job's cost."""
     from .common import load_source_arg
     from .games import stars_zone_only
-    stars_zone_only("batch deep-solve", position, example)
-    pos, _game = load_source_arg(position, example, None, turns_left=EXAMPLE_TURNS_LEFT)
+    source = stars_zone_only("batch deep-solve", position, example, EXAMPLE_TURNS_LEFT)
+    pos, _game = load_source_arg(source, None)
     run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json)

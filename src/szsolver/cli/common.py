@@ -196,15 +196,15 @@ def source_argument(example_help: str = "Use the bundled rulebook example game i
     return deco
 
 
-def load_source_arg(source: str | None, example: bool, rule: str | None,
-                    turns_left: int | None = None, warn: bool = True):
-    """(position, game or None) from SOURCE or ``--example`` (exactly one of them), read
-    as Stars' Zone (:data:`szsolver.games.DEFAULT`). ``--example`` is the bundled
-    rulebook game; with ``turns_left`` its position with that many turns still to play
-    (and no game). ``warn``: see :func:`load_position`."""
-    from ..games import DEFAULT, Source
-    pos, game = DEFAULT.load(Source(given=source, example=example,
-                                    example_turns_left=turns_left), rule)
+def load_source_arg(source, rule: str | None, warn: bool = True):
+    """(position, game or None) from what a Stars' Zone command reads (``source``: the
+    :class:`szsolver.games.Source` that :func:`szsolver.cli.games.stars_zone_only`
+    gives, SOURCE read once, or ``--example``: the bundled rulebook game, or with
+    ``example_turns_left`` its position with that many turns still to play and no
+    game), read as Stars' Zone (:data:`szsolver.games.DEFAULT`). ``warn``: see
+    :func:`load_position`."""
+    from ..games import DEFAULT
+    pos, game = DEFAULT.load(source, rule)
     if warn:
         show_warnings(game)
     return pos, game

@@ -6,7 +6,8 @@ A command runs in four steps (:func:`run`):
 
 1. which game SOURCE is (:func:`open_source`): a record's ``[Game "NAME"]`` tag or a
    position string's ``NAME:`` prefix names another game of the family; anything else,
-   ``--example`` and no SOURCE are Stars' Zone's. Standard input is read once;
+   ``--example`` and no SOURCE are Stars' Zone's. SOURCE is read once, standard input
+   and a file alike: the game reads the text read;
 2. the options given that the game does not take for the command are refused, all in
    one place (:func:`refuse_options`): one line ``Error: solve does not take --threads
    for Stargazers (--threads is a Stars' Zone option; it does not apply to Stargazers
@@ -23,7 +24,6 @@ from Python with SOURCE (a path, ``-`` or the text) and the options by their nam
 """
 from __future__ import annotations
 
-import io
 import os
 import sys
 
@@ -45,22 +45,17 @@ _FLAGS = {"turn_number": "--turn", "as_json": "--json"}
 
 def open_source(source: str | None, example: bool = False,
                 example_turns_left: int | None = None) -> tuple[games.Entry, games.Source]:
-    """(the game, what it reads) for a command's SOURCE. ``-`` reads standard input
-    once; when the text is Stars' Zone's, standard input is put back holding the same
-    bytes, so its reader sees it unchanged. A file is read; a file that cannot be read
-    (or a directory) is left to Stars' Zone's reader, which reports it. Anything else is
-    the text itself."""
+    """(the game, what it reads) for a command's SOURCE, read once: ``-`` (standard
+    input) and a file are read here and the game reads that text (``Source.text``);
+    a file that cannot be read (or a directory) is left to Stars' Zone's reader, which
+    reports it. Anything else is the text itself."""
     plain = games.Source(given=source, example=example,
                          example_turns_left=example_turns_left)
     if example or source is None:
         return games.DEFAULT, plain
     if source == STDIN:
         text = read_stdin()
-        entry = games.of_text(text)
-        if entry is games.DEFAULT:
-            sys.stdin = io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8")
-            return entry, plain
-        return entry, games.Source(given=source, text=text)
+        return games.of_text(text), games.Source(given=source, text=text)
     try:
         on_disk = os.path.isfile(source)
     except (ValueError, OSError):
@@ -70,10 +65,9 @@ def open_source(source: str | None, example: bool = False,
             text = read_text_file(source)
         except ValueError:
             return games.DEFAULT, plain
-    else:
-        text = source
-    entry = games.of_text(text)
-    return entry, (plain if entry is games.DEFAULT else games.Source(given=source, text=text))
+        return games.of_text(text), games.Source(given=source, text=text)
+    entry = games.of_text(source)
+    return entry, (plain if entry is games.DEFAULT else games.Source(given=source, text=source))
 
 
 def _given(options: dict) -> list[str]:
@@ -109,10 +103,14 @@ def refuse_options(entry: games.Entry, command: str, options: dict) -> None:
                            f"does not apply to {entry.title} positions and games)")
 
 
-def stars_zone_only(command: str, source: str | None, example: bool = False) -> None:
+def stars_zone_only(command: str, source: str | None, example: bool = False,
+                    example_turns_left: int | None = None) -> games.Source:
     """For a command only Stars' Zone has: UnsupportedError (bad input, one line) when
-    SOURCE is another game's."""
-    games.stars_zone_only(command, open_source(source, example)[0])
+    SOURCE is another game's; else what the command reads (SOURCE read once), for
+    :func:`szsolver.cli.common.load_source_arg`."""
+    entry, src = open_source(source, example, example_turns_left)
+    games.stars_zone_only(command, entry)
+    return src
 
 
 def prepare(command: str, source: str | None, *, example: bool = False,

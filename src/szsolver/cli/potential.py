@@ -38,7 +38,7 @@ def potential_cmd(position, example, side, with_map, svg_file, rule, as_json, ti
     POSITION is a position string, a position file or a game record (its last
     position), or - for standard input.
     """
-    stars_zone_only("potential", position, example)
+    source = stars_zone_only("potential", position, example, EXAMPLE_TURNS_LEFT)
     from ..bounds.potential import potential, potential_map
     from ..bounds.render import map_svg, map_text
     from .pictures import out_path
@@ -46,7 +46,7 @@ def potential_cmd(position, example, side, with_map, svg_file, rule, as_json, ti
     sides = [0, 1] if side == "both" else [SIDE_NAMES.index(side)]
     if svg_file and len(sides) != 1:
         raise BadInput("--svg draws one side's map: add --side red or --side blue")
-    pos, game = load_source_arg(position, example, rule, turns_left=EXAMPLE_TURNS_LEFT)
+    pos, game = load_source_arg(source, rule)
     g = pos.geometry
     if svg_file:
         with_map = True
