@@ -183,6 +183,17 @@ def test_cython_cimports_count():
     assert "szsolver.rules.text" in graph["szsolver.rules._core"]         # Python's, in a .pyx
 
 
+
+def test_one_home_for_the_compiled_random_stream():
+    """xorshift64* is written once (``rules/_random.pxd``) and cimported by the compiled
+    searches that draw from it."""
+    graph = _graph()
+    for user in ("szsolver.engine._mcts", "szsolver.starmaps._complete"):
+        assert "szsolver.rules._random" in graph[user], user
+    homes = [path.name for _, path in _modules() if path.suffix in (".pyx", ".pxd")
+             and "2685821657736338717" in path.read_text(encoding="utf-8")]
+    assert homes == ["_random.pxd"], homes
+
 def test_no_private_name_crosses_packages():
     """A name with a leading underscore is its own module's business: a piece another
     package needs is public, its docstring stating the contract. (A compiled module's C

@@ -45,6 +45,7 @@ from szsolver.rules._core cimport (Board, State, bb_t, Position, make_c, pattern
 from szsolver.endgame._leaves cimport (last_turn, two_turns_basic, two_turns_advanced,
                                        three_turns_basic)
 from szsolver.endgame._common cimport INF
+from szsolver.rules._random cimport next_random, random_below
 
 cdef enum:
     # the search looks at pending signals (Ctrl-C) every 64 iterations: about a
@@ -91,19 +92,8 @@ cdef struct Params:
                           # under Advanced), once each
 
 
-cdef inline uint64_t rnd(uint64_t* s) noexcept nogil:
-    s[0] ^= s[0] >> 12
-    s[0] ^= s[0] << 25
-    s[0] ^= s[0] >> 27
-    return s[0] * <uint64_t>2685821657736338717ULL
-
-
-cdef inline int rnd_below(uint64_t* s, int n) noexcept nogil:
-    return <int>((rnd(s) >> 33) % <uint64_t>n)
-
-
 cdef inline double rnd_unit(uint64_t* s) noexcept nogil:
-    return (rnd(s) >> 11) * (1.0 / 9007199254740992.0)
+    return (next_random(s) >> 11) * (1.0 / 9007199254740992.0)
 
 
 cdef inline int score_of(const Board* b, bb_t own, bb_t blockers) noexcept nogil:
@@ -138,14 +128,14 @@ cdef int policy_turn(const Board* b, const State* s, const Params* P, uint64_t* 
     cdef int opp_now, me_now
     cdef double best_qv, qv
     if P.eps > 0 and rnd_unit(rng) < P.eps:
-        best_p = nth_bit(E, rnd_below(rng, ne))
+        best_p = nth_bit(E, random_below(rng, ne))
     else:
         n_look = ne if (P.sample <= 0 or P.sample >= ne) else P.sample
         for i in range(n_look):
             if n_look == ne:
                 p = nth_bit(E, i)
             else:
-                p = nth_bit(E, rnd_below(rng, ne))
+                p = nth_bit(E, random_below(rng, ne))
             v = score_of(b, mine | ((<bb_t>1) << p), blk)
             if v > best_v:
                 best_v = v
@@ -153,7 +143,7 @@ cdef int policy_turn(const Board* b, const State* s, const Params* P, uint64_t* 
                 nties = 1
             elif v == best_v:
                 nties += 1
-                if rnd_below(rng, nties) == 0:
+                if random_below(rng, nties) == 0:
                     best_p = p
     if s.left[me] == 0 or ne < 2:
         return best_p
@@ -169,7 +159,7 @@ cdef int policy_turn(const Board* b, const State* s, const Params* P, uint64_t* 
         if n_look == ne:
             q = nth_bit(E, i)
         else:
-            q = nth_bit(E, rnd_below(rng, ne))
+            q = nth_bit(E, random_below(rng, ne))
         if q == best_p:
             continue
         qv = score_of(b, theirs | ((<bb_t>1) << q), blk) - opp_now

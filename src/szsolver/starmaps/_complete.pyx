@@ -20,6 +20,8 @@ from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint64_t, int64_t
 from libc.string cimport memset
 
+from szsolver.rules._random cimport random_below
+
 cdef extern from "Python.h":
     int PyErr_CheckSignals_raw "PyErr_CheckSignals" ()
 
@@ -40,17 +42,6 @@ cdef int _reraise() except -1:
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_clzll(unsigned long long) nogil
-
-
-cdef inline uint64_t _next(uint64_t *s) noexcept nogil:
-    s[0] ^= s[0] >> 12
-    s[0] ^= s[0] << 25
-    s[0] ^= s[0] >> 27
-    return s[0] * <uint64_t>2685821657736338717ULL
-
-
-cdef inline int _rand(uint64_t *s, int n) noexcept nogil:
-    return <int>((_next(s) >> 33) % <uint64_t>n)
 
 
 cdef inline int _hi(uint64_t m) noexcept nogil:
@@ -258,7 +249,7 @@ cdef int _run(State *S, uint64_t *rng, int64_t max_steps, int64_t restart_after,
                 if S.pat[i] == 0:
                     _remove(S, i)
                     while True:
-                        p = S.cand[_rand(rng, S.ncand)]
+                        p = S.cand[random_below(rng, S.ncand)]
                         if S.starat[p] < 0:
                             break
                     _place(S, i, p)
@@ -276,7 +267,7 @@ cdef int _run(State *S, uint64_t *rng, int64_t max_steps, int64_t restart_after,
             for i in range(S.K):
                 tries = 0
                 while True:
-                    p = S.cand[_rand(rng, S.ncand)]
+                    p = S.cand[random_below(rng, S.ncand)]
                     tries += 1
                     if S.starat[p] < 0 and (not hard or tries > 1000 or not _adjacent(S, p)):
                         break
@@ -291,16 +282,16 @@ cdef int _run(State *S, uint64_t *rng, int64_t max_steps, int64_t restart_after,
             if S.cnt[S.pat[i]] > 1 or (S.good and _adjacent(S, S.spos[i]) > 0):
                 conf[nconf] = i
                 nconf += 1
-        i = conf[_rand(rng, nconf)]
+        i = conf[random_below(rng, nconf)]
         k = S.spos[i]
         _remove(S, i)
         best_p = -1
         best_c = 1 << 30
         ties = 0
-        if _rand(rng, 1000) < noise:
+        if random_below(rng, 1000) < noise:
             tries = 0
             while True:
-                best_p = S.cand[_rand(rng, S.ncand)]
+                best_p = S.cand[random_below(rng, S.ncand)]
                 tries += 1
                 if S.starat[best_p] < 0 and best_p != k and (
                         not hard or tries > 1000 or not _adjacent(S, best_p)):
@@ -324,12 +315,12 @@ cdef int _run(State *S, uint64_t *rng, int64_t max_steps, int64_t restart_after,
                     ties = 1
                 elif c == best_c:
                     ties += 1
-                    if _rand(rng, ties) == 0:
+                    if random_below(rng, ties) == 0:
                         best_p = p
             if best_p < 0:
                 best_p = k
         _place(S, i, best_p)
-        S.tabu[k] = <int>(step + tenure + _rand(rng, tenure_rand))
+        S.tabu[k] = <int>(step + tenure + random_below(rng, tenure_rand))
         step += 1
     free(conf)
     steps_done[0] = step
@@ -405,7 +396,7 @@ def search(int n, int A, list seg, list pos, list segcells, list fwd, list bwd, 
                 p = init[i]
             else:
                 while True:
-                    p = S.cand[_rand(&rng, S.ncand)]
+                    p = S.cand[random_below(&rng, S.ncand)]
                     if S.starat[p] < 0:
                         break
             _place(&S, i, p)
