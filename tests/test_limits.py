@@ -13,7 +13,14 @@ BAD_SECONDS = [0, -1, -0.5, float("nan"), float("inf"), -float("inf"), MAX_SECON
 BAD_COUNTS = [0, -1, 1.5, 3.0, float("nan"), MAX_COUNT + 1, True, "10", None]
 
 
-@pytest.mark.parametrize("value", BAD_SECONDS, ids=repr)
+def _value_id(value) -> str:
+    """The value's repr as the test's name, the same in every process (a plain
+    object's repr holds its address, which would differ between the workers of a
+    parallel run: they must collect the same tests)."""
+    return "object()" if type(value) is object else repr(value)
+
+
+@pytest.mark.parametrize("value", BAD_SECONDS, ids=_value_id)
 def test_bad_seconds_are_refused_in_one_line(value):
     with pytest.raises(UnsupportedError) as info:
         check_seconds(value, "time_limit")
