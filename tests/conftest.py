@@ -10,18 +10,52 @@ def Position(request):
     return position_class(request.param)
 
 
-@pytest.fixture(autouse=True)
-def _clean_interrupt_state():
-    """Commands run in-process (click's CliRunner) install the Ctrl-C handler; no test
-    may leave it, or a pressed-Ctrl-C flag, to the tests after it."""
+def _sigint_state() -> dict:
+    """SIGINT as this process has it: Python's handler, the kernel's (C code such as
+    OR-Tools' own handler replaces it behind Python's back), whether the main thread
+    blocks it, and the Ctrl-C module's handler and pressed flag."""
+    import ctypes
     import signal
     import sys
-    before = signal.getsignal(signal.SIGINT)
+    buf = ctypes.create_string_buffer(256)            # a struct sigaction, with room
+    kernel = None
+    if ctypes.CDLL(None).sigaction(signal.SIGINT, None, buf) == 0:
+        kernel = ctypes.c_void_p.from_buffer(buf).value or 0    # sa_handler: 0 SIG_DFL, 1 SIG_IGN
+    interrupt = sys.modules.get("szsolver.interrupt")
+    return {"handler": signal.getsignal(signal.SIGINT), "kernel's handler": kernel,
+            "blocked": signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []),
+            "Ctrl-C handler installed": interrupt is not None and interrupt.installed(),
+            "Ctrl-C pressed": interrupt is not None and interrupt.requested()}
+
+
+@pytest.fixture(autouse=True)
+def _clean_interrupt_state():
+    """No test may leave SIGINT other than it found it: its handler (commands run
+    in-process, by click's CliRunner or called directly, install the Ctrl-C handler and
+    must put back the one they found, also when they end by an error or an interrupt),
+    the kernel's handler, the signal mask, a pressed-Ctrl-C flag. A test that does fails
+    (at its teardown) naming what it changed; the state is put back either way, so the
+    tests after it start as this one did. (SIGINT is the process's: a handler left
+    ignoring it, or recording it only, makes every later in-process Ctrl-C test finish
+    as if Ctrl-C was never pressed, far from the test that left it. A whole run started
+    with SIGINT ignored, as by ``cmd &`` in a script, starts every test so: the Ctrl-C
+    tests set the handler they need themselves.)"""
+    import signal
+    import sys
+    before = _sigint_state()
     yield
+    after = _sigint_state()
     interrupt = sys.modules.get("szsolver.interrupt")
     if interrupt is not None:
         interrupt.uninstall()
-    signal.signal(signal.SIGINT, before)
+    signal.signal(signal.SIGINT, before["handler"])
+    if before["blocked"] != after["blocked"]:
+        signal.pthread_sigmask(signal.SIG_BLOCK if before["blocked"] else signal.SIG_UNBLOCK,
+                               {signal.SIGINT})
+    changed = {k: (before[k], after[k]) for k in before if before[k] != after[k]}
+    if changed:
+        pytest.fail("the test left SIGINT changed (found -> left): " + "; ".join(
+            f"{k}: {a!r} -> {b!r}" for k, (a, b) in changed.items()), pytrace=False)
 
 
 @pytest.fixture
