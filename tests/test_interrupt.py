@@ -454,6 +454,33 @@ def test_a_ctrl_c_after_the_output_but_before_the_end_is_the_interrupt():
     assert p.returncode == 3 and "not proved" in p.stdout, p
 
 
+
+def test_importing_the_entry_leaves_the_importers_sigint_alone(monkeypatch):
+    """A library, a test runner, the doctests importing ``szsolver._entry`` keep their
+    SIGINT handler: the console script's early flag-only handler, left there with
+    nothing to act on its flag, made every later Ctrl-C of the process be ignored
+    (the doctests of the modules left it to the tests after them)."""
+    import importlib
+    monkeypatch.delitem(sys.modules, "szsolver._entry", raising=False)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        importlib.import_module("szsolver._entry")
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_the_programs_own_script_takes_ctrl_c_from_its_first_import():
+    """The console script's wrapper (the program's ``__main__``) importing it still gets
+    the flag-only handler at once, before the command line's imports."""
+    code = ("import signal\n"
+            "from szsolver._entry import _early\n"
+            "handler = signal.getsignal(signal.SIGINT)\n"
+            "print(handler is not signal.default_int_handler and callable(handler))\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (p.returncode, p.stdout, p.stderr) == (0, "True\n", "")
+
 def _sigint_now():
     os.kill(os.getpid(), signal.SIGINT)
 

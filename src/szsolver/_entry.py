@@ -5,7 +5,11 @@ line's imports (click, and for some commands OR-Tools: about a second).
 
 1. Module body, first statement: a flag-only SIGINT handler through the ``_signal``
    C module (no imports, microseconds). From here on a Ctrl-C no longer raises into
-   the console script's wrapper or the imports below.
+   the console script's wrapper or the imports below. Only when the program's own
+   script imports the module (the console script's wrapper, ``python3 -m szsolver``'s
+   ``__main__``), which calls :func:`run` next: any other importer (a test runner, the
+   doctests, a documentation tool) keeps its own handler, since nothing would ever
+   act on the flag (its Ctrl-C would be ignored for good).
 2. :func:`run`: the real handler (:func:`szsolver.interrupt.install`), then the
    command line is imported inside :func:`szsolver.interrupt.armed`: a Ctrl-C there
    ends with one line and exit code 130. Any exception once Ctrl-C was pressed counts
@@ -19,12 +23,22 @@ Before step 1 (interpreter start-up, ``site``, the package's ``__init__``) nothi
 ours can act: Python's own handler reports a KeyboardInterrupt there.
 """
 import _signal
+import sys      # loaded with the interpreter: no import happens
+
+
+def _imported_by_the_program() -> bool:
+    """Is the importer (the first frame outside the import machinery) the program's
+    own script, ``__main__``?"""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith("<frozen importlib"):
+        frame = frame.f_back
+    return frame is not None and frame.f_globals.get("__name__") == "__main__"
+
 
 _early: list = []
-if _signal.getsignal(_signal.SIGINT) != _signal.SIG_IGN:   # started ignored: keep it so
+if (_signal.getsignal(_signal.SIGINT) != _signal.SIG_IGN     # started ignored: keep it so
+        and _imported_by_the_program()):
     _signal.signal(_signal.SIGINT, lambda signum, frame: _early.append(signum))
-
-import sys  # noqa: E402
 
 
 def run():
