@@ -8,6 +8,10 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
+# one worker of a parallel run (-n, --dist loadgroup) runs the Dask tests, one local
+# cluster at a time on the machine, each module's cluster started once
+pytestmark = pytest.mark.xdist_group("dask")
+
 from szsolver.batch import deep  # noqa: E402
 from szsolver.batch.deep import deep_solve  # noqa: E402
 from szsolver.endgame.solver import solve  # noqa: E402

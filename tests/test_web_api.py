@@ -20,6 +20,10 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
+# one worker of a parallel run (-n, --dist loadgroup) runs them all: one app and its
+# job processes
+pytestmark = pytest.mark.xdist_group("web api")
+
 import warnings  # noqa: E402
 
 from click.testing import CliRunner  # noqa: E402

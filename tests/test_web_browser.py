@@ -20,6 +20,10 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 pytest.importorskip("starlette", reason="the web extras are not installed")
 pytest.importorskip("uvicorn", reason="the web extras are not installed")
 
+# one worker of a parallel run (-n, --dist loadgroup) runs them all: one server and
+# one Chromium
+pytestmark = pytest.mark.xdist_group("browser")
+
 from szsolver.formats.record import example_game  # noqa: E402
 from szsolver.starmaps.daily import daily  # noqa: E402
 from szsolver.starmaps.generate import puzzle_from_id  # noqa: E402

@@ -16,6 +16,9 @@ import pytest
 pytest.importorskip("starlette", reason="the web extras are not installed")
 pytest.importorskip("uvicorn", reason="the web extras are not installed")
 
+# one worker of a parallel run (-n, --dist loadgroup) runs them all: one server
+pytestmark = pytest.mark.xdist_group("web server")
+
 
 @pytest.fixture(scope="module")
 def server(start_server, tmp_path_factory):
