@@ -550,9 +550,10 @@ def _potential_with_sigint_in(monkeypatch, tmp_path, where: str):
 @pytest.fixture
 def plain_sigint():
     """SIGINT as a fresh process has it (Python's handler, nothing installed), so the
-    in-process command installs its own. SIGINT's state is the test process's, shared
-    by every in-process test before: in the full suite these commands now and then
-    ignored the Ctrl-C they were sent (exit 0), never when run alone."""
+    in-process command installs its own. SIGINT's state is the test process's: a run
+    started in the background (``cmd &`` in a script, as long runs are) has it ignored
+    from the start, which the command then keeps (the Ctrl-C it was sent ignored, exit
+    0, never when run alone in a terminal)."""
     previous = signal.getsignal(signal.SIGINT)
     interrupt.uninstall()
     signal.signal(signal.SIGINT, signal.default_int_handler)
