@@ -139,10 +139,10 @@ def test_one_record_base_replays_and_checks_the_result_for_every_game():
     """The replay, the rounds and sides, and the Result tag's check are the record
     base's, for all three games (each says only how a play is made): one wording of the
     warning, counted alike."""
-    from szsolver.formats.record import GameRecord as StarsZoneGame, RecordedGame
-    from szsolver.star.record import Game as StarGame
-    from szsolver.stargazers.record import Game as StargazersGame
-    for cls in (StarsZoneGame, StarGame, StargazersGame):
+    from szsolver.formats.record import GameRecord as StarsZoneGameRecord, RecordedGame
+    from szsolver.star.record import GameRecord as StarGameRecord
+    from szsolver.stargazers.record import GameRecord as StargazersGameRecord
+    for cls in (StarsZoneGameRecord, StarGameRecord, StargazersGameRecord):
         assert issubclass(cls, RecordedGame)
         shared = {"play", "_replay", "_check_result", "where", "round_of", "side_of"}
         assert not shared & set(vars(cls)), (cls, shared & set(vars(cls)))
@@ -253,10 +253,10 @@ def test_a_record_of_another_game_is_refused_in_one_wording():
     alike (the record base words it)."""
     import re
     from szsolver.errors import ParseError
-    from szsolver.star.record import Game as StarGame
-    from szsolver.stargazers.record import Game as StargazersGame
+    from szsolver.star.record import GameRecord as StarGameRecord
+    from szsolver.stargazers.record import GameRecord as StargazersGameRecord
     said = []
-    for cls in (StarGame, StargazersGame):
+    for cls in (StarGameRecord, StargazersGameRecord):
         with pytest.raises(ParseError) as e:
             cls({"Game": "Go"})
         said.append(re.sub(r"Star(gazers)?|star(gazers)?", "G", str(e.value)))

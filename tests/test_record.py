@@ -344,9 +344,10 @@ def test_every_games_record_refuses_tags_it_could_not_write_back(game):
     """A record is read back as written only if its tags are well formed: each game's
     record refuses a tag name that is not letters, digits and _, and a value that is
     not one line (a Stargazers game took both and wrote a record it could not read)."""
-    from szsolver.star.record import Game as StarGame
-    from szsolver.stargazers.record import Game as StargazersGame
-    make = {"stars-zone": GameRecord, "star": StarGame, "stargazers": StargazersGame}[game]
+    from szsolver.star.record import GameRecord as StarGameRecord
+    from szsolver.stargazers.record import GameRecord as StargazersGameRecord
+    make = {"stars-zone": GameRecord, "star": StarGameRecord,
+            "stargazers": StargazersGameRecord}[game]
     with pytest.raises(ParseError, match="tag Event: value must be one line"):
         make({"Event": "a\nb"})
     with pytest.raises(ParseError, match="bad tag name 'bad name'"):

@@ -11,8 +11,9 @@ from szsolver.cli.app import main
 from szsolver.errors import IllegalTurnError, ParseError
 from szsolver.star.board import STANDARD, by_name
 from szsolver.star.position import PASS, SWAP, Position, format_move
-from szsolver.star.record import (Game, game_json, game_string, parse_game, parse_game_json,
-                                  parse_source_text, position_json, score_json)
+from szsolver.star.record import (GameRecord, game_json, game_string, parse_game,
+                                  parse_game_json, parse_source_text, position_json,
+                                  score_json)
 from szsolver.star.reference import reference_scores
 from szsolver.star.svg import position_svg
 
@@ -28,7 +29,7 @@ RECORD = """[Game "star"]
 
 
 def _random_game(board, rng, tags=None):
-    game = Game({"Board": board.name, **(tags or {})})
+    game = GameRecord({"Board": board.name, **(tags or {})})
     while not game.final.is_over():
         moves = game.final.legal_turns()
         # pass rarely, so games mostly fill the board

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from szsolver.cli.app import main
 from szsolver.stargazers import fast, reference
 from szsolver.stargazers.base import BLUE, RED
-from szsolver.stargazers.record import Game, game_string
+from szsolver.stargazers.record import GameRecord, game_string
 
 
 def brute(p) -> int:
@@ -98,7 +98,7 @@ def _short_game():
             t.append(c)
             q.play(c)
         turns.append(",".join(map(str, t)))
-    return p, turns, game_string(Game({"Game": "stargazers", "Position": str(p)}, turns))
+    return p, turns, game_string(GameRecord({"Game": "stargazers", "Position": str(p)}, turns))
 
 
 def test_annotate_a_short_game_from_a_set_up_start():

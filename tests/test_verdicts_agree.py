@@ -21,10 +21,10 @@ from szsolver.formats.record import GameRecord as SzGame, example_game
 from szsolver.rules.base import RED
 from szsolver.star import analysis as star_analysis
 from szsolver.star.position import Position as StarPosition
-from szsolver.star.record import Game as StarGame
+from szsolver.star.record import GameRecord as StarGameRecord
 from szsolver.stargazers import analysis as sg_analysis
 from szsolver.stargazers import fast
-from szsolver.stargazers.record import Game as SgGame, parse_turn
+from szsolver.stargazers.record import GameRecord as SgGameRecord, parse_turn
 
 
 # --- Stargazers -----------------------------------------------------------------------
@@ -43,7 +43,7 @@ def sg_random_game(seed, turns, board="12-star"):
             t.append(c)
             p.play(c)
         played.append(",".join(map(str, t)))
-    return SgGame({"Game": "stargazers", "Board": board}, played)
+    return SgGameRecord({"Game": "stargazers", "Board": board}, played)
 
 
 @pytest.mark.parametrize("board,seed", [("12-star", "a"), ("12-star", "b"), ("18-star", "c")])
@@ -87,7 +87,7 @@ def test_stargazers_examples_a_user_met():
 def star_random_game(seed, moves, board="5x6"):
     rng = random.Random(seed)
     from szsolver.star.board import by_name
-    game = StarGame({"Board": board} if board != "5x6" else {})
+    game = StarGameRecord({"Board": board} if board != "5x6" else {})
     p = StarPosition(by_name(board))
     while not p.is_over() and len(game.moves) < moves:
         legal = [m for m in p.legal_turns() if m >= 0]

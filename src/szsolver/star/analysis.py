@@ -174,7 +174,7 @@ class Annotation:
 
 def annotate(game, *, time_per_turn: float | None = None, exact_turns: int = EXACT_TURNS,
              progress=None) -> Annotation:
-    """Judge every move of ``game`` (a :class:`szsolver.star.record.Game`)."""
+    """Judge every move of ``game`` (a :class:`szsolver.star.record.GameRecord`)."""
     if not game.moves:
         raise InputError("the game has no moves to judge")
     t0 = time.monotonic()

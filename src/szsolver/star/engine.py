@@ -355,15 +355,15 @@ class EnginePlayer:
 
 
 def play_game(black, white, start: Position | None = None, tags: dict | None = None):
-    """Play a game between two players (objects with ``move(position)``); a Game."""
-    from .record import Game
+    """Play a game between two players (objects with ``move(position)``); a GameRecord."""
+    from .record import GameRecord
     start = start or Position()
     tags = dict(tags or {})
     if start != Position(start.board):
         tags["Position"] = position_string(start)
     elif start.board.name != "5x6":
         tags["Board"] = start.board.name
-    game = Game(tags)
+    game = GameRecord(tags)
     while not game.final.is_over():
         p = game.final
         game.play((black if p.side == BLACK else white).move(p))

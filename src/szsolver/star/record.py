@@ -19,7 +19,7 @@ escaped):
 - ``Position``: a set-up start as a position string (its board must agree with a
   Board tag).
 - ``Result``: the final scores ``"black-white"``, or ``*``. One the replay contradicts
-  is kept as written and reported in :attr:`Game.warnings`.
+  is kept as written and reported in :attr:`GameRecord.warnings`.
 - Anything else (``Black``, ``White``, ``Date``, ``Event``...) is kept as is.
 
 Moves follow as ``N.`` then Black's move and White's move (a cell name, ``pass`` or
@@ -47,12 +47,12 @@ from .board import STANDARD, by_name
 from .position import (COLOUR_NAMES, GAME_WORD, Position, format_move, parse_move,
                        parse_position, position_string)
 
-__all__ = ["Game", "parse_game", "game_string", "game_json", "parse_game_json",
+__all__ = ["GameRecord", "parse_game", "game_string", "game_json", "parse_game_json",
            "position_json", "parse_source_text", "score_json", "result_json", "result_words"]
 
 
 
-class Game(RecordedGame):
+class GameRecord(RecordedGame):
     """A Star game: ``tags`` (an ordered dict), the ``start`` position, the ``moves``
     (ints) and ``positions`` after each, replayed and checked on construction
     (IllegalTurnError / ParseError naming the round and colour of the first bad move).
@@ -72,7 +72,7 @@ class Game(RecordedGame):
         self._replay(moves)
 
     def __repr__(self) -> str:
-        return f"star.Game({len(self.moves)} moves, {position_string(self.final)!r})"
+        return f"star.GameRecord({len(self.moves)} moves, {position_string(self.final)!r})"
 
     @property
     def turns_before(self) -> int:
@@ -96,18 +96,18 @@ def _start_position(tags: dict) -> Position:
     return Position(board or STANDARD)
 
 
-def parse_game(text: str) -> Game:
+def parse_game(text: str) -> GameRecord:
     """Parse a Star game record (see the module doc); ParseError / IllegalTurnError
     name the problem and where."""
     def new_game(tags):
-        game = Game(tags)
+        game = GameRecord(tags)
         return game, 1, game.start.side
     return read_numbered_game(text, new_game, lambda game, token, _where: game.play(token),
                               "move", COLOUR_NAMES,
                               check=lambda game, token: parse_move(token, game.board))
 
 
-def game_string(game: Game) -> str:
+def game_string(game: GameRecord) -> str:
     """The canonical record: the Game tag first, one tag per line, a blank line, one
     round per line."""
     return game.record_text(lambda m: format_move(m, game.board))
@@ -127,14 +127,14 @@ def position_json(pos: Position) -> dict:
             "position": position_string(pos)}
 
 
-def game_json(game: Game) -> dict:
+def game_json(game: GameRecord) -> dict:
     """``{"type": "game", "game": "star", "tags": {...}, "turns": ["E5", "swap", ...]}``
     (the family's record JSON)."""
     return {"type": "game", "game": GAME_WORD, "tags": dict(game.tags),
             "turns": [format_move(m, game.board) for m in game.moves]}
 
 
-def parse_game_json(data) -> Game:
+def parse_game_json(data) -> GameRecord:
     """Inverse of :func:`game_json` (a dict or JSON text); the moves under ``turns``,
     or under ``moves`` as this module wrote them before."""
     data = json_object(data, "game JSON")
@@ -150,7 +150,7 @@ def parse_game_json(data) -> Game:
     moves = data.get(key, [])
     if not isinstance(moves, list) or not all(isinstance(t, str) for t in moves):
         raise ParseError(f'game JSON: {key} must be a list of move strings like "D3"')
-    game = Game(tags)
+    game = GameRecord(tags)
     for m in moves:
         game.play(m)
     game.warnings.clear()
@@ -158,7 +158,7 @@ def parse_game_json(data) -> Game:
     return game
 
 
-def parse_source_text(text: str) -> tuple[Position, Game | None]:
+def parse_source_text(text: str) -> tuple[Position, GameRecord | None]:
     """A Star SOURCE's text: a game record, a position string, or JSON (a position or
     a game as this module writes them). Returns (position, game or None)."""
     t = text.removeprefix("\ufeff").strip()

@@ -141,7 +141,7 @@ def check(position, turn, *, node_limit: int | None = None, time_limit: float | 
 def annotate(game, *, node_limit: int | None = None, time_limit: float | None = None,
              engine_seconds: float = ENGINE_SECONDS, progress=None,
              exact_turns: int = EXACT_TURNS) -> list[CheckResult]:
-    """Judge every turn of ``game`` (a :class:`.record.Game`), as :func:`check` does."""
+    """Judge every turn of ``game`` (a :class:`.record.GameRecord`), as :func:`check` does."""
     out = []
     for i, t in enumerate(game.turns):
         if progress is not None:

@@ -19,7 +19,7 @@ Red's turn then Blue's; a set-up start with Blue to move starts ``N...``. Tags:
 - ``Position``: a set-up start (a position string at the start of a turn; it carries
   board and protocol, so those tags, if given, must agree);
 - ``Result``: the final scores ``red-blue`` (``3-1``), or ``*``; one the replay
-  contradicts is kept but reported in :attr:`Game.warnings`;
+  contradicts is kept but reported in :attr:`GameRecord.warnings`;
 - any other tag (``Red``, ``Blue``, ``Date``...) is kept as is.
 
 A turn has two placements except Red's first under ``1-2``, every turn under ``1``, a
@@ -45,7 +45,7 @@ from .base import PREFIX, protocol_name
 from .fast import Position
 from .geometry import board as board_named
 
-__all__ = ["Turn", "Game", "parse_game", "game_string", "parse_turn", "load_text",
+__all__ = ["Turn", "GameRecord", "parse_game", "game_string", "parse_turn", "load_text",
            "diagram", "GAME_NAME"]
 
 GAME_NAME = "stargazers"
@@ -78,7 +78,7 @@ def _turns_before(pos) -> int:
     return 0 if n == 0 else 1 + (n - 1) // 2
 
 
-class Game(RecordedGame):
+class GameRecord(RecordedGame):
     """A Stargazers game: tags, start, turns, replayed and checked.
 
     Attributes: ``tags``, ``board``, ``protocol``, ``start``, ``turns`` (Turns),
@@ -155,14 +155,14 @@ def _start_position(tags: dict) -> Position:
     return Position(board=b, protocol=protocol or "1-2")
 
 
-def parse_game(text: str) -> Game:
-    """The Game a record describes; ParseError / IllegalTurnError naming the problem.
+def parse_game(text: str) -> GameRecord:
+    """The GameRecord the text describes; ParseError / IllegalTurnError naming the problem.
     Each of Red's turns follows its round number ``N.``; a record may start with
     Blue's turn as ``N...``. Read as every record of the family is
     (:func:`szsolver.formats.record.read_numbered_game`: comments, a result after the
     turns)."""
     def new_game(tags):
-        game = Game(tags, ())
+        game = GameRecord(tags, ())
         return game, game.round_of(0), game.side_of(0)
 
     def play(game, token, where):
@@ -175,7 +175,7 @@ def parse_game(text: str) -> Game:
                               check=lambda _game, token: parse_turn(token))
 
 
-def game_string(game: Game) -> str:
+def game_string(game: GameRecord) -> str:
     """The canonical record: one tag per line, a blank line, one round per line."""
     return game.record_text(str)
 
