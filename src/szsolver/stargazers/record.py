@@ -95,12 +95,11 @@ class GameRecord(RecordedGame):
         self.start = _start_position(self.tags)
         self.board = self.start.board
         self.protocol = self.start.protocol
-        self.first_turn = _turns_before(self.start)
         self._replay(turns)
 
     @property
     def turns_before(self) -> int:
-        return self.first_turn
+        return _turns_before(self.start)
 
     def _before_play(self, i: int) -> None:
         """A turn of one placement is the game's last, where the turn had two."""
