@@ -147,7 +147,7 @@ def test_one_record_base_replays_and_checks_the_result_for_every_game():
         shared = {"play", "_replay", "_check_result", "where", "round_of", "side_of"}
         assert not shared & set(vars(cls)), (cls, shared & set(vars(cls)))
     one_play = {"stars-zone": ('[Result "1-0"] 1. 44', "1 turn", "red-blue"),
-                "star": ('[Game "star"] [Result "1-0"] 1. E5', "1 move", "black-white"),
+                "star": ('[Game "star"] [Result "1-0"] 1. E5', "1 turn", "black-white"),
                 "stargazers": ('[Game "stargazers"] [Board "12-star"] [Result "1-0"] 1. 9',
                                "1 turn", "red-blue")}
     for name, (record, played, sides) in one_play.items():
@@ -163,6 +163,26 @@ def test_one_record_base_replays_and_checks_the_result_for_every_game():
         junk = record + " junk"          # a play that is none, named by round and side
         with pytest.raises(InputError, match="^round 1, "):
             g.load(Source(given=junk, text=junk))
+
+
+@pytest.mark.parametrize("name, record, written", [
+    ("stars-zone", "1. 44n66 45", ["44n66", "45"]),
+    ("star", '[Game "star"] 1. E5 swap 2. D3', ["E5", "swap", "D3"]),
+    ("stargazers", '[Game "stargazers"] 1. 9 16,23 2. 30', ["9", "16,23", "30"])])
+def test_every_games_record_keeps_its_turns_under_one_name(name, record, written):
+    """A record of any of the three games holds what each side played under ``turns``
+    and is built again from its tags and ``turns=`` (Star's record called them
+    ``moves``, and its constructor took ``moves=``); a Stargazers turn stays its one or
+    two placements."""
+    entry = games.get(name)
+    _pos, game = entry.load(Source(given=record, text=record))
+    assert [entry.format_turn(t, game.position_before(i))
+            for i, t in enumerate(game.turns)] == written
+    assert len(game) == len(written)
+    again = type(game)(game.tags, turns=game.turns)
+    assert again == game and again.final == game.final
+    if name == "stargazers":
+        assert [len(t) for t in game.turns] == [1, 2, 1]
 
 
 LATE = {"stars-zone": None,            # the rulebook game's position, 4 turns left

@@ -82,7 +82,7 @@ def test_annotate_proves_the_last_moves():
     board = by_name("4x5")
     g = play_game(RandomPlayer(seed=1), GreedyPlayer(seed=2), Position(board))
     ann = annotate(g, time_per_turn=0.01, exact_turns=6)
-    assert len(ann.results) == len(g.moves)
+    assert len(ann.results) == len(g.turns)
     assert all(r.exact for r in ann.results[-6:])
     for colour in ("black", "white"):
         s = ann.summary[colour]

@@ -86,7 +86,7 @@ def test_pgn_habits_read_as_every_record_of_the_family():
     text = ('[Game "star"]\n{opening} 1.E5 {the pie} 1... swap ; swapped\n'
             '2.D3 F6 *')
     g = parse_game(text)
-    assert g.moves == plain.moves and g.tags == {"Game": "star", "Result": "*"}
+    assert g.turns == plain.turns and g.tags == {"Game": "star", "Result": "*"}
     assert game_string(g) == '[Game "star"]\n[Result "*"]\n\n1. E5 swap\n2. D3 F6\n'
     assert parse_game(game_string(g)) == g
     pos, game = parse_source_text("; a comment first\n" + text)
@@ -125,7 +125,7 @@ def test_score_json_lists_the_stars_and_keys_black_and_white():
 
 def test_the_picture_has_every_cell_border_cell_and_star():
     g = parse_game(RECORD)
-    svg = ET.fromstring(position_svg(g.final, last_turn=g.moves[-2]))
+    svg = ET.fromstring(position_svg(g.final, last_turn=g.turns[-2]))
     ns = {"s": "http://www.w3.org/2000/svg"}
     cells = svg.findall(".//s:g[@class='cells']/s:polygon", ns)
     border = svg.findall(".//s:g[@class='border']/s:polygon", ns)

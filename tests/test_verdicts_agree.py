@@ -89,7 +89,7 @@ def star_random_game(seed, moves, board="5x6"):
     from szsolver.star.board import by_name
     game = StarGameRecord({"Board": board} if board != "5x6" else {})
     p = StarPosition(by_name(board))
-    while not p.is_over() and len(game.moves) < moves:
+    while not p.is_over() and len(game.turns) < moves:
         legal = [m for m in p.legal_turns() if m >= 0]
         m = rng.choice(legal)
         game.play(m)
@@ -101,7 +101,7 @@ def star_random_game(seed, moves, board="5x6"):
 def test_star_engine_move_is_optimal_and_check_agrees_with_annotate(seed):
     game = star_random_game(f"star-verdicts-{seed}", 6)
     ann = star_analysis.annotate(game, time_per_turn=0.02, exact_turns=0)
-    for i, m in enumerate(game.moves):
+    for i, m in enumerate(game.turns):
         pos = game.position_before(i)
         c = star_analysis.check(pos, m, engine_seconds=0.02, exact_turns=0)
         a = ann.results[i].to_json()

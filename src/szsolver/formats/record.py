@@ -183,33 +183,32 @@ def looks_like_record(text: str) -> bool:
 
 class RecordedGame:
     """What every game's record shares (Stars' Zone, Star, Stargazers): ``tags`` (an
-    ordered dict, checked by :meth:`checked_tags`), the ``start`` position, the plays
-    in the list named by :attr:`PLAYS` and the ``positions`` after each, the
+    ordered dict, checked by :meth:`checked_tags`), the ``start`` position, the
+    ``turns`` (what a side plays in one go: Stars' Zone's stone with its neutral, Star's
+    move, Stargazers' one or two placements) and the ``positions`` after each, the
     ``warnings`` (doubts that do not stop the replay). Two records are equal when their
-    tags (in order), start and plays are.
+    tags (in order), start and turns are.
 
-    The base replays the plays (:meth:`_replay`: each one checked by :meth:`play`, its
+    The base replays the turns (:meth:`_replay`: each one checked by :meth:`play`, its
     errors naming the round and side), counts the rounds and sides
     (:meth:`round_of`, :meth:`side_of`, :meth:`where`) and checks the Result tag
     against the replay (:meth:`_check_result`: a wrong one is a warning). A game says
-    what is its own: :meth:`_next` (a play read, checked and made), and, where it needs
+    what is its own: :meth:`_next` (a turn read, checked and made), and, where it needs
     them, :attr:`turns_before`, :meth:`_before_play`, :meth:`_result_note` and the
     class attributes below."""
 
-    #: the attribute holding the plays, in the game's own word
-    PLAYS = "turns"
     #: the sides' names, the first to play in a round first
     SIDES = SIDE_NAMES
     #: final scores as a Result tag writes them, for its message
     RESULT_EXAMPLE = "16-14"
 
-    def _replay(self, plays) -> None:
-        """Make ``plays`` one by one from ``start`` (:meth:`play`), then check the
+    def _replay(self, turns) -> None:
+        """Make ``turns`` one by one from ``start`` (:meth:`play`), then check the
         Result tag."""
-        setattr(self, self.PLAYS, [])
+        self.turns = []
         self.positions = []
         self.warnings: list[str] = []
-        for p in plays:
+        for p in turns:
             self.play(p)
         self._check_result()
 
@@ -220,49 +219,48 @@ class RecordedGame:
         return self.start.ply
 
     def round_of(self, i: int) -> int:
-        """The round number of play ``i`` (0-based, in this game's list)."""
+        """The round number of turn ``i`` (0-based, in this game's list)."""
         return (self.turns_before + i) // 2 + 1
 
     def side_of(self, i: int) -> int:
-        """The side that made play ``i``: 0 the first to play in a round."""
+        """The side that made turn ``i``: 0 the first to play in a round."""
         return (self.turns_before + i) % 2
 
     def where(self, i: int) -> str:
-        """'round 7, blue': how errors and people name play ``i``."""
+        """'round 7, blue': how errors and people name turn ``i``."""
         return f"round {self.round_of(i)}, {self.SIDES[self.side_of(i)]}"
 
     # --- play -------------------------------------------------------------------------
-    def play(self, play) -> None:
-        """Append a play after checking it: InputError (IllegalTurnError, ParseError)
+    def play(self, turn) -> None:
+        """Append a turn after checking it: InputError (IllegalTurnError, ParseError)
         naming its round and side and what is wrong."""
-        plays = getattr(self, self.PLAYS)
-        i = len(plays)
+        i = len(self.turns)
         self._before_play(i)
         try:
-            kept, after = self._next(play)
+            kept, after = self._next(turn)
         except InputError as e:
             raise type(e)(f"{self.where(i)}: {e}") from None
-        plays.append(kept)
+        self.turns.append(kept)
         self.positions.append(after)
 
-    def _next(self, play):
-        """(the play as the record keeps it, the position after it) for ``play`` made
+    def _next(self, turn):
+        """(the turn as the record keeps it, the position after it) for ``turn`` made
         in :attr:`final`; InputError saying what is wrong (the round and side are
         added)."""
         raise NotImplementedError
 
     def _before_play(self, i: int) -> None:
-        """A check of the plays so far before play ``i`` (none by default)."""
+        """A check of the turns so far before turn ``i`` (none by default)."""
 
     # --- the record's text ------------------------------------------------------------
-    def record_text(self, play_text) -> str:
+    def record_text(self, turn_text) -> str:
         """The canonical record, every game's: one tag per line, a blank line, one round
-        per line (``N.`` before the first side's play, ``N...`` when the record starts
-        at the second side's); ``play_text(play)`` writes a play."""
+        per line (``N.`` before the first side's turn, ``N...`` when the record starts
+        at the second side's); ``turn_text(turn)`` writes a turn."""
         out = [tag_line(k, v) for k, v in self.tags.items()]
         lines: list[str] = []
-        for i, p in enumerate(getattr(self, self.PLAYS)):
-            text = play_text(p)
+        for i, p in enumerate(self.turns):
+            text = turn_text(p)
             if self.side_of(i) == 0:
                 lines.append(f"{self.round_of(i)}. {text}")
             elif i == 0:
@@ -293,7 +291,7 @@ class RecordedGame:
         n = len(self)
         if not self.final.is_over():
             self.warnings.append(f"Result tag says {text} but the game is unfinished after "
-                                 f"{n} {self.PLAYS[:-1]}{'' if n == 1 else 's'} (scores now "
+                                 f"{n} turn{'' if n == 1 else 's'} (scores now "
                                  f"{got[0]}-{got[1]})")
         elif (int(m.group(1)), int(m.group(2))) != got:
             self.warnings.append(f"Result tag says {text} but the replay scores "
@@ -330,15 +328,15 @@ class RecordedGame:
         return self.positions[i - 1] if i else self.start
 
     def __len__(self) -> int:
-        return len(getattr(self, self.PLAYS))
+        return len(self.turns)
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, type(self))
                 and list(self.tags.items()) == list(other.tags.items())
-                and getattr(self, self.PLAYS) == getattr(other, self.PLAYS)
+                and self.turns == other.turns
                 and self.start == other.start)
 
-    __hash__ = None                 # mutable: plays are appended
+    __hash__ = None                 # mutable: turns are appended
 
 
 class GameRecord(RecordedGame):

@@ -77,11 +77,11 @@ def show(pos, game, o):
     """The position (a game's last one) as a diagram, with the scores."""
     from ..star.position import format_move
     from ..star.record import position_json, result_json
-    last = game.moves[-1] if game is not None and game.moves else None
+    last = game.turns[-1] if game is not None and game.turns else None
     files = ((o.svg, svg(pos, last_turn=last)),) if o.svg else ()
     out = diagram(pos)
     if last is not None:
-        out += f"\nLast move: {game.where(len(game.moves) - 1)} {format_move(last, pos.board)}."
+        out += f"\nLast move: {game.where(len(game.turns) - 1)} {format_move(last, pos.board)}."
     data = {"position": position_json(pos), **result_json(pos),
             "last_turn": None if last is None else format_move(last, pos.board)}
     return answer(data, out, game, files)
@@ -113,17 +113,17 @@ def replay(pos, game, o):
     from .views import replay_lines
     pictures = None
     if o.svg is not None:
-        if game is None or not game.moves:
+        if game is None or not game.turns:
             raise InputError("--svg draws one picture per move: give a game record with moves")
         files = []
-        for i, (m, after) in enumerate(zip(game.moves, game.positions)):
+        for i, (m, after) in enumerate(zip(game.turns, game.positions)):
             caption = (f"{game.where(i)}: {format_move(m, pos.board)}; "
                        f"black {after.scores()[0]}, white {after.scores()[1]}")
             files.append((os.path.join(o.svg, f"move-{i + 1:03d}.svg"),
                           svg(after, last_turn=m if m >= 0 else None, caption=caption)))
         pictures = (o.svg, tuple(files))
     turns, rows = [], []
-    for i, m in enumerate(game.moves if game is not None else ()):
+    for i, m in enumerate(game.turns if game is not None else ()):
         after = game.positions[i]
         b, w = after.scores()
         entry = {"round": game.round_of(i), "side": COLOUR_NAMES[game.side_of(i)],

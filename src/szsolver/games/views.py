@@ -72,10 +72,10 @@ def turn_index(game, number: int, first: int = 1) -> int:
     """The index in the record's plays of turn ``number``, its turns numbered from
     ``first`` (a game's own count: 1, or for Stars' Zone over the whole game); for
     every game in one wording, InputError when the record has no such turn."""
-    plays = getattr(game, game.PLAYS)
-    if not plays:
+    turns = game.turns
+    if not turns:
         raise InputError("the game has no turns to judge")
-    last = first + len(plays) - 1
+    last = first + len(turns) - 1
     if first <= number <= last:
         return number - first
     if number > last and not game.final.is_over():
@@ -95,7 +95,7 @@ def turn_to_judge(pos, game, o, missing: str, first=lambda game: 1):
         if game is None:
             raise InputError("--turn N needs a game record, not a position")
         i = turn_index(game, o.turn_number, first(game))
-        return game.position_before(i), getattr(game, game.PLAYS)[i]
+        return game.position_before(i), game.turns[i]
     if o.turn is None:
         raise InputError(f"missing TURN: give {missing}, or --turn N with a game record")
     return pos, o.turn

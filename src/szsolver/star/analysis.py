@@ -175,13 +175,13 @@ class Annotation:
 def annotate(game, *, time_per_turn: float | None = None, exact_turns: int = EXACT_TURNS,
              progress=None) -> Annotation:
     """Judge every move of ``game`` (a :class:`szsolver.star.record.GameRecord`)."""
-    if not game.moves:
+    if not game.turns:
         raise InputError("the game has no moves to judge")
     t0 = time.monotonic()
     results = []
-    for i, m in enumerate(game.moves):
+    for i, m in enumerate(game.turns):
         if progress is not None:
-            progress(i, len(game.moves), game.where(i))
+            progress(i, len(game.turns), game.where(i))
         # check's own seed (the engine mixes in the position), so that annotate and
         # check judge a move alike
         results.append(check(game.position_before(i), m, engine_seconds=time_per_turn,

@@ -53,26 +53,25 @@ __all__ = ["GameRecord", "parse_game", "game_string", "game_json", "parse_game_j
 
 
 class GameRecord(RecordedGame):
-    """A Star game: ``tags`` (an ordered dict), the ``start`` position, the ``moves``
-    (ints) and ``positions`` after each, replayed and checked on construction
+    """A Star game: ``tags`` (an ordered dict), the ``start`` position, the ``turns``
+    (a move each, as ints) and ``positions`` after each, replayed and checked on construction
     (IllegalTurnError / ParseError naming the round and colour of the first bad move).
     Attributes: ``board``, ``final``, ``warnings``."""
 
-    PLAYS = "moves"
     SIDES = COLOUR_NAMES
     RESULT_EXAMPLE = "17-14"
 
-    def __init__(self, tags: dict | None = None, moves=()):
+    def __init__(self, tags: dict | None = None, turns=()):
         self.tags = self.checked_tags(tags)
         self.game_tag(self.tags, GAME_WORD, "Star")
         # the Game tag always comes first, so a record says what it is
         self.tags = {"Game": GAME_WORD, **{k: v for k, v in self.tags.items() if k != "Game"}}
         self.start = _start_position(self.tags)
         self.board = self.start.board
-        self._replay(moves)
+        self._replay(turns)
 
     def __repr__(self) -> str:
-        return f"star.GameRecord({len(self.moves)} moves, {position_string(self.final)!r})"
+        return f"star.GameRecord({len(self.turns)} turns, {position_string(self.final)!r})"
 
     @property
     def turns_before(self) -> int:
@@ -131,7 +130,7 @@ def game_json(game: GameRecord) -> dict:
     """``{"type": "game", "game": "star", "tags": {...}, "turns": ["E5", "swap", ...]}``
     (the family's record JSON)."""
     return {"type": "game", "game": GAME_WORD, "tags": dict(game.tags),
-            "turns": [format_move(m, game.board) for m in game.moves]}
+            "turns": [format_move(m, game.board) for m in game.turns]}
 
 
 def parse_game_json(data) -> GameRecord:

@@ -278,7 +278,7 @@ def _turn_rows(entry, record) -> list:
     """Each turn of a Star or Stargazers record: its text, round and side."""
     return [{"turn": entry.format_turn(t, record.position_before(i)), "round": record.round_of(i),
              "side": record.SIDES[record.side_of(i)]}
-            for i, t in enumerate(getattr(record, record.PLAYS))]
+            for i, t in enumerate(record.turns)]
 
 
 def turns_from(value) -> list:
@@ -332,7 +332,7 @@ def family_line_view(entry, text: str, pos, record, turns: list) -> dict:
         # board has whole turns only
         before = line.position_before(n - 1)
         legal = entry.legal_turns(before)
-        if _turn_key(getattr(line, line.PLAYS)[-1]) not in {_turn_key(t) for t in legal}:
+        if _turn_key(line.turns[-1]) not in {_turn_key(t) for t in legal}:
             some = ", ".join(entry.format_turn(t, before) for t in legal[:3])
             if not own:
                 raise IllegalTurnError(f"{line.where(n - 1)}: {turns[-1]} is not a whole turn "
@@ -341,7 +341,7 @@ def family_line_view(entry, text: str, pos, record, turns: list) -> dict:
     over = final.is_over()
     return {"family": True, "game": entry.name, "position": entry.position_text(final),
             "svg": entry.svg(final, targets=True,
-                             last_turn=getattr(line, line.PLAYS)[-1] if n else None),
+                             last_turn=line.turns[-1] if n else None),
             "score": entry.answer("score", final, None).data,
             "legal": [] if over or unfinished else [entry.format_turn(t, final)
                                                     for t in entry.legal_turns(final)],
