@@ -185,6 +185,15 @@ def test_every_games_record_keeps_its_turns_under_one_name(name, record, written
         assert [len(t) for t in game.turns] == [1, 2, 1]
 
 
+def test_star_and_stargazers_name_their_game_tag_word_alike():
+    """The word in a record's Game tag (and a position string's prefix) is GAME_NAME in
+    both games' modules, the registry's name for the game."""
+    from szsolver.star.position import GAME_NAME as star_name
+    from szsolver.stargazers.record import GAME_NAME as stargazers_name
+    assert (star_name, stargazers_name) == (games.get("star").name,
+                                            games.get("stargazers").name)
+
+
 LATE = {"stars-zone": None,            # the rulebook game's position, 4 turns left
         "star": STAR,
         "stargazers": "stargazers:12-star:1-2:r=2,3,4,6,8,9,10,13,14,16,20,21,24,29,32:"

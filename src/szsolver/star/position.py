@@ -36,12 +36,12 @@ from ..inputs import name_key
 from .board import STANDARD, by_name
 from .groups import BLACK, EMPTY, WHITE, Groups
 
-__all__ = ["BLACK", "WHITE", "EMPTY", "PASS", "SWAP", "COLOUR_NAMES", "GAME_WORD",
+__all__ = ["BLACK", "WHITE", "EMPTY", "PASS", "SWAP", "COLOUR_NAMES", "GAME_NAME",
            "Position", "parse_move", "format_move", "diagram"]
 
 PASS, SWAP = -1, -2
 COLOUR_NAMES = ("black", "white")
-GAME_WORD = "star"
+GAME_NAME = "star"
 _LETTERS = "BW"
 
 
@@ -57,7 +57,7 @@ class Position:
     def __init__(self, board=STANDARD, black: int = 0, white: int = 0, side: int = BLACK,
                  passes: int = 0, *, _groups=None):
         if isinstance(board, str):
-            if board.strip().lower().startswith(GAME_WORD + ":"):    # a position string
+            if board.strip().lower().startswith(GAME_NAME + ":"):    # a position string
                 p = parse_position(board)
                 board, black, white, side, passes = p.board, p.black, p.white, p.side, p.passes
             else:                                                    # a board's name
@@ -257,7 +257,7 @@ def position_string(pos: Position) -> str:
         rows.append("".join("B" if pos.black >> c & 1 else "W" if pos.white >> c & 1 else "."
                             for c in row))
     tail = {0: "", 1: ":pass", 2: ":end"}[pos.passes]
-    return f"{GAME_WORD}:{b.name}:{'/'.join(rows)}:{_LETTERS[pos.side]}{tail}"
+    return f"{GAME_NAME}:{b.name}:{'/'.join(rows)}:{_LETTERS[pos.side]}{tail}"
 
 
 def parse_position(text: str) -> Position:
@@ -265,9 +265,9 @@ def parse_position(text: str) -> Position:
     if not isinstance(text, str):
         raise ParseError("a Star position string is text")
     parts = text.strip().split(":")
-    if not parts or name_key(parts[0]) != GAME_WORD:
-        raise ParseError(f"a Star position string starts with '{GAME_WORD}:', like "
-                         f"'{GAME_WORD}:5x6:ROWS:B'")
+    if not parts or name_key(parts[0]) != GAME_NAME:
+        raise ParseError(f"a Star position string starts with '{GAME_NAME}:', like "
+                         f"'{GAME_NAME}:5x6:ROWS:B'")
     if not 4 <= len(parts) <= 5 or any(not p or p != p.strip() for p in parts):
         raise ParseError("a Star position string is star:BOARD:ROWS:SIDE with :pass or "
                          f":end after a pass, got {text.strip()[:40]!r}")

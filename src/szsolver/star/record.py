@@ -44,7 +44,7 @@ from ..errors import ParseError
 from ..formats.notation import json_loads, json_object
 from ..formats.record import RecordedGame, looks_like_record, read_numbered_game
 from .board import STANDARD, by_name
-from .position import (COLOUR_NAMES, GAME_WORD, Position, format_move, parse_move,
+from .position import (COLOUR_NAMES, GAME_NAME, Position, format_move, parse_move,
                        parse_position, position_string)
 
 __all__ = ["GameRecord", "parse_game", "game_string", "game_json", "parse_game_json",
@@ -63,9 +63,9 @@ class GameRecord(RecordedGame):
 
     def __init__(self, tags: dict | None = None, turns=()):
         self.tags = self.checked_tags(tags)
-        self.game_tag(self.tags, GAME_WORD, "Star")
+        self.game_tag(self.tags, GAME_NAME, "Star")
         # the Game tag always comes first, so a record says what it is
-        self.tags = {"Game": GAME_WORD, **{k: v for k, v in self.tags.items() if k != "Game"}}
+        self.tags = {"Game": GAME_NAME, **{k: v for k, v in self.tags.items() if k != "Game"}}
         self.start = _start_position(self.tags)
         self.board = self.start.board
         self._replay(turns)
@@ -120,7 +120,7 @@ def _cells(board, mask: int) -> list[str]:
 
 def position_json(pos: Position) -> dict:
     """A position as JSON-ready data; ``position`` is its string, which reads it back."""
-    return {"type": "position", "game": GAME_WORD, "board": pos.board.name,
+    return {"type": "position", "game": GAME_NAME, "board": pos.board.name,
             "black": _cells(pos.board, pos.black), "white": _cells(pos.board, pos.white),
             "side": COLOUR_NAMES[pos.side], "passes": pos.passes,
             "position": position_string(pos)}
@@ -129,7 +129,7 @@ def position_json(pos: Position) -> dict:
 def game_json(game: GameRecord) -> dict:
     """``{"type": "game", "game": "star", "tags": {...}, "turns": ["E5", "swap", ...]}``
     (the family's record JSON)."""
-    return {"type": "game", "game": GAME_WORD, "tags": dict(game.tags),
+    return {"type": "game", "game": GAME_NAME, "tags": dict(game.tags),
             "turns": [format_move(m, game.board) for m in game.turns]}
 
 
@@ -208,7 +208,7 @@ def score_json(pos: Position) -> dict:
         stars[COLOUR_NAMES[colour]] = [
             {"cells": [b.name_of(c) for c in group], "border_cells": k, "points": k - 2}
             for group, k in reference_groups(b, cells) if k >= 3]
-    return {"game": GAME_WORD, "board": b.name, "position": position_string(pos),
+    return {"game": GAME_NAME, "board": b.name, "position": position_string(pos),
             **result_json(pos), "stars": stars}
 
 
