@@ -15,6 +15,7 @@ from szsolver.rules.playout import random_play
 from szsolver.rules.base import ADVANCED, BASIC, RED
 from szsolver.endgame._search import DEBUG_CHECKS, Searcher, check_searchable
 from szsolver.endgame.solver import solve
+from szsolver.formats.notation import parse_position
 from szsolver.rules.backends import to_core
 
 
@@ -298,3 +299,26 @@ def test_searcher_checks_its_inputs():
     with pytest.raises(UnsupportedError):
         s.set_score_caps(-1, 3)
     assert s.position() == p            # nothing above changed the position
+
+
+def test_a_long_deep_solve_gets_a_larger_table(monkeypatch):
+    """Beyond 8 turns left a limit of a minute (or 200 M nodes) grows the default table to
+    2**25 entries, never past an eighth of the machine's memory; short limits and
+    shallow solves keep the depth's size, and the answer is the same as with it."""
+    from szsolver.endgame import solver as sv
+    monkeypatch.setattr(sv, "physical_memory", lambda: 64 << 30)
+    assert sv.tt_entries_for(10, time_limit=180) == 1 << 25
+    assert sv.tt_entries_for(9, node_limit=300_000_000) == 1 << 25
+    assert sv.tt_entries_for(10, time_limit=5) == 1 << 23
+    assert sv.tt_entries_for(8, time_limit=600) == 1 << 23
+    assert sv.tt_entries_for(3, time_limit=600) == 1 << 14
+    monkeypatch.setattr(sv, "physical_memory", lambda: 2 << 30)   # 256 MiB an eighth
+    assert sv.tt_entries_for(10, time_limit=180) == 1 << 23
+    monkeypatch.setattr(sv, "physical_memory", lambda: None)
+    assert sv.tt_entries_for(10, time_limit=180) == 1 << 23
+    monkeypatch.setattr(sv, "physical_memory", lambda: 64 << 30)
+    pos = "NN/N.R.N./RBRBNB./.NBRBRR./....NRN../.R...BN./BR.BRBB/.R...B/.. R 0 0 advanced"
+    big = solve(parse_position(pos), time_limit=600)
+    small = solve(parse_position(pos), time_limit=600, tt_size=1 << 23)
+    assert big.tt["tt_entries"] == 1 << 25 and small.tt["tt_entries"] == 1 << 23
+    assert (big.value, big.best, big.exact) == (small.value, small.best, True)

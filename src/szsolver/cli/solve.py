@@ -36,7 +36,9 @@ from .games import deliver, game_answer, prepare
 @click.option("--node-limit", type=whole_number(1), default=None, metavar="N",
               help="Stop after N nodes in all, the whole answer included (deterministic).")
 @click.option("--tt-size", type=whole_number(2), default=None,
-              help="Transposition-table entries (32 bytes each; default by depth, at most 2**23).")
+              help="Transposition-table entries (32 bytes each; default by depth, at most 2**23, "
+                   "or 2**25 for a solve beyond 8 turns left with a limit of a minute or 200 M "
+                   "nodes or more, memory permitting).")
 @click.option("--rule", type=Names(["basic", "advanced"]), default=None,
               help="Override the rule (a game record is replayed under it).")
 @click.option("--two-turn-bounds", is_flag=True, hidden=True,
