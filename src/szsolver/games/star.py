@@ -8,7 +8,7 @@ import os
 
 from ..errors import InputError
 from .contract import Answer, Entry
-from .views import answer, tagged, warnings_of
+from .views import answer, exact_turns_in_reach, tagged, warnings_of
 
 NAME = "star"
 
@@ -231,11 +231,8 @@ def check(pos, game, o):
 def check_exact_turns(n):
     from ..star.analysis import EXACT_TURNS
     from ..star.solver import MAX_EMPTY_WITHOUT_LIMIT
-    if n is not None and not 0 <= n <= MAX_EMPTY_WITHOUT_LIMIT:
-        raise InputError(f"--exact-turns {n}: a Star game proves moves with at "
-                         f"most {MAX_EMPTY_WITHOUT_LIMIT} live empty cells (0 to "
-                         f"{MAX_EMPTY_WITHOUT_LIMIT}, default {EXACT_TURNS}: the exact "
-                         "solver's reach)")
+    exact_turns_in_reach(n, "Star", "moves", "live empty cells", MAX_EMPTY_WITHOUT_LIMIT,
+                         EXACT_TURNS)
 
 
 def annotate(pos, game, o):

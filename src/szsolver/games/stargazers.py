@@ -11,7 +11,7 @@ from ..errors import InputError
 from ..rules.bits import bit_list
 from ..verdict import VERDICT_COUNTS, verdict_count, wins_by
 from .contract import Answer, Entry
-from .views import answer, tagged, warnings_of
+from .views import answer, exact_turns_in_reach, tagged, warnings_of
 
 NAME = "stargazers"
 TITLE = "Stargazers"
@@ -283,11 +283,8 @@ def check(pos, game, o):
 def check_exact_turns(n):
     from ..stargazers.analysis import EXACT_TURNS
     from ..stargazers.solver import MAX_EMPTY_WITHOUT_LIMIT
-    if n is not None and not 0 <= n <= MAX_EMPTY_WITHOUT_LIMIT:
-        raise InputError(f"--exact-turns {n}: a {TITLE} game proves turns with at "
-                         f"most {MAX_EMPTY_WITHOUT_LIMIT} empty cells (0 to "
-                         f"{MAX_EMPTY_WITHOUT_LIMIT}, default {EXACT_TURNS}: the exact "
-                         "solver's reach)")
+    exact_turns_in_reach(n, TITLE, "turns", "empty cells", MAX_EMPTY_WITHOUT_LIMIT,
+                         EXACT_TURNS)
 
 
 def annotate(pos, game, o):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import InputError
 
-__all__ = ["tagged", "warnings_of", "answer", "replay_lines", "counted", "rough",
+__all__ = ["exact_turns_in_reach", "tagged", "warnings_of", "answer", "replay_lines", "counted", "rough",
            "turn_index", "turn_to_judge"]
 
 
@@ -99,3 +99,13 @@ def turn_to_judge(pos, game, o, missing: str, first=lambda game: 1):
     if o.turn is None:
         raise InputError(f"missing TURN: give {missing}, or --turn N with a game record")
     return pos, o.turn
+
+
+def exact_turns_in_reach(n, title: str, unit: str, counted: str, most: int, default: int):
+    """Refuse ``--exact-turns n`` (InputError naming the range) unless 0 <= n <= ``most``,
+    the exact solver's reach in a game counting its endgame in ``counted`` (``empty
+    cells``) and proving ``unit`` (``turns``) from there; None passes."""
+    if n is not None and not 0 <= n <= most:
+        raise InputError(f"--exact-turns {n}: a {title} game proves {unit} with at most "
+                         f"{most} {counted} (0 to {most}, default {default}: the exact "
+                         "solver's reach)")
