@@ -244,7 +244,9 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
     red = pos.side == RED
     child = pos.copy()
     child.make(turn)
-    s = sv.new_searcher(pos, sv.tt_entries_for(pos.turns_left), None, None)
+    # a long judging beyond the default depth gets a long solve's table, as `solve` does
+    size = sv.tt_entries_for(pos.turns_left, time_limit, node_limit)
+    s = sv.new_searcher(pos, size, None, None)
     s.set_limits(node_limit or 0, time_limit or 0.0)
 
     def why():
