@@ -481,3 +481,36 @@ def test_cli_best_says_how_little_a_tiny_budget_estimate_rests_on():
     data = json.loads(run("best", pos, "--time", "0.05", "--json").stdout)
     assert data["iterations"] >= search.ROUGH_ITERATIONS
     assert "rough guess" not in run("best", pos, "--time", "0.05").stdout
+
+
+def _hex_37():
+    from szsolver.rules import geometry as geo
+    coords = tuple((i, j) for i in range(1, 8)
+                   for j in range(max(5 - i, 1), min(11 - i, 7) + 1))
+    return geo.Geometry("hex-37", coords, geo.HEX_DIRECTIONS, geo.HEX_DIRECTION_NAMES,
+                        cell="hex", linear_candidates=geo.HEX_LINEAR)
+
+
+@pytest.mark.parametrize("board", ["stars-zone", "square-5", "square-8", "hex-37"])
+def test_incremental_scores_agree_with_the_core(board):
+    # The tree search scores one more stone (or one more blocker) on every empty point
+    # from the beams of the lines through it; the core scores the whole board. Random
+    # stones and blockers of every density, every point outside them: the same score.
+    from szsolver.rules import _core
+    from szsolver.rules import geometry as geo
+    import random
+    g = _hex_37() if board == "hex-37" else geo.by_name(board)
+    pos = _core.Position(geometry=g)
+    rng = random.Random(board)
+    checked = 0
+    for _ in range(1500):
+        pts = rng.sample(range(g.size), g.size)
+        a = rng.randint(0, g.size)
+        c = rng.randint(0, g.size - a) if rng.random() < 0.7 else 0
+        own = sum(1 << p for p in pts[:a])
+        blockers = sum(1 << p for p in pts[a:a + c])
+        for x, with_stone, scored, with_blocker, scored_blocked in \
+                _mcts.score_changes(pos, own, blockers):
+            assert (with_stone, with_blocker) == (scored, scored_blocked), (board, own, blockers, x)
+            checked += 1
+    assert checked > 10 * g.size

@@ -41,7 +41,8 @@ cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals" () noexcept
 
 from szsolver.rules._core cimport (Board, State, bb_t, Position, make_c, pattern_set_c,
-                                   is_over_c, sz_popcount, sz_ctz, C_ADVANCED, C_BASIC)
+                                   beam_masks, is_over_c, sz_popcount, sz_ctz, sz_msb,
+                                   C_ADVANCED, C_BASIC, CORE_MAX_DIRS)
 from szsolver.endgame._leaves cimport (last_turn, two_turns_basic, two_turns_advanced,
                                        three_turns_basic)
 from szsolver.endgame._common cimport INF
@@ -100,6 +101,133 @@ cdef inline int score_of(const Board* b, bb_t own, bb_t blockers) noexcept nogil
     return sz_popcount(pattern_set_c(b, own, blockers))
 
 
+cdef struct Gains:
+    # One side's stones and the blockers, ready to tell the score after one more stone
+    # or one more blocker on any empty point (``gains_init``, ``score_with``,
+    # ``score_blocked``) without scoring the whole board again: a stone on x changes only
+    # x and the nearest own stones seen from x along each axis.
+    bb_t own
+    bb_t blk
+    int base              # the score of ``own`` (distinct patterns)
+    int pat[64]           # each own stone's pattern, by point
+    int cnt[64]           # own stones per pattern
+    int ch_p[2 * CORE_MAX_DIRS]     # changes under way (score_with, score_blocked)
+    int ch_old[2 * CORE_MAX_DIRS]
+
+
+cdef inline void gains_init(const Board* b, Gains* g, bb_t own, bb_t blk) noexcept nogil:
+    cdef bb_t beam[CORE_MAX_DIRS]
+    cdef bb_t m = own
+    cdef int d, p, k, base = 0
+    beam_masks(b, own, blk, beam)
+    g.own = own
+    g.blk = blk
+    for k in range(1 << b.ndirs):
+        g.cnt[k] = 0
+    while m:
+        p = sz_ctz(m)
+        m &= m - 1
+        k = 0
+        for d in range(b.ndirs):
+            k |= <int>((beam[d] >> p) & 1) << d
+        g.pat[p] = k
+        if g.cnt[k] == 0:
+            base += 1
+        g.cnt[k] += 1
+    g.base = base
+
+
+cdef inline int near_up(bb_t ray, bb_t own, bb_t blk) noexcept nogil:
+    """The nearest own stone along ``ray`` (towards higher point numbers) with no
+    blocker before it, or -1."""
+    cdef bb_t o = ray & own
+    if o == 0 or (ray & blk & ((o & (~o + 1)) - 1)):
+        return -1
+    return sz_ctz(o)
+
+
+cdef inline int near_down(bb_t ray, bb_t own, bb_t blk) noexcept nogil:
+    """The same towards lower point numbers."""
+    cdef bb_t o = ray & own
+    cdef int m
+    if o == 0:
+        return -1
+    m = sz_msb(o)
+    if ((ray & blk) >> m) >> 1:
+        return -1
+    return m
+
+
+cdef inline int _change(Gains* g, int n, int p, int newpat, int* score) noexcept nogil:
+    """Give own stone ``p`` pattern ``newpat`` (kept in the change list to undo);
+    returns the list's new length."""
+    cdef int old = g.pat[p]
+    if newpat == old:
+        return n
+    g.cnt[old] -= 1
+    if g.cnt[old] == 0:
+        score[0] -= 1
+    if g.cnt[newpat] == 0:
+        score[0] += 1
+    g.cnt[newpat] += 1
+    g.pat[p] = newpat
+    g.ch_p[n] = p
+    g.ch_old[n] = old
+    return n + 1
+
+
+cdef inline void _undo(Gains* g, int n) noexcept nogil:
+    cdef int i, p
+    for i in range(n - 1, -1, -1):
+        p = g.ch_p[i]
+        g.cnt[g.pat[p]] -= 1
+        g.cnt[g.ch_old[i]] += 1
+        g.pat[p] = g.ch_old[i]
+
+
+cdef inline int score_with(const Board* b, Gains* g, int x) noexcept nogil:
+    """The score of ``own`` plus a stone on the empty point ``x`` (equal to
+    ``score_of(b, own | 1 << x, blk)``)."""
+    cdef int a, up, dn, hi, lo, px = 0, n = 0, score = g.base
+    for a in range(b.naxes):
+        up = b.axis_up[a]
+        dn = b.axis_down[a]
+        hi = near_up(b.ray[x][up], g.own, g.blk)
+        lo = near_down(b.ray[x][dn], g.own, g.blk)
+        if hi >= 0:
+            px |= 1 << up
+            if lo < 0:          # hi sees x now, and nothing before
+                n = _change(g, n, hi, g.pat[hi] | (1 << dn), &score)
+        if lo >= 0:
+            px |= 1 << dn
+            if hi < 0:
+                n = _change(g, n, lo, g.pat[lo] | (1 << up), &score)
+    if g.cnt[px] == 0:
+        score += 1
+    _undo(g, n)
+    return score
+
+
+cdef inline int score_blocked(const Board* b, Gains* g, int x) noexcept nogil:
+    """The score of ``own`` with one more blocker on the empty point ``x`` (equal to
+    ``score_of(b, own, blk | 1 << x)``): the stones that saw each other through x no
+    longer do."""
+    cdef int a, up, dn, hi, lo, n = 0, score = g.base
+    for a in range(b.naxes):
+        up = b.axis_up[a]
+        dn = b.axis_down[a]
+        hi = near_up(b.ray[x][up], g.own, g.blk)
+        if hi < 0:
+            continue
+        lo = near_down(b.ray[x][dn], g.own, g.blk)
+        if lo < 0:
+            continue
+        n = _change(g, n, hi, g.pat[hi] & ~(1 << dn), &score)
+        n = _change(g, n, lo, g.pat[lo] & ~(1 << up), &score)
+    _undo(g, n)
+    return score
+
+
 cdef inline bb_t empty_of(const Board* b, const State* s) noexcept nogil:
     return b.full & ~(s.stones[0] | s.stones[1] | s.neutral)
 
@@ -119,24 +247,29 @@ cdef inline double reward_red(int value, const Params* P) noexcept nogil:
 cdef int policy_turn(const Board* b, const State* s, const Params* P, uint64_t* rng) noexcept nogil:
     """One turn of the playout policy (see the module doc)."""
     cdef int me = s.side, op = me ^ 1
-    cdef bb_t E = empty_of(b, s)
+    cdef bb_t E = empty_of(b, s), e
     cdef int ne = sz_popcount(E)
     cdef bb_t blk = s.neutral if s.rule == C_ADVANCED else 0
     cdef bb_t mine = s.stones[me], theirs = s.stones[op]
     cdef int i, k, p, best_p = -1, best_v = -1, v, nties = 0, q, best_q = -1
-    cdef int own_left, n_look
+    cdef int own_left, n_look, whole
     cdef int opp_now, me_now
     cdef double best_qv, qv
+    cdef Gains g, gm
     if P.eps > 0 and rnd_unit(rng) < P.eps:
         best_p = nth_bit(E, random_below(rng, ne))
     else:
         n_look = ne if (P.sample <= 0 or P.sample >= ne) else P.sample
+        whole = n_look == ne
+        gains_init(b, &g, mine, blk)
+        e = E
         for i in range(n_look):
-            if n_look == ne:
-                p = nth_bit(E, i)
+            if whole:                   # every point in order
+                p = sz_ctz(e)
+                e &= e - 1
             else:
                 p = nth_bit(E, random_below(rng, ne))
-            v = score_of(b, mine | ((<bb_t>1) << p), blk)
+            v = score_with(b, &g, p)
             if v > best_v:
                 best_v = v
                 best_p = p
@@ -151,21 +284,27 @@ cdef int policy_turn(const Board* b, const State* s, const Params* P, uint64_t* 
     if own_left <= 0 or rnd_unit(rng) >= P.neutral_rate * s.left[me] / own_left:
         return best_p
     # A neutral on the point that hurts the opponent most (a sample of points).
-    opp_now = score_of(b, theirs, blk)
-    me_now = score_of(b, mine | ((<bb_t>1) << best_p), blk)
+    gains_init(b, &g, theirs, blk)
+    opp_now = g.base
+    if s.rule == C_ADVANCED:
+        gains_init(b, &gm, mine | ((<bb_t>1) << best_p), blk)
+        me_now = gm.base
     n_look = ne if (P.sample <= 0 or P.sample >= ne) else P.sample
+    whole = n_look == ne
     best_qv = 0.5
+    e = E
     for i in range(n_look):
-        if n_look == ne:
-            q = nth_bit(E, i)
+        if whole:
+            q = sz_ctz(e)
+            e &= e - 1
         else:
             q = nth_bit(E, random_below(rng, ne))
         if q == best_p:
             continue
-        qv = score_of(b, theirs | ((<bb_t>1) << q), blk) - opp_now
+        qv = score_with(b, &g, q) - opp_now
         if s.rule == C_ADVANCED:
-            qv += opp_now - score_of(b, theirs, blk | ((<bb_t>1) << q))
-            qv += score_of(b, mine | ((<bb_t>1) << best_p), blk | ((<bb_t>1) << q)) - me_now
+            qv += opp_now - score_blocked(b, &g, q)
+            qv += score_blocked(b, &gm, q) - me_now
         if qv > best_qv:
             best_qv = qv
             best_q = q
@@ -232,19 +371,25 @@ cdef int gen_candidates(const Board* b, const State* s, const Params* P, int* tu
     cdef bb_t E = empty_of(b, s), e
     cdef bb_t blk = s.neutral if s.rule == C_ADVANCED else 0
     cdef bb_t mine = s.stones[me], theirs = s.stones[op]
-    cdef int me_now = score_of(b, mine, blk), opp_now = score_of(b, theirs, blk)
+    cdef Gains gm, go, gq
+    cdef int me_now, opp_now
     cdef int n = 0, p, q, i, j, nst, ntg
     cdef double prior[MAX_CAND]
     cdef double sv[64]
     cdef double qv[64]
     cdef int st[64]
     cdef int tg[64]
+    cdef int opp_with[64]          # the opponent's score with a stone on each empty point
     cdef double x
     cdef int t
     cdef int opp_left = s.stones_per_side - sz_popcount(theirs)
     cdef int v2
     cdef int nq = P.nq, ns = P.ns, wide = 0, r, best2
     cdef bb_t e2
+    gains_init(b, &gm, mine, blk)
+    gains_init(b, &go, theirs, blk)
+    me_now = gm.base
+    opp_now = go.base
     if turns_left_c(s) <= P.wide_turns:     # near the end neutral turns decide more
         nq, ns = P.nq_wide, P.ns_wide
         wide = 1
@@ -253,9 +398,10 @@ cdef int gen_candidates(const Board* b, const State* s, const Params* P, int* tu
     while e:
         p = sz_ctz(e)
         e &= e - 1
-        x = score_of(b, mine | ((<bb_t>1) << p), blk) - me_now
+        x = score_with(b, &gm, p) - me_now
+        opp_with[p] = score_with(b, &go, p)
         if opp_left > 0:
-            x += 0.5 * (score_of(b, theirs | ((<bb_t>1) << p), blk) - opp_now)
+            x += 0.5 * (opp_with[p] - opp_now)
         x += 1e-6 * (63 - p)           # deterministic order among equals
         turns[n] = p
         prior[n] = x
@@ -271,23 +417,23 @@ cdef int gen_candidates(const Board* b, const State* s, const Params* P, int* tu
         while e:
             q = sz_ctz(e)
             e &= e - 1
-            x = score_of(b, theirs | ((<bb_t>1) << q), blk) - opp_now
+            x = opp_with[q] - opp_now
             if wide and P.pair_targets and opp_left >= 2 and depth < P.pair_depth:
                 # the opponent's best pair of stones through q (a pattern two stones
                 # short, which the one-stone gain does not see)
                 best2 = 0
+                gains_init(b, &gq, theirs | ((<bb_t>1) << q), blk)
                 e2 = E & ~((<bb_t>1) << q)
                 while e2:
                     r = sz_ctz(e2)
                     e2 &= e2 - 1
-                    v2 = score_of(b, theirs | ((<bb_t>1) << q) | ((<bb_t>1) << r), blk) \
-                        - score_of(b, theirs | ((<bb_t>1) << r), blk)
+                    v2 = score_with(b, &gq, r) - opp_with[r]
                     if v2 > best2:
                         best2 = v2
                 x += P.pair_targets * 0.5 * best2
             if s.rule == C_ADVANCED:
-                x += opp_now - score_of(b, theirs, blk | ((<bb_t>1) << q))
-                x += score_of(b, mine, blk | ((<bb_t>1) << q)) - me_now
+                x += opp_now - score_blocked(b, &go, q)
+                x += score_blocked(b, &gm, q) - me_now
             if x > 0:
                 tg[ntg] = q
                 qv[ntg] = x + 1e-6 * (63 - q)
@@ -735,3 +881,24 @@ def playout_value(Position pos, unsigned long long seed, *, double eps=0.05, int
     P.neutral_rate = neutral_rate
     P.exact_tail = exact_tail
     return playout(pos.board, &s, &P, &rng)
+
+
+def score_changes(Position pos, own, blockers):
+    """For each point x of ``pos``'s board outside ``own`` and ``blockers`` (masks):
+    ``(x, score_with, scored, score_blocked, scored_blocked)``: the score of ``own`` plus
+    a stone on x, and with a blocker on x, each as the search's incremental functions
+    give it and as the core scores the whole board (for tests: they must agree)."""
+    cdef Gains g
+    cdef const Board* b = pos.board
+    cdef bb_t o = <bb_t>own, k = <bb_t>blockers
+    cdef int x
+    gains_init(b, &g, o, k)
+    if g.base != score_of(b, o, k):
+        raise AssertionError("gains_init's score differs from the core's")
+    out = []
+    for x in range(b.size):
+        if (o | k) >> x & 1:
+            continue
+        out.append((x, score_with(b, &g, x), score_of(b, o | ((<bb_t>1) << x), k),
+                    score_blocked(b, &g, x), score_of(b, o, k | ((<bb_t>1) << x))))
+    return out
