@@ -36,6 +36,42 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.math cimport sqrt, log, tanh
 from libc.stdint cimport uint64_t
 
+cdef extern from *:
+    """
+    /* UCB1 over a node's open children, their statistics side by side (mean
+       rewards, visits): the first child of the highest mean + c*sqrt(lnN/n). Most
+       children of a wide node share a few small visit counts, so the exploration term
+       is worked out once per count (the same double as for each child alone). */
+    #include <math.h>
+    #define SZ_UCB_TABLE 64
+    static inline int sz_ucb_pick(const double* mean, const int* n, int cnt, double c,
+                                  double lnN) {
+        double term[SZ_UCB_TABLE], t, u, best_u = -1e300;
+        unsigned char have[SZ_UCB_TABLE] = {0};
+        int k, nk, best_k = 0;
+        for (k = 0; k < cnt; k++) {
+            nk = n[k];
+            if (nk < SZ_UCB_TABLE) {
+                if (!have[nk]) {
+                    term[nk] = c * sqrt(lnN / nk);
+                    have[nk] = 1;
+                }
+                t = term[nk];
+            } else {
+                t = c * sqrt(lnN / nk);
+            }
+            u = mean[k] + t;
+            if (u > best_u) {
+                best_u = u;
+                best_k = k;
+            }
+        }
+        return best_k;
+    }
+    """
+    int sz_ucb_pick(const double* mean, const int* n, int cnt, double c,
+                    double lnN) noexcept nogil
+
 cdef extern from "Python.h":
     # noexcept: _poll_signals hands on the exception it sets
     int check_signals "PyErr_CheckSignals" () noexcept
@@ -60,6 +96,8 @@ cdef enum:
 cdef struct Node:
     int turn              # the turn into this node (-1 at the root)
     int parent
+    int depth             # turns from the root
+    int slot              # its place in the parent's candidates (-1: none, the focus)
     int cand_off          # candidates in the pools (-1: not expanded yet)
     int n_cand
     int n_open            # children created so far: candidates 0 .. n_open-1
@@ -480,6 +518,8 @@ cdef class Tree:
     cdef int n_nodes, cap_nodes
     cdef int* cand_turn
     cdef int* cand_child
+    cdef double* cand_mean           # each open candidate's child's mean reward and visits,
+    cdef int* cand_n              # side by side per node: the selection streams them
     cdef long long n_cands, cap_cands
     cdef uint64_t rng
     cdef int extra                # a root child outside the candidates (focus), or -1
@@ -517,7 +557,10 @@ cdef class Tree:
         self.cap_cands = 4096
         self.cand_turn = <int*>malloc(self.cap_cands * sizeof(int))
         self.cand_child = <int*>malloc(self.cap_cands * sizeof(int))
-        if self.nodes == NULL or self.cand_turn == NULL or self.cand_child == NULL:
+        self.cand_mean = <double*>malloc(self.cap_cands * sizeof(double))
+        self.cand_n = <int*>malloc(self.cap_cands * sizeof(int))
+        if self.nodes == NULL or self.cand_turn == NULL or self.cand_child == NULL \
+                or self.cand_mean == NULL or self.cand_n == NULL:
             raise MemoryError()
         self.n_nodes = 0
         self.n_cands = 0
@@ -528,6 +571,8 @@ cdef class Tree:
         free(self.nodes)
         free(self.cand_turn)
         free(self.cand_child)
+        free(self.cand_mean)
+        free(self.cand_n)
 
     cdef int _new_node(self, int turn, int parent) except -1:
         cdef Node* nd
@@ -540,6 +585,8 @@ cdef class Tree:
         nd = &self.nodes[self.n_nodes]
         nd.turn = turn
         nd.parent = parent
+        nd.depth = self.nodes[parent].depth + 1 if parent >= 0 else 0
+        nd.slot = -1
         nd.cand_off = -1
         nd.n_cand = 0
         nd.n_open = 0
@@ -553,12 +600,9 @@ cdef class Tree:
 
     cdef int _expand(self, int ni, const State* s) except -1:
         cdef int buf[MAX_CAND]
-        cdef int depth = 0, up = ni
-        while self.nodes[up].parent >= 0:
-            depth += 1
-            up = self.nodes[up].parent
-        cdef int n = gen_candidates(self.b, s, &self.P, buf, depth), i
+        cdef int n = gen_candidates(self.b, s, &self.P, buf, self.nodes[ni].depth), i
         cdef int* a
+        cdef double* f
         while self.n_cands + n > self.cap_cands:
             self.cap_cands *= 2
             a = <int*>realloc(self.cand_turn, self.cap_cands * sizeof(int))
@@ -569,11 +613,21 @@ cdef class Tree:
             if a == NULL:
                 raise MemoryError()
             self.cand_child = a
+            f = <double*>realloc(self.cand_mean, self.cap_cands * sizeof(double))
+            if f == NULL:
+                raise MemoryError()
+            self.cand_mean = f
+            a = <int*>realloc(self.cand_n, self.cap_cands * sizeof(int))
+            if a == NULL:
+                raise MemoryError()
+            self.cand_n = a
         self.nodes[ni].cand_off = <int>self.n_cands
         self.nodes[ni].n_cand = n
         for i in range(n):
             self.cand_turn[self.n_cands + i] = buf[i]
             self.cand_child[self.n_cands + i] = -1
+            self.cand_mean[self.n_cands + i] = 0.0
+            self.cand_n[self.n_cands + i] = 0
         self.n_cands += n
         return 0
 
@@ -650,6 +704,7 @@ cdef class Tree:
                     ci = self._new_node(self.cand_turn[nd.cand_off + k], ni)
                     nd = &self.nodes[ni]
                     self.cand_child[nd.cand_off + k] = ci
+                    self.nodes[ci].slot = nd.cand_off + k
                     nd.n_open += 1
                     make_c(self.b, &s, self.nodes[ci].turn)
                     ni = ci
@@ -661,14 +716,8 @@ cdef class Tree:
                         done = 1
                     break
                 lnN = log(<double>nd.visits + 1.0)
-                best_u = -1e300
-                best_k = 0
-                for k in range(nd.n_open):
-                    ch = &self.nodes[self.cand_child[nd.cand_off + k]]
-                    u = ch.wsum / ch.visits + self.P.c_uct * sqrt(lnN / ch.visits)
-                    if u > best_u:
-                        best_u = u
-                        best_k = k
+                best_k = sz_ucb_pick(&self.cand_mean[nd.cand_off], &self.cand_n[nd.cand_off],
+                                     nd.n_open, self.P.c_uct, lnN)
                 ni = self.cand_child[nd.cand_off + best_k]
                 make_c(self.b, &s, self.nodes[ni].turn)
             if not done:
@@ -697,15 +746,15 @@ cdef class Tree:
             nd.vsum += value
             if nd.parent >= 0:
                 nd.wsum += r_red if side_in == 0 else 1.0 - r_red
+                if nd.slot >= 0:
+                    self.cand_mean[nd.slot] = nd.wsum / nd.visits
+                    self.cand_n[nd.slot] = nd.visits
             side_in ^= 1
             ni = nd.parent
 
     cdef int _side_into(self, int ni) noexcept:
         """The side that played the turn into node ``ni`` (depth parity from the root)."""
-        cdef int depth = 0
-        while self.nodes[ni].parent >= 0:
-            depth += 1
-            ni = self.nodes[ni].parent
+        cdef int depth = self.nodes[ni].depth
         # depth 1 was played by the root's side to move
         return self.s0.side if depth % 2 == 1 else self.s0.side ^ 1
 
