@@ -514,3 +514,16 @@ def test_incremental_scores_agree_with_the_core(board):
             assert (with_stone, with_blocker) == (scored, scored_blocked), (board, own, blockers, x)
             checked += 1
     assert checked > 10 * g.size
+
+
+@pytest.mark.parametrize("neutrals", [0, 1, 5])
+def test_playouts_value_two_turns_as_the_solver_does(neutrals):
+    # The playouts' exact tail under Basic (one stone left each) scores the points with
+    # the search's incremental scores; the endgame solver's two_turns_basic scores each
+    # point on the whole board: the same exact value on random games.
+    from szsolver.rules.backends import to_core
+    for seed in range(150):
+        p = Position(rule=0, red_neutrals=neutrals, blue_neutrals=neutrals)
+        random_play(p, p.turns_left - 2, seeded_rng("two turns", neutrals, seed))
+        fast, solver = _mcts.two_turns_value(to_core(p))
+        assert fast == solver, position_string(p)

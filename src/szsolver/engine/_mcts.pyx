@@ -77,10 +77,10 @@ cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals" () noexcept
 
 from szsolver.rules._core cimport (Board, State, bb_t, Position, make_c, pattern_set_c,
-                                   beam_masks, is_over_c, sz_popcount, sz_ctz, sz_msb,
+                                   is_over_c, sz_popcount, sz_ctz, sz_msb,
                                    C_ADVANCED, C_BASIC, CORE_MAX_DIRS)
 from szsolver.endgame._leaves cimport (last_turn, two_turns_basic, two_turns_advanced,
-                                       three_turns_basic)
+                                       three_turns_basic, two_turns_from_scores)
 from szsolver.endgame._common cimport INF
 from szsolver.rules._random cimport next_random, random_below
 
@@ -146,6 +146,8 @@ cdef struct Gains:
     # x and the nearest own stones seen from x along each axis.
     bb_t own
     bb_t blk
+    bb_t up_sees[CORE_MAX_DIRS]     # per axis: the points that see an own stone towards
+    bb_t down_sees[CORE_MAX_DIRS]   # higher (lower) point numbers, no blocker between
     int base              # the score of ``own`` (distinct patterns)
     int pat[64]           # each own stone's pattern, by point
     int cnt[64]           # own stones per pattern
@@ -153,11 +155,67 @@ cdef struct Gains:
     int ch_old[2 * CORE_MAX_DIRS]
 
 
+cdef inline void sight_masks(const Board* b, bb_t own, bb_t blockers, bb_t* up_sees,
+                             bb_t* down_sees) noexcept nogil:
+    """Per axis, every point that sees an own stone further along towards higher
+    (``up_sees``) or lower (``down_sees``) point numbers on its line, no blocker
+    between: the core's ``beam_masks`` for every point, not only own stones (its beam
+    masks are ``own & up_sees``, ``own & down_sees``)."""
+    cdef int a, i, k
+    cdef bb_t s, line, nb, nbit, below, seg, up, down, g, p, p0
+    for a in range(b.naxes):
+        if b.axis_contig[a]:
+            # the core's occluded fill along runs of consecutive bits
+            p0 = b.axis_not_first[a] & ~blockers
+            g = own
+            p = p0
+            k = 1
+            while k < b.axis_span[a]:
+                g |= p & (g << k)
+                p &= p << k
+                k <<= 1
+            down = (g << 1) & p0
+            p0 = b.axis_not_last[a] & ~blockers
+            g = own
+            p = p0
+            k = 1
+            while k < b.axis_span[a]:
+                g |= p & (g >> k)
+                p &= p >> k
+                k <<= 1
+            up = (g >> 1) & p0
+            up_sees[a] = up
+            down_sees[a] = down
+            continue
+        up = 0
+        down = 0
+        for i in range(b.axis_first[a], b.axis_first[a + 1]):
+            line = b.line[i]
+            nb = blockers & line
+            while True:                 # each stretch between blockers, low to high
+                if nb:
+                    nbit = nb & (~nb + 1)
+                    below = nbit - 1
+                else:
+                    below = ~(<bb_t>0)
+                seg = line & below
+                s = own & seg
+                if s:
+                    # above the lowest own stone; below the highest
+                    down |= seg & ~(((s & (~s + 1)) << 1) - 1)
+                    up |= seg & (((<bb_t>1) << sz_msb(s)) - 1)
+                line &= ~below
+                if not nb:
+                    break
+                nb ^= nbit
+        up_sees[a] = up
+        down_sees[a] = down
+
+
 cdef inline void gains_init(const Board* b, Gains* g, bb_t own, bb_t blk) noexcept nogil:
-    cdef bb_t beam[CORE_MAX_DIRS]
     cdef bb_t m = own
-    cdef int d, p, k, base = 0
-    beam_masks(b, own, blk, beam)
+    cdef int a, p, k, base = 0
+    sight_masks(b, own, blk, g.up_sees, g.down_sees)
     g.own = own
     g.blk = blk
     for k in range(1 << b.ndirs):
@@ -166,34 +224,14 @@ cdef inline void gains_init(const Board* b, Gains* g, bb_t own, bb_t blk) noexce
         p = sz_ctz(m)
         m &= m - 1
         k = 0
-        for d in range(b.ndirs):
-            k |= <int>((beam[d] >> p) & 1) << d
+        for a in range(b.naxes):
+            k |= (<int>((g.up_sees[a] >> p) & 1) << b.axis_up[a]) \
+                | (<int>((g.down_sees[a] >> p) & 1) << b.axis_down[a])
         g.pat[p] = k
         if g.cnt[k] == 0:
             base += 1
         g.cnt[k] += 1
     g.base = base
-
-
-cdef inline int near_up(bb_t ray, bb_t own, bb_t blk) noexcept nogil:
-    """The nearest own stone along ``ray`` (towards higher point numbers) with no
-    blocker before it, or -1."""
-    cdef bb_t o = ray & own
-    if o == 0 or (ray & blk & ((o & (~o + 1)) - 1)):
-        return -1
-    return sz_ctz(o)
-
-
-cdef inline int near_down(bb_t ray, bb_t own, bb_t blk) noexcept nogil:
-    """The same towards lower point numbers."""
-    cdef bb_t o = ray & own
-    cdef int m
-    if o == 0:
-        return -1
-    m = sz_msb(o)
-    if ((ray & blk) >> m) >> 1:
-        return -1
-    return m
 
 
 cdef inline int _change(Gains* g, int n, int p, int newpat, int* score) noexcept nogil:
@@ -226,23 +264,25 @@ cdef inline void _undo(Gains* g, int n) noexcept nogil:
 cdef inline int score_with(const Board* b, Gains* g, int x) noexcept nogil:
     """The score of ``own`` plus a stone on the empty point ``x`` (equal to
     ``score_of(b, own | 1 << x, blk)``)."""
-    cdef int a, up, dn, hi, lo, px = 0, n = 0, score = g.base
+    cdef int a, up, dn, u, d, p, px = 0, n = 0, score = g.base
     for a in range(b.naxes):
         up = b.axis_up[a]
         dn = b.axis_down[a]
-        hi = near_up(b.ray[x][up], g.own, g.blk)
-        lo = near_down(b.ray[x][dn], g.own, g.blk)
-        if hi >= 0:
-            px |= 1 << up
-            if lo < 0:          # hi sees x now, and nothing before
-                n = _change(g, n, hi, g.pat[hi] | (1 << dn), &score)
-        if lo >= 0:
-            px |= 1 << dn
-            if hi < 0:
-                n = _change(g, n, lo, g.pat[lo] | (1 << up), &score)
+        u = <int>((g.up_sees[a] >> x) & 1)
+        d = <int>((g.down_sees[a] >> x) & 1)
+        px |= (u << up) | (d << dn)
+        if u != d:
+            # the one own stone x sees on this line sees x now, and nothing before
+            if u:
+                p = sz_ctz(b.ray[x][up] & g.own)
+                n = _change(g, n, p, g.pat[p] | (1 << dn), &score)
+            else:
+                p = sz_msb(b.ray[x][dn] & g.own)
+                n = _change(g, n, p, g.pat[p] | (1 << up), &score)
     if g.cnt[px] == 0:
         score += 1
-    _undo(g, n)
+    if n:
+        _undo(g, n)
     return score
 
 
@@ -252,17 +292,16 @@ cdef inline int score_blocked(const Board* b, Gains* g, int x) noexcept nogil:
     longer do."""
     cdef int a, up, dn, hi, lo, n = 0, score = g.base
     for a in range(b.naxes):
+        if not ((g.up_sees[a] & g.down_sees[a]) >> x) & 1:
+            continue
         up = b.axis_up[a]
         dn = b.axis_down[a]
-        hi = near_up(b.ray[x][up], g.own, g.blk)
-        if hi < 0:
-            continue
-        lo = near_down(b.ray[x][dn], g.own, g.blk)
-        if lo < 0:
-            continue
+        hi = sz_ctz(b.ray[x][up] & g.own)
+        lo = sz_msb(b.ray[x][dn] & g.own)
         n = _change(g, n, hi, g.pat[hi] & ~(1 << dn), &score)
         n = _change(g, n, lo, g.pat[lo] & ~(1 << up), &score)
-    _undo(g, n)
+    if n:
+        _undo(g, n)
     return score
 
 
@@ -355,6 +394,29 @@ cdef inline int turns_left_c(const State* s) noexcept nogil:
     return 2 * s.stones_per_side - sz_popcount(s.stones[0]) - sz_popcount(s.stones[1])
 
 
+cdef int two_turns_basic_fast(const Board* b, const State* s) noexcept nogil:
+    """The endgame solver's ``two_turns_basic`` (exact value, mover's view, Basic rule,
+    one stone left each), its scores from ``Gains``: the same value."""
+    cdef int me = s.side, op = me ^ 1, p, unique_best
+    cdef bb_t V = empty_of(b, s), e = V
+    cdef int mover_with[64]
+    cdef int other_with[64]
+    cdef Gains g
+    gains_init(b, &g, s.stones[op], 0)
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        other_with[p] = score_with(b, &g, p)
+    gains_init(b, &g, s.stones[me], 0)
+    e = V
+    while e:
+        p = sz_ctz(e)
+        e &= e - 1
+        mover_with[p] = score_with(b, &g, p)
+    return two_turns_from_scores(mover_with, other_with, V, s.left[me], s.left[op],
+                                 &unique_best, NULL)
+
+
 cdef inline int exact_tail(const Board* b, const State* s, int* value) noexcept nogil:
     """With the last turns left (one; two under the Basic rule) the exact value
     (Red's side) goes to ``value`` and 1 is returned (the endgame solver's exact
@@ -363,7 +425,7 @@ cdef inline int exact_tail(const Board* b, const State* s, int* value) noexcept 
     if tl == 1:
         v = last_turn(b, s, -INF, INF, &turn, 0)
     elif tl == 2 and s.rule == C_BASIC:
-        v = two_turns_basic(b, s, NULL)
+        v = two_turns_basic_fast(b, s)
     else:
         return 0
     value[0] = v if s.side == 0 else -v
@@ -942,6 +1004,15 @@ def candidates(Position pos, *, int nq=4, int ns=3, int wide_turns=10, int nq_wi
     P.pair_depth = 64
     n = gen_candidates(pos.board, &pos.st, &P, buf, 0)
     return [buf[i] for i in range(n)]
+
+
+def two_turns_value(Position pos):
+    """The exact value (mover's view) of a Basic position with one stone left each, as
+    the search's playouts value it, and as the endgame solver's ``two_turns_basic``
+    does (for tests: they must agree)."""
+    if pos.st.rule != C_BASIC or turns_left_c(&pos.st) != 2:
+        raise ValueError("a Basic position with two turns left is needed")
+    return two_turns_basic_fast(pos.board, &pos.st), two_turns_basic(pos.board, &pos.st, NULL)
 
 
 def policy(Position pos, unsigned long long seed, *, double eps=0.05, int sample=0,
