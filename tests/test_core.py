@@ -328,3 +328,35 @@ def test_take_back_checks_the_turn(Position):
     p.take_back("64")
     p.take_back(parse_turn("44n66"))
     assert position_string(p) == START and p.neutrals_left(RED) == 5
+
+
+@pytest.mark.parametrize("board", ["stars-zone", "square-5", "square-8", "hex-37"])
+def test_incremental_scores_agree_with_pattern_sets(board):
+    # The incremental scores (Gains: the tree search's playouts and candidates, the
+    # endgame's last-turn tables) tell the score with one more stone, or one more
+    # blocker, on every empty point from the lines through it; pattern_set_c scores the
+    # whole board. Random stones and blockers of every density, every point outside
+    # them: the same score.
+    from szsolver.rules import _core
+    if board == "hex-37":
+        coords = tuple((i, j) for i in range(1, 8)
+                       for j in range(max(5 - i, 1), min(11 - i, 7) + 1))
+        g = geo.Geometry("hex-37", coords, geo.HEX_DIRECTIONS, geo.HEX_DIRECTION_NAMES,
+                         cell="hex", linear_candidates=geo.HEX_LINEAR)
+    else:
+        g = geo.by_name(board)
+    pos = _core.Position(geometry=g)
+    rng = random.Random(board)
+    checked = 0
+    for _ in range(1500):
+        pts = rng.sample(range(g.size), g.size)
+        a = rng.randint(0, g.size)
+        c = rng.randint(0, g.size - a) if rng.random() < 0.7 else 0
+        own = sum(1 << p for p in pts[:a])
+        blockers = sum(1 << p for p in pts[a:a + c])
+        for x, with_stone, scored, with_blocker, scored_blocked in \
+                _core.score_changes(pos, own, blockers):
+            assert (with_stone, with_blocker) == (scored, scored_blocked), \
+                (board, own, blockers, x)
+            checked += 1
+    assert checked > 10 * g.size

@@ -25,7 +25,8 @@ directions); buffers indexed by a point have 64 (the core has at most 64 points)
 from libc.string cimport memset, memcpy
 
 from szsolver.rules._core cimport (Board, State, bb_t, beam_masks, make_c, unmake_c,
-                                   sz_ctz, sz_msb, sz_popcount, C_BASIC)
+                                   sz_ctz, sz_msb, sz_popcount, C_BASIC, Gains, gains_init,
+                                   score_with)
 from szsolver.endgame._common cimport (INF, MAX_SCORE, bit, empty_points, side_score, sort_by_key,
                                        turn_is_legal)
 
@@ -789,6 +790,21 @@ cdef int two_turns_advanced(const Board* b, State* s, int alpha, int beta, int f
 
 # --- two turns left, Basic ------------------------------------------------------------------
 
+cdef inline void scores_with_each(const Board* b, bb_t own, bb_t pts, int* out) noexcept nogil:
+    """``out[y]`` = the score of ``own`` plus a stone on y, for each (empty) point y of
+    ``pts``, Basic rule (no blockers): the core's incremental scores, one set-up for
+    all the points."""
+    cdef Gains g
+    cdef int y
+    if pts == 0:
+        return
+    gains_init(b, &g, own, 0)
+    while pts:
+        y = sz_ctz(pts)
+        pts &= pts - 1
+        out[y] = score_with(b, &g, y)
+
+
 cdef int two_turns_basic(const Board* b, const State* s, TwoTurnPrints* fp) noexcept nogil:
     """Exact value (mover's view), Basic rule, each side one stone left, mover first
     (see ``two_turns_from_scores``; ``fp``: its footprints, may be NULL)."""
@@ -796,12 +812,9 @@ cdef int two_turns_basic(const Board* b, const State* s, TwoTurnPrints* fp) noex
     cdef bb_t V = empty_points(b, s), e = V
     cdef int mover_with[64]
     cdef int other_with[64]
-    cdef int p, unique_best
-    while e:
-        p = sz_ctz(e)
-        e &= e - 1
-        other_with[p] = side_score(b, s.stones[op] | bit(p), 0)
-        mover_with[p] = side_score(b, s.stones[me] | bit(p), 0)
+    cdef int unique_best
+    scores_with_each(b, s.stones[op], V, other_with)
+    scores_with_each(b, s.stones[me], V, mover_with)
     return two_turns_from_scores(mover_with, other_with, V, s.left[me], s.left[op], &unique_best, fp)
 
 
@@ -846,13 +859,22 @@ cdef inline int pair_single(const Board* b, PairTable* t, int x) noexcept nogil:
 cdef inline int* pair_row(const Board* b, PairTable* t, int x, bb_t need) noexcept nogil:
     """Row x, filled at least on ``need``: score(own + x + y) for y in need."""
     cdef bb_t e = need & ~t.filled[x]
-    cdef int y
     t.filled[x] |= e
-    while e:
-        y = sz_ctz(e)
-        e &= e - 1
-        t.score[x][y] = side_score(b, t.own | bit(x) | bit(y), 0)
+    scores_with_each(b, t.own | bit(x), e, &t.score[x][0])
     return &t.score[x][0]
+
+
+cdef inline void pair_singles(const Board* b, PairTable* t, bb_t pts) noexcept nogil:
+    """score(own + x) for each x of ``pts`` filled (as ``pair_single`` fills one)."""
+    cdef int s[64]
+    cdef bb_t e = pts & ~t.singles
+    cdef int x
+    scores_with_each(b, t.own, e, s)
+    t.singles |= e
+    while e:
+        x = sz_ctz(e)
+        e &= e - 1
+        t.score[x][x] = s[x]
 
 
 cdef inline bb_t final_relevant(const int* last_with, bb_t pool) noexcept nogil:
@@ -960,19 +982,24 @@ cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, 
     cdef PairTable* tm = pair_table(pc, mine, NULL) if pc != NULL else NULL
     cdef int* fin
     cdef int* olast = other_last
+    cdef int my_single[64]
     if pc != NULL and last_stone >= 0 and (theirs >> last_stone) & 1:
         # (keeps our table: both are read below)
         olast = pair_row(b, pair_table(pc, theirs & ~bit(last_stone), tm), last_stone, V)
+    if olast == other_last:
+        scores_with_each(b, theirs, V, other_last)
+    if tm != NULL:
+        pair_singles(b, tm, V)
+    else:
+        scores_with_each(b, mine, V, my_single)
     e = V
     while e:
         x = sz_ctz(e)
         e &= e - 1
-        if olast == other_last:
-            other_last[x] = side_score(b, theirs | bit(x), 0)
         if tm != NULL:
             key[x] = pair_single(b, tm, x) + olast[x]
         else:
-            key[x] = side_score(b, mine | bit(x), 0) + olast[x]
+            key[x] = my_single[x] + olast[x]
         if x == tt_stone:
             key[x] += 100
         pts[n] = x
@@ -994,11 +1021,7 @@ cdef int three_turns_basic(const Board* b, const State* s, int alpha, int beta, 
             fin = pair_row(b, tm, x, P)
         else:
             fin = my_final
-            e = P
-            while e:
-                y = sz_ctz(e)
-                e &= e - 1
-                my_final[y] = side_score(b, mine | bit(x) | bit(y), 0)
+            scores_with_each(b, mine | bit(x), P, my_final)
         nodes[0] += 1
         v = -two_turns_from_scores(olast, fin, P, lop, lme, &pstar, &fp)
         if v > best:
@@ -1058,12 +1081,8 @@ cdef int refutation_line(const Board* b, State* s, int turn, int reply, Refutati
         tl = pair_row(b, their_tab, reply & 63, P)
         ol = pair_row(b, pair_table(pc, ours0, their_tab), turn & 63, P)
     else:
-        e = P
-        while e:
-            y = sz_ctz(e)
-            e &= e - 1
-            their_last[y] = side_score(b, s.stones[op] | bit(y), 0)
-            our_last[y] = side_score(b, s.stones[me] | bit(y), 0)
+        scores_with_each(b, s.stones[op], P, their_last)
+        scores_with_each(b, s.stones[me], P, our_last)
     v = -two_turns_from_scores(ol, tl, P, s.left[me], s.left[op], &dummy, NULL)
     relevant = final_relevant(tl, P) | bit(reply & 63)
     if reply >= 64:

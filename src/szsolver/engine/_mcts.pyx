@@ -43,12 +43,25 @@ cdef extern from *:
        children of a wide node share a few small visit counts, so the exploration term
        is worked out once per count (the same double as for each child alone). */
     #include <math.h>
+    #include <string.h>
     #define SZ_UCB_TABLE 64
+    #define SZ_UCB_DIRECT 12
     static inline int sz_ucb_pick(const double* mean, const int* n, int cnt, double c,
                                   double lnN) {
         double term[SZ_UCB_TABLE], t, u, best_u = -1e300;
-        unsigned char have[SZ_UCB_TABLE] = {0};
+        unsigned char have[SZ_UCB_TABLE];
         int k, nk, best_k = 0;
+        if (cnt <= SZ_UCB_DIRECT) {         /* few children: no table */
+            for (k = 0; k < cnt; k++) {
+                u = mean[k] + c * sqrt(lnN / n[k]);
+                if (u > best_u) {
+                    best_u = u;
+                    best_k = k;
+                }
+            }
+            return best_k;
+        }
+        memset(have, 0, sizeof(have));
         for (k = 0; k < cnt; k++) {
             nk = n[k];
             if (nk < SZ_UCB_TABLE) {
@@ -77,10 +90,10 @@ cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals" () noexcept
 
 from szsolver.rules._core cimport (Board, State, bb_t, Position, make_c, pattern_set_c,
-                                   is_over_c, sz_popcount, sz_ctz, sz_msb,
-                                   C_ADVANCED, C_BASIC, CORE_MAX_DIRS)
+                                   is_over_c, sz_popcount, sz_ctz, C_ADVANCED, C_BASIC,
+                                   Gains, gains_init, score_with, score_blocked)
 from szsolver.endgame._leaves cimport (last_turn, two_turns_basic, two_turns_advanced,
-                                       three_turns_basic, two_turns_from_scores)
+                                       three_turns_basic)
 from szsolver.endgame._common cimport INF
 from szsolver.rules._random cimport next_random, random_below
 
@@ -137,172 +150,6 @@ cdef inline double rnd_unit(uint64_t* s) noexcept nogil:
 
 cdef inline int score_of(const Board* b, bb_t own, bb_t blockers) noexcept nogil:
     return sz_popcount(pattern_set_c(b, own, blockers))
-
-
-cdef struct Gains:
-    # One side's stones and the blockers, ready to tell the score after one more stone
-    # or one more blocker on any empty point (``gains_init``, ``score_with``,
-    # ``score_blocked``) without scoring the whole board again: a stone on x changes only
-    # x and the nearest own stones seen from x along each axis.
-    bb_t own
-    bb_t blk
-    bb_t up_sees[CORE_MAX_DIRS]     # per axis: the points that see an own stone towards
-    bb_t down_sees[CORE_MAX_DIRS]   # higher (lower) point numbers, no blocker between
-    int base              # the score of ``own`` (distinct patterns)
-    int pat[64]           # each own stone's pattern, by point
-    int cnt[64]           # own stones per pattern
-    int ch_p[2 * CORE_MAX_DIRS]     # changes under way (score_with, score_blocked)
-    int ch_old[2 * CORE_MAX_DIRS]
-
-
-cdef inline void sight_masks(const Board* b, bb_t own, bb_t blockers, bb_t* up_sees,
-                             bb_t* down_sees) noexcept nogil:
-    """Per axis, every point that sees an own stone further along towards higher
-    (``up_sees``) or lower (``down_sees``) point numbers on its line, no blocker
-    between: the core's ``beam_masks`` for every point, not only own stones (its beam
-    masks are ``own & up_sees``, ``own & down_sees``)."""
-    cdef int a, i, k
-    cdef bb_t s, line, nb, nbit, below, seg, up, down, g, p, p0
-    for a in range(b.naxes):
-        if b.axis_contig[a]:
-            # the core's occluded fill along runs of consecutive bits
-            p0 = b.axis_not_first[a] & ~blockers
-            g = own
-            p = p0
-            k = 1
-            while k < b.axis_span[a]:
-                g |= p & (g << k)
-                p &= p << k
-                k <<= 1
-            down = (g << 1) & p0
-            p0 = b.axis_not_last[a] & ~blockers
-            g = own
-            p = p0
-            k = 1
-            while k < b.axis_span[a]:
-                g |= p & (g >> k)
-                p &= p >> k
-                k <<= 1
-            up = (g >> 1) & p0
-            up_sees[a] = up
-            down_sees[a] = down
-            continue
-        up = 0
-        down = 0
-        for i in range(b.axis_first[a], b.axis_first[a + 1]):
-            line = b.line[i]
-            nb = blockers & line
-            while True:                 # each stretch between blockers, low to high
-                if nb:
-                    nbit = nb & (~nb + 1)
-                    below = nbit - 1
-                else:
-                    below = ~(<bb_t>0)
-                seg = line & below
-                s = own & seg
-                if s:
-                    # above the lowest own stone; below the highest
-                    down |= seg & ~(((s & (~s + 1)) << 1) - 1)
-                    up |= seg & (((<bb_t>1) << sz_msb(s)) - 1)
-                line &= ~below
-                if not nb:
-                    break
-                nb ^= nbit
-        up_sees[a] = up
-        down_sees[a] = down
-
-
-cdef inline void gains_init(const Board* b, Gains* g, bb_t own, bb_t blk) noexcept nogil:
-    cdef bb_t m = own
-    cdef int a, p, k, base = 0
-    sight_masks(b, own, blk, g.up_sees, g.down_sees)
-    g.own = own
-    g.blk = blk
-    for k in range(1 << b.ndirs):
-        g.cnt[k] = 0
-    while m:
-        p = sz_ctz(m)
-        m &= m - 1
-        k = 0
-        for a in range(b.naxes):
-            k |= (<int>((g.up_sees[a] >> p) & 1) << b.axis_up[a]) \
-                | (<int>((g.down_sees[a] >> p) & 1) << b.axis_down[a])
-        g.pat[p] = k
-        if g.cnt[k] == 0:
-            base += 1
-        g.cnt[k] += 1
-    g.base = base
-
-
-cdef inline int _change(Gains* g, int n, int p, int newpat, int* score) noexcept nogil:
-    """Give own stone ``p`` pattern ``newpat`` (kept in the change list to undo);
-    returns the list's new length."""
-    cdef int old = g.pat[p]
-    if newpat == old:
-        return n
-    g.cnt[old] -= 1
-    if g.cnt[old] == 0:
-        score[0] -= 1
-    if g.cnt[newpat] == 0:
-        score[0] += 1
-    g.cnt[newpat] += 1
-    g.pat[p] = newpat
-    g.ch_p[n] = p
-    g.ch_old[n] = old
-    return n + 1
-
-
-cdef inline void _undo(Gains* g, int n) noexcept nogil:
-    cdef int i, p
-    for i in range(n - 1, -1, -1):
-        p = g.ch_p[i]
-        g.cnt[g.pat[p]] -= 1
-        g.cnt[g.ch_old[i]] += 1
-        g.pat[p] = g.ch_old[i]
-
-
-cdef inline int score_with(const Board* b, Gains* g, int x) noexcept nogil:
-    """The score of ``own`` plus a stone on the empty point ``x`` (equal to
-    ``score_of(b, own | 1 << x, blk)``)."""
-    cdef int a, up, dn, u, d, p, px = 0, n = 0, score = g.base
-    for a in range(b.naxes):
-        up = b.axis_up[a]
-        dn = b.axis_down[a]
-        u = <int>((g.up_sees[a] >> x) & 1)
-        d = <int>((g.down_sees[a] >> x) & 1)
-        px |= (u << up) | (d << dn)
-        if u != d:
-            # the one own stone x sees on this line sees x now, and nothing before
-            if u:
-                p = sz_ctz(b.ray[x][up] & g.own)
-                n = _change(g, n, p, g.pat[p] | (1 << dn), &score)
-            else:
-                p = sz_msb(b.ray[x][dn] & g.own)
-                n = _change(g, n, p, g.pat[p] | (1 << up), &score)
-    if g.cnt[px] == 0:
-        score += 1
-    if n:
-        _undo(g, n)
-    return score
-
-
-cdef inline int score_blocked(const Board* b, Gains* g, int x) noexcept nogil:
-    """The score of ``own`` with one more blocker on the empty point ``x`` (equal to
-    ``score_of(b, own, blk | 1 << x)``): the stones that saw each other through x no
-    longer do."""
-    cdef int a, up, dn, hi, lo, n = 0, score = g.base
-    for a in range(b.naxes):
-        if not ((g.up_sees[a] & g.down_sees[a]) >> x) & 1:
-            continue
-        up = b.axis_up[a]
-        dn = b.axis_down[a]
-        hi = sz_ctz(b.ray[x][up] & g.own)
-        lo = sz_msb(b.ray[x][dn] & g.own)
-        n = _change(g, n, hi, g.pat[hi] & ~(1 << dn), &score)
-        n = _change(g, n, lo, g.pat[lo] & ~(1 << up), &score)
-    if n:
-        _undo(g, n)
-    return score
 
 
 cdef inline bb_t empty_of(const Board* b, const State* s) noexcept nogil:
@@ -394,29 +241,6 @@ cdef inline int turns_left_c(const State* s) noexcept nogil:
     return 2 * s.stones_per_side - sz_popcount(s.stones[0]) - sz_popcount(s.stones[1])
 
 
-cdef int two_turns_basic_fast(const Board* b, const State* s) noexcept nogil:
-    """The endgame solver's ``two_turns_basic`` (exact value, mover's view, Basic rule,
-    one stone left each), its scores from ``Gains``: the same value."""
-    cdef int me = s.side, op = me ^ 1, p, unique_best
-    cdef bb_t V = empty_of(b, s), e = V
-    cdef int mover_with[64]
-    cdef int other_with[64]
-    cdef Gains g
-    gains_init(b, &g, s.stones[op], 0)
-    while e:
-        p = sz_ctz(e)
-        e &= e - 1
-        other_with[p] = score_with(b, &g, p)
-    gains_init(b, &g, s.stones[me], 0)
-    e = V
-    while e:
-        p = sz_ctz(e)
-        e &= e - 1
-        mover_with[p] = score_with(b, &g, p)
-    return two_turns_from_scores(mover_with, other_with, V, s.left[me], s.left[op],
-                                 &unique_best, NULL)
-
-
 cdef inline int exact_tail(const Board* b, const State* s, int* value) noexcept nogil:
     """With the last turns left (one; two under the Basic rule) the exact value
     (Red's side) goes to ``value`` and 1 is returned (the endgame solver's exact
@@ -425,7 +249,7 @@ cdef inline int exact_tail(const Board* b, const State* s, int* value) noexcept 
     if tl == 1:
         v = last_turn(b, s, -INF, INF, &turn, 0)
     elif tl == 2 and s.rule == C_BASIC:
-        v = two_turns_basic_fast(b, s)
+        v = two_turns_basic(b, s, NULL)
     else:
         return 0
     value[0] = v if s.side == 0 else -v
@@ -1006,15 +830,6 @@ def candidates(Position pos, *, int nq=4, int ns=3, int wide_turns=10, int nq_wi
     return [buf[i] for i in range(n)]
 
 
-def two_turns_value(Position pos):
-    """The exact value (mover's view) of a Basic position with one stone left each, as
-    the search's playouts value it, and as the endgame solver's ``two_turns_basic``
-    does (for tests: they must agree)."""
-    if pos.st.rule != C_BASIC or turns_left_c(&pos.st) != 2:
-        raise ValueError("a Basic position with two turns left is needed")
-    return two_turns_basic_fast(pos.board, &pos.st), two_turns_basic(pos.board, &pos.st, NULL)
-
-
 def policy(Position pos, unsigned long long seed, *, double eps=0.05, int sample=0,
            double neutral_rate=0.5):
     """One turn of the playout policy at ``pos`` (legal; deterministic for a seed)."""
@@ -1040,24 +855,3 @@ def playout_value(Position pos, unsigned long long seed, *, double eps=0.05, int
     P.neutral_rate = neutral_rate
     P.exact_tail = exact_tail
     return playout(pos.board, &s, &P, &rng)
-
-
-def score_changes(Position pos, own, blockers):
-    """For each point x of ``pos``'s board outside ``own`` and ``blockers`` (masks):
-    ``(x, score_with, scored, score_blocked, scored_blocked)``: the score of ``own`` plus
-    a stone on x, and with a blocker on x, each as the search's incremental functions
-    give it and as the core scores the whole board (for tests: they must agree)."""
-    cdef Gains g
-    cdef const Board* b = pos.board
-    cdef bb_t o = <bb_t>own, k = <bb_t>blockers
-    cdef int x
-    gains_init(b, &g, o, k)
-    if g.base != score_of(b, o, k):
-        raise AssertionError("gains_init's score differs from the core's")
-    out = []
-    for x in range(b.size):
-        if (o | k) >> x & 1:
-            continue
-        out.append((x, score_with(b, &g, x), score_of(b, o | ((<bb_t>1) << x), k),
-                    score_blocked(b, &g, x), score_of(b, o, k | ((<bb_t>1) << x))))
-    return out

@@ -477,3 +477,25 @@ def bench_gen_turns(Position pos, long iterations):
         for i in range(iterations):
             total += gen_turns_c(pos.board, &pos.st, buf)
     return total
+
+
+def score_changes(Position pos, own, blockers):
+    """For each point x of ``pos``'s board outside ``own`` and ``blockers`` (masks):
+    ``(x, score_with, scored, score_blocked, scored_blocked)``: the score of ``own`` plus
+    a stone on x, and with a blocker on x, each as the incremental scores (``Gains``)
+    give it and as ``pattern_set_c`` scores the whole board (for tests: they agree)."""
+    cdef Gains g
+    cdef const Board* b = pos.board
+    cdef bb_t o = <bb_t>own, k = <bb_t>blockers, one
+    cdef int x
+    gains_init(b, &g, o, k)
+    if g.base != sz_popcount(pattern_set_c(b, o, k)):
+        raise AssertionError("gains_init's score differs from pattern_set_c's")
+    out = []
+    for x in range(b.size):
+        one = (<bb_t>1) << x
+        if (o | k) & one:
+            continue
+        out.append((x, score_with(b, &g, x), sz_popcount(pattern_set_c(b, o | one, k)),
+                    score_blocked(b, &g, x), sz_popcount(pattern_set_c(b, o, k | one))))
+    return out
