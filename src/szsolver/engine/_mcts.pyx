@@ -289,8 +289,9 @@ cdef int playout(const Board* b, State* s, const Params* P, uint64_t* rng) noexc
 
 
 cdef int gen_candidates(const Board* b, const State* s, const Params* P, int* turns,
-                        int depth) noexcept nogil:
-    """The turns a node may try, best prior first; returns their number."""
+                        double* prior, int depth) noexcept nogil:
+    """The turns a node may try and their priors, in the order made (``sort_by_prior``
+    or ``select_best`` puts them best first); returns their number."""
     cdef int me = s.side, op = me ^ 1
     cdef bb_t E = empty_of(b, s), e
     cdef bb_t blk = s.neutral if s.rule == C_ADVANCED else 0
@@ -298,7 +299,6 @@ cdef int gen_candidates(const Board* b, const State* s, const Params* P, int* tu
     cdef Gains gm, go, gq
     cdef int me_now, opp_now
     cdef int n = 0, p, q, i, j, nst, ntg
-    cdef double prior[MAX_CAND]
     cdef double sv[64]
     cdef double qv[64]
     cdef int st[64]
@@ -380,8 +380,29 @@ cdef int gen_candidates(const Board* b, const State* s, const Params* P, int* tu
                 turns[n] = st[i] + 64 * (tg[j] + 1)
                 prior[n] = sv[i] + qv[j] - 0.25
                 n += 1
-    sort_by_prior(prior, turns, n)
     return n
+
+
+cdef inline void select_best(double* prior, int* turns, int k, int n) noexcept nogil:
+    """Bring the best of candidates k .. n-1 (the earliest of equal priors) to k, the
+    others keeping their order: the k-th of a stable sort by prior, best first, once
+    0 .. k-1 are. A node opens its candidates one by one and most open a few, so they
+    are sorted only as far as they are opened."""
+    cdef int j, best = k
+    cdef double x
+    cdef int t
+    for j in range(k + 1, n):
+        if prior[j] > prior[best]:
+            best = j
+    if best == k:
+        return
+    x = prior[best]
+    t = turns[best]
+    for j in range(best, k, -1):
+        prior[j] = prior[j - 1]
+        turns[j] = turns[j - 1]
+    prior[k] = x
+    turns[k] = t
 
 
 cdef void sort_by_prior(double* prior, int* turns, int n) noexcept nogil:
@@ -443,6 +464,7 @@ cdef class Tree:
     cdef int n_nodes, cap_nodes
     cdef int* cand_turn
     cdef int* cand_child
+    cdef double* cand_prior       # the candidates' priors (opened ones: sorted, best first)
     cdef double* cand_mean           # each open candidate's child's mean reward and visits,
     cdef int* cand_n              # side by side per node: the selection streams them
     cdef long long n_cands, cap_cands
@@ -483,9 +505,10 @@ cdef class Tree:
         self.cand_turn = <int*>malloc(self.cap_cands * sizeof(int))
         self.cand_child = <int*>malloc(self.cap_cands * sizeof(int))
         self.cand_mean = <double*>malloc(self.cap_cands * sizeof(double))
+        self.cand_prior = <double*>malloc(self.cap_cands * sizeof(double))
         self.cand_n = <int*>malloc(self.cap_cands * sizeof(int))
         if self.nodes == NULL or self.cand_turn == NULL or self.cand_child == NULL \
-                or self.cand_mean == NULL or self.cand_n == NULL:
+                or self.cand_mean == NULL or self.cand_n == NULL or self.cand_prior == NULL:
             raise MemoryError()
         self.n_nodes = 0
         self.n_cands = 0
@@ -497,6 +520,7 @@ cdef class Tree:
         free(self.cand_turn)
         free(self.cand_child)
         free(self.cand_mean)
+        free(self.cand_prior)
         free(self.cand_n)
 
     cdef int _new_node(self, int turn, int parent) except -1:
@@ -525,7 +549,8 @@ cdef class Tree:
 
     cdef int _expand(self, int ni, const State* s) except -1:
         cdef int buf[MAX_CAND]
-        cdef int n = gen_candidates(self.b, s, &self.P, buf, self.nodes[ni].depth), i
+        cdef double pbuf[MAX_CAND]
+        cdef int n = gen_candidates(self.b, s, &self.P, buf, pbuf, self.nodes[ni].depth), i
         cdef int* a
         cdef double* f
         while self.n_cands + n > self.cap_cands:
@@ -542,6 +567,10 @@ cdef class Tree:
             if f == NULL:
                 raise MemoryError()
             self.cand_mean = f
+            f = <double*>realloc(self.cand_prior, self.cap_cands * sizeof(double))
+            if f == NULL:
+                raise MemoryError()
+            self.cand_prior = f
             a = <int*>realloc(self.cand_n, self.cap_cands * sizeof(int))
             if a == NULL:
                 raise MemoryError()
@@ -550,6 +579,7 @@ cdef class Tree:
         self.nodes[ni].n_cand = n
         for i in range(n):
             self.cand_turn[self.n_cands + i] = buf[i]
+            self.cand_prior[self.n_cands + i] = pbuf[i]
             self.cand_child[self.n_cands + i] = -1
             self.cand_mean[self.n_cands + i] = 0.0
             self.cand_n[self.n_cands + i] = 0
@@ -626,6 +656,8 @@ cdef class Tree:
                     n_allow = nd.n_cand
                 if nd.n_open < n_allow:
                     k = nd.n_open
+                    select_best(&self.cand_prior[nd.cand_off], &self.cand_turn[nd.cand_off],
+                                k, nd.n_cand)
                     ci = self._new_node(self.cand_turn[nd.cand_off + k], ni)
                     nd = &self.nodes[ni]
                     self.cand_child[nd.cand_off + k] = ci
@@ -818,6 +850,7 @@ def candidates(Position pos, *, int nq=4, int ns=3, int wide_turns=10, int nq_wi
     """The candidate turns of a node, best prior first (for tests and inspection)."""
     cdef Params P
     cdef int buf[MAX_CAND]
+    cdef double prior[MAX_CAND]
     cdef int n, i
     P.nq = nq
     P.ns = ns
@@ -826,7 +859,8 @@ def candidates(Position pos, *, int nq=4, int ns=3, int wide_turns=10, int nq_wi
     P.ns_wide = ns_wide
     P.pair_targets = pair_targets
     P.pair_depth = 64
-    n = gen_candidates(pos.board, &pos.st, &P, buf, 0)
+    n = gen_candidates(pos.board, &pos.st, &P, buf, prior, 0)
+    sort_by_prior(prior, buf, n)
     return [buf[i] for i in range(n)]
 
 

@@ -218,16 +218,23 @@ def _rule(pos) -> int:
     return ADVANCED if pos.rule == ADVANCED else BASIC
 
 
+def spendable_neutrals(pos) -> int:
+    """The neutrals the two sides can still spend at ``pos``: each side's supply, at most
+    its own turns left (the cost model's n, :func:`iteration_seconds`)."""
+    t = max(pos.turns_left, 1)
+    red_turns, blue_turns = (t + 1) // 2, t // 2      # the side to move plays first
+    if pos.side != RED:
+        red_turns, blue_turns = blue_turns, red_turns
+    return min(pos.red_neutrals, red_turns) + min(pos.blue_neutrals, blue_turns)
+
+
 def iteration_seconds(pos) -> float:
     """The tree search's seconds per iteration at ``pos`` on the project's machine (see
     :data:`ITERATION_COST`, :data:`NEUTRAL_COST` and :data:`COST_MARGIN`)."""
     a, b = ITERATION_COST[_rule(pos)]
     q0, q1 = NEUTRAL_COST[_rule(pos)]
     t = max(pos.turns_left, 1)
-    red_turns, blue_turns = (t + 1) // 2, t // 2      # the side to move plays first
-    if pos.side != RED:
-        red_turns, blue_turns = blue_turns, red_turns
-    n = min(pos.red_neutrals, red_turns) + min(pos.blue_neutrals, blue_turns)
+    n = spendable_neutrals(pos)
     late = next((f for turns, f in LATE_COST[_rule(pos)] if t <= turns), 1.0)
     return COST_MARGIN * late * (a * t * t + b) * (1 + n) ** (q0 + q1 * math.log(t))
 
