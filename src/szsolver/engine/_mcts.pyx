@@ -889,3 +889,4 @@ def playout_value(Position pos, unsigned long long seed, *, double eps=0.05, int
     P.neutral_rate = neutral_rate
     P.exact_tail = exact_tail
     return playout(pos.board, &s, &P, &rng)
+

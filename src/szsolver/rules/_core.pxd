@@ -231,6 +231,10 @@ cdef struct Gains:
     bb_t up_sees[CORE_MAX_DIRS]     # per axis: the points that see an own stone towards
     bb_t down_sees[CORE_MAX_DIRS]   # higher (lower) point numbers, no blocker between
     int base              # the score of ``own`` (distinct patterns)
+    bb_t present          # the patterns shown (bit k: pattern k), and those shown by
+    bb_t once             # exactly one, two, three stones
+    bb_t twice
+    bb_t thrice
     int pat[64]           # each own stone's pattern, by point
     int cnt[64]           # own stones per pattern
     int ch_p[2 * CORE_MAX_DIRS]     # changes under way (score_with, score_blocked)
@@ -314,6 +318,16 @@ cdef inline void gains_init(const Board* b, Gains* g, bb_t own, bb_t blk) noexce
             base += 1
         g.cnt[k] += 1
     g.base = base
+    g.present = g.once = g.twice = g.thrice = 0
+    for k in range(1 << b.ndirs):
+        if g.cnt[k]:
+            g.present |= (<bb_t>1) << k
+            if g.cnt[k] == 1:
+                g.once |= (<bb_t>1) << k
+            elif g.cnt[k] == 2:
+                g.twice |= (<bb_t>1) << k
+            elif g.cnt[k] == 3:
+                g.thrice |= (<bb_t>1) << k
 
 
 cdef inline int gains_change(Gains* g, int n, int p, int newpat, int* score) noexcept nogil:
@@ -343,10 +357,14 @@ cdef inline void gains_undo(Gains* g, int n) noexcept nogil:
         g.pat[p] = g.ch_old[i]
 
 
-cdef inline int score_with(const Board* b, Gains* g, int x) noexcept nogil:
+cdef inline int score_with(const Board* b, const Gains* g, int x) noexcept nogil:
     """The score of ``own`` plus a stone on the empty point ``x`` (equal to
-    ``score_of(b, own | 1 << x, blk)``)."""
-    cdef int a, up, dn, u, d, p, px = 0, n = 0, score = g.base
+    ``popcount(pattern_set_c(b, own | 1 << x, blk))``). On each axis where x sees an
+    own stone on one side only, that stone now sees x: it leaves its pattern for
+    another; a pattern left goes where no other stone keeps it (at most one change per
+    axis, so at most three stones leave the same pattern)."""
+    cdef int a, up, dn, u, d, p, o, px = 0
+    cdef bb_t left0 = 0, left1 = 0, left2 = 0, gained = 0, all3, some2, removed, lb
     for a in range(b.naxes):
         up = b.axis_up[a]
         dn = b.axis_down[a]
@@ -354,18 +372,26 @@ cdef inline int score_with(const Board* b, Gains* g, int x) noexcept nogil:
         d = <int>((g.down_sees[a] >> x) & 1)
         px |= (u << up) | (d << dn)
         if u != d:
-            # the one own stone x sees on this line sees x now, and nothing before
             if u:
                 p = sz_ctz(b.ray[x][up] & g.own)
-                n = gains_change(g, n, p, g.pat[p] | (1 << dn), &score)
+                o = g.pat[p]
+                gained |= (<bb_t>1) << (o | (1 << dn))
             else:
                 p = sz_msb(b.ray[x][dn] & g.own)
-                n = gains_change(g, n, p, g.pat[p] | (1 << up), &score)
-    if g.cnt[px] == 0:
-        score += 1
-    if n:
-        gains_undo(g, n)
-    return score
+                o = g.pat[p]
+                gained |= (<bb_t>1) << (o | (1 << up))
+            lb = (<bb_t>1) << o
+            if a == 0:
+                left0 = lb
+            elif a == 1:
+                left1 = lb
+            else:
+                left2 = lb
+    all3 = left0 & left1 & left2
+    some2 = (left0 & left1) | (left0 & left2) | (left1 & left2)
+    removed = ((left0 ^ left1 ^ left2) & ~all3 & g.once) | (some2 & ~all3 & g.twice) \
+        | (all3 & g.thrice)
+    return sz_popcount((g.present & ~removed) | gained | ((<bb_t>1) << px))
 
 
 cdef inline int score_blocked(const Board* b, Gains* g, int x) noexcept nogil:
