@@ -55,23 +55,27 @@ from ..rules.seeds import playout_seed_v1
 #: left): a playout's cost grows with the turns it plays times the points it looks at
 #: per turn, and with every neutral in hand (the policy's neutral choice, the exact
 #: last turn with a neutral). ``ITERATION_COST`` holds a and b, ``NEUTRAL_COST`` q0 and
-#: q1. Fitted on 387 positions of every stage (Basic from the start 24,000 iterations a
-#: second, 170,000 at 8 turns left with both supplies in hand, 700,000 with none;
-#: Advanced 14,000 to 60,000 and 660,000), then raised by :data:`COST_MARGIN`; the fit
-#: is within 0.83-1.23 of the measured cost for 90 % of the positions (Basic; Advanced
-#: 0.74-1.42).
-ITERATION_COST = {BASIC: (2.78e-8, 4.04e-7), ADVANCED: (4.09e-8, 6.6e-8)}
-NEUTRAL_COST = {BASIC: (0.85, -0.2), ADVANCED: (1.6, -0.4)}
+#: q1. Fitted (benchmarks/bench_tree.py ``fit``) on 215 positions of every stage from 32
+#: to 6 turns left (Basic from the start 51,000 iterations a CPU second, 250,000 at 8-10
+#: turns left; Advanced 43,000 to 330,000), then raised by :data:`COST_MARGIN`; the fit is
+#: within 0.79-1.37 of the measured cost for 90 % of the positions under Advanced, and
+#: under Basic 0.61-3.46 (the upper end: no neutral in hand at 6-8 turns left, where the
+#: settled nodes make iterations cheap and the search ends early).
+ITERATION_COST = {BASIC: (1.83e-8, 2.35e-8), ADVANCED: (1.87e-8, 5.13e-7)}
+NEUTRAL_COST = {BASIC: (0.85, -0.2), ADVANCED: (1.65, -0.45)}
 #: Under the Basic rule the tree settles its nodes three turns from the end exactly and
 #: weighs neutral targets by two-stone patterns near the root (:data:`RULE_TREE_OPTIONS`):
-#: an iteration there costs this many times more, by the turns left (at most the key;
-#: measured against the plain tree on greedy and random play, 30,000 iterations each:
-#: 1.0-2.9 times at 6 turns left, 1.0-1.8 at 8, 1.2-1.6 at 9, 1.0-1.3 at 10, none
-#: beyond). The first key that the turns left fit under applies.
-LATE_COST = {BASIC: ((6, 1.8), (9, 1.4), (10, 1.1)), ADVANCED: ()}
-#: The fitted cost is raised by this factor: the fit misses both ways (0.6-1.8 times
-#: the measured cost, the extremes at 3-8 turns left), and a budget had better end a
-#: little early than late.
+#: an iteration there costs this many times the curve above, by the turns left (at most
+#: the key; fitted with a and b as the median of the measured cost over the curve in each
+#: band: 1.31 at 10 turns left, 1.43 at 7-9, 1.05 at 6 or fewer; the last two then raised
+#: to 1.6 and 1.8, so that at the costliest positions there (no neutral in hand at 9
+#: turns left, greedy play at 6) the budget's cost stays at least 0.55 of the measured
+#: one, as before). The first key that the turns left fit under applies.
+LATE_COST = {BASIC: ((6, 1.8), (9, 1.6), (10, 1.31)), ADVANCED: ()}
+#: The fitted cost is raised by this factor: the fit misses both ways (0.65-1.5 times
+#: the measured cost under Advanced; under Basic 0.37-5 at 6-9 turns left, where the
+#: solver answers first from 8 on, and 0.7-1.4 elsewhere), and a budget had better end
+#: a little early than late.
 COST_MARGIN = 1.1
 #: Exact-solver nodes per second of budget, per rule (measured: a search stopped by its
 #: node limit at 5-9 turns left ran 2.3-4.5 M nodes a CPU second under Basic, 1.0-4.5 M
