@@ -359,4 +359,8 @@ def test_incremental_scores_agree_with_pattern_sets(board):
             assert (with_stone, with_blocker) == (scored, scored_blocked), \
                 (board, own, blockers, x)
             checked += 1
+            if rng.random() < 0.2:
+                # adding the stone to the set-up gives the set-up of the stones with it
+                made, fresh = _core.gains_after_stone(pos, own, blockers, x)
+                assert made == fresh, (board, own, blockers, x)
     assert checked > 10 * g.size

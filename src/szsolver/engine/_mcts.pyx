@@ -91,7 +91,8 @@ cdef extern from "Python.h":
 
 from szsolver.rules._core cimport (Board, State, bb_t, Position, make_c, pattern_set_c,
                                    is_over_c, sz_popcount, sz_ctz, C_ADVANCED, C_BASIC,
-                                   Gains, gains_init, score_with, score_blocked)
+                                   Gains, gains_init, gains_add_stone, score_with,
+                                   score_blocked)
 from szsolver.endgame._leaves cimport (last_turn, two_turns_basic, two_turns_advanced,
                                        three_turns_basic)
 from szsolver.endgame._common cimport INF
@@ -168,24 +169,26 @@ cdef inline double reward_red(int value, const Params* P) noexcept nogil:
     return (1.0 - P.margin_weight) * wdl + P.margin_weight * 0.5 * (1.0 + tanh(value / P.margin_scale))
 
 
-cdef int policy_turn(const Board* b, const State* s, const Params* P, uint64_t* rng) noexcept nogil:
-    """One turn of the playout policy (see the module doc)."""
+cdef int policy_turn(const Board* b, const State* s, const Params* P, uint64_t* rng,
+                     Gains* gs) noexcept nogil:
+    """One turn of the playout policy (see the module doc); ``gs[side]``: each side's
+    incremental scores at ``s`` (``gains_init``)."""
     cdef int me = s.side, op = me ^ 1
     cdef bb_t E = empty_of(b, s), e
     cdef int ne = sz_popcount(E)
     cdef bb_t blk = s.neutral if s.rule == C_ADVANCED else 0
-    cdef bb_t mine = s.stones[me], theirs = s.stones[op]
+    cdef bb_t mine = s.stones[me]
     cdef int i, k, p, best_p = -1, best_v = -1, v, nties = 0, q, best_q = -1
     cdef int own_left, n_look, whole
     cdef int opp_now, me_now
     cdef double best_qv, qv
-    cdef Gains g, gm
+    cdef Gains gm
+    cdef Gains* g = &gs[me]
     if P.eps > 0 and rnd_unit(rng) < P.eps:
         best_p = nth_bit(E, random_below(rng, ne))
     else:
         n_look = ne if (P.sample <= 0 or P.sample >= ne) else P.sample
         whole = n_look == ne
-        gains_init(b, &g, mine, blk)
         e = E
         for i in range(n_look):
             if whole:                   # every point in order
@@ -193,7 +196,7 @@ cdef int policy_turn(const Board* b, const State* s, const Params* P, uint64_t* 
                 e &= e - 1
             else:
                 p = nth_bit(E, random_below(rng, ne))
-            v = score_with(b, &g, p)
+            v = score_with(b, g, p)
             if v > best_v:
                 best_v = v
                 best_p = p
@@ -208,7 +211,7 @@ cdef int policy_turn(const Board* b, const State* s, const Params* P, uint64_t* 
     if own_left <= 0 or rnd_unit(rng) >= P.neutral_rate * s.left[me] / own_left:
         return best_p
     # A neutral on the point that hurts the opponent most (a sample of points).
-    gains_init(b, &g, theirs, blk)
+    g = &gs[op]
     opp_now = g.base
     if s.rule == C_ADVANCED:
         gains_init(b, &gm, mine | ((<bb_t>1) << best_p), blk)
@@ -225,9 +228,9 @@ cdef int policy_turn(const Board* b, const State* s, const Params* P, uint64_t* 
             q = nth_bit(E, random_below(rng, ne))
         if q == best_p:
             continue
-        qv = score_with(b, &g, q) - opp_now
+        qv = score_with(b, g, q) - opp_now
         if s.rule == C_ADVANCED:
-            qv += opp_now - score_blocked(b, &g, q)
+            qv += opp_now - score_blocked(b, g, q)
             qv += score_blocked(b, &gm, q) - me_now
         if qv > best_qv:
             best_qv = qv
@@ -274,15 +277,29 @@ cdef int exact_deep_value(const Board* b, State* s) noexcept nogil:
     return v if s.side == 0 else -v
 
 
+cdef inline void gains_init_sides(const Board* b, const State* s, Gains* gs) noexcept nogil:
+    cdef bb_t blk = s.neutral if s.rule == C_ADVANCED else 0
+    gains_init(b, &gs[0], s.stones[0], blk)
+    gains_init(b, &gs[1], s.stones[1], blk)
+
+
 cdef int playout(const Board* b, State* s, const Params* P, uint64_t* rng) noexcept nogil:
     """Play the policy on ``s`` (changed) until the last turns, valued exactly
     (``exact_tail``); returns the final value (Red's side)."""
-    cdef int t, v
+    cdef int t, v, ready = 0
+    cdef Gains gs[2]            # each side's incremental scores, kept up to date
     while not is_over_c(s):
         if P.exact_tail and exact_tail(b, s, &v):
             return v
-        t = policy_turn(b, s, P, rng)
+        if not ready:
+            gains_init_sides(b, s, gs)
+            ready = 1
+        t = policy_turn(b, s, P, rng, gs)
         make_c(b, s, t)
+        if t >= 64 and s.rule == C_ADVANCED:
+            ready = 0           # a neutral cuts beams: both set up again
+        else:
+            gains_add_stone(b, &gs[s.side ^ 1], t & 63)
     return 100 * (score_of(b, s.stones[0], s.neutral if s.rule == C_ADVANCED else 0)
                   - score_of(b, s.stones[1], s.neutral if s.rule == C_ADVANCED else 0)) \
         + (s.left[0] - s.left[1])
@@ -346,7 +363,8 @@ cdef int gen_candidates(const Board* b, const State* s, const Params* P, int* tu
                 # the opponent's best pair of stones through q (a pattern two stones
                 # short, which the one-stone gain does not see)
                 best2 = 0
-                gains_init(b, &gq, theirs | ((<bb_t>1) << q), blk)
+                gq = go                 # the opponent's set-up with a stone on q
+                gains_add_stone(b, &gq, q)
                 e2 = E & ~((<bb_t>1) << q)
                 while e2:
                     r = sz_ctz(e2)
@@ -869,13 +887,15 @@ def policy(Position pos, unsigned long long seed, *, double eps=0.05, int sample
     """One turn of the playout policy at ``pos`` (legal; deterministic for a seed)."""
     cdef Params P
     cdef uint64_t rng = seed | 1
+    cdef Gains gs[2]
     P.eps = eps
     P.sample = sample
     P.neutral_rate = neutral_rate
     P.exact_tail = 0
     if is_over_c(&pos.st):
         raise ValueError("the game is over: no turn to play")
-    return policy_turn(pos.board, &pos.st, &P, &rng)
+    gains_init_sides(pos.board, &pos.st, gs)
+    return policy_turn(pos.board, &pos.st, &P, &rng, gs)
 
 
 def playout_value(Position pos, unsigned long long seed, *, double eps=0.05, int sample=0,
@@ -889,4 +909,5 @@ def playout_value(Position pos, unsigned long long seed, *, double eps=0.05, int
     P.neutral_rate = neutral_rate
     P.exact_tail = exact_tail
     return playout(pos.board, &s, &P, &rng)
+
 

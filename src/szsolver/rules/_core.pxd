@@ -283,6 +283,7 @@ cdef inline void sight_masks(const Board* b, bb_t own, bb_t blockers, bb_t* up_s
                     nbit = nb & (~nb + 1)
                     below = nbit - 1
                 else:
+                    nbit = 0
                     below = ~(<bb_t>0)
                 seg = line & below
                 s = own & seg
@@ -290,7 +291,7 @@ cdef inline void sight_masks(const Board* b, bb_t own, bb_t blockers, bb_t* up_s
                     # above the lowest own stone; below the highest
                     down |= seg & ~(((s & (~s + 1)) << 1) - 1)
                     up |= seg & (((<bb_t>1) << sz_msb(s)) - 1)
-                line &= ~below
+                line &= ~below & ~nbit      # (a blocker sees nothing)
                 if not nb:
                     break
                 nb ^= nbit
@@ -328,6 +329,56 @@ cdef inline void gains_init(const Board* b, Gains* g, bb_t own, bb_t blk) noexce
                 g.twice |= (<bb_t>1) << k
             elif g.cnt[k] == 3:
                 g.thrice |= (<bb_t>1) << k
+
+
+cdef inline void _gains_count(Gains* g, int k, int d) noexcept nogil:
+    """One stone more (``d`` = 1) or fewer (-1) with pattern k, the masks kept."""
+    cdef bb_t one = (<bb_t>1) << k
+    cdef int c
+    g.cnt[k] += d
+    c = g.cnt[k]
+    g.present = (g.present & ~one) | (one if c > 0 else 0)
+    g.once = (g.once & ~one) | (one if c == 1 else 0)
+    g.twice = (g.twice & ~one) | (one if c == 2 else 0)
+    g.thrice = (g.thrice & ~one) | (one if c == 3 else 0)
+
+
+cdef inline void gains_add_stone(const Board* b, Gains* g, int x) noexcept nogil:
+    """``g`` becomes the Gains of its stones plus one on the empty point ``x`` (as
+    ``gains_init`` would make them): x's pattern, the one own stone x sees on each line
+    where it sees one on one side only, and the points that now see x."""
+    cdef int a, up, dn, u, d, p, k, px = 0
+    cdef bb_t r, bl
+    for a in range(b.naxes):
+        up = b.axis_up[a]
+        dn = b.axis_down[a]
+        u = <int>((g.up_sees[a] >> x) & 1)
+        d = <int>((g.down_sees[a] >> x) & 1)
+        px |= (u << up) | (d << dn)
+        if u != d:
+            if u:
+                p = sz_ctz(b.ray[x][up] & g.own)
+                k = g.pat[p] | (1 << dn)
+            else:
+                p = sz_msb(b.ray[x][dn] & g.own)
+                k = g.pat[p] | (1 << up)
+            _gains_count(g, g.pat[p], -1)
+            _gains_count(g, k, 1)
+            g.pat[p] = k
+        r = b.ray[x][dn]                 # below x, up to a blocker: they see x now
+        bl = r & g.blk
+        if bl:
+            r &= ~((((<bb_t>1) << sz_msb(bl)) << 1) - 1)
+        g.up_sees[a] |= r
+        r = b.ray[x][up]
+        bl = r & g.blk
+        if bl:
+            r &= (bl & (~bl + 1)) - 1
+        g.down_sees[a] |= r
+    g.pat[x] = px
+    _gains_count(g, px, 1)
+    g.own |= (<bb_t>1) << x
+    g.base = sz_popcount(g.present)
 
 
 cdef inline int gains_change(Gains* g, int n, int p, int newpat, int* score) noexcept nogil:

@@ -499,3 +499,25 @@ def score_changes(Position pos, own, blockers):
         out.append((x, score_with(b, &g, x), sz_popcount(pattern_set_c(b, o | one, k)),
                     score_blocked(b, &g, x), sz_popcount(pattern_set_c(b, o, k | one))))
     return out
+
+
+def gains_after_stone(Position pos, own, blockers, int x):
+    """The incremental scores' state (``Gains``) of ``own`` plus a stone on x, made by
+    ``gains_add_stone`` and by ``gains_init`` (for tests: the two agree): each as
+    (score, pattern masks, sight masks, own stones' patterns, stones per pattern)."""
+    cdef Gains g, h
+    cdef const Board* b = pos.board
+    cdef bb_t o = <bb_t>own, k = <bb_t>blockers
+    gains_init(b, &g, o, k)
+    gains_add_stone(b, &g, x)
+    gains_init(b, &h, o | ((<bb_t>1) << x), k)
+    return _gains_state(b, &g), _gains_state(b, &h)
+
+
+cdef _gains_state(const Board* b, const Gains* g):
+    cdef int p, a
+    return (g.own, g.blk, g.base, g.present, g.once, g.twice, g.thrice,
+            tuple(g.up_sees[a] for a in range(b.naxes)),
+            tuple(g.down_sees[a] for a in range(b.naxes)),
+            tuple(g.pat[p] for p in range(b.size) if (g.own >> p) & 1),
+            tuple(g.cnt[p] for p in range(1 << b.ndirs)))
