@@ -66,23 +66,15 @@ def tree_for(pstr):
 
 
 def make(a):
-    from bench_budget import RULES, stage_position
-    from szsolver.formats.notation import position_string
-    seen = set()
+    from types import SimpleNamespace
+    from bench_budget import positions
+    spec = SimpleNamespace(rules=["basic", "advanced"], stages=a.stages,
+                           sources=["example", "uniform", "random", "greedy"],
+                           positions=a.positions)
     with open(a.path, "w") as f:
         f.write("# rule, stage (turns left), source, k, position (bench_tree.py make)\n")
-        for rule in ("basic", "advanced"):
-            for stage in a.stages:
-                for source in ("example", "uniform", "random", "greedy"):
-                    for k in range(a.positions):
-                        pos = stage_position(RULES[rule], stage, source, k)
-                        if pos is None:
-                            continue
-                        s = position_string(pos)
-                        if s in seen:
-                            continue
-                        seen.add(s)
-                        f.write(f"{rule}\t{stage}\t{source}\t{k}\t{s}\n")
+        for rule, stage, source, k, s in positions(spec):
+            f.write(f"{rule}\t{stage}\t{source}\t{k}\t{s}\n")
 
 
 def check(a):

@@ -93,6 +93,33 @@ cdef inline int is_over_c(const State* s) noexcept nogil:
     return sz_popcount(s.stones[0]) + sz_popcount(s.stones[1]) >= 2 * s.stones_per_side
 
 
+cdef inline void axis_fill(const Board* b, int a, bb_t own, bb_t blockers, bb_t* up,
+                           bb_t* down) noexcept nogil:
+    """Axis ``a``, its lines runs of consecutive bits: the points that see an own stone
+    further along towards higher (``up``) and lower (``down``) point numbers, blockers
+    cutting the way (an occluded Kogge-Stone fill)."""
+    cdef int k
+    cdef bb_t g, p, p0
+    p0 = b.axis_not_first[a] & ~blockers
+    g = own
+    p = p0
+    k = 1
+    while k < b.axis_span[a]:
+        g |= p & (g << k)
+        p &= p << k
+        k <<= 1
+    down[0] = (g << 1) & p0
+    p0 = b.axis_not_last[a] & ~blockers
+    g = own
+    p = p0
+    k = 1
+    while k < b.axis_span[a]:
+        g |= p & (g >> k)
+        p &= p >> k
+        k <<= 1
+    up[0] = (g >> 1) & p0
+
+
 cdef inline void beam_masks(const Board* b, bb_t own, bb_t blockers, bb_t* beam) noexcept nogil:
     """beam[d] = own stones with a beam in direction d. ``blockers`` cut beams
     (the neutrals under the Advanced rule, 0 under Basic).
@@ -130,26 +157,9 @@ cdef inline void beam_masks(const Board* b, bb_t own, bb_t blockers, bb_t* beam)
                 beam[b.axis_up[a]] = up
                 beam[b.axis_down[a]] = down
                 continue
-            p0 = b.axis_not_first[a] & ~blockers
-            g = own
-            p = p0
-            k = 1
-            while k < b.axis_span[a]:
-                g |= p & (g << k)
-                p &= p << k
-                k <<= 1
-            down = own & (g << 1) & p0
-            p0 = b.axis_not_last[a] & ~blockers
-            g = own
-            p = p0
-            k = 1
-            while k < b.axis_span[a]:
-                g |= p & (g >> k)
-                p &= p >> k
-                k <<= 1
-            up = own & (g >> 1) & p0
-            beam[b.axis_up[a]] = up
-            beam[b.axis_down[a]] = down
+            axis_fill(b, a, own, blockers, &up, &down)
+            beam[b.axis_up[a]] = own & up
+            beam[b.axis_down[a]] = own & down
             continue
         up = 0
         down = 0
@@ -247,31 +257,11 @@ cdef inline void sight_masks(const Board* b, bb_t own, bb_t blockers, bb_t* up_s
     (``up_sees``) or lower (``down_sees``) point numbers on its line, no blocker
     between: the core's ``beam_masks`` for every point, not only own stones (its beam
     masks are ``own & up_sees``, ``own & down_sees``)."""
-    cdef int a, i, k
-    cdef bb_t s, line, nb, nbit, below, seg, up, down, g, p, p0
+    cdef int a, i
+    cdef bb_t s, line, nb, nbit, below, seg, up, down
     for a in range(b.naxes):
         if b.axis_contig[a]:
-            # the core's occluded fill along runs of consecutive bits
-            p0 = b.axis_not_first[a] & ~blockers
-            g = own
-            p = p0
-            k = 1
-            while k < b.axis_span[a]:
-                g |= p & (g << k)
-                p &= p << k
-                k <<= 1
-            down = (g << 1) & p0
-            p0 = b.axis_not_last[a] & ~blockers
-            g = own
-            p = p0
-            k = 1
-            while k < b.axis_span[a]:
-                g |= p & (g >> k)
-                p &= p >> k
-                k <<= 1
-            up = (g >> 1) & p0
-            up_sees[a] = up
-            down_sees[a] = down
+            axis_fill(b, a, own, blockers, &up_sees[a], &down_sees[a])
             continue
         up = 0
         down = 0
@@ -331,6 +321,25 @@ cdef inline void gains_init(const Board* b, Gains* g, bb_t own, bb_t blk) noexce
                 g.thrice |= (<bb_t>1) << k
 
 
+cdef inline int gains_seen(const Board* b, const Gains* g, int x, int a, int* px,
+                           int* newpat) noexcept nogil:
+    """Axis ``a`` of a stone on the empty point ``x``: adds to ``px`` the directions in
+    which x sees an own stone; where it sees one on one side only, returns that stone
+    (which now sees x: its pattern becomes ``newpat``), else -1."""
+    cdef int up = b.axis_up[a], dn = b.axis_down[a], p
+    cdef int u = <int>((g.up_sees[a] >> x) & 1), d = <int>((g.down_sees[a] >> x) & 1)
+    px[0] |= (u << up) | (d << dn)
+    if u == d:
+        return -1
+    if u:
+        p = sz_ctz(b.ray[x][up] & g.own)
+        newpat[0] = g.pat[p] | (1 << dn)
+    else:
+        p = sz_msb(b.ray[x][dn] & g.own)
+        newpat[0] = g.pat[p] | (1 << up)
+    return p
+
+
 cdef inline void _gains_count(Gains* g, int k, int d) noexcept nogil:
     """One stone more (``d`` = 1) or fewer (-1) with pattern k, the masks kept."""
     cdef bb_t one = (<bb_t>1) << k
@@ -347,24 +356,16 @@ cdef inline void gains_add_stone(const Board* b, Gains* g, int x) noexcept nogil
     """``g`` becomes the Gains of its stones plus one on the empty point ``x`` (as
     ``gains_init`` would make them): x's pattern, the one own stone x sees on each line
     where it sees one on one side only, and the points that now see x."""
-    cdef int a, up, dn, u, d, p, k, px = 0
+    cdef int a, up, dn, p, k = 0, px = 0
     cdef bb_t r, bl
     for a in range(b.naxes):
-        up = b.axis_up[a]
-        dn = b.axis_down[a]
-        u = <int>((g.up_sees[a] >> x) & 1)
-        d = <int>((g.down_sees[a] >> x) & 1)
-        px |= (u << up) | (d << dn)
-        if u != d:
-            if u:
-                p = sz_ctz(b.ray[x][up] & g.own)
-                k = g.pat[p] | (1 << dn)
-            else:
-                p = sz_msb(b.ray[x][dn] & g.own)
-                k = g.pat[p] | (1 << up)
+        p = gains_seen(b, g, x, a, &px, &k)
+        if p >= 0:
             _gains_count(g, g.pat[p], -1)
             _gains_count(g, k, 1)
             g.pat[p] = k
+        up = b.axis_up[a]
+        dn = b.axis_down[a]
         r = b.ray[x][dn]                 # below x, up to a blocker: they see x now
         bl = r & g.blk
         if bl:
@@ -414,24 +415,13 @@ cdef inline int score_with(const Board* b, const Gains* g, int x) noexcept nogil
     own stone on one side only, that stone now sees x: it leaves its pattern for
     another; a pattern left goes where no other stone keeps it (at most one change per
     axis, so at most three stones leave the same pattern)."""
-    cdef int a, up, dn, u, d, p, o, px = 0
+    cdef int a, p, k = 0, px = 0
     cdef bb_t left0 = 0, left1 = 0, left2 = 0, gained = 0, all3, some2, removed, lb
     for a in range(b.naxes):
-        up = b.axis_up[a]
-        dn = b.axis_down[a]
-        u = <int>((g.up_sees[a] >> x) & 1)
-        d = <int>((g.down_sees[a] >> x) & 1)
-        px |= (u << up) | (d << dn)
-        if u != d:
-            if u:
-                p = sz_ctz(b.ray[x][up] & g.own)
-                o = g.pat[p]
-                gained |= (<bb_t>1) << (o | (1 << dn))
-            else:
-                p = sz_msb(b.ray[x][dn] & g.own)
-                o = g.pat[p]
-                gained |= (<bb_t>1) << (o | (1 << up))
-            lb = (<bb_t>1) << o
+        p = gains_seen(b, g, x, a, &px, &k)
+        if p >= 0:
+            gained |= (<bb_t>1) << k
+            lb = (<bb_t>1) << g.pat[p]
             if a == 0:
                 left0 = lb
             elif a == 1:
