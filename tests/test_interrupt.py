@@ -266,6 +266,32 @@ def test_ctrl_c_inside_a_command_in_process_is_130_and_one_line(monkeypatch):
     assert r.exit_code == 130 and r.stderr == "Interrupted.\n" and r.stdout == ""
 
 
+def test_a_command_in_process_with_sigint_ignored_leaves_no_ctrl_c_behind(monkeypatch):
+    """Started under nohup (SIGINT ignored) the handler is not installed; a command
+    interrupted in-process must still forget its Ctrl-C, or the next one starts
+    interrupted."""
+    from click.testing import CliRunner
+
+    from szsolver.cli import main
+    from szsolver.formats import record
+
+    load = record.load_source
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        monkeypatch.setattr(record, "load_source", interrupted)
+        r = CliRunner().invoke(main, ["show", "--example"])
+        assert r.exit_code == 130 and r.stderr == "Interrupted.\n"
+        assert not interrupt.requested() and not interrupt.installed()
+        monkeypatch.setattr(record, "load_source", load)
+        r = CliRunner().invoke(main, ["show", "--example"])
+        assert r.exit_code == 0 and "Interrupted" not in r.stderr
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 # --- every long command, as a real process -----------------------------------------------
 
 #: commands that start a local Dask cluster (seconds of start-up per trial): their

@@ -139,7 +139,7 @@ def install() -> bool:
 def uninstall() -> None:
     """Back to the SIGINT handler found by :func:`install`, and a clean state (for
     commands run in-process, e.g. by a test runner)."""
-    global _installed, _armed, _exiting, _reported
+    global _installed
     if _installed and threading.current_thread() is threading.main_thread():
         previous = _previous_handler if _previous_handler is not None else signal.default_int_handler
         signal.signal(signal.SIGINT, previous)
@@ -147,8 +147,17 @@ def uninstall() -> None:
         sys.unraisablehook = _previous_unraisable
     with contextlib.suppress(ValueError):
         sys.meta_path.remove(_CheckOnImport)
+    _installed = False
+    reset()
+
+
+def reset() -> None:
+    """Forget a Ctrl-C and the way out it took, the handler left as it is: the end of
+    a command run in-process when :func:`install` could not install (SIGINT ignored,
+    as under ``nohup``), so the next command does not start interrupted."""
+    global _armed, _exiting, _reported
     _requested.clear()
-    _installed, _armed, _exiting, _reported = False, 0, False, False
+    _armed, _exiting, _reported = 0, False, False
     _stoppers.clear()
 
 

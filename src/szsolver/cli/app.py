@@ -123,6 +123,8 @@ class _Group(click.Group):
         finally:
             if owned:
                 interrupt.uninstall()
+            elif not interrupt.installed():   # SIGINT ignored: only the flag to forget
+                interrupt.reset()
 
     def resolve_command(self, ctx, args):
         name, cmd, rest = super().resolve_command(ctx, args)
