@@ -235,7 +235,7 @@ cdef struct Gains:
     # ``score_blocked``) without scoring the whole board again: a stone on x changes only
     # x and the nearest own stones seen from x along each axis. Equal to
     # ``pattern_set_c``'s count (checked point by point on random positions of every
-    # board: tests/test_engine.py).
+    # board: tests/test_core.py).
     bb_t own
     bb_t blk
     bb_t up_sees[CORE_MAX_DIRS]     # per axis: the points that see an own stone towards
