@@ -472,6 +472,14 @@ cdef void sort_by_prior(double* prior, int* turns, int n) noexcept nogil:
             turns[i] = src_t[i]
 
 
+cdef void* grown(void* p, size_t size) except NULL:
+    """``p`` reallocated to ``size`` bytes (MemoryError when there is no room)."""
+    cdef void* q = realloc(p, size)
+    if q == NULL:
+        raise MemoryError()
+    return q
+
+
 cdef class Tree:
     """A search tree from one position (the core's Position, copied)."""
     cdef Position root
@@ -545,10 +553,7 @@ cdef class Tree:
         cdef Node* nd
         if self.n_nodes == self.cap_nodes:
             self.cap_nodes *= 2
-            nd = <Node*>realloc(self.nodes, self.cap_nodes * sizeof(Node))
-            if nd == NULL:
-                raise MemoryError()
-            self.nodes = nd
+            self.nodes = <Node*>grown(self.nodes, self.cap_nodes * sizeof(Node))
         nd = &self.nodes[self.n_nodes]
         nd.turn = turn
         nd.parent = parent
@@ -569,30 +574,15 @@ cdef class Tree:
         cdef int buf[MAX_CAND]
         cdef double pbuf[MAX_CAND]
         cdef int n = gen_candidates(self.b, s, &self.P, buf, pbuf, self.nodes[ni].depth), i
-        cdef int* a
-        cdef double* f
+        cdef size_t cap
         while self.n_cands + n > self.cap_cands:
             self.cap_cands *= 2
-            a = <int*>realloc(self.cand_turn, self.cap_cands * sizeof(int))
-            if a == NULL:
-                raise MemoryError()
-            self.cand_turn = a
-            a = <int*>realloc(self.cand_child, self.cap_cands * sizeof(int))
-            if a == NULL:
-                raise MemoryError()
-            self.cand_child = a
-            f = <double*>realloc(self.cand_mean, self.cap_cands * sizeof(double))
-            if f == NULL:
-                raise MemoryError()
-            self.cand_mean = f
-            f = <double*>realloc(self.cand_prior, self.cap_cands * sizeof(double))
-            if f == NULL:
-                raise MemoryError()
-            self.cand_prior = f
-            a = <int*>realloc(self.cand_n, self.cap_cands * sizeof(int))
-            if a == NULL:
-                raise MemoryError()
-            self.cand_n = a
+            cap = self.cap_cands
+            self.cand_turn = <int*>grown(self.cand_turn, cap * sizeof(int))
+            self.cand_child = <int*>grown(self.cand_child, cap * sizeof(int))
+            self.cand_mean = <double*>grown(self.cand_mean, cap * sizeof(double))
+            self.cand_prior = <double*>grown(self.cand_prior, cap * sizeof(double))
+            self.cand_n = <int*>grown(self.cand_n, cap * sizeof(int))
         self.nodes[ni].cand_off = <int>self.n_cands
         self.nodes[ni].n_cand = n
         for i in range(n):
