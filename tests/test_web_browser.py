@@ -967,9 +967,15 @@ def test_the_live_evaluation_shows_from_the_first_turn(server, page):
     page.wait_for_selector('body[data-ready][data-at="0"]')
     page.wait_for_selector("#sz-live-out .sz-eval-value", timeout=30000)
     assert "estimated" in page.text_content("#sz-live-out .sz-eval-value")
-    best = page.text_content("#sz-live-out .sz-eval-best").split()[2]
     page.wait_for_selector("g.sz-best-turn circle.sz-best-ring")
-    assert page.get_attribute("g.sz-best-turn circle.sz-best-ring", "data-point") == best.split("n")[0]
+    # the estimate streams: the panel and the ring are read together, once the ring has
+    # caught up with the panel's latest turn (a stale ring fails here)
+    page.wait_for_function("""() => {
+        const best = document.querySelector('#sz-live-out .sz-eval-best');
+        const ring = document.querySelector('g.sz-best-turn circle.sz-best-ring');
+        return best && ring && best.textContent.trim().split(/\\s+/)[2].split('n')[0]
+            === ring.getAttribute('data-point');
+    }""", timeout=10000)
     assert page.get_attribute("#sz-evalbar", "data-state") == "on"
     assert page.get_attribute("#sz-evalbar", "data-exact") == "0"
     assert "Proved:" in page.text_content("#sz-live-out")
