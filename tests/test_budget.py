@@ -142,7 +142,7 @@ def test_cli_best_is_the_api_and_says_what_it_spent():
 @pytest.mark.parametrize("rule", [0, 1])
 @pytest.mark.parametrize("ply", [0, 8, 16, 20, 22, 23, 24, 26])
 def test_answers_stay_legal_and_inside_the_proved_bounds_at_every_stage(rule, ply):
-    """Start, turns 8, 16, 12 to 9 turns left (bounds; the solver from 8), 8 and 6
+    """Start, turns 8, 16, 12 to 9 turns left (bounds; the solver from 9), 8 and 6
     turns left: a legal turn, the value inside the proved bounds (at 6 turns left
     around the exact value), and the CP-SAT score bounds hold for a real continuation
     (they bound any play; the value's bounds bound the game's value)."""
@@ -218,3 +218,52 @@ def test_wall_clock_search_keeps_its_time_when_the_bounds_overrun(monkeypatch):
     # the search's 0.9 s (the budget less the bounds' share) is nine looks of the clock
     assert res.iterations >= 8 * search.DEADLINE_CHUNK
     assert res.budget is None and res.to_json()["budget"] is None
+
+
+def uniform_play(rule, turns_left, seed):
+    """Uniformly random legal play down to ``turns_left`` (neutral turns far outnumber
+    stone turns, so the supplies go early)."""
+    pos = Position(rule=rule, red_neutrals=5 - rule, blue_neutrals=5 - rule)
+    rng = seeded_rng("horizon", rule, turns_left, seed)
+    while pos.turns_left > turns_left:
+        pos.play(rng.choice(list(pos.legal_turns())))
+    return pos
+
+
+@pytest.mark.parametrize("rule, left, seconds", [(0, 9, 1.0), (0, 10, 1.0), (1, 9, 1.0),
+                                                 (1, 10, 2.0)])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_beyond_eight_turns_the_spent_supplies_are_proved_within_the_budget(rule, left, seconds,
+                                                                           seed):
+    """Beyond 8 turns left the solver runs first where it usually finishes in its
+    nodes: after uniformly random play, with the neutrals spent, 9 and 10 turns left
+    are proved at the default budget under Basic (Advanced: 9 at 1 s, 10 at 2 s), and
+    the engine's turn is an optimal one (its child's value, solved on its own, is the
+    position's value, solved on its own)."""
+    pos = uniform_play(rule, left, seed)
+    assert search.spendable_neutrals(pos) == 0
+    res = Engine(seconds, bounds=True).analyse(pos)
+    assert res.method == "solver" and res.exact
+    alone = solve(pos, pv=False, node_limit=50_000_000)
+    assert alone.exact and res.value == res.lower == res.upper == alone.value
+    child = pos.copy()
+    child.play(res.turn)
+    after = solve(child, pv=False, node_limit=50_000_000)
+    assert after.exact and after.value == alone.value
+
+
+@pytest.mark.parametrize("rule", [0, 1])
+def test_beyond_eight_turns_with_neutrals_in_hand_the_tree_keeps_the_whole_budget(rule):
+    """Where the solver seldom finishes (both supplies in hand at 9 turns left) it is
+    not tried: the plan has no solver nodes and the tree its full iterations."""
+    pos = Position(rule=rule, red_neutrals=5 - rule, blue_neutrals=5 - rule)
+    rng = seeded_rng("in hand", rule)
+    while pos.turns_left > 9:
+        empty = [q for q in range(pos.geometry.size) if pos.empty >> q & 1]
+        pos.play(rng.choice(empty))          # stones only: every neutral kept
+    assert search.spendable_neutrals(pos) >= 8
+    plan = Engine(1.0, bounds=True).plan(pos)
+    assert plan.solver_nodes == 0
+    assert plan.iterations == budget(pos, 1.0, bounds=True).iterations
+    res = Engine(0.05).analyse(pos)
+    assert res.method == "engine" and not res.exact

@@ -235,6 +235,37 @@ def test_beyond_the_horizon_probes_prove_the_played_value_and_claim_no_more_than
             assert res.best and {format_turn(t) for t in res.best} <= legal
 
 
+@pytest.mark.parametrize("rule, left", [(0, 9), (0, 11), (1, 10)])
+def test_beyond_the_horizon_with_the_supplies_spent_the_check_is_exact(rule, left):
+    """Where the solver usually finishes beyond 8 turns left (uniformly random play
+    spends the neutrals early), the check is the solver's: exact, its values those of
+    solves of the position and of the position after the turn on their own, and its
+    verdict theirs."""
+    from szsolver import Position
+    from szsolver.engine.search import spendable_neutrals
+    from szsolver.rules.backends import to_core
+    from szsolver.rules.playout import seeded_rng
+    pos = Position(rule=rule, red_neutrals=5 - rule, blue_neutrals=5 - rule)
+    rng = seeded_rng("check beyond", rule, left)
+    while pos.turns_left > left:
+        pos.play(rng.choice(list(pos.legal_turns())))
+    core = to_core(pos)
+    assert spendable_neutrals(core) == 0
+    turn = rng.choice(list(core.legal_turns()))
+    res = check(core, turn)
+    assert res.method == "solver" and res.exact and res.verdict_proved
+    value = solve(core, pv=False, node_limit=100_000_000)
+    child = core.copy()
+    child.make(turn)
+    after = solve(child, pv=False, node_limit=100_000_000)
+    assert value.exact and after.exact
+    assert (res.value_before, res.played_value) == (value.value, after.value)
+    assert res.verdict == classify(value.value, after.value, core.side)[1]
+    first = core.copy()
+    first.make(int(res.best[0]))
+    assert solve(first, pv=False, node_limit=100_000_000).value == value.value
+
+
 def test_probes_beyond_the_horizon_are_fixed_work():
     """The probes' nodes come from the budget by one pure conversion (the rule's
     solver rate), so the same check gives the same answer twice."""

@@ -17,7 +17,9 @@ Contracts
   equal the values when exact. An estimate is always clamped into them.
 * The solver is used with at most ``exact_turns`` turns left (8: seconds to a
   minute under the Basic rule; under the Advanced rule with both supplies in hand
-  minutes, docs/solver.md), also after the turn and after the engine's own
+  minutes, docs/solver.md), and beyond where it usually finishes in the nodes its
+  limits leave (``engine.search.usually_proved``: up to 11 turns left with the
+  supplies spent), also after the turn and after the engine's own
   choice one turn earlier (proved values there make a proved bound on the best
   value, and ``verdict_proved`` says when the bounds decide the verdict). One or two
   turns beyond it (:data:`PROBE_TURNS`) the positions after the turn and after the
@@ -218,6 +220,16 @@ def probe_nodes(pos, seconds: float) -> int:
     the seconds, at least ``MIN_SOLVER_NODES`` a probe."""
     from ..engine.search import MIN_SOLVER_NODES, solver_nodes_for
     return max(MIN_SOLVER_NODES * (1 + PROBE_CANDIDATES), solver_nodes_for(pos, seconds))
+
+
+def solver_nodes(pos, time_limit: float | None, node_limit: int | None) -> int | None:
+    """The nodes :func:`check`'s solver may search at ``pos`` under its limits (its share
+    of ``time_limit`` at the solver's rate, at most ``node_limit``; None: no limit)."""
+    from ..engine.search import solver_nodes_for
+    nodes = None if time_limit is None else solver_nodes_for(pos, time_limit * SOLVER_SHARE)
+    if node_limit is not None:
+        nodes = node_limit if nodes is None else min(nodes, node_limit)
+    return nodes
 
 
 def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
@@ -578,7 +590,7 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     the engine's estimate). Raises IllegalTurnError / InputError for bad input.
     """
     from ..rules.backends import to_core
-    from ..engine.search import MIN_ITERATIONS, Engine
+    from ..engine.search import MIN_ITERATIONS, Engine, usually_proved
     check_seconds(time_limit, "the time limit")
     check_seconds(engine_seconds, "the engine's time", none_ok=False)
     check_count(node_limit, "the node limit")
@@ -586,6 +598,9 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     start = time.perf_counter()
     share = (lambda f: None) if time_limit is None else (lambda f: time_limit * f)
     core = to_core(pos)
+    if core.turns_left > exact_turns and usually_proved(core, solver_nodes(core, time_limit,
+                                                                          node_limit)):
+        exact_turns = core.turns_left     # beyond the horizon, but cheap: the supplies spent
     turn = checked_turn_to_judge(core, turn)
     child = core.copy()
     child.make(turn)

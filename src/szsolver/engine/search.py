@@ -139,9 +139,25 @@ MAX_ITERATIONS = 1_000_000         # memory: ~120 bytes per iteration
 DEADLINE_CHUNK = 1024
 #: seconds between :meth:`Engine.analyse`'s progress reports of the tree search
 REPORT_EVERY = 0.3
-#: The exact solver is tried from this many turns left (docs/solver.md: 8 turns
+#: The exact solver is always tried from this many turns left (docs/solver.md: 8 turns
 #: take seconds, some Advanced 6-turn positions a minute).
 SOLVER_TURNS = 8
+#: Beyond :data:`SOLVER_TURNS` the solver is tried where it usually finishes in the nodes
+#: the budget gives it: the median nodes it needed to prove a position (its value and
+#: principal variation), by the turns left and the neutrals the two sides can still
+#: spend (:func:`spendable_neutrals`), per rule; not tried where the table has no entry
+#: (most of such positions were not proved in 3 M nodes). Measured with
+#: benchmarks/bench_horizon.py (docs/engine.md, "The solver's horizon"): the neutrals in
+#: hand decide it, not the turns alone.
+#: (turns left, neutrals to spend): nodes. The default budget gives 750 k nodes under
+#: Basic (9 turns left with up to one neutral to spend, 10 with none) and 375 k under
+#: Advanced (9 with none); 2 s adds Advanced 10 with none, 4 s the rest.
+PROOF_NODES = {
+    BASIC: {(9, 0): 115_000, (9, 1): 560_000, (9, 2): 1_070_000,
+            (10, 0): 330_000, (10, 1): 1_990_000, (11, 0): 1_490_000},
+    ADVANCED: {(9, 0): 232_000, (9, 1): 2_400_000, (9, 2): 2_430_000,
+               (10, 0): 715_000, (11, 0): 2_300_000},
+}
 DEFAULT_SECONDS = 1.0
 
 
@@ -286,6 +302,14 @@ def budget(pos, seconds: float, *, bounds: bool = False, solver: bool = False,
     return Budget(seconds, int(iterations), nodes, per)
 
 
+def usually_proved(pos, nodes: int | None) -> bool:
+    """Whether the exact solver usually proves ``pos``, beyond :data:`SOLVER_TURNS`, in
+    ``nodes`` (None: no limit): :data:`PROOF_NODES` has its turns left and neutrals to
+    spend, at no more than ``nodes``."""
+    need = PROOF_NODES[_rule(pos)].get((pos.turns_left, spendable_neutrals(pos)))
+    return need is not None and (nodes is None or nodes >= need)
+
+
 def solver_nodes_for(pos, seconds: float) -> int:
     """The exact solver's nodes in ``seconds`` of budget at ``pos``
     (:data:`SOLVER_NODES_PER_SECOND`, by the rule)."""
@@ -324,7 +348,8 @@ class Engine:
     ``seconds``: the budget per analysis, converted to ``iterations`` (MCTS),
     ``solver_nodes`` and CP-SAT work by :func:`budget` unless those are given.
     ``wall_clock``: spend real time instead (not reproducible). ``solver_turns``: try
-    the exact solver with at most this many turns left (0: never). ``bounds``: also
+    the exact solver with at most this many turns left (0: never), and beyond that where
+    it usually finishes in its share of the budget (:data:`PROOF_NODES`). ``bounds``: also
     compute the CP-SAT score bounds (within the budget; off for fast play). ``seed``:
     mixes into every search's seed. ``spent``: seconds of the budget the caller spent
     before (a command's start-up, :data:`COMMAND_START`: a fixed figure, so the plan
@@ -378,11 +403,26 @@ class Engine:
         node limit where it is tried, the bounds' CP-SAT work, the tree's iterations."""
         from ..rules.backends import to_core
         core = to_core(pos)
-        tried = solver and bool(self.solver_turns) and core.turns_left <= self.solver_turns \
-            and not self._tail(core)
-        return budget(core, self.seconds, bounds=self.bounds, solver=tried,
+        return self._plan(core, solver and self._tries_solver(core))
+
+    def _plan(self, core, solver: bool) -> Budget:
+        return budget(core, self.seconds, bounds=self.bounds, solver=solver,
                       solver_nodes=self.solver_nodes, iterations=self.fixed_iterations,
                       spent=self.spent)
+
+    def _tries_solver(self, core) -> bool:
+        """Whether the solver runs first at ``core`` (under a node limit; the last turns,
+        :meth:`_tail`, are solved apart): with at most ``solver_turns`` turns left, and
+        beyond where :data:`PROOF_NODES` says it usually finishes in the nodes it gets."""
+        if not self.solver_turns or self._tail(core):
+            return False
+        if core.turns_left <= self.solver_turns:
+            return True
+        if not usually_proved(core, None):
+            return False
+        if self.wall_clock:
+            return usually_proved(core, solver_nodes_for(core, self.seconds * SOLVER_SHARE))
+        return usually_proved(core, self._plan(core, True).solver_nodes)
 
     def _analyse(self, pos, solver: bool, report=None, every: float = REPORT_EVERY) -> EngineResult:
         from ..endgame.solver import solve, tt_entries_for
@@ -399,7 +439,7 @@ class Engine:
         stopped = None
         nodes = 0
         tail = self._tail(core)     # nothing for the tree to weigh: always solved, no limit
-        if tail or (solver and self.solver_turns and core.turns_left <= self.solver_turns):
+        if tail or (solver and self._tries_solver(core)):
             # The solver first: where it finishes, the answer is proved and needs no bounds.
             if report is not None:
                 report(EngineResult(pstr, None, None, False, "solver", lo, hi, budget=plan,
