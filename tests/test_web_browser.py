@@ -663,11 +663,32 @@ def test_every_turn_beyond_the_solver_shows_the_engines_estimates(server, page):
     page.wait_for_selector('body[data-at="16"]')
     page.fill("#sz-limit", "1")
     page.click("#sz-values")
-    page.wait_for_selector("table.sz-estimates", timeout=60000)
+    assert page.is_disabled("#sz-values")          # the request went out
+    # the answer, or the error it got instead (a 1 s limit: the job's deadline is 11 s)
+    page.wait_for_selector("table.sz-estimates, #sz-values-out .sz-bad", timeout=30000)
+    assert page.locator("#sz-values-out .sz-bad").count() == 0, page.text_content("#sz-values-out")
     assert "not proved" in page.text_content("#sz-values-out .sz-estimated")
     cells = page.inner_text("table.sz-estimates tr.sz-best").split()
     assert cells[1].startswith("~") and int(cells[2]) > 0
     assert page.locator(".sz-value-label.sz-estimate").count() >= 1
+
+
+def test_a_tools_button_is_not_moved_away_by_the_live_evaluation_during_a_click(server, page):
+    """The live evaluation's panel is above the tools' buttons and changes its height
+    as its answer comes; the press that leaves the time limit's box restarts it at
+    once (the box's change), so it shrank to "Evaluating ..." between the press on a
+    tool's button and the release, the release missed the button, and the tool never
+    started. Its height is kept while the pointer is pressed."""
+    page.goto(server + "/analysis?example=1")
+    page.wait_for_selector("body[data-ready]")
+    page.click('button.sz-turn[data-turn="16"]')
+    page.wait_for_selector('body[data-at="16"]')
+    # the live evaluation shows its work: more lines than "Evaluating ..."
+    page.wait_for_selector('#sz-live-out[data-state="running"], #sz-live-out[data-state="done"]')
+    page.fill("#sz-limit", "1")
+    page.click("#sz-values")                       # the press restarts the live evaluation
+    assert page.is_disabled("#sz-values")          # and the click still started the tool
+    page.wait_for_selector("table.sz-values", timeout=30000)
 
 
 def health(server) -> dict:

@@ -1002,6 +1002,27 @@ function stopLive() {
 
 function liveOn() { return $('sz-live').checked; }
 
+// A click is a press and a release on one element. The live evaluation's panel sits
+// above the tools' buttons and the turns on a wide screen, and its height changes as
+// its answer streams in, and at once when the press itself leaves the time limit's box
+// (its change restarts the evaluation): a button moved away from under the pointer
+// between the press and the release gets no click, and its tool never starts. So
+// while a pointer is pressed the panel keeps the height it had (what it shows
+// meanwhile clipped), until the click has been dispatched.
+function holdLiveHeight() {
+  const panel = document.querySelector('.sz-live-panel');
+  panel.style.height = `${panel.offsetHeight}px`;
+  panel.style.overflow = 'hidden';
+}
+
+function releaseLiveHeight() {
+  setTimeout(() => {                        // after the release's click
+    const panel = document.querySelector('.sz-live-panel');
+    panel.style.height = '';
+    panel.style.overflow = '';
+  });
+}
+
 // Evaluate the position shown, once the board has rested on it for LIVE_DELAY ms.
 function startLive() {
   stopLive();
@@ -1434,6 +1455,8 @@ $('sz-live').addEventListener('change', () => {
 $('sz-limit').addEventListener('change', () => { if (liveOn()) startLive(); });
 try { if (localStorage.getItem(LIVE_KEY) === '0') $('sz-live').checked = false; } catch (e) { /* on */ }
 document.addEventListener('keydown', pageKey, true);
+document.addEventListener('pointerdown', holdLiveHeight, true);
+for (const k of ['pointerup', 'pointercancel']) document.addEventListener(k, releaseLiveHeight, true);
 window.addEventListener('popstate', () => openAddress('none'));
 
 (async () => {
