@@ -1,7 +1,7 @@
 """Where the exact solver can answer beyond its fixed horizon: the nodes it needs to
 prove a position (value and principal variation, as the engine asks) by the turns left
-and the neutrals the two sides can still spend (``engine.search.spendable_neutrals``).
-The engine's table ``PROOF_NODES`` is the median column of this benchmark's output.
+and the neutrals the two sides can still spend (``rules.base.spendable_neutrals``).
+The solver's table ``PROOF_NODES`` (``endgame.solver``) is the median column of this benchmark's output.
 
 Run: python3 benchmarks/bench_horizon.py [--rules basic,advanced] [--turns 9,10,11,12]
          [--positions 10] [--node-limit 3000000] [--out rows.jsonl] [--report rows.jsonl]
@@ -31,7 +31,7 @@ import time
 from szsolver import Position
 from szsolver.endgame.solver import solve
 from szsolver.engine.players import PLAYERS
-from szsolver.engine.search import spendable_neutrals
+from szsolver.rules.base import spendable_neutrals
 from szsolver.rules.playout import random_turn, seeded_rng
 
 RULES = {"basic": 0, "advanced": 1}

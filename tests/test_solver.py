@@ -757,6 +757,29 @@ def test_too_deep_needs_a_limit():
     assert not res.exact and res.lower <= res.upper
 
 
+@pytest.mark.parametrize("rule", [BASIC, ADVANCED])
+def test_beyond_eight_turns_with_the_neutrals_spent_no_limit_is_needed(rule):
+    """With the supplies spent, 9 turns left usually take a fraction of a second
+    (PROOF_NODES): solved without a limit, and the value is the best of its turns'
+    values, each position after a turn solved on its own (8 turns left)."""
+    from szsolver import Position
+    from szsolver.endgame.solver import usually_proved
+    from szsolver.rules.playout import seeded_rng
+    p = Position(rule=rule, red_neutrals=5 - rule, blue_neutrals=5 - rule)
+    rng = seeded_rng("no limit", rule)
+    while p.turns_left > 9:
+        p.play(rng.choice(list(p.legal_turns())))
+    assert usually_proved(p, None)
+    res = solve(p, pv=False)
+    assert res.exact
+    values = []
+    for t in p.legal_turns():
+        p.make(t)
+        values.append(solve(p, pv=False).value)
+        p.unmake(t)
+    assert res.value == (max(values) if p.side == 0 else min(values))
+
+
 def test_core_and_reference_positions_agree():
     from szsolver.rules import _core
     p = example_at(3, ADVANCED)

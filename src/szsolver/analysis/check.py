@@ -18,7 +18,7 @@ Contracts
 * The solver is used with at most ``exact_turns`` turns left (8: seconds to a
   minute under the Basic rule; under the Advanced rule with both supplies in hand
   minutes, docs/solver.md), and beyond where it usually finishes in the nodes its
-  limits leave (``engine.search.usually_proved``: up to 11 turns left with the
+  limits leave (``endgame.solver.usually_proved``: up to 11 turns left with the
   supplies spent), also after the turn and after the engine's own
   choice one turn earlier (proved values there make a proved bound on the best
   value, and ``verdict_proved`` says when the bounds decide the verdict). One or two
@@ -590,7 +590,8 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     the engine's estimate). Raises IllegalTurnError / InputError for bad input.
     """
     from ..rules.backends import to_core
-    from ..engine.search import MIN_ITERATIONS, Engine, usually_proved
+    from ..endgame.solver import usually_proved
+    from ..engine.search import MIN_ITERATIONS, Engine
     check_seconds(time_limit, "the time limit")
     check_seconds(engine_seconds, "the engine's time", none_ok=False)
     check_count(node_limit, "the node limit")

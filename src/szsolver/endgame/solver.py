@@ -56,7 +56,7 @@ from .. import interrupt
 from ..errors import UnsupportedError
 from ..limits import check_count, check_seconds
 from ..formats.notation import position_string
-from ..rules.base import turn_neutral, turn_stone
+from ..rules.base import ADVANCED, BASIC, spendable_neutrals, turn_neutral, turn_stone
 from ..rules.backends import to_core
 # The proof steps and the answer live in the prover; the names stay importable here.
 from .prover import (Bound, Budget, Progress, SolveResult, Stopped, TurnValue,  # noqa: F401
@@ -68,7 +68,22 @@ from .prover import pv as walk_pv
 DEFAULT_TT_SIZE = None             # None: by depth, see tt_entries_for
 TT_ENTRY_BYTES = tt_bytes(2) // 2  # bytes of one transposition-table entry
 DEFAULT_OPTIONS = [name for name, bit in OPTIONS.items() if ALL_OPTIONS & bit]
-MAX_TURNS_WITHOUT_LIMIT = 8        # deeper positions need a time or node limit (9 turns: minutes to hours)
+MAX_TURNS_WITHOUT_LIMIT = 8        # deeper positions need a time or node limit (9 turns: minutes to
+                                   # hours), unless the supplies are spent (PROOF_NODES)
+#: Beyond :data:`MAX_TURNS_WITHOUT_LIMIT`: the median nodes the solver needed to prove a
+#: position (its value and principal variation), by the turns left and the neutrals the
+#: two sides can still spend (``rules.base.spendable_neutrals``), per rule; most
+#: positions of the cells left out were not proved in 3 M nodes. Measured with
+#: benchmarks/bench_horizon.py (docs/engine.md, "The solver's horizon"): the neutrals in
+#: hand decide it, not the turns alone. The engine and ``check`` try the solver there
+#: when their node limit is at least the median (:func:`usually_proved`), and
+#: :func:`solve` needs no limit there.
+PROOF_NODES = {
+    BASIC: {(9, 0): 115_000, (9, 1): 560_000, (9, 2): 1_070_000,
+            (10, 0): 330_000, (10, 1): 1_990_000, (11, 0): 1_490_000},
+    ADVANCED: {(9, 0): 232_000, (9, 1): 2_400_000, (9, 2): 2_430_000,
+               (10, 0): 715_000, (11, 0): 2_300_000},
+}
 ORDER_MIN_TURNS = 2                # heuristic ordering at nodes with more turns left
 TABLE_MIN_TURNS = 5                # score-table bounds at nodes with this many turns left
 
@@ -153,13 +168,24 @@ def tt_entries_for(turns_left: int, time_limit: float | None = None,
     return entries
 
 
+def usually_proved(pos, nodes: int | None) -> bool:
+    """Whether the solver usually proves ``pos``, beyond :data:`MAX_TURNS_WITHOUT_LIMIT`
+    turns left, in ``nodes`` (None: no limit): :data:`PROOF_NODES` has its turns left
+    and neutrals to spend, at no more than ``nodes``."""
+    rule = ADVANCED if pos.rule == ADVANCED else BASIC
+    need = PROOF_NODES[rule].get((pos.turns_left, spendable_neutrals(pos)))
+    return need is not None and (nodes is None or nodes >= need)
+
+
 def _check_depth(pos, time_limit, node_limit):
     if pos.is_over():
         return
-    if pos.turns_left > MAX_TURNS_WITHOUT_LIMIT and time_limit is None and node_limit is None:
+    if pos.turns_left > MAX_TURNS_WITHOUT_LIMIT and time_limit is None and node_limit is None \
+            and not usually_proved(pos, None):
         raise UnsupportedError(f"position has {pos.turns_left} turns left: too deep to solve "
-                               f"exhaustively (up to {MAX_TURNS_WITHOUT_LIMIT} without a limit); "
-                               "give a time limit or a node limit")
+                               f"exhaustively (up to {MAX_TURNS_WITHOUT_LIMIT} without a limit, "
+                               "up to 11 with the neutrals spent); give a time limit or a node "
+                               "limit")
 
 
 def _check_arguments(time_limit, node_limit, tt_size, options, score_caps, driver,

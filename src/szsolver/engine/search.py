@@ -42,7 +42,7 @@ from ..bounds.value import bounds_from_scores, trivial_bounds
 from ..errors import IllegalTurnError, InputError
 from ..formats.notation import format_turn, position_string
 from ..limits import MAX_SECONDS, check_count, check_seconds
-from ..rules.base import ADVANCED, BASIC, RED
+from ..rules.base import ADVANCED, BASIC, RED, spendable_neutrals
 from ..rules.text import turn_table
 from ..rules.seeds import playout_seed_v1
 
@@ -142,22 +142,6 @@ REPORT_EVERY = 0.3
 #: The exact solver is always tried from this many turns left (docs/solver.md: 8 turns
 #: take seconds, some Advanced 6-turn positions a minute).
 SOLVER_TURNS = 8
-#: Beyond :data:`SOLVER_TURNS` the solver is tried where it usually finishes in the nodes
-#: the budget gives it: the median nodes it needed to prove a position (its value and
-#: principal variation), by the turns left and the neutrals the two sides can still
-#: spend (:func:`spendable_neutrals`), per rule; not tried where the table has no entry
-#: (most of such positions were not proved in 3 M nodes). Measured with
-#: benchmarks/bench_horizon.py (docs/engine.md, "The solver's horizon"): the neutrals in
-#: hand decide it, not the turns alone.
-#: (turns left, neutrals to spend): nodes. The default budget gives 750 k nodes under
-#: Basic (9 turns left with up to one neutral to spend, 10 with none) and 375 k under
-#: Advanced (9 with none); 2 s adds Advanced 10 with none, 4 s the rest.
-PROOF_NODES = {
-    BASIC: {(9, 0): 115_000, (9, 1): 560_000, (9, 2): 1_070_000,
-            (10, 0): 330_000, (10, 1): 1_990_000, (11, 0): 1_490_000},
-    ADVANCED: {(9, 0): 232_000, (9, 1): 2_400_000, (9, 2): 2_430_000,
-               (10, 0): 715_000, (11, 0): 2_300_000},
-}
 DEFAULT_SECONDS = 1.0
 
 
@@ -238,16 +222,6 @@ def _rule(pos) -> int:
     return ADVANCED if pos.rule == ADVANCED else BASIC
 
 
-def spendable_neutrals(pos) -> int:
-    """The neutrals the two sides can still spend at ``pos``: each side's supply, at most
-    its own turns left (the cost model's n, :func:`iteration_seconds`)."""
-    t = max(pos.turns_left, 1)
-    red_turns, blue_turns = (t + 1) // 2, t // 2      # the side to move plays first
-    if pos.side != RED:
-        red_turns, blue_turns = blue_turns, red_turns
-    return min(pos.red_neutrals, red_turns) + min(pos.blue_neutrals, blue_turns)
-
-
 def iteration_seconds(pos) -> float:
     """The tree search's seconds per iteration at ``pos`` on the project's machine (see
     :data:`ITERATION_COST`, :data:`NEUTRAL_COST` and :data:`COST_MARGIN`)."""
@@ -302,14 +276,6 @@ def budget(pos, seconds: float, *, bounds: bool = False, solver: bool = False,
     return Budget(seconds, int(iterations), nodes, per)
 
 
-def usually_proved(pos, nodes: int | None) -> bool:
-    """Whether the exact solver usually proves ``pos``, beyond :data:`SOLVER_TURNS`, in
-    ``nodes`` (None: no limit): :data:`PROOF_NODES` has its turns left and neutrals to
-    spend, at no more than ``nodes``."""
-    need = PROOF_NODES[_rule(pos)].get((pos.turns_left, spendable_neutrals(pos)))
-    return need is not None and (nodes is None or nodes >= need)
-
-
 def solver_nodes_for(pos, seconds: float) -> int:
     """The exact solver's nodes in ``seconds`` of budget at ``pos``
     (:data:`SOLVER_NODES_PER_SECOND`, by the rule)."""
@@ -349,7 +315,8 @@ class Engine:
     ``solver_nodes`` and CP-SAT work by :func:`budget` unless those are given.
     ``wall_clock``: spend real time instead (not reproducible). ``solver_turns``: try
     the exact solver with at most this many turns left (0: never), and beyond that where
-    it usually finishes in its share of the budget (:data:`PROOF_NODES`). ``bounds``: also
+    it usually finishes in its share of the budget (``endgame.solver.usually_proved``).
+    ``bounds``: also
     compute the CP-SAT score bounds (within the budget; off for fast play). ``seed``:
     mixes into every search's seed. ``spent``: seconds of the budget the caller spent
     before (a command's start-up, :data:`COMMAND_START`: a fixed figure, so the plan
@@ -413,7 +380,8 @@ class Engine:
     def _tries_solver(self, core) -> bool:
         """Whether the solver runs first at ``core`` (under a node limit; the last turns,
         :meth:`_tail`, are solved apart): with at most ``solver_turns`` turns left, and
-        beyond where :data:`PROOF_NODES` says it usually finishes in the nodes it gets."""
+        beyond where it usually finishes in the nodes it gets (``endgame.solver.usually_proved``)."""
+        from ..endgame.solver import usually_proved
         if not self.solver_turns or self._tail(core):
             return False
         if core.turns_left <= self.solver_turns:

@@ -23,7 +23,7 @@ from .bits import popcount
 
 __all__ = ["RED", "BLUE", "BASIC", "ADVANCED", "SIDE_NAMES", "RULE_NAMES", "NO_NEUTRAL",
            "STONES_PER_SIDE", "MAX_NEUTRALS_PER_SIDE", "encode_turn", "turn_stone",
-           "turn_neutral", "rule_code", "check_position", "turn_error"]
+           "turn_neutral", "rule_code", "check_position", "turn_error", "spendable_neutrals"]
 
 RED, BLUE = 0, 1
 BASIC, ADVANCED = 0, 1
@@ -75,6 +75,18 @@ def side_code(side) -> int:
     if not isinstance(side, bool) and side in (RED, BLUE):
         return int(side)
     raise ParseError(f"unknown side {shown(side)}: use red or blue (0 or 1)")
+
+
+def spendable_neutrals(pos) -> int:
+    """The neutrals the two sides can still spend at ``pos`` (either back end): each
+    side's supply, at most its own turns left (a neutral goes with a stone). What a
+    search beyond the last turns costs grows with it (the engine's cost model, the
+    solver's proof table)."""
+    t = max(pos.turns_left, 1)
+    red_turns, blue_turns = (t + 1) // 2, t // 2      # the side to move plays first
+    if pos.side != RED:
+        red_turns, blue_turns = blue_turns, red_turns
+    return min(pos.red_neutrals, red_turns) + min(pos.blue_neutrals, blue_turns)
 
 
 def check_position(geometry, red, blue, neutral, red_neutrals, blue_neutrals, side,
