@@ -359,3 +359,36 @@ def test_rows_beyond_the_horizon_are_check_s_judgements():
         assert row == alone, k
         pos.play(turn)
     assert res.turns[0].played_exact and not res.turns[0].exact     # probed and proved
+
+
+def test_beyond_the_horizon_with_the_supplies_spent_the_proved_part_goes_on():
+    """Uniformly random play spends the neutrals early: the positions 9-11 turns from
+    the end are usually proved in a moment (``check.within_reach``), so the proved part
+    of such a game starts before the horizon, and its values there are those of solves
+    of each position on its own."""
+    from szsolver import Position
+    from szsolver.analysis.check import within_reach
+    from szsolver.rules.playout import seeded_rng
+    rng = seeded_rng("annotate beyond", 0)
+    pos = Position(red_neutrals=5, blue_neutrals=5)
+    while pos.turns_left > 11:
+        pos.play(rng.choice(list(pos.legal_turns())))
+    start, turns = pos.copy(), []
+    while not pos.is_over():
+        t = rng.choice(list(pos.legal_turns()))
+        turns.append(t)
+        pos.play(t)
+    game = GameRecord({"Position": position_string(start)}, turns)
+    reached = [within_reach(p, 8, None) for p in [game.start] + game.positions[:-1]]
+    first = reached.index(True)
+    assert first < 3                       # at least one position beyond 8 turns left
+    res = annotate(game, time_per_turn=0.05, exact_turns=8, cpsat=False)
+    assert res.proved_from is not None and res.proved_from <= turn_number(game, first)
+    p = game.start.copy()
+    for k, turn in enumerate(game.turns):
+        if k >= first:
+            row = res.turns[k]
+            assert row.exact
+            alone = solve(p, pv=False, node_limit=50_000_000)
+            assert alone.exact and row.value_before == alone.value, k
+        p.play(turn)

@@ -7,7 +7,9 @@ Contracts
   same contracts as :func:`szsolver.analysis.check.check`.
 * Each position of the game is valued once and shared: the value after turn k is
   the value before turn k+1. Positions with at most ``exact_turns`` turns left are
-  solved exactly (never fewer than the last ``MIN_EXACT_TURNS``, which take a moment;
+  solved exactly, and beyond where the solver usually finishes in ``solver_time``
+  (the supplies spent: ``check.within_reach``) (never fewer than the last
+  ``MIN_EXACT_TURNS``, which take a moment;
   each under ``solver_time`` seconds; a solve that does not finish
   leaves its turn to the engine), the others get the engine's estimate
   (``time_per_turn`` seconds of budget, converted to iterations: deterministic)
@@ -42,7 +44,7 @@ from ..rules.base import SIDE_NAMES
 from ..verdict import VERDICT_COUNTS
 from .check import (CPSAT_TIME, ENGINE_SECONDS, EXACT_TURNS, MIN_EXACT_TURNS, PROBE_SHARE,
                     Facts, beyond_horizon, bound_facts, judge, over_facts, probe,
-                    probe_nodes, probe_played, refine, solver_facts)
+                    probe_nodes, probe_played, refine, solver_facts, within_reach)
 
 TIME_PER_TURN = ENGINE_SECONDS   # default engine budget per estimated turn, as check's
 SOLVER_TIME = 60.0           # default limit per exact solve (seconds)
@@ -95,7 +97,7 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     is fixed work only there.
     """
     from ..rules.backends import to_core
-    from ..engine.search import Engine
+    from ..engine.search import Engine, solver_nodes_for
     check_seconds(time_per_turn, "the time per turn", none_ok=False)
     check_seconds(solver_time, "the solver's time")
     check_count(threads, "the threads", minimum=1)
@@ -114,13 +116,16 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     n = len(game.turns)
     facts: list[Facts | None] = [None] * (n + 1)
     spent = [0.0] * n                   # seconds spent on each turn's judgement
+    def reached(pos):           # the exact part: the horizon, and beyond where cheap
+        return within_reach(pos, exact_turns,
+                            None if solver_time is None else solver_nodes_for(pos, solver_time))
     if cores[n].is_over():
         facts[n] = over_facts(cores[n])
-    elif cores[n].turns_left <= exact_turns:        # an unfinished game
+    elif reached(cores[n]):                          # an unfinished game
         facts[n] = solver_facts(cores[n], solver_time, threads=threads)
     # Exact part: from the end backwards, so a solve that fails stops the proved run.
     for i in range(n - 1, -1, -1):
-        if cores[i].turns_left > exact_turns:
+        if not reached(cores[i]):
             break
         interrupt.raise_if_interrupted()
         if progress:

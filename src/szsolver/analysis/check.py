@@ -222,6 +222,14 @@ def probe_nodes(pos, seconds: float) -> int:
     return max(MIN_SOLVER_NODES * (1 + PROBE_CANDIDATES), solver_nodes_for(pos, seconds))
 
 
+def within_reach(pos, exact_turns: int, nodes: int | None) -> bool:
+    """Whether the solver is used at ``pos``: with at most ``exact_turns`` turns left, and
+    beyond where it usually finishes in ``nodes`` (None: no limit), the supplies spent
+    (``endgame.solver.usually_proved``)."""
+    from ..endgame.solver import usually_proved
+    return pos.turns_left <= exact_turns or usually_proved(pos, nodes)
+
+
 def solver_nodes(pos, time_limit: float | None, node_limit: int | None) -> int | None:
     """The nodes :func:`check`'s solver may search at ``pos`` under its limits (its share
     of ``time_limit`` at the solver's rate, at most ``node_limit``; None: no limit)."""
@@ -590,7 +598,6 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     the engine's estimate). Raises IllegalTurnError / InputError for bad input.
     """
     from ..rules.backends import to_core
-    from ..endgame.solver import usually_proved
     from ..engine.search import MIN_ITERATIONS, Engine
     check_seconds(time_limit, "the time limit")
     check_seconds(engine_seconds, "the engine's time", none_ok=False)
@@ -599,9 +606,8 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     start = time.perf_counter()
     share = (lambda f: None) if time_limit is None else (lambda f: time_limit * f)
     core = to_core(pos)
-    if core.turns_left > exact_turns and usually_proved(core, solver_nodes(core, time_limit,
-                                                                          node_limit)):
-        exact_turns = core.turns_left     # beyond the horizon, but cheap: the supplies spent
+    if within_reach(core, exact_turns, solver_nodes(core, time_limit, node_limit)):
+        exact_turns = max(exact_turns, core.turns_left)   # beyond it where cheap: supplies spent
     turn = checked_turn_to_judge(core, turn)
     child = core.copy()
     child.make(turn)
