@@ -1370,3 +1370,27 @@ def test_job_progress_reaches_the_caller_and_a_failing_caller_stops_the_job():
     out = anyio.run(run)
     assert seen and seen[-1]["partial"] == "tree" and out["iterations"] == out["budget"]["iterations"]
     assert jobs.stats["cancelled"] == 1 and jobs.stats["done"] == 1 and not jobs._live
+
+
+def test_value_of_every_turn_gives_the_solver_most_of_the_limit_within_its_reach(monkeypatch):
+    """With the supplies spent the solver usually proves 10 turns left in a moment
+    (``check.within_reach``): "value of every turn" gives it the near share of the
+    limit, as up to 8 turns left, and its answer is exact with no estimates."""
+    from szsolver import Position
+    from szsolver.endgame import solver
+    from szsolver.rules.playout import seeded_rng
+    from szsolver.web import tasks
+    pos = Position(red_neutrals=5, blue_neutrals=5)
+    rng = seeded_rng("every turn within reach")
+    while pos.turns_left > 10:
+        pos.play(rng.choice(list(pos.legal_turns())))
+    seen, real = [], solver.solve
+
+    def spy(p, **kw):
+        seen.append(kw["time_limit"])
+        return real(p, **kw)
+    monkeypatch.setattr(solver, "solve", spy)
+    got = tasks.solve_position({"position": position_string(pos)}, 8.0, True)
+    assert seen == [8.0 * tasks.SOLVER_SHARE_NEAR]
+    assert got["exact"] and "estimates" not in got
+    assert len(got["turns"]) == len(pos.legal_turns())

@@ -55,17 +55,18 @@ def solve_position(position: dict, time_limit: float, all_turns: bool) -> dict:
     """``szsolver solve --json`` (with ``--all-turns`` when asked).
 
     With ``all_turns`` the solver gets a share of the limit (:data:`SOLVER_SHARE_NEAR`
-    up to the exact horizon, :data:`SOLVER_SHARE_FAR` beyond); where it does not prove
+    within its reach: up to the exact horizon, and beyond with the supplies spent;
+    :data:`SOLVER_SHARE_FAR` beyond); where it does not prove
     the value, ``estimates`` holds the engine's answer on the rest of the limit
     (``best --time REST --json``: its candidate turns with their estimated values,
     never proved, beside the CP-SAT bounds, which are), so a player sees which turns
     are worth a look instead of bare trivial bounds."""
-    from ..analysis.check import EXACT_TURNS
+    from ..analysis.check import EXACT_TURNS, within_reach
     from ..endgame.solver import solve
     pos = parse_position_json(position)
     share = 1.0
     if all_turns:
-        share = SOLVER_SHARE_NEAR if pos.turns_left <= EXACT_TURNS else SOLVER_SHARE_FAR
+        share = SOLVER_SHARE_NEAR if within_reach(pos, EXACT_TURNS, None) else SOLVER_SHARE_FAR
     res = solve(pos, time_limit=time_limit * share, all_turns=all_turns)
     out = res.to_json(pos.geometry)
     if all_turns and not res.exact:
