@@ -8,7 +8,8 @@ import os
 
 from ..errors import InputError
 from .contract import Answer, Entry
-from .views import answer, exact_turns_in_reach, tagged, warnings_of
+from .views import (annotate_progress, answer, close, engine_progress, exact_turns_in_reach,
+                    progress_line, tagged, warnings_of)
 
 NAME = "star"
 
@@ -57,9 +58,9 @@ def solve_position(pos, *, all_turns: bool = False, time_limit: float | None = N
     return solve(pos, all_turns=all_turns, node_limit=node_limit, time_limit=time_limit)
 
 
-def check_turn(pos, turn, *, time_limit: float | None = None):
+def check_turn(pos, turn, *, time_limit: float | None = None, progress=None):
     from ..star.analysis import check
-    return check(pos, turn, engine_seconds=time_limit)
+    return check(pos, turn, engine_seconds=time_limit, progress=progress)
 
 
 def annotate_game(game, *, exact_turns: int | None = None, time_per_turn=None,
@@ -192,7 +193,11 @@ def best(pos, game, o):
     from .views import counted, rough
     if pos.is_over():
         raise InputError("best: the game is over: there is no move to play")
-    res = Engine(o.time).analyse(pos)
+    show = progress_line(o, not o.as_json)
+    try:
+        res = Engine(o.time).analyse(pos, engine_progress(show))
+    finally:
+        close(show)
     b = pos.board
     m = format_move(res.turn, b)
     if res.exact:
@@ -221,7 +226,11 @@ def check(pos, game, o):
     pos, move = turn_to_judge(pos, game, o, "the move to judge (like D3)")
     if isinstance(move, str):
         move = parse_turn(move, pos)
-    res = check_turn(pos, move, time_limit=o.time_limit)
+    show = progress_line(o, not o.as_json)
+    try:
+        res = check_turn(pos, move, time_limit=o.time_limit, progress=engine_progress(show))
+    finally:
+        close(show)
     data = res.to_json()
     if o.turn_number is not None:
         data = {"turn_number": o.turn_number, **data}
@@ -241,17 +250,12 @@ def annotate(pos, game, o):
     check_exact_turns(o.exact_turns)
     if game is None:
         raise InputError("annotate needs a game record, not a position")
-    show = o.progress(True) if o.progress is not None else None
-    progress = None
-    if show is not None:
-        def progress(done, total, where):
-            show(f"{done}/{total} {where}")
+    show = progress_line(o, True, lines=not o.as_json)
     try:
         ann = annotate_game(game, exact_turns=o.exact_turns, time_per_turn=o.time_per_turn,
-                            progress=progress)
+                            progress=annotate_progress(show))
     finally:
-        if show is not None:
-            show.close()
+        close(show)
     return answer(ann.to_json(), ann.text(), game)
 
 

@@ -11,7 +11,8 @@ from ..errors import InputError
 from ..rules.bits import bit_list
 from ..verdict import VERDICT_COUNTS, verdict_count, wins_by
 from .contract import Answer, Entry
-from .views import answer, exact_turns_in_reach, tagged, warnings_of
+from .views import (annotate_progress, answer, close, engine_progress, exact_turns_in_reach,
+                    progress_line, tagged, warnings_of)
 
 NAME = "stargazers"
 TITLE = "Stargazers"
@@ -68,17 +69,18 @@ def solve_position(pos, *, all_turns: bool = False, time_limit: float | None = N
     return solve(pos, all_turns=all_turns, node_limit=node_limit, time_limit=time_limit)
 
 
-def check_turn(pos, turn, *, time_limit: float | None = None):
+def check_turn(pos, turn, *, time_limit: float | None = None, progress=None):
     from ..stargazers.analysis import check
-    return check(pos, turn, time_limit=time_limit)
+    return check(pos, turn, time_limit=time_limit, progress=progress)
 
 
 def annotate_game(game, *, exact_turns: int | None = None, time_per_turn=None,
-                  solver_time=None):
+                  solver_time=None, progress=None):
     from ..stargazers.analysis import ENGINE_SECONDS, EXACT_TURNS, annotate
     return annotate(game, time_limit=solver_time,
                     engine_seconds=time_per_turn or ENGINE_SECONDS,
-                    exact_turns=EXACT_TURNS if exact_turns is None else exact_turns)
+                    exact_turns=EXACT_TURNS if exact_turns is None else exact_turns,
+                    progress=progress)
 
 
 # --- the commands -------------------------------------------------------------------------
@@ -242,7 +244,11 @@ def best(pos, game, o):
     from .views import counted, rough
     if pos.is_over():
         raise InputError("the game is over: there is no placement to make")
-    a = Engine(o.time or 1.0, wall_clock=o.wall_clock).analyse(pos)
+    show = progress_line(o, not o.as_json)
+    try:
+        a = Engine(o.time or 1.0, wall_clock=o.wall_clock).analyse(pos, engine_progress(show))
+    finally:
+        close(show)
     if a.method == "solver":
         lines = [f"Best placement: {a.move} (proved optimal). Margin {a.value:+d} for "
                  f"{a.side}: {'a win' if a.win_rate else 'a loss'}.",
@@ -269,7 +275,11 @@ def check(pos, game, o):
     from .views import turn_to_judge
     pos, turn = turn_to_judge(pos, game, o, "the turn to judge (like 17 or 17,23)")
     start = time.monotonic()
-    res = check_turn(pos, turn, time_limit=o.time_limit)
+    show = progress_line(o, not o.as_json)
+    try:
+        res = check_turn(pos, turn, time_limit=o.time_limit, progress=engine_progress(show))
+    finally:
+        close(show)
     data = {**res.to_json(), "seconds": round(time.monotonic() - start, 3)}
     if o.turn_number is not None:
         data = {"turn_number": o.turn_number, **data}
@@ -294,8 +304,12 @@ def annotate(pos, game, o):
     if game is None:
         raise InputError("annotate needs a game record, not a position")
     start = time.monotonic()
-    checks = annotate_game(game, exact_turns=o.exact_turns, time_per_turn=o.time_per_turn,
-                           solver_time=o.solver_time)
+    show = progress_line(o, True, lines=not o.as_json)
+    try:
+        checks = annotate_game(game, exact_turns=o.exact_turns, time_per_turn=o.time_per_turn,
+                               solver_time=o.solver_time, progress=annotate_progress(show))
+    finally:
+        close(show)
     seconds = time.monotonic() - start
     lines = ["round  side  turn       verdict      method  best"]
     for i, c in enumerate(checks):

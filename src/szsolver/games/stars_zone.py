@@ -13,7 +13,8 @@ from ..errors import InputError
 from ..formats.notation import format_turn
 from ..verdict import describe_value, verdict_count
 from .contract import Answer, Entry
-from .views import answer, counted, replay_lines, rough, turn_to_judge, warnings_of
+from .views import (annotate_progress, answer, close, counted, engine_progress, progress_line,
+                    replay_lines, rough, turn_to_judge, warnings_of)
 
 NAME = "stars-zone"
 
@@ -455,15 +456,6 @@ def line_picture(pos, res) -> str:
 
 # --- the commands -------------------------------------------------------------------------
 
-def _progress(o, enabled: bool, lines: bool = False):
-    return o.progress(enabled, lines=lines) if o.progress is not None else None
-
-
-def _close(show) -> None:
-    if show is not None:
-        show.close()
-
-
 def show(pos, game, o):
     """The position (a game's last one) as a diagram, with the scores."""
     from ..formats.notation import position_json, result_json
@@ -533,6 +525,20 @@ def replay(pos, game, o):
     return Answer(data, "\n".join(lines), warnings_of(game), pictures=pictures)
 
 
+def _engine_events(tell):
+    """The engine's partial answers (:meth:`szsolver.engine.search.Engine.analyse`'s
+    progress) told to ``tell``, the family's engine callback (None: nothing)."""
+    if tell is None:
+        return None
+
+    def progress(part):
+        plan = part.budget                  # None: on the clock
+        total = None if plan is None else \
+            plan.solver_nodes if part.partial == "solver" else plan.iterations
+        tell(part.partial, part.iterations, total)
+    return progress
+
+
 def best(pos, game, o):
     """The engine's turn with its value: proved near the end, estimated earlier."""
     from ..engine.search import COMMAND_START, DEFAULT_SECONDS, Engine
@@ -541,7 +547,11 @@ def best(pos, game, o):
     # the command's own start-up is part of the budget (a fixed figure: deterministic)
     eng = Engine(o.time or DEFAULT_SECONDS, wall_clock=o.wall_clock, bounds=True,
                  spent=COMMAND_START)
-    res = eng.analyse(pos)
+    show = progress_line(o, not o.as_json)
+    try:
+        res = eng.analyse(pos, progress=_engine_events(engine_progress(show)))
+    finally:
+        close(show)
     return answer(res.to_json(pos.geometry), best_text(res, pos.geometry), game)
 
 
@@ -554,11 +564,11 @@ def check(pos, game, o):
                               first=lambda game: turn_number(game, 0))
     core = to_core(pos)
     turn = checked_turn_to_judge(core, turn)
-    show = _progress(o, not o.as_json)
+    show = progress_line(o, not o.as_json)
     try:
         res = check_core(core, turn, time_limit=o.time_limit, progress=show)
     finally:
-        _close(show)
+        close(show)
     data = res.to_json()
     if o.turn_number is not None:
         data = {"turn_number": o.turn_number, **data}
@@ -569,13 +579,13 @@ def solve(pos, game, o):
     """Value, winner, best turns, principal variation (and every turn's value); a limit
     that stops the search gives the proved bounds and exit code 3, an interrupt 130."""
     all_turns = o.all_turns or o.top is not None
-    show = _progress(o, not (o.as_json or o.quiet), lines=True)
+    show = progress_line(o, not (o.as_json or o.quiet), lines=True)
     try:
         res = solve_position(pos, time_limit=o.time_limit, node_limit=o.node_limit,
                              tt_size=o.tt_size, all_turns=all_turns, threads=o.threads or 1,
                              progress=show and _Feedback(show, pos.geometry))
     finally:
-        _close(show)
+        close(show)
     interrupted = (res.stopped or "").startswith("interrupted")
     # after Ctrl-C: the proved part printed, no picture, no note
     files = ((o.svg, line_picture(pos, res)),) if o.svg and not interrupted else ()
@@ -606,13 +616,8 @@ def annotate(pos, game, o):
     if o.html and not os.path.isdir(os.path.dirname(os.path.abspath(o.html))):
         raise InputError(f"cannot write {o.html}: no such directory")   # before the work
     # off a terminal too (a log of a long run), unless stdout is JSON for a program
-    show = _progress(o, True, lines=not o.as_json)
-    progress = None
-    if show is not None:
-        def progress(done, total, text):
-            width = 30
-            fill = int(width * done / max(total, 1))
-            show(f"[{'#' * fill}{'.' * (width - fill)}] {done} of {total} turns judged; {text}")
+    show = progress_line(o, True, lines=not o.as_json)
+    progress = annotate_progress(show)
     options = {} if o.time_per_turn is None else {"time_per_turn": o.time_per_turn}
     if o.solver_time is not None:
         options["solver_time"] = o.solver_time
@@ -620,7 +625,7 @@ def annotate(pos, game, o):
         ann = annotate_game(game, exact_turns=o.exact_turns, progress=progress,
                             threads=o.threads or 1, **options)
     finally:
-        _close(show)
+        close(show)
     files = ()
     if o.html:
         from ..analysis.report import annotation_html

@@ -1,11 +1,13 @@
 """Pieces of the answers that every game of the family words alike: the replay's
-table, counts, the engine's rough guess, and which turn ``check`` judges."""
+table, counts, the engine's rough guess, which turn ``check`` judges, and the words
+of the progress line (:func:`progress_line`: ``annotate``'s bar, the engine's work)."""
 from __future__ import annotations
 
 from ..errors import InputError
 
 __all__ = ["exact_turns_in_reach", "tagged", "warnings_of", "answer", "replay_lines", "counted", "rough",
-           "turn_index", "turn_to_judge"]
+           "turn_index", "turn_to_judge", "progress_line", "close", "annotate_progress",
+           "engine_progress"]
 
 
 def tagged(name: str):
@@ -109,3 +111,55 @@ def exact_turns_in_reach(n, title: str, unit: str, counted: str, most: int, defa
         raise InputError(f"--exact-turns {n}: a {title} game proves {unit} with at most "
                          f"{most} {counted} (0 to {most}, default {default}: the exact "
                          "solver's reach)")
+
+
+# --- progress -----------------------------------------------------------------------------
+
+def progress_line(o, enabled: bool, lines: bool = False):
+    """The caller's progress line for a command (``o.progress``, see
+    :mod:`szsolver.games.contract`), or None: ``enabled`` False, or no way to show it.
+    ``lines``: off a terminal too, as plain lines. Every game's command asks for it
+    here, so each command shows its work alike whatever the game: ``annotate`` on a
+    terminal and, unless ``--json``, off one; ``best`` and ``check`` on a terminal,
+    unless ``--json``. Close it with :func:`close`."""
+    return o.progress(enabled, lines=lines) if o.progress is not None else None
+
+
+def close(show) -> None:
+    """Clear the progress line ``show`` and stop its clock (None: nothing shown)."""
+    if show is not None:
+        show.close()
+
+
+def annotate_progress(show):
+    """``annotate``'s callback(done, total, text) for a game's judge (None without a
+    progress line): a bar of the turns judged, ``done`` of ``total``, then ``text``
+    (what comes next)."""
+    if show is None:
+        return None
+
+    def progress(done, total, text):
+        width = 30
+        fill = int(width * done / max(total, 1))
+        show(f"[{'#' * fill}{'.' * (width - fill)}] {done} of {total} turns judged; {text}")
+    return progress
+
+
+def engine_progress(show):
+    """The engine's callback(part, done, total) (None without a progress line), in
+    every game's words: ``part`` ``"solver"`` (the exact solver starts, ``total`` its
+    node limit or None), ``"bounds"`` (the proved bounds are computed) or ``"tree"``
+    (the tree search: ``done`` iterations of ``total``, None when it runs on the
+    clock)."""
+    if show is None:
+        return None
+
+    def progress(part, done=0, total=None):
+        if part == "solver":
+            show("exact solver" + (f" (at most {total:,} nodes)" if total else ""))
+        elif part == "bounds":
+            show("proved bounds")
+        else:
+            show(f"tree search: {done:,}" + (f" of {total:,}" if total else "")
+                 + " iterations")
+    return progress

@@ -95,13 +95,18 @@ def _live(pos: Position) -> int:
 
 
 def check(pos: Position, move: int, *, engine_seconds: float | None = None,
-          exact_turns: int = EXACT_TURNS, seed=0) -> CheckResult:
-    """The verdict on ``move`` in ``pos`` (IllegalTurnError when it is not legal)."""
+          exact_turns: int = EXACT_TURNS, seed=0, progress=None) -> CheckResult:
+    """The verdict on ``move`` in ``pos`` (IllegalTurnError when it is not legal).
+    ``progress``: the engine's callback (:meth:`.engine.Engine.analyse`), told as the
+    exact solver and the tree searches start and go on; the verdict is the same
+    without it."""
     if not pos.legal(move):
         raise IllegalTurnError(pos._why_illegal(move))
     t0 = time.monotonic()
     mover = pos.side
     if _live(pos) <= exact_turns:
+        if progress is not None:
+            progress("solver", 0, EXACT_NODES)
         res = solve(pos, all_turns=True, node_limit=EXACT_NODES)
         if res.exact:
             played = next(m.value for m in res.turns if m.turn == move)
@@ -110,7 +115,7 @@ def check(pos: Position, move: int, *, engine_seconds: float | None = None,
                                res.value, played, loss // 100, verdict,
                                time.monotonic() - t0, pos.board)
     engine = Engine(engine_seconds or DEFAULT_SECONDS, seed=seed, solver_empty=exact_turns)
-    best = engine.analyse(pos)
+    best = engine.analyse(pos, progress)
     after = pos.after(move)
     best_moves, best_value = [best.turn], best.value
     tree = None
@@ -119,14 +124,15 @@ def check(pos: Position, move: int, *, engine_seconds: float | None = None,
     elif after.is_over():
         played = after.value()
     elif not best.exact and move >= 0 and best.turn >= 0:
-        tree = engine.value_of(pos, move)     # from the tree that valued the best move
+        # from the tree that valued the best move
+        tree = engine.value_of(pos, move, progress)
     if tree is not None:
         played = round(tree[0], 2)
         if (played - best_value) * (1 if mover == BLACK else -1) > 0:
             # the played move looks better than the engine's choice: the best found
             best_moves, best_value = [move], played
     elif move != best.turn and not after.is_over():
-        played = engine.analyse(after).value
+        played = engine.analyse(after, progress).value
     loss, verdict = classify(round(100 * best_value), round(100 * played), mover, ESTIMATE_MARGIN)
     return CheckResult(position_string(pos), move, mover, "engine", best_moves, best_value,
                        played, loss / 100, verdict, time.monotonic() - t0, pos.board)
@@ -174,18 +180,23 @@ class Annotation:
 
 def annotate(game, *, time_per_turn: float | None = None, exact_turns: int = EXACT_TURNS,
              progress=None) -> Annotation:
-    """Judge every move of ``game`` (a :class:`szsolver.star.record.GameRecord`)."""
+    """Judge every move of ``game`` (a :class:`szsolver.star.record.GameRecord`).
+    ``progress``: optional callable(done, total, text) before each move is judged
+    (``done`` the moves judged so far, ``total`` the game's, ``text`` the next one)
+    and once at the end; the judgements are the same without it."""
     if not game.turns:
         raise InputError("the game has no moves to judge")
     t0 = time.monotonic()
     results = []
     for i, m in enumerate(game.turns):
         if progress is not None:
-            progress(i, len(game.turns), game.where(i))
+            progress(i, len(game.turns), f"turn {i + 1}, {game.where(i)}")
         # check's own seed (the engine mixes in the position), so that annotate and
         # check judge a move alike
         results.append(check(game.position_before(i), m, engine_seconds=time_per_turn,
                              exact_turns=exact_turns))
+    if progress is not None:
+        progress(len(game.turns), len(game.turns), "done")
     summary = {}
     for colour in (0, 1):
         mine = [r for r in results if r.mover == colour]

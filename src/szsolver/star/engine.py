@@ -25,6 +25,10 @@ Contracts
 * Deterministic: the budget is a number of iterations (seconds convert at the fixed
   rate :data:`ITERATIONS_PER_SECOND`) and the random numbers come from SHA-256 of the
   position string and the engine's seed (:func:`szsolver.rules.seeds.playout_rng_v1`).
+* Progress (:meth:`Engine.analyse`'s ``progress``): ``progress("solver", 0, node
+  limit)`` as the exact solver starts, then ``progress("tree", done, total)`` every
+  :data:`REPORT_ITERATIONS` iterations of the tree search. The tree grows in chunks,
+  which give the same tree as one run, so reporting never changes the answer.
 
 >>> from szsolver.star.position import Position, format_move
 >>> res = Engine(iterations=300).analyse(Position())
@@ -60,6 +64,8 @@ RAVE_K = 300
 EXPLORATION = 0.4
 MIN_ITERATIONS = 16
 MAX_ITERATIONS = 1_000_000
+#: iterations of the tree search between progress reports (a tenth of a second's budget)
+REPORT_ITERATIONS = 1_000
 
 
 @dataclass
@@ -133,15 +139,19 @@ class Engine:
         self.solver_empty = solver_empty
 
     # --- the answer -------------------------------------------------------------------
-    def analyse(self, pos: Position) -> EngineResult:
-        """A move and a value for ``pos`` (InputError when the game is over)."""
+    def analyse(self, pos: Position, progress=None) -> EngineResult:
+        """A move and a value for ``pos`` (InputError when the game is over).
+        ``progress``: see the module doc; the answer is the same with or without it."""
         if pos.is_over():
             raise InputError("the game is over: there is no move to play")
         t0 = time.monotonic()
         b = pos.board
         live = pos.empty & ~_dead(pos)
         if live.bit_count() <= self.solver_empty:
-            res = solve(pos, node_limit=max(1000, int(self.seconds * SOLVER_NODES_PER_SECOND)))
+            node_limit = max(1000, int(self.seconds * SOLVER_NODES_PER_SECOND))
+            if progress is not None:
+                progress("solver", 0, node_limit)
+            res = solve(pos, node_limit=node_limit)
             if res.exact and res.best_complete:
                 return EngineResult(position_string(pos), res.best[0], res.value, True,
                                     "solver", res.value, res.value, list(res.best),
@@ -152,7 +162,7 @@ class Engine:
             from .solver import _Search
             lower, upper = _Search(pos, None, None).bounds(pos.black, pos.white)
             nodes = 0
-        root = self._search(pos)
+        root = self._search(pos, progress=progress)
         mover = pos.side
         ranked = sorted(root.children, key=lambda c: (-c.n, c.move))
         best = ranked[0]
@@ -178,7 +188,7 @@ class Engine:
                             self.iterations, nodes, time.monotonic() - t0, board=b)
 
     # --- the tree search --------------------------------------------------------------
-    def value_of(self, pos: Position, move: int) -> tuple[float, int] | None:
+    def value_of(self, pos: Position, move: int, progress=None) -> tuple[float, int] | None:
         """The estimate of ``move`` (a stone, not a swap or pass) at ``pos`` from the
         same tree as :meth:`analyse`'s (the same seed, so the same tree), with more
         iterations through ``move`` until it has as many visits as the most visited
@@ -186,8 +196,9 @@ class Engine:
         side; its visits). A search after the move would be no match for the
         estimate of the best move: it searches for the opponent, and is optimistic
         for the opponent by about a point (measured on the 5x6 board at 1 s). None
-        for a move on a dead cell, which the tree leaves out."""
-        grow = self._search(pos, keep=True)
+        for a move on a dead cell, which the tree leaves out. ``progress``: as
+        :meth:`analyse`'s, for the tree search."""
+        grow = self._search(pos, keep=True, progress=progress)
         root = grow.root
         top = max((c.n for c in root.children), default=0)
         want = max(MIN_ITERATIONS, min(top, self.iterations // 2))
@@ -200,10 +211,11 @@ class Engine:
             child = next(c for c in root.children if c.move == move)
         return child.total / child.n, child.n
 
-    def _search(self, pos: Position, keep: bool = False):
+    def _search(self, pos: Position, keep: bool = False, progress=None):
         """The tree after the budget's iterations: its root, or (``keep``) the
         function that grows it further (``grow(k, forced=move)``: k more iterations,
-        each through ``move`` at the root), with the root as ``grow.root``."""
+        each through ``move`` at the root), with the root as ``grow.root``.
+        ``progress``: told ``("tree", done, total)`` as the budget's iterations run."""
         b = pos.board
         rng = playout_rng_v1("star-engine", position_string(pos), self.seed)
         live = pos.empty & ~_dead(pos)
@@ -213,7 +225,11 @@ class Engine:
 
         def grow(iterations, forced=None):
             self._grow(pos, root, rng, cells, iterations, forced)
-        grow(self.iterations)
+        chunk = self.iterations if progress is None else REPORT_ITERATIONS
+        for done in range(0, self.iterations, chunk):     # the same tree as one run
+            if progress is not None:
+                progress("tree", done, self.iterations)
+            grow(min(chunk, self.iterations - done))
         if keep:
             grow.root = root
             return grow

@@ -44,12 +44,15 @@ def scale(margin: float, tie_won_by_red: bool | None = None) -> float:
     return 100 * margin
 
 
-def _proved(position, node_limit, time_limit):
-    """Red-side scaled value of ``position`` by the solver, or None past its limits."""
+def _proved(position, node_limit, time_limit, progress=None):
+    """Red-side scaled value of ``position`` by the solver, or None past its limits;
+    ``progress``: told ``("solver", 0, node_limit)`` as the solver starts."""
     from .solver import solve
     if position.is_over():
         r, b = position.scores()
         return scale(r - b, position.winner() == RED), None
+    if progress is not None:
+        progress("solver", 0, node_limit)
     s = solve(position, all_turns=False, node_limit=node_limit, time_limit=time_limit)
     if not s.exact:
         return None
@@ -95,10 +98,13 @@ def _after(position, turn):
 
 
 def check(position, turn, *, node_limit: int | None = None, time_limit: float | None = None,
-          engine_seconds: float = ENGINE_SECONDS, exact_turns: int = EXACT_TURNS) -> CheckResult:
+          engine_seconds: float = ENGINE_SECONDS, exact_turns: int = EXACT_TURNS,
+          progress=None) -> CheckResult:
     """Judge ``turn`` (text ``17`` / ``17,23`` or a Turn) played in ``position``: by the
     solver when at most ``exact_turns`` playable cells are empty and it proves both
-    values within its limits, else by the engine."""
+    values within its limits, else by the engine. ``progress``: the engine's callback
+    (:mod:`.engine`), told as the solver and the tree search start and go on; the
+    verdict is the same without it."""
     if isinstance(turn, str):
         turn = parse_turn(turn)
     turn = Turn(turn)
@@ -113,8 +119,8 @@ def check(position, turn, *, node_limit: int | None = None, time_limit: float | 
         node_limit = DEFAULT_SOLVER_NODES
     best = played = None
     if position.empty.bit_count() <= exact_turns:
-        best = _proved(position, node_limit, time_limit)
-        played = _proved(after, node_limit, time_limit) if best is not None else None
+        best = _proved(position, node_limit, time_limit, progress)
+        played = _proved(after, node_limit, time_limit, progress) if best is not None else None
     if best is not None and played is not None:
         best_v, sol = best
         played_v = played[0]
@@ -124,7 +130,7 @@ def check(position, turn, *, node_limit: int | None = None, time_limit: float | 
                      Turn(line), str(position))
     from .engine import Engine
     # both values from one tree: see Engine.judge
-    j = Engine(engine_seconds, seed="check", exact=False).judge(position, turn)
+    j = Engine(engine_seconds, seed="check", exact=False).judge(position, turn, progress)
     sign = 1 if mover == RED else -1
     best_v, played_v = sign * 100 * j["best_value"], sign * 100 * j["played_value"]
     best_turn = j["best"]
@@ -141,12 +147,18 @@ def check(position, turn, *, node_limit: int | None = None, time_limit: float | 
 def annotate(game, *, node_limit: int | None = None, time_limit: float | None = None,
              engine_seconds: float = ENGINE_SECONDS, progress=None,
              exact_turns: int = EXACT_TURNS) -> list[CheckResult]:
-    """Judge every turn of ``game`` (a :class:`.record.GameRecord`), as :func:`check` does."""
+    """Judge every turn of ``game`` (a :class:`.record.GameRecord`), as :func:`check` does.
+    ``progress``: optional callable(done, total, text) before each turn is judged
+    (``done`` the turns judged so far, ``total`` the game's, ``text`` the next one) and
+    once at the end; the judgements are the same without it."""
     out = []
+    n = len(game.turns)
     for i, t in enumerate(game.turns):
         if progress is not None:
-            progress(i, len(game.turns), f"turn {i + 1}")
+            progress(i, n, f"turn {i + 1}, {game.where(i)}")
         out.append(check(game.position_before(i), t, node_limit=node_limit,
                          time_limit=time_limit, engine_seconds=engine_seconds,
                          exact_turns=exact_turns))
+    if progress is not None:
+        progress(n, n, "done")
     return out

@@ -16,6 +16,12 @@ A budget is a number of iterations: ``seconds`` times :data:`ITERATIONS_PER_SECO
 (measured on the 12-star board), so that the answer does not depend on the machine's
 load.
 
+Progress (:meth:`Engine.analyse`'s and :meth:`Engine.judge`'s ``progress``):
+``progress("solver", 0, node limit)`` as the exact solver starts, then
+``progress("tree", done, total)`` every :data:`REPORT_ITERATIONS` iterations of the
+tree search (``total`` None on the clock). The tree grows in chunks, which give the
+same tree as one run, so reporting never changes the answer.
+
 >>> from szsolver.stargazers.fast import Position
 >>> a = Engine(0.05, seed="doc").analyse(Position())
 >>> a.method, a.move in Position().legal_placements()
@@ -54,6 +60,8 @@ ROUGH_ITERATIONS = 150
 #: judging a turn, the engine's turn and the played one each rest on at least this
 #: many playouts (fewer left one lucky playout deciding "the best value")
 MIN_JUDGE_VISITS = 32
+#: iterations of the tree search between progress reports (a tenth of a second's budget)
+REPORT_ITERATIONS = 50
 
 
 def _rng(seed) -> random.Random:
@@ -155,7 +163,9 @@ class Engine:
         self.wall_clock = wall_clock
         self.exact = exact
 
-    def analyse(self, position) -> EngineResult:
+    def analyse(self, position, progress=None) -> EngineResult:
+        """The engine's placement at ``position``; ``progress``: see the module doc
+        (the answer is the same with or without it)."""
         if position.is_over():
             raise InputError("the game is over: there is no placement to make")
         start = time.process_time()
@@ -163,24 +173,28 @@ class Engine:
         if self.exact and popcount(position.empty) <= EXACT_TURNS:
             from .solver import solve
             nodes = max(2000, int(self.seconds * EXACT_NODES))
+            if progress is not None:
+                progress("solver", 0, nodes)
             s = solve(position, all_turns=False, node_limit=nodes)
             if s.exact and s.best:
                 return EngineResult(move=s.best[0], method="solver", value=s.margin,
                                 win_rate=1.0 if s.winner == SIDE_NAMES[side] else 0.0,
                                 side=SIDE_NAMES[side], best=s.best, pv=s.pv,
                                 nodes=s.nodes, seconds=time.process_time() - start)
-        return self._search(position, start)
+        return self._search(position, start, progress)
 
-    def _search(self, position, start) -> EngineResult:
+    def _search(self, position, start, progress=None) -> EngineResult:
         tree = _Tree(position, _rng(f"{self.seed}:{position}"))
         budget = max(1, int(self.seconds * ITERATIONS_PER_SECOND))
         if self.wall_clock:
             deadline = time.monotonic() + self.seconds
             tree.run(1)
             while time.monotonic() < deadline:
+                if progress is not None and tree.iterations % REPORT_ITERATIONS == 0:
+                    progress("tree", tree.iterations, None)
                 tree.run(1)
         else:
-            tree.run(budget)
+            _grow(tree, budget, progress)
         root = tree.root
         ranked = sorted(root.children.items(), key=lambda kv: (-kv[1].visits, kv[0]))
         cands = [{"placement": c, "visits": ch.visits,
@@ -193,7 +207,7 @@ class Engine:
                         side=SIDE_NAMES[position.side], candidates=cands, pv=line,
                         iterations=tree.iterations, seconds=time.process_time() - start)
 
-    def judge(self, position, turn) -> dict:
+    def judge(self, position, turn, progress=None) -> dict:
         """Estimates for judging ``turn`` (one or two placements of the side to move)
         at ``position``, both from ONE tree, so that they are comparable: the search
         picks the engine's turn (the most visited line of as many placements), then
@@ -204,11 +218,12 @@ class Engine:
         mover) by the searches' bias alone, and the engine's own turn was judged a
         blunder. Returns ``{"best": placements, "best_value": v, "played_value": v,
         "visits": {...}, "iterations": n}``: values are mean final margins (points)
-        for the mover."""
+        for the mover. ``progress``: told as the first search's iterations run (see
+        the module doc)."""
         turn = list(turn)
         tree = _Tree(position, _rng(f"{self.seed}:{position}"))
         budget = max(1, int(self.seconds * ITERATIONS_PER_SECOND))
-        tree.run(budget)
+        _grow(tree, budget, progress)
         # The engine's turn, a placement at a time: the most visited placement, then
         # (for a second placement) more iterations through it before choosing among
         # its children, which the first run left with a visit or two each.
@@ -231,6 +246,16 @@ class Engine:
                 "played_value": node.margin / node.visits,
                 "visits": {"best": best_node.visits, "played": node.visits},
                 "iterations": tree.iterations}
+
+
+def _grow(tree, iterations: int, progress=None) -> None:
+    """``tree.run(iterations)``, in chunks of :data:`REPORT_ITERATIONS` (the same tree)
+    telling ``progress("tree", done, iterations)`` before each, when it is given."""
+    chunk = iterations if progress is None else REPORT_ITERATIONS
+    for done in range(0, iterations, chunk):
+        if progress is not None:
+            progress("tree", done, iterations)
+        tree.run(min(chunk, iterations - done))
 
 
 class _Tree:
