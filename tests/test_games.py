@@ -1,5 +1,7 @@
 """The registry of the family's games (szsolver.games): one contract for Stars' Zone,
 Star and Stargazers."""
+import json
+
 import pytest
 
 from szsolver import games
@@ -290,3 +292,105 @@ def test_a_record_of_another_game_is_refused_in_one_wording():
             cls({"Game": "Go"})
         said.append(re.sub(r"Star(gazers)?|star(gazers)?", "G", str(e.value)))
     assert said[0] == said[1] == "Game tag 'Go': a G record has [Game \"G\"]"
+
+
+# --- progress: every game's long commands show their work alike ---------------------------
+
+#: positions where ``best`` searches a tree (the solver is far): the start of each game
+EARLY = {"stars-zone": START, "star": "star:5x6:...../....../......./......../........./"
+         "........../........./......../......./......:B",
+         "stargazers": STARGAZERS}
+
+
+def _masked(text: str) -> str:
+    """An answer's text with the seconds it took left out (the only part that varies)."""
+    import re
+    return re.sub(r"\d+(\.\d+)? s\.", "N s.", text)
+
+
+def _timeless(data):
+    """A JSON answer without the seconds it (and each judged turn) took."""
+    if isinstance(data, dict):
+        return {k: _timeless(v) for k, v in data.items() if k != "seconds"}
+    if isinstance(data, list):
+        return [_timeless(v) for v in data]
+    return data
+
+
+def _cli(args):
+    from click.testing import CliRunner
+    from szsolver.cli.app import main
+    return CliRunner().invoke(main, args)
+
+
+@pytest.mark.parametrize("name", ["stars-zone", "star", "stargazers"])
+def test_best_shows_the_engine_at_work_on_a_terminal_and_answers_the_same(name, on_a_terminal):
+    """On a terminal ``best`` draws a progress line (the tree search's iterations) on
+    stderr and clears it before the answer, which is the answer given off a terminal
+    (where nothing is drawn)."""
+    args = ["best", EARLY[name], "--time", "0.2"]
+    plain = _cli(args)
+    assert plain.exit_code == 0 and plain.stderr == "", plain.output
+    code, out, err = on_a_terminal(args)
+    assert code == 0
+    err = err.decode()
+    assert "tree search: " in err and " iterations" in err, err
+    assert err.endswith("\r\x1b[K")               # the line is cleared
+    assert _masked(out) == _masked(plain.stdout)
+
+
+@pytest.mark.parametrize("name", ["star", "stargazers"])
+def test_annotate_shows_the_turns_judged_on_a_terminal_and_answers_the_same(name,
+                                                                            on_a_terminal):
+    """Star and Stargazers ``annotate`` draw Stars' Zone's bar of the turns judged, and
+    clear it before the answer, which is the answer given without it."""
+    args = ["annotate", RECORDS[name], "--time-per-turn", "0.1"]
+    plain = _cli(args + ["--json"])
+    assert plain.exit_code == 0, plain.output
+    n = len(json.loads(plain.stdout)["turns"])
+    code, out, err = on_a_terminal(args)
+    assert code == 0
+    err = err.decode()
+    assert f"] 0 of {n} turns judged; turn 1, round 1" in err, err
+    assert err.endswith("\r\x1b[K")
+    assert _masked(out) == _masked(_cli(args).stdout)
+    # --json on a terminal: the line still drawn on stderr, the same JSON on stdout
+    code, out, err = on_a_terminal(args + ["--json"])
+    assert code == 0 and "turns judged" in err.decode()
+    assert _timeless(json.loads(out)) == _timeless(json.loads(plain.stdout))
+
+
+@pytest.mark.parametrize("name", ["stars-zone", "star", "stargazers"])
+def test_every_game_asks_for_the_progress_line_stars_zone_asks_for(name, monkeypatch):
+    """``best`` and ``check``: a line on a terminal, none with --json; ``annotate``: a
+    line on a terminal, plain lines off one unless --json (a log of a long run): the
+    command line's one progress printer, told what the work is, in every game."""
+    import szsolver.cli.games as cli_games
+    asked, told = [], []
+
+    class Line:
+        def __call__(self, msg):
+            told.append(msg)
+        note = __call__
+
+        def close(self):
+            pass
+
+    def printer(enabled=True, lines=False):
+        asked.append((enabled, lines))
+        return Line() if enabled else None
+    monkeypatch.setattr(cli_games, "progress_printer", printer)
+    source = {"stars-zone": TEXTS["stars-zone"], **RECORDS}[name]
+    commands = [["best", EARLY[name], "--time", "0.1"]]
+    if name != "stars-zone":    # Stars' Zone's check and annotate: tests/test_check.py,
+        commands += [["check", source, "--turn", "1", "--time-limit", "0.1"],  # test_annotate.py
+                     ["annotate", source, "--time-per-turn", "0.1"]]
+    for args in commands:
+        for as_json in (False, True):
+            asked.clear()
+            told.clear()
+            r = _cli(args + ["--json"] * as_json)
+            assert r.exit_code == 0, r.output
+            want = (True, not as_json) if args[0] == "annotate" else (not as_json, False)
+            assert asked == [want], (args, as_json)
+            assert bool(told) == want[0], (args, as_json, told)

@@ -32,6 +32,41 @@ def test_the_tree_search_is_legal_and_reproducible():
     assert a.lower <= a.value <= a.upper
 
 
+def test_the_engine_tells_its_progress_and_answers_the_same():
+    """The tree search tells its iterations as it goes (the tree grown in chunks is the
+    tree of one run); near the end the solver's start is told first."""
+    pos = Position.from_string(LATE)
+    told = []
+    a = Engine(iterations=2_500, solver_empty=0).analyse(pos, progress=lambda *e: told.append(e))
+    b = Engine(iterations=2_500, solver_empty=0).analyse(pos)
+    assert told == [("tree", 0, 2_500), ("tree", 1_000, 2_500), ("tree", 2_000, 2_500)]
+    assert a.to_json() | {"seconds": 0} == b.to_json() | {"seconds": 0}
+    told.clear()
+    assert Engine(iterations=100).analyse(pos, progress=lambda *e: told.append(e)).exact
+    assert [e[0] for e in told] == ["solver"]
+
+
+def test_check_and_annotate_tell_their_progress_and_judge_the_same():
+    board = by_name("4x5")
+    g = play_game(RandomPlayer(seed=3), GreedyPlayer(seed=4), Position(board))
+    i = 2                                       # early: estimated by the engine
+    told = []
+    r = check(g.position_before(i), g.turns[i], engine_seconds=0.1,
+              progress=lambda *e: told.append(e))
+    assert r.method == "engine" and told and {e[0] for e in told} == {"tree"}
+    alone = check(g.position_before(i), g.turns[i], engine_seconds=0.1)
+    assert r.to_json() | {"seconds": 0} == alone.to_json() | {"seconds": 0}
+    steps = []
+    ann = annotate(g, time_per_turn=0.01, exact_turns=6,
+                   progress=lambda *e: steps.append(e))
+    n = len(g.turns)
+    assert [s[:2] for s in steps] == [(k, n) for k in range(n + 1)]
+    assert steps[0][2] == "turn 1, round 1, black" and steps[-1][2] == "done"
+    plain = annotate(g, time_per_turn=0.01, exact_turns=6)
+    assert [x.to_json() | {"seconds": 0} for x in ann.results] == \
+        [x.to_json() | {"seconds": 0} for x in plain.results]
+
+
 def test_swapping_is_worth_minus_the_position_without_the_swap():
     # the colour exchange behind the engine's swap rule, on a board small enough to solve
     tiny = by_name("2x2")

@@ -116,6 +116,27 @@ def test_annotate_a_short_game_from_a_set_up_start():
         assert (j["verdict"] == "optimal") == (brute(pos) == before)
 
 
+def test_annotate_and_check_tell_their_progress_and_judge_the_same():
+    """annotate tells each turn before judging it and its end; check tells the
+    solver's start or the tree search's iterations. The judgements are the same."""
+    from szsolver.stargazers.analysis import annotate, check
+    from szsolver.stargazers.record import parse_game
+    _p, turns, record = _short_game()
+    game = parse_game(record)
+    for exact_turns in (0, 8):                  # every turn estimated, every turn proved
+        steps, told = [], []
+        got = annotate(game, engine_seconds=0.1, exact_turns=exact_turns,
+                       progress=lambda *e: steps.append(e))
+        # a set-up start in round 9: the turns judged so far, the game's number of turns
+        assert steps == [(0, 2, "turn 1, round 9, red"), (1, 2, "turn 2, round 9, blue"),
+                         (2, 2, "done")]
+        assert got == annotate(game, engine_seconds=0.1, exact_turns=exact_turns)
+        c = check(game.position_before(0), game.turns[0], engine_seconds=0.1,
+                  exact_turns=exact_turns, progress=lambda *e: told.append(e))
+        assert {e[0] for e in told} == ({"tree"} if exact_turns == 0 else {"solver"})
+        assert c == got[0]
+
+
 def test_annotate_honours_exact_turns():
     """``--exact-turns N`` proves the turns with at most N empty cells: with 0 every
     turn is the engine's; with 6 the first turn (8 empty cells) is estimated and the

@@ -34,6 +34,26 @@ def test_the_same_budget_gives_the_same_answer():
     assert sum(c["visits"] for c in a.candidates) == a.iterations
 
 
+def test_the_engine_tells_its_progress_and_answers_the_same():
+    """The tree search tells its iterations as it goes (the tree grown in chunks is the
+    tree of one run), the judge too; near the end the solver's start is told first."""
+    p = _endgame("engine-same", 24)
+    told = []
+    a = Engine(0.3, seed="x").analyse(p, progress=lambda *e: told.append(e))
+    assert told == [("tree", k, 150) for k in (0, 50, 100)]
+    b = Engine(0.3, seed="x").analyse(p)
+    assert a.to_json() | {"seconds": 0} == b.to_json() | {"seconds": 0}
+    told.clear()
+    turn = p.legal_placements()[:1]
+    j = Engine(0.3, seed="x").judge(p, turn, progress=lambda *e: told.append(e))
+    assert told[:3] == [("tree", k, 150) for k in (0, 50, 100)]
+    assert j == Engine(0.3, seed="x").judge(p, turn)
+    told.clear()
+    near = _endgame("engine-exact", 9)
+    assert Engine(0.1).analyse(near, progress=lambda *e: told.append(e)).method == "solver"
+    assert told == [("solver", 0, 2000)]
+
+
 def test_the_engine_beats_a_random_player():
     start = fast.Position()
     wins = 0
