@@ -134,8 +134,10 @@ class Entry:
       ``position_text(position)``: its position string (what ``load`` reads back);
     - ``solve(position, all_turns=False, time_limit=None, node_limit=None)``: the exact
       solver's answer (``exact``, ``pv``, ``stopped``, proved ``lower``/``upper`` when
-      a limit stopped it); ``check(position, turn, time_limit=None)``: was ``turn``
-      optimal; ``annotate(record, exact_turns=None)``: every turn judged;
+      a limit stopped it); ``check(position, turn, time_limit=None, progress=None)``:
+      was ``turn`` optimal; ``annotate(record, exact_turns=None, progress=None)``:
+      every turn judged (``progress``: check's a callable told as the work goes on,
+      annotate's a callable(done, total, text) before each turn);
     - ``options``: {command: the option names it takes}; ``commands``: {command: the
       function answering it} (see the module doc);
     - ``check_exact_turns(n)``: InputError naming the range when ``annotate`` does not

@@ -121,7 +121,8 @@ def progress_line(o, enabled: bool, lines: bool = False):
     ``lines``: off a terminal too, as plain lines. Every game's command asks for it
     here, so each command shows its work alike whatever the game: ``annotate`` on a
     terminal and, unless ``--json``, off one; ``best`` and ``check`` on a terminal,
-    unless ``--json``. Close it with :func:`close`."""
+    unless ``--json`` (Stars' Zone's ``solve`` on a terminal and off one, unless
+    ``--json`` or ``--quiet``). Close it with :func:`close`."""
     return o.progress(enabled, lines=lines) if o.progress is not None else None
 
 
