@@ -132,9 +132,10 @@ class Entry:
     - ``diagram(position)``: the position as text; ``svg(position, last_turn=None)``:
       as a picture, ``last_turn`` marked;
       ``position_text(position)``: its position string (what ``load`` reads back);
-    - ``solve(position, all_turns=False, time_limit=None, node_limit=None)``: the exact
-      solver's answer (``exact``, ``pv``, ``stopped``, proved ``lower``/``upper`` when
-      a limit stopped it); ``check(position, turn, time_limit=None, progress=None)``:
+    - ``solve(position, all_turns=False, time_limit=None, node_limit=None,
+      progress=None)``: the exact solver's answer (``exact``, ``pv``, ``stopped``,
+      proved ``lower``/``upper`` when a limit stopped it; ``progress``: the game's
+      solver's own callback); ``check(position, turn, time_limit=None, progress=None)``:
       was ``turn`` optimal; ``annotate(record, exact_turns=None, progress=None)``:
       every turn judged (``progress``: check's a callable told as the work goes on,
       annotate's a callable(done, total, text) before each turn);

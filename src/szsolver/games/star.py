@@ -51,11 +51,12 @@ def svg(pos, **options) -> str:
 
 
 def solve_position(pos, *, all_turns: bool = False, time_limit: float | None = None,
-                   node_limit: int | None = None):
+                   node_limit: int | None = None, progress=None):
     """:func:`szsolver.star.solver.solve`: ``value`` exact, or ``stopped`` with the
     proved ``lower`` and ``upper`` (Black's side)."""
     from ..star.solver import solve
-    return solve(pos, all_turns=all_turns, node_limit=node_limit, time_limit=time_limit)
+    return solve(pos, all_turns=all_turns, node_limit=node_limit, time_limit=time_limit,
+                 progress=progress)
 
 
 def check_turn(pos, turn, *, time_limit: float | None = None, progress=None):
@@ -149,8 +150,13 @@ def solve(pos, game, o):
     bounds and exit code 3."""
     from ..star.position import format_move
     from ..star.solver import describe
-    res = solve_position(pos, all_turns=o.all_turns or o.top is not None,
-                         node_limit=o.node_limit, time_limit=o.time_limit)
+    show = progress_line(o, not o.as_json, lines=True)
+    try:
+        res = solve_position(pos, all_turns=o.all_turns or o.top is not None,
+                             node_limit=o.node_limit, time_limit=o.time_limit,
+                             progress=engine_progress(show))
+    finally:
+        close(show)
     b = pos.board
     data = res.to_json()
     if o.top is not None and res.turns is not None:

@@ -62,11 +62,12 @@ def svg(pos, **options) -> str:
 
 
 def solve_position(pos, *, all_turns: bool = False, time_limit: float | None = None,
-                   node_limit: int | None = None):
+                   node_limit: int | None = None, progress=None):
     """:func:`szsolver.stargazers.solver.solve`: the ``margin`` exact, or ``stopped``
     with the proved ``lower`` and ``upper`` (for the side to move)."""
     from ..stargazers.solver import solve
-    return solve(pos, all_turns=all_turns, node_limit=node_limit, time_limit=time_limit)
+    return solve(pos, all_turns=all_turns, node_limit=node_limit, time_limit=time_limit,
+                 progress=progress)
 
 
 def check_turn(pos, turn, *, time_limit: float | None = None, progress=None):
@@ -201,8 +202,12 @@ def solve(pos, game, o):
     """Exact value, best placements, every placement's value (``--all-turns``), a line;
     a limit that stops the search gives the proved bounds and exit code 3."""
     every = bool(o.all_turns or o.top)
-    s = solve_position(pos, all_turns=every, node_limit=o.node_limit,
-                       time_limit=o.time_limit)
+    show = progress_line(o, not o.as_json, lines=True)
+    try:
+        s = solve_position(pos, all_turns=every, node_limit=o.node_limit,
+                           time_limit=o.time_limit, progress=engine_progress(show))
+    finally:
+        close(show)
     red = 1 if s.side == "red" else -1      # the family's values are the first side's
     lower, upper = sorted((red * s.lower, red * s.upper))
     data = {"game": NAME, "position": str(pos), "side_to_move": s.side,

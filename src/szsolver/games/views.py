@@ -121,8 +121,8 @@ def progress_line(o, enabled: bool, lines: bool = False):
     ``lines``: off a terminal too, as plain lines. Every game's command asks for it
     here, so each command shows its work alike whatever the game: ``annotate`` on a
     terminal and, unless ``--json``, off one; ``best`` and ``check`` on a terminal,
-    unless ``--json`` (Stars' Zone's ``solve`` on a terminal and off one, unless
-    ``--json`` or ``--quiet``). Close it with :func:`close`."""
+    unless ``--json``; ``solve`` on a terminal and off one, unless ``--json`` (or
+    Stars' Zone's ``--quiet``). Close it with :func:`close`."""
     return o.progress(enabled, lines=lines) if o.progress is not None else None
 
 
@@ -148,8 +148,8 @@ def annotate_progress(show):
 
 def engine_progress(show):
     """The engine's callback(part, done, total) (None without a progress line), in
-    every game's words: ``part`` ``"solver"`` (the exact solver starts, ``total`` its
-    node limit or None), ``"bounds"`` (the proved bounds are computed) or ``"tree"``
+    every game's words: ``part`` ``"solver"`` (the exact solver, ``done`` its nodes so
+    far, 0 as it starts, ``total`` its node limit or None), ``"bounds"`` (the proved bounds are computed) or ``"tree"``
     (the tree search: ``done`` iterations of ``total``, None when it runs on the
     clock)."""
     if show is None:
@@ -157,7 +157,9 @@ def engine_progress(show):
 
     def progress(part, done=0, total=None):
         if part == "solver":
-            show("exact solver" + (f" (at most {total:,} nodes)" if total else ""))
+            show("exact solver" + (f": {done:,} nodes" if done else "")
+                 + (f" (at most {total:,})" if done and total else
+                    f" (at most {total:,} nodes)" if total else ""))
         elif part == "bounds":
             show("proved bounds")
         else:

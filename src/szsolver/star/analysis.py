@@ -107,7 +107,7 @@ def check(pos: Position, move: int, *, engine_seconds: float | None = None,
     if _live(pos) <= exact_turns:
         if progress is not None:
             progress("solver", 0, EXACT_NODES)
-        res = solve(pos, all_turns=True, node_limit=EXACT_NODES)
+        res = solve(pos, all_turns=True, node_limit=EXACT_NODES, progress=progress)
         if res.exact:
             played = next(m.value for m in res.turns if m.turn == move)
             loss, verdict = classify(100 * res.value, 100 * played, mover)

@@ -25,8 +25,9 @@ Contracts
 * Deterministic: the budget is a number of iterations (seconds convert at the fixed
   rate :data:`ITERATIONS_PER_SECOND`) and the random numbers come from SHA-256 of the
   position string and the engine's seed (:func:`szsolver.rules.seeds.playout_rng_v1`).
-* Progress (:meth:`Engine.analyse`'s ``progress``): ``progress("solver", 0, node
-  limit)`` as the exact solver starts, then ``progress("tree", done, total)`` every
+* Progress (:meth:`Engine.analyse`'s ``progress``): ``progress("solver", nodes, node
+  limit)`` as the exact solver starts (0 nodes) and goes on (the solver's ``progress``),
+  then ``progress("tree", done, total)`` every
   :data:`REPORT_ITERATIONS` iterations of the tree search. The tree grows in chunks,
   which give the same tree as one run, so reporting never changes the answer.
 
@@ -151,7 +152,7 @@ class Engine:
             node_limit = max(1000, int(self.seconds * SOLVER_NODES_PER_SECOND))
             if progress is not None:
                 progress("solver", 0, node_limit)
-            res = solve(pos, node_limit=node_limit)
+            res = solve(pos, node_limit=node_limit, progress=progress)
             if res.exact and res.best_complete:
                 return EngineResult(position_string(pos), res.best[0], res.value, True,
                                     "solver", res.value, res.value, list(res.best),

@@ -163,6 +163,7 @@ class _Search:
         self.node_limit = node_limit
         self.deadline = deadline
         self.nodes = 0
+        self.progress = None        # told ("solver", nodes, node_limit) now and then
         self.tt: dict[int, tuple[int, int, int]] = {}
         self.order_key = [2 * len(b.border_of[c]) for c in range(b.size)]
         # history heuristic: moves that refuted a node before, weighted by its depth
@@ -279,6 +280,8 @@ class _Search:
         return out
 
     def _check(self) -> None:
+        if self.progress is not None:
+            self.progress("solver", self.nodes, self.node_limit)
         if self.node_limit is not None and self.nodes >= self.node_limit:
             raise _Stop(f"node limit {self.node_limit:,} reached")
         if self.deadline is not None and time.monotonic() >= self.deadline:
@@ -293,16 +296,18 @@ class _Search:
 
 
 def solve(pos: Position, *, all_turns: bool = False, node_limit: int | None = None,
-          time_limit: float | None = None) -> SolveResult:
+          time_limit: float | None = None, progress=None) -> SolveResult:
     """Solve ``pos`` exactly (see the module doc). ``all_turns``: also every legal
     move's value (``moves``, best first for the side to move). Positions with more than
     :data:`MAX_EMPTY_WITHOUT_LIMIT` live empty cells need ``node_limit`` or
-    ``time_limit`` (UnsupportedError otherwise)."""
+    ``time_limit`` (UnsupportedError otherwise). ``progress``: told ``("solver",
+    nodes, node_limit)`` every 1,024 nodes (the answer is the same without it)."""
     check_count(node_limit, "node_limit")
     check_seconds(time_limit)
     t0 = time.monotonic()
     deadline = None if time_limit is None else t0 + time_limit
     search = _Search(pos, node_limit, deadline)
+    search.progress = progress
     b = pos.board
     empty = pos.empty
     dead = dead_cells(b, search.groups, empty)
@@ -383,7 +388,7 @@ def _move_value(search: _Search, pos: Position, move: int, target: int | None = 
         return after.value()
     if move == SWAP:
         inner = _Search(after, search.node_limit, search.deadline)
-        inner.nodes = search.nodes
+        inner.nodes, inner.progress = search.nodes, search.progress
         try:
             return inner.value(after)
         finally:
@@ -445,7 +450,7 @@ def _line(search: _Search, pos: Position, value: int) -> list[int]:
                 # the stones change colour: the rest of the line on a search of its own
                 swapped = p.after(SWAP)
                 inner = _Search(swapped, search.node_limit, search.deadline)
-                inner.nodes = search.nodes
+                inner.nodes, inner.progress = search.nodes, search.progress
                 try:
                     line += _line(inner, swapped, value)
                 finally:

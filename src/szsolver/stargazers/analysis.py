@@ -46,14 +46,16 @@ def scale(margin: float, tie_won_by_red: bool | None = None) -> float:
 
 def _proved(position, node_limit, time_limit, progress=None):
     """Red-side scaled value of ``position`` by the solver, or None past its limits;
-    ``progress``: told ``("solver", 0, node_limit)`` as the solver starts."""
+    ``progress``: told ``("solver", nodes, node_limit)`` as the solver starts (0 nodes)
+    and goes on."""
     from .solver import solve
     if position.is_over():
         r, b = position.scores()
         return scale(r - b, position.winner() == RED), None
     if progress is not None:
         progress("solver", 0, node_limit)
-    s = solve(position, all_turns=False, node_limit=node_limit, time_limit=time_limit)
+    s = solve(position, all_turns=False, node_limit=node_limit, time_limit=time_limit,
+              progress=progress)
     if not s.exact:
         return None
     red_margin = s.margin if s.side == "red" else -s.margin

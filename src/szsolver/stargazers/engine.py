@@ -17,7 +17,8 @@ A budget is a number of iterations: ``seconds`` times :data:`ITERATIONS_PER_SECO
 load.
 
 Progress (:meth:`Engine.analyse`'s and :meth:`Engine.judge`'s ``progress``):
-``progress("solver", 0, node limit)`` as the exact solver starts, then
+``progress("solver", nodes, node limit)`` as the exact solver starts (0 nodes) and
+goes on (the solver's ``progress``), then
 ``progress("tree", done, total)`` every :data:`REPORT_ITERATIONS` iterations of the
 tree search (``total`` None on the clock). The tree grows in chunks, which give the
 same tree as one run, so reporting never changes the answer.
@@ -175,7 +176,7 @@ class Engine:
             nodes = max(2000, int(self.seconds * EXACT_NODES))
             if progress is not None:
                 progress("solver", 0, nodes)
-            s = solve(position, all_turns=False, node_limit=nodes)
+            s = solve(position, all_turns=False, node_limit=nodes, progress=progress)
             if s.exact and s.best:
                 return EngineResult(move=s.best[0], method="solver", value=s.margin,
                                 win_rate=1.0 if s.winner == SIDE_NAMES[side] else 0.0,

@@ -101,7 +101,7 @@ class SolveResult:
 
 
 class _Search:
-    def __init__(self, board, protocol, node_limit, time_limit):
+    def __init__(self, board, protocol, node_limit, time_limit, progress=None):
         self.board = board
         self.protocol = protocol
         self.tt: dict = {}
@@ -109,6 +109,7 @@ class _Search:
         self.nodes = 0
         self.node_limit = node_limit
         self.deadline = None if time_limit is None else time.process_time() + time_limit
+        self.progress = progress        # told ("solver", nodes, node_limit) now and then
 
     def _ordered(self, red, blue, side, legal, first):
         """Legal placements: the table's move first, then by the history of best moves
@@ -131,9 +132,11 @@ class _Search:
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise SearchLimit
-        if self.deadline is not None and self.nodes % 1024 == 0 \
-                and time.process_time() > self.deadline:
-            raise SearchLimit
+        if self.nodes % 1024 == 0:
+            if self.deadline is not None and time.process_time() > self.deadline:
+                raise SearchLimit
+            if self.progress is not None:
+                self.progress("solver", self.nodes, self.node_limit)
         key = (red, blue)
         entry = self.tt.get(key)
         first = None
@@ -207,13 +210,14 @@ MAX_EMPTY_WITHOUT_LIMIT = 16
 
 
 def solve(position, *, all_turns: bool = True, node_limit: int | None = None,
-          time_limit: float | None = None) -> SolveResult:
+          time_limit: float | None = None, progress=None) -> SolveResult:
     """Solve ``position`` exactly (either back end). ``all_turns``: the value of every
     legal placement (else only the best ones are proved best). Limits: ``node_limit``
     (search nodes) and ``time_limit`` (CPU seconds); reaching one stops the search and
     the answer says so (``stopped``, with the bounds proved: see :class:`SolveResult`). A
     limit that is not a positive finite number is bad input (UnsupportedError), and so
-    is a position too deep to solve without a limit."""
+    is a position too deep to solve without a limit. ``progress``: told ``("solver",
+    nodes, node_limit)`` every 1,024 nodes (the answer is the same without it)."""
     check_count(node_limit, "node_limit")
     check_seconds(time_limit)
     empties = position.empty.bit_count()
@@ -223,7 +227,7 @@ def solve(position, *, all_turns: bool = True, node_limit: int | None = None,
             f"{MAX_EMPTY_WITHOUT_LIMIT}: 16 take about 15 s, each more about three times "
             "that); give a time limit or a node limit")
     start = time.process_time()
-    s = _Search(position.board, position.protocol, node_limit, time_limit)
+    s = _Search(position.board, position.protocol, node_limit, time_limit, progress)
     red, blue = position.red, position.blue
     side = position.side
     sign = 1 if side == RED else -1
