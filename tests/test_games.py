@@ -340,6 +340,22 @@ def test_best_shows_the_engine_at_work_on_a_terminal_and_answers_the_same(name, 
 
 
 @pytest.mark.parametrize("name", ["star", "stargazers"])
+def test_solve_shows_the_nodes_on_a_terminal_and_answers_the_same(name, on_a_terminal):
+    """Star's and Stargazers' exact solvers count their nodes on the progress line
+    (Stars' Zone's shows its probes: tests/test_solve_progress.py); the answer, here
+    bounds where the node limit stopped the search (exit code 3), is the same."""
+    args = ["solve", EARLY[name], "--node-limit", "3000"]
+    plain = _cli(args)
+    assert plain.exit_code == 3, plain.output
+    code, out, err = on_a_terminal(args)
+    assert code == 3
+    err = err.decode()
+    assert "exact solver: 1,024 nodes (at most 3,000)" in err, err
+    assert err.endswith("\r\x1b[K")
+    assert _masked(out) == _masked(plain.stdout)
+
+
+@pytest.mark.parametrize("name", ["star", "stargazers"])
 def test_annotate_shows_the_turns_judged_on_a_terminal_and_answers_the_same(name,
                                                                             on_a_terminal):
     """Star and Stargazers ``annotate`` draw Stars' Zone's bar of the turns judged, and
@@ -363,7 +379,8 @@ def test_annotate_shows_the_turns_judged_on_a_terminal_and_answers_the_same(name
 @pytest.mark.parametrize("name", ["stars-zone", "star", "stargazers"])
 def test_every_game_asks_for_the_progress_line_stars_zone_asks_for(name, monkeypatch):
     """``best`` and ``check``: a line on a terminal, none with --json; ``annotate``: a
-    line on a terminal, plain lines off one unless --json (a log of a long run): the
+    line on a terminal, plain lines off one unless --json (a log of a long run);
+    ``solve``: a line on a terminal, plain lines off one, none with --json: the
     command line's one progress printer, told what the work is, in every game."""
     import szsolver.cli.games as cli_games
     asked, told = [], []
@@ -384,13 +401,15 @@ def test_every_game_asks_for_the_progress_line_stars_zone_asks_for(name, monkeyp
     commands = [["best", EARLY[name], "--time", "0.1"]]
     if name != "stars-zone":    # Stars' Zone's check and annotate: tests/test_check.py,
         commands += [["check", source, "--turn", "1", "--time-limit", "0.1"],  # test_annotate.py
-                     ["annotate", source, "--time-per-turn", "0.1"]]
+                     ["annotate", source, "--time-per-turn", "0.1"],
+                     ["solve", EARLY[name], "--node-limit", "3000"]]
     for args in commands:
         for as_json in (False, True):
             asked.clear()
             told.clear()
             r = _cli(args + ["--json"] * as_json)
-            assert r.exit_code == 0, r.output
-            want = (True, not as_json) if args[0] == "annotate" else (not as_json, False)
+            assert r.exit_code == (3 if args[0] == "solve" else 0), r.output
+            want = {"annotate": (True, not as_json),
+                    "solve": (not as_json, True)}.get(args[0], (not as_json, False))
             assert asked == [want], (args, as_json)
             assert bool(told) == want[0], (args, as_json, told)

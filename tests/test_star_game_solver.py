@@ -193,3 +193,15 @@ def test_a_limit_after_the_value_keeps_the_value():
         assert r.value == r.lower == r.upper == whole.value
         assert r.best and set(r.best) <= set(whole.best)
         assert r.to_json()["complete"] is False
+
+
+def test_the_solver_tells_its_nodes_and_answers_the_same():
+    """``progress`` hears the nodes every 1,024 (and the limit); a search its node
+    limit stops answers as without it."""
+    told = []
+    res = solve(Position(), all_turns=True, node_limit=5_000,
+                progress=lambda *e: told.append(e))
+    plain = solve(Position(), all_turns=True, node_limit=5_000)
+    assert res.to_json() | {"seconds": 0} == plain.to_json() | {"seconds": 0}
+    # the limit is looked at every 1,024 nodes: the search stops at 5,120
+    assert told == [("solver", 1024 * k, 5_000) for k in range(1, 6)]

@@ -107,3 +107,15 @@ def test_a_limit_after_the_value_keeps_the_value():
     assert s.exact and s.margin == whole.margin and s.lower == s.upper == s.margin
     assert "after proving the value" in s.stopped
     assert s.best and set(s.best) <= set(whole.best)
+
+
+def test_the_solver_tells_its_nodes_and_answers_the_same():
+    """``progress`` hears the nodes every 1,024 (and the limit); a search stopped at
+    its node limit answers as without it."""
+    p = fast.Position()
+    told = []
+    res = solve(p, node_limit=5_000, progress=lambda *e: told.append(e))
+    plain = solve(p, node_limit=5_000)
+    assert (res.margin, res.lower, res.upper, res.stopped, res.nodes) == \
+        (plain.margin, plain.lower, plain.upper, plain.stopped, plain.nodes)
+    assert told == [("solver", 1024 * k, 5_000) for k in range(1, 5)]
