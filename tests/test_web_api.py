@@ -281,6 +281,33 @@ def test_play_a_line_of_the_other_games(client, name):
     assert whole["unfinished"] == (name == "stargazers") and (whole["legal"] == []) == whole["unfinished"]
 
 
+# A Stargazers position (round 8, Blue to place two) where 39 is a legal placement only
+# after 48: a Blue stone on 39 is inspired only through a stone on 48.
+ORDERED = "stargazers:12-star:1-2:r=4,6,10,11,13,21,24,26,30,31,33,35,37,44,46:b=2,3,7,8,9,14,19,20,29,40,42,43,45,47"
+
+
+def test_the_legal_turns_name_their_placements_in_an_order_the_rules_play(client):
+    """/api/play's legal turns are the turns it plays: a Stargazers turn of two
+    placements in the order they are made (each legal when made), so 48,39 and not
+    39,48, which it refuses saying why; both orders where either may go first."""
+    from szsolver.stargazers.fast import Position
+    start = client.post("/api/play", json={"source": ORDERED, "turns": []}).json()
+    assert "48,39" in start["legal"] and "39,48" not in start["legal"]
+    pos = Position(ORDERED)
+    for t in start["legal"]:                      # each as written, in its order
+        q = pos.copy()
+        for c in t.split(","):
+            assert q.is_legal(int(c)), t
+            q.play(int(c))
+    pairs = {t for t in start["legal"] if "," in t}
+    assert any(",".join(reversed(t.split(","))) in pairs for t in pairs)     # either first
+    played = client.post("/api/play", json={"source": ORDERED, "turns": ["48,39"]})
+    assert played.status_code == 200 and played.json()["turns"][0]["turn"] == "48,39"
+    r = client.post("/api/play", json={"source": ORDERED, "turns": ["39,48"]})
+    assert r.status_code == 400
+    assert "a blue stone on cell 39 would not be inspired" in r.json()["error"]
+
+
 def cli_check_json(pid, stars):
     """``szsolver puzzle check PID STARS --json`` (exit 0 when correct, 1 when not)."""
     r = CliRunner().invoke(main, ["puzzle", "check", pid, " ".join(stars), "--json"])

@@ -26,16 +26,18 @@ def load(source, rule=None):
 
 def legal_turns(pos) -> list:
     """Every turn the side to move may make: one placement, or two when two are left
-    in its turn (the same two cells once, whichever is placed first)."""
+    in its turn, in the order they are placed (each must be legal when it is placed,
+    so two cells make two turns when either may go first, and one when only one may:
+    a stone can be inspired only through the turn's first)."""
     from ..stargazers.record import Turn
-    out = set()
+    out = []
     for c in pos.legal_placements():
         q = pos.after(c)
         if pos.placements_left < 2 or q.is_over() or q.side != pos.side:
-            out.add((c,))
+            out.append(Turn((c,)))
             continue
-        out.update(tuple(sorted((c, d))) for d in q.legal_placements())
-    return [Turn(t) for t in sorted(out)]
+        out.extend(Turn((c, d)) for d in q.legal_placements())
+    return out
 
 
 def parse_turn(text: str, pos=None):

@@ -290,12 +290,6 @@ def turns_from(value) -> list:
     return value
 
 
-def _turn_key(turn):
-    """A turn as legal turns are compared: a turn of several placements (a tuple) is
-    the same turn in any order."""
-    return tuple(sorted(turn)) if isinstance(turn, tuple) else turn
-
-
 def family_line_view(entry, text: str, pos, record, turns: list) -> dict:
     """A line of a Star or Stargazers game as the analysis board plays it: ``turns``
     (their text) played one by one from the start of the game read from ``text`` (a
@@ -304,7 +298,7 @@ def family_line_view(entry, text: str, pos, record, turns: list) -> dict:
     answer is the position after them as the board shows it: its string, its picture
     (the game's own, the last turn marked, with :func:`szsolver.formats.svg.click_layer`'s
     targets), ``score``
-    (``szsolver score --json``), ``legal`` (every legal turn's text, none once the game
+    (``szsolver score --json``), ``legal`` (every legal turn's text, its placements in the order they are made, none once the game
     is over), ``to_move`` and the ``round`` of the next turn, ``unfinished`` (the
     game's own record ends in a turn in progress: no turn follows it, ``legal`` is
     empty and ``to_move`` is the side still placing), the line's ``record``
@@ -332,7 +326,7 @@ def family_line_view(entry, text: str, pos, record, turns: list) -> dict:
         # board has whole turns only
         before = line.position_before(n - 1)
         legal = entry.legal_turns(before)
-        if _turn_key(line.turns[-1]) not in {_turn_key(t) for t in legal}:
+        if line.turns[-1] not in legal:
             some = ", ".join(entry.format_turn(t, before) for t in legal[:3])
             if not own:
                 raise IllegalTurnError(f"{line.where(n - 1)}: {turns[-1]} is not a whole turn "
