@@ -182,7 +182,7 @@ FAMILY_GAMES = {
     "stargazers": ('[Game "stargazers"] [Position "stargazers:12-star:1-2:r=2,3,4,6,8,9,10,13,'
                    '14,16,20,21,24,29,32:b=7,15,18,19,23,25,26,30,31,33,36,37,39,43,44,45"] '
                    '9. 35,47 11', ["35,47", "11"], ("Red", "Blue"), "optimal",
-                   [("28,42", ["42", "28"]), ("11,35", ["35", "11"])], "2"),
+                   [("42,28", ["42", "28"]), ("35,11", ["35", "11"])], "2"),
 }
 
 
@@ -278,6 +278,43 @@ def test_play_a_star_and_a_stargazers_game(server, page, name):
         words = [f"{n} {one if n == 1 else many}" for n, one, many in zip(
             counts, ("inaccuracy", "mistake", "blunder"), ("inaccuracies", "mistakes", "blunders"))]
         assert f"{side}: {', '.join(words)}." in said, (side, said)
+
+
+# A Stargazers game whose round 8 Blue turn (after turn 15) can place 39 only after 48: a
+# Blue stone on 39 is inspired only through one on 48.
+ORDERED_GAME = ('[Game "stargazers"] 1. 11 47,7 2. 24,13 45,42 3. 46,31 20,40 4. 10,6 29,2 '
+                '5. 26,30 43,3 6. 35,21 19,14 7. 33,4 8,9 8. 44,37 15,28 9. 25,32 48,23 10. 39,16')
+
+
+def test_a_stargazers_turn_is_placed_in_the_order_clicked(server, page):
+    """In the middle of a recorded Stargazers game, a turn of two placements is played
+    in the order clicked, as the rules place them: 48 then 39 (39 is inspired only
+    through 48) is played, again after undo; 39 first is refused saying why and naming
+    what may go before it; the game's own turn clicked in the other order is the
+    game's turn, not a variation."""
+    page.goto(server + "/analysis")
+    page.wait_for_selector("body[data-ready]")
+    page.fill("#sz-source", ORDERED_GAME)
+    page.click("#sz-load")
+    page.wait_for_selector('body[data-game="stargazers"][data-at="19"]')
+    page.click('#sz-turns button.sz-turn[data-turn="15"]')      # back into the game
+    page.wait_for_selector('body[data-at="15"]')
+    assert page.text_content("#sz-status").endswith("Blue to move.")
+    for _ in range(2):                                             # and again after undo
+        place(page, ["48", "39"])
+        page.wait_for_selector('body[data-at="16"]')
+        assert "After 48,39 (round 8, blue)" in page.text_content("#sz-status")
+        assert page.text_content("#sz-msg") == "Played 48,39: a variation beside 15,28, which stays in the game."
+        page.click("#sz-undo")
+        page.wait_for_selector('body[data-at="15"]')
+    place(page, ["39"])                                            # not first: refused
+    assert page.text_content("#sz-msg") == ("39 cannot be the turn's first placement: a blue stone there "
+                                            "would not be inspired yet. It can be the second, after 48.")
+    assert page.get_attribute("#sz-msg", "class").endswith("sz-bad")
+    place(page, ["28", "15"])                                      # the game's turn, other order
+    page.wait_for_selector('body[data-at="16"]')
+    assert page.text_content("#sz-msg") == "Played 15,28, as the game goes on."
+    assert bare_turns(page, "#sz-turns .sz-variation button.sz-turn") == []
 
 
 def test_place_turns_by_clicking(server, page):

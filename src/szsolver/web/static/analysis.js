@@ -486,8 +486,9 @@ function sayBadTurn(asked) {
 // line (POST /api/play: the game's own picture with a target on every cell, the score,
 // the legal turns, the line's record), asked once and kept on its node, so a step back
 // or on to a position seen is instant (the neighbours of the position shown are asked
-// for ahead). A click plays a legal turn; a turn the legal list does not hold goes to
-// the server too, whose refusal names why. The tools ask the game's own answers:
+// for ahead). A click plays a legal turn; a cell the legal list does not hold is refused
+// on the page, naming the legal turns, and a turn of two placements it does not hold
+// goes to the server, whose refusal names why. The tools ask the game's own answers:
 // `check`, `solve` with every turn, `best` as the live evaluation, `annotate`; the
 // potential map is Stars' Zone's only, and the page says so.
 let family = null;        // the /api/game answer of the Star or Stargazers game shown
@@ -647,9 +648,12 @@ function familyAddress() {
 }
 
 // A click on cell `i`: a turn of one cell is played at once; for a turn of two
-// placements (Stargazers) the first click marks its cell and the second plays both
-// (the first cell again, or Escape, cancels). A turn the position's legal turns do not
-// hold is refused on the page, naming them.
+// placements (Stargazers) the first click marks its cell and the second plays both, in
+// the order clicked (the first cell again, or Escape, cancels). The legal turns name
+// their placements in the order they are made, so a first click is taken only on a cell
+// some legal turn starts with: a cell only a turn's second placement can reach (its
+// stone is inspired only through the first) is refused, naming the cells that can go
+// before it. A turn the position's legal turns do not hold is refused (familyPlay).
 function familyClick(i) {
   const v = node.view;
   if (!v) { say(msg, 'The position is still on its way from the server.', 'info'); return; }
@@ -661,41 +665,57 @@ function familyClick(i) {
     pending = -1;
     drawPending();
     if (first === name) { say(msg, `${name} taken back: click the turn's first cell.`, 'info'); return; }
-    familyPlay([first, name].sort((a, b) => a - b).join(','));
+    familyPlay(`${first},${name}`);
     return;
   }
-  const pairs = v.legal.filter((t) => t.split(',').length > 1 && t.split(',').includes(name));
-  if (pairs.length) {
+  const turns = v.legal.map((t) => t.split(','));
+  if (turns.some((t) => t.length > 1 && t[0] === name)) {
     pending = i;
     drawPending();
     say(msg, `${name} is the turn's first placement: now click its second (${name} again, or Escape, cancels).`, 'info');
     return;
   }
+  const before = turns.filter((t) => t.length > 1 && t[1] === name).map((t) => t[0]);
+  if (before.length && !turns.some((t) => t.length === 1 && t[0] === name)) {
+    const some = before.slice(0, 12).join(' ') + (before.length > 12 ? ' ...' : '');
+    say(msg, `${name} cannot be the turn's first placement: a ${v.to_move} stone there would not be inspired yet. ` +
+      `It can be the second, after ${some}.`, 'bad');
+    return;
+  }
   familyPlay(name);
+}
+
+// The same turn: the same placements, whatever their order (the position after it).
+function sameTurn(a, b) {
+  const cells = (t) => t.split(',').sort().join(',');
+  return cells(a) === cells(b);
 }
 
 // Play `text` after the node shown: the turn the line plays already just steps there; a
 // new one is asked of the server (a refusal is said, in the game's words) and added,
-// beside the line as a variation when the line goes on otherwise.
+// beside the line as a variation when the line goes on otherwise. A turn of several
+// placements that is not legal goes to the server, whose refusal says why (which
+// placement, in the order made, is not inspired).
 async function familyPlay(text) {
   const from = node;
   const here = family;
   const legal = from.view ? from.view.legal : [];
-  if (!legal.includes(text)) {
+  if (!legal.includes(text) && !text.includes(',')) {
     const some = legal.slice(0, 12).join(' ') + (legal.length > 12 ? ' ...' : '');
     say(msg, `Illegal turn ${text}: not one of the legal turns here (${some || 'none'}).`, 'bad');
     return;
   }
-  const old = from.children.find((c) => c.text === text);
-  if (old) {
+  const old = from.children.find((c) => sameTurn(c.text, text));
+  if (old && legal.includes(text)) {
     undoable.push({ node: old, added: false });
     go(old);
-    say(msg, `Played ${text}, as the game goes on.`, 'info');
+    say(msg, `Played ${old.text}, as the game goes on.`, 'info');
     return;
   }
   const r = await api('POST', '/api/play', { source: family.record, turns: [...lineTo(from), text] });
   if (family !== here) return;
   if (!r.ok) { say(msg, `Illegal turn ${text}: ${r.data.error}.`, 'bad'); return; }
+  if (!legal.includes(text)) { say(msg, `Illegal turn ${text}: not one of the legal turns here.`, 'bad'); return; }
   const t = r.data.turns[r.data.turns.length - 1];
   const main = from.children[0];
   const child = from.children.find((c) => c.text === t.turn) || familyChild(from, t, r.data);
