@@ -89,6 +89,20 @@ def test_a_turn_of_two_and_the_first_single_placement():
     assert g.where(3) == "round 2, blue"
 
 
+def test_a_record_may_start_in_the_middle_of_a_turn():
+    """A position string in the middle of a turn (Blue has placed one of two) is a
+    record's start: its first turn is the placement that finishes the turn."""
+    start = "stargazers:12-star:1-2:r=9,30:b=16,23"          # Red has placed one of two
+    g = parse_game(f'[Game "stargazers"] [Position "{start}"] 2. 40 24,25 3. 31')
+    assert [list(t) for t in g.turns] == [[40], [24, 25], [31]]
+    assert [g.where(i) for i in range(3)] == ["round 2, red", "round 2, blue", "round 3, red"]
+    assert parse_game(game_string(g)) == g
+    with pytest.raises(IllegalTurnError, match="2 placements where the turn has 1"):
+        parse_game(f'[Game "stargazers"] [Position "{start}"] 2. 40,41')
+    mid_blue = parse_game('[Game "stargazers"] [Position "stargazers:12-star:1-2:r=9:b=16"] 1... 40')
+    assert mid_blue.where(0) == "round 1, blue" and mid_blue.final.side_name == "red"
+
+
 @pytest.mark.parametrize("text,error,words", [
     ('[Game "stargazers"] 1. 9,10', IllegalTurnError, "2 placements where the turn has 1"),
     ('[Game "stargazers"] 1. 9 16 2. 30', IllegalTurnError, "one-placement turn"),

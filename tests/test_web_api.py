@@ -308,6 +308,23 @@ def test_the_legal_turns_name_their_placements_in_an_order_the_rules_play(client
     assert "a blue stone on cell 39 would not be inspired" in r.json()["error"]
 
 
+def test_a_position_in_the_middle_of_a_turn_is_played_on(client):
+    """/api/play from a Stargazers position where Red has placed one of two: its legal
+    turns are the one placement that finishes the turn, and the line goes on from it."""
+    mid = "stargazers:12-star:1-2:r=9,30:b=16,23"
+    g = client.post("/api/game", json={"source": mid}).json()
+    assert g["positions"] == [mid] and g["turns"] == []
+    start = client.post("/api/play", json={"source": mid, "turns": []}).json()
+    assert start["to_move"] == "red" and not start["unfinished"] and start["round"] == 2
+    assert start["legal"] and all("," not in t for t in start["legal"])
+    line = client.post("/api/play", json={"source": mid, "turns": ["40", "24,25"]}).json()
+    assert [(t["turn"], t["round"], t["side"]) for t in line["turns"]] == [
+        ("40", 2, "red"), ("24,25", 2, "blue")]
+    assert line["to_move"] == "red"
+    r = client.post("/api/play", json={"source": mid, "turns": ["40,41"]})
+    assert r.status_code == 400 and "2 placements where the turn has 1" in r.json()["error"]
+
+
 def cli_check_json(pid, stars):
     """``szsolver puzzle check PID STARS --json`` (exit 0 when correct, 1 when not)."""
     r = CliRunner().invoke(main, ["puzzle", "check", pid, " ".join(stars), "--json"])

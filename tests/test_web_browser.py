@@ -317,6 +317,26 @@ def test_a_stargazers_turn_is_placed_in_the_order_clicked(server, page):
     assert bare_turns(page, "#sz-turns .sz-variation button.sz-turn") == []
 
 
+def test_a_stargazers_position_in_the_middle_of_a_turn_is_played_on(server, page):
+    """A Stargazers position where Red has placed one of two stones opens on the board,
+    and a click finishes Red's turn; then Blue's turn of two clicks, and undo."""
+    page.goto(server + "/analysis")
+    page.wait_for_selector("body[data-ready]")
+    page.fill("#sz-source", "stargazers:12-star:1-2:r=9,30:b=16,23")
+    page.click("#sz-load")
+    page.wait_for_selector('body[data-game="stargazers"][data-at="0"]')
+    assert page.text_content("#sz-status") == "Stargazers. Red to move."
+    place(page, ["40"])
+    page.wait_for_selector('body[data-at="1"]')
+    assert "After 40 (round 2, red). Blue to move." in page.text_content("#sz-status")
+    place(page, ["24", "25"])
+    page.wait_for_selector('body[data-at="2"]')
+    assert "After 24,25 (round 2, blue). Red to move." in page.text_content("#sz-status")
+    page.click("#sz-undo")
+    page.wait_for_selector('body[data-at="1"]')
+    assert bare_turns(page, "#sz-turns > button.sz-turn") == ["40"]
+
+
 def test_place_turns_by_clicking(server, page):
     page.goto(server + "/analysis")
     page.wait_for_selector("body[data-ready]")

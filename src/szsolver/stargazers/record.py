@@ -16,8 +16,9 @@ Red's turn then Blue's; a set-up start with Blue to move starts ``N...``. Tags:
   Zone one);
 - ``Board``: ``12-star`` (default), ``18-star`` or ``27-star``;
 - ``Protocol``: ``1-2`` (default: Red places one stone, then two a turn) or ``1``;
-- ``Position``: a set-up start (a position string at the start of a turn; it carries
-  board and protocol, so those tags, if given, must agree);
+- ``Position``: a set-up start (a position string; it carries board and protocol, so
+  those tags, if given, must agree); in the middle of a turn, the record's first turn
+  is the placement that finishes it;
 - ``Result``: the final scores ``red-blue`` (``3-1``), or ``*``; one the replay
   contradicts is kept but reported in :attr:`GameRecord.warnings`;
 - any other tag (``Red``, ``Blue``, ``Date``...) is kept as is.
@@ -71,7 +72,9 @@ def parse_turn(text: str) -> Turn:
 
 
 def _turns_before(pos) -> int:
-    """Turns played before ``pos`` (a position at the start of a turn)."""
+    """The number of the turn ``pos`` starts or is in the middle of, from 0: the turns
+    played before it (a record starting in the middle of a turn has its rest as its
+    first turn)."""
     n = pos.ply
     if pos.protocol == "1":
         return n
@@ -146,11 +149,7 @@ def _start_position(tags: dict) -> Position:
         if protocol is not None and protocol != pos.protocol:
             raise ParseError(f"Protocol tag {protocol} disagrees with the Position tag's "
                              f"{pos.protocol}")
-        full = 1 if pos.protocol == "1" or pos.ply == 0 else 2
-        if pos.placements_left != full:
-            raise ParseError("the Position tag's position is in the middle of a turn: a "
-                             "record starts at the start of a turn")
-        return pos
+        return pos       # in the middle of a turn too: the first turn finishes it
     return Position(board=b, protocol=protocol or "1-2")
 
 
