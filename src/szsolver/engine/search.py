@@ -386,11 +386,9 @@ class Engine:
             return False
         if core.turns_left <= self.solver_turns:
             return True
-        if not usually_proved(core, None):
-            return False
-        if self.wall_clock:
-            return usually_proved(core, solver_nodes_for(core, self.seconds * SOLVER_SHARE))
-        return usually_proved(core, self._plan(core, True).solver_nodes)
+        nodes = solver_nodes_for(core, self.seconds * SOLVER_SHARE) if self.wall_clock \
+            else self._plan(core, True).solver_nodes
+        return usually_proved(core, nodes)
 
     def _analyse(self, pos, solver: bool, report=None, every: float = REPORT_EVERY) -> EngineResult:
         from ..endgame.solver import solve, tt_entries_for
