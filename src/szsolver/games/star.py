@@ -8,7 +8,7 @@ import os
 
 from ..errors import InputError
 from .contract import Answer, Entry
-from .views import (annotate_progress, answer, close, engine_progress, exact_turns_in_reach,
+from .views import (annotate_progress, answer, engine_progress, exact_turns_in_reach,
                     progress_line, tagged, warnings_of)
 
 NAME = "star"
@@ -150,13 +150,10 @@ def solve(pos, game, o):
     bounds and exit code 3."""
     from ..star.position import format_move
     from ..star.solver import describe
-    show = progress_line(o, not o.as_json, lines=True)
-    try:
+    with progress_line(o, not o.as_json, lines=True) as show:
         res = solve_position(pos, all_turns=o.all_turns or o.top is not None,
                              node_limit=o.node_limit, time_limit=o.time_limit,
                              progress=engine_progress(show))
-    finally:
-        close(show)
     b = pos.board
     data = res.to_json()
     if o.top is not None and res.turns is not None:
@@ -199,11 +196,8 @@ def best(pos, game, o):
     from .views import counted, rough
     if pos.is_over():
         raise InputError("best: the game is over: there is no move to play")
-    show = progress_line(o, not o.as_json)
-    try:
+    with progress_line(o, not o.as_json) as show:
         res = Engine(o.time).analyse(pos, engine_progress(show))
-    finally:
-        close(show)
     b = pos.board
     m = format_move(res.turn, b)
     if res.exact:
@@ -232,11 +226,8 @@ def check(pos, game, o):
     pos, move = turn_to_judge(pos, game, o, "the move to judge (like D3)")
     if isinstance(move, str):
         move = parse_turn(move, pos)
-    show = progress_line(o, not o.as_json)
-    try:
+    with progress_line(o, not o.as_json) as show:
         res = check_turn(pos, move, time_limit=o.time_limit, progress=engine_progress(show))
-    finally:
-        close(show)
     data = res.to_json()
     if o.turn_number is not None:
         data = {"turn_number": o.turn_number, **data}
@@ -256,12 +247,9 @@ def annotate(pos, game, o):
     check_exact_turns(o.exact_turns)
     if game is None:
         raise InputError("annotate needs a game record, not a position")
-    show = progress_line(o, True, lines=not o.as_json)
-    try:
+    with progress_line(o, True, lines=not o.as_json) as show:
         ann = annotate_game(game, exact_turns=o.exact_turns, time_per_turn=o.time_per_turn,
                             progress=annotate_progress(show))
-    finally:
-        close(show)
     return answer(ann.to_json(), ann.text(), game)
 
 

@@ -11,7 +11,7 @@ from ..errors import InputError
 from ..rules.bits import bit_list
 from ..verdict import VERDICT_COUNTS, verdict_count, wins_by
 from .contract import Answer, Entry
-from .views import (annotate_progress, answer, close, engine_progress, exact_turns_in_reach,
+from .views import (annotate_progress, answer, engine_progress, exact_turns_in_reach,
                     progress_line, tagged, warnings_of)
 
 NAME = "stargazers"
@@ -204,12 +204,9 @@ def solve(pos, game, o):
     """Exact value, best placements, every placement's value (``--all-turns``), a line;
     a limit that stops the search gives the proved bounds and exit code 3."""
     every = bool(o.all_turns or o.top)
-    show = progress_line(o, not o.as_json, lines=True)
-    try:
+    with progress_line(o, not o.as_json, lines=True) as show:
         s = solve_position(pos, all_turns=every, node_limit=o.node_limit,
                            time_limit=o.time_limit, progress=engine_progress(show))
-    finally:
-        close(show)
     red = 1 if s.side == "red" else -1      # the family's values are the first side's
     lower, upper = sorted((red * s.lower, red * s.upper))
     data = {"game": NAME, "position": str(pos), "side_to_move": s.side,
@@ -251,11 +248,8 @@ def best(pos, game, o):
     from .views import counted, rough
     if pos.is_over():
         raise InputError("the game is over: there is no placement to make")
-    show = progress_line(o, not o.as_json)
-    try:
+    with progress_line(o, not o.as_json) as show:
         a = Engine(o.time or 1.0, wall_clock=o.wall_clock).analyse(pos, engine_progress(show))
-    finally:
-        close(show)
     if a.method == "solver":
         lines = [f"Best placement: {a.move} (proved optimal). Margin {a.value:+d} for "
                  f"{a.side}: {'a win' if a.win_rate else 'a loss'}.",
@@ -282,11 +276,8 @@ def check(pos, game, o):
     from .views import turn_to_judge
     pos, turn = turn_to_judge(pos, game, o, "the turn to judge (like 17 or 17,23)")
     start = time.monotonic()
-    show = progress_line(o, not o.as_json)
-    try:
+    with progress_line(o, not o.as_json) as show:
         res = check_turn(pos, turn, time_limit=o.time_limit, progress=engine_progress(show))
-    finally:
-        close(show)
     data = {**res.to_json(), "seconds": round(time.monotonic() - start, 3)}
     if o.turn_number is not None:
         data = {"turn_number": o.turn_number, **data}
@@ -311,12 +302,9 @@ def annotate(pos, game, o):
     if game is None:
         raise InputError("annotate needs a game record, not a position")
     start = time.monotonic()
-    show = progress_line(o, True, lines=not o.as_json)
-    try:
+    with progress_line(o, True, lines=not o.as_json) as show:
         checks = annotate_game(game, exact_turns=o.exact_turns, time_per_turn=o.time_per_turn,
                                solver_time=o.solver_time, progress=annotate_progress(show))
-    finally:
-        close(show)
     seconds = time.monotonic() - start
     lines = ["round  side  turn       verdict      method  best"]
     for i, c in enumerate(checks):

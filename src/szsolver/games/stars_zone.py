@@ -13,7 +13,7 @@ from ..errors import InputError
 from ..formats.notation import format_turn
 from ..verdict import describe_value, verdict_count
 from .contract import Answer, Entry
-from .views import (annotate_progress, answer, close, counted, engine_progress, progress_line,
+from .views import (annotate_progress, answer, counted, engine_progress, progress_line,
                     replay_lines, rough, turn_to_judge, warnings_of)
 
 NAME = "stars-zone"
@@ -547,11 +547,8 @@ def best(pos, game, o):
     # the command's own start-up is part of the budget (a fixed figure: deterministic)
     eng = Engine(o.time or DEFAULT_SECONDS, wall_clock=o.wall_clock, bounds=True,
                  spent=COMMAND_START)
-    show = progress_line(o, not o.as_json)
-    try:
+    with progress_line(o, not o.as_json) as show:
         res = eng.analyse(pos, progress=_engine_events(engine_progress(show)))
-    finally:
-        close(show)
     return answer(res.to_json(pos.geometry), best_text(res, pos.geometry), game)
 
 
@@ -564,11 +561,8 @@ def check(pos, game, o):
                               first=lambda game: turn_number(game, 0))
     core = to_core(pos)
     turn = checked_turn_to_judge(core, turn)
-    show = progress_line(o, not o.as_json)
-    try:
+    with progress_line(o, not o.as_json) as show:
         res = check_core(core, turn, time_limit=o.time_limit, progress=show)
-    finally:
-        close(show)
     data = res.to_json()
     if o.turn_number is not None:
         data = {"turn_number": o.turn_number, **data}
@@ -579,13 +573,10 @@ def solve(pos, game, o):
     """Value, winner, best turns, principal variation (and every turn's value); a limit
     that stops the search gives the proved bounds and exit code 3, an interrupt 130."""
     all_turns = o.all_turns or o.top is not None
-    show = progress_line(o, not (o.as_json or o.quiet), lines=True)
-    try:
+    with progress_line(o, not (o.as_json or o.quiet), lines=True) as show:
         res = solve_position(pos, time_limit=o.time_limit, node_limit=o.node_limit,
                              tt_size=o.tt_size, all_turns=all_turns, threads=o.threads or 1,
                              progress=show and _Feedback(show, pos.geometry))
-    finally:
-        close(show)
     interrupted = (res.stopped or "").startswith("interrupted")
     # after Ctrl-C: the proved part printed, no picture, no note
     files = ((o.svg, line_picture(pos, res)),) if o.svg and not interrupted else ()
@@ -616,16 +607,12 @@ def annotate(pos, game, o):
     if o.html and not os.path.isdir(os.path.dirname(os.path.abspath(o.html))):
         raise InputError(f"cannot write {o.html}: no such directory")   # before the work
     # off a terminal too (a log of a long run), unless stdout is JSON for a program
-    show = progress_line(o, True, lines=not o.as_json)
-    progress = annotate_progress(show)
     options = {} if o.time_per_turn is None else {"time_per_turn": o.time_per_turn}
     if o.solver_time is not None:
         options["solver_time"] = o.solver_time
-    try:
-        ann = annotate_game(game, exact_turns=o.exact_turns, progress=progress,
+    with progress_line(o, True, lines=not o.as_json) as show:
+        ann = annotate_game(game, exact_turns=o.exact_turns, progress=annotate_progress(show),
                             threads=o.threads or 1, **options)
-    finally:
-        close(show)
     files = ()
     if o.html:
         from ..analysis.report import annotation_html

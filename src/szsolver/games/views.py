@@ -3,10 +3,12 @@ table, counts, the engine's rough guess, which turn ``check`` judges, and the wo
 of the progress line (:func:`progress_line`: ``annotate``'s bar, the engine's work)."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from ..errors import InputError
 
 __all__ = ["exact_turns_in_reach", "tagged", "warnings_of", "answer", "replay_lines", "counted", "rough",
-           "turn_index", "turn_to_judge", "progress_line", "close", "annotate_progress",
+           "turn_index", "turn_to_judge", "progress_line", "annotate_progress",
            "engine_progress"]
 
 
@@ -115,21 +117,21 @@ def exact_turns_in_reach(n, title: str, unit: str, counted: str, most: int, defa
 
 # --- progress -----------------------------------------------------------------------------
 
+@contextmanager
 def progress_line(o, enabled: bool, lines: bool = False):
-    """The caller's progress line for a command (``o.progress``, see
-    :mod:`szsolver.games.contract`), or None: ``enabled`` False, or no way to show it.
-    ``lines``: off a terminal too, as plain lines. Every game's command asks for it
-    here, so each command shows its work alike whatever the game: ``annotate`` on a
-    terminal and, unless ``--json``, off one; ``best`` and ``check`` on a terminal,
-    unless ``--json``; ``solve`` on a terminal and off one, unless ``--json`` (or
-    Stars' Zone's ``--quiet``). Close it with :func:`close`."""
-    return o.progress(enabled, lines=lines) if o.progress is not None else None
-
-
-def close(show) -> None:
-    """Clear the progress line ``show`` and stop its clock (None: nothing shown)."""
-    if show is not None:
-        show.close()
+    """``with progress_line(o, enabled) as show:`` the caller's progress line for a
+    command (``o.progress``, see :mod:`szsolver.games.contract`), cleared at the end,
+    or None: ``enabled`` False, or no way to show it. ``lines``: off a terminal too, as
+    plain lines. Every game's command asks for it here, so each command shows its work
+    alike whatever the game: ``annotate`` on a terminal and, unless ``--json``, off
+    one; ``best`` and ``check`` on a terminal, unless ``--json``; ``solve`` on a
+    terminal and off one, unless ``--json`` (or Stars' Zone's ``--quiet``)."""
+    show = o.progress(enabled, lines=lines) if o.progress is not None else None
+    try:
+        yield show
+    finally:
+        if show is not None:
+            show.close()
 
 
 def annotate_progress(show):
