@@ -731,11 +731,11 @@ def test_every_turn_beyond_the_solver_shows_the_engines_estimates(server, page):
 
 
 def test_a_tools_button_is_not_moved_away_by_the_live_evaluation_during_a_click(server, page):
-    """The live evaluation's panel is above the tools' buttons and changes its height
-    as its answer comes; the press that leaves the time limit's box restarts it at
-    once (the box's change), so it shrank to "Evaluating ..." between the press on a
-    tool's button and the release, the release missed the button, and the tool never
-    started. Its height is kept while the pointer is pressed."""
+    """The live evaluation's panel is above the tools' buttons; the press that leaves
+    the time limit's box restarts it at once (the box's change), so it shrank to
+    "Evaluating ..." between the press on a tool's button and the release, the release
+    missed the button, and the tool never started. The panel keeps the room of its
+    whole answer."""
     page.goto(server + "/analysis?example=1")
     page.wait_for_selector("body[data-ready]")
     page.click('button.sz-turn[data-turn="16"]')
@@ -747,6 +747,39 @@ def test_a_tools_button_is_not_moved_away_by_the_live_evaluation_during_a_click(
     assert page.is_disabled("#sz-values")          # and the click still started the tool
     page.wait_for_selector("table.sz-values", timeout=30000)
 
+
+# Each time the live evaluation's answer changes: its state and the top of what is under
+# it (a turn's button, Promote), read in the page as the change happens.
+WATCH_UNDER_THE_LIVE_PANEL = """() => {
+    const out = document.querySelector('#sz-live-out');
+    const seen = [];
+    const look = () => seen.push([out.dataset.state,
+        document.querySelector('#sz-turns button.sz-turn').getBoundingClientRect().top,
+        document.querySelector('#sz-promote').getBoundingClientRect().top]);
+    new MutationObserver(look).observe(out, { attributes: true, childList: true, subtree: true });
+    window.szUnderLive = seen;
+}"""
+
+
+def test_what_is_under_the_live_evaluation_stays_put_as_its_answer_comes(server, page):
+    """A step shows "Evaluating ..." in the live evaluation's panel, then its answer as it
+    streams, then the last: the panel keeps the room of its whole answer all along, so
+    the turns and buttons under it do not move (a click aimed at one of them as the
+    answer comes lands on it)."""
+    page.goto(server + "/analysis?example=1")
+    page.wait_for_selector('body[data-ready][data-at="0"]')
+    page.click('button.sz-turn[data-turn="1"]')     # "After ..." in the status line from here on
+    page.wait_for_selector('body[data-at="1"]')
+    page.fill("#sz-limit", "1")
+    page.dispatch_event("#sz-limit", "change")
+    page.wait_for_selector('#sz-live-out[data-state="done"]', timeout=30000)
+    page.evaluate(WATCH_UNDER_THE_LIVE_PANEL)
+    page.click("#sz-next")
+    page.wait_for_selector('body[data-at="2"] #sz-live-out[data-state="done"]', timeout=30000)
+    seen = page.evaluate("window.szUnderLive")
+    states = [s for s, _, _ in seen]
+    assert states[0] == "waiting" and "running" in states and states[-1] == "done", states
+    assert len({(turn, promote) for _, turn, promote in seen}) == 1, seen
 
 def health(server) -> dict:
     import urllib.request

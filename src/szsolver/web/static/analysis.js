@@ -770,6 +770,7 @@ function familyFinal() {
   const [a, b] = family.sides.map((side) => s.scores[side]);
   out.replaceChildren();
   out.dataset.state = 'done';
+  out.dataset.final = '1';
   const p = para(out, `${signed(a - b)} `, 'sz-eval-value');
   tag(p, 'final', 'sz-proved-tag');
   para(out, `${capital(s.result)}.`);
@@ -1022,32 +1023,12 @@ function stopLive() {
 
 function liveOn() { return $('sz-live').checked; }
 
-// A click is a press and a release on one element. The live evaluation's panel sits
-// above the tools' buttons and the turns on a wide screen, and its height changes as
-// its answer streams in, and at once when the press itself leaves the time limit's box
-// (its change restarts the evaluation): a button moved away from under the pointer
-// between the press and the release gets no click, and its tool never starts. So
-// while a pointer is pressed the panel keeps the height it had (what it shows
-// meanwhile clipped), until the click has been dispatched.
-function holdLiveHeight() {
-  const panel = document.querySelector('.sz-live-panel');
-  panel.style.height = `${panel.offsetHeight}px`;
-  panel.style.overflow = 'hidden';
-}
-
-function releaseLiveHeight() {
-  setTimeout(() => {                        // after the release's click
-    const panel = document.querySelector('.sz-live-panel');
-    panel.style.height = '';
-    panel.style.overflow = '';
-  });
-}
-
 // Evaluate the position shown, once the board has rested on it for LIVE_DELAY ms.
 function startLive() {
   stopLive();
   drawBestTurn(null);
   const out = $('sz-live-out');
+  delete out.dataset.final;                // (a game over's: its final value, no room kept)
   if (!root) return;
   if (!liveOn()) { out.replaceChildren(); out.dataset.state = 'off'; setBar(null); return; }
   const here = node;
@@ -1061,6 +1042,7 @@ function startLive() {
     const v = value(geo, here.pos);
     out.replaceChildren();
     out.dataset.state = 'done';
+    out.dataset.final = '1';
     const p = para(out, `${signed(v)} `, 'sz-eval-value');
     tag(p, 'final', 'sz-proved-tag');
     para(out, `${valueWords(v, true)}.`);     // the result itself is in the header
@@ -1475,8 +1457,11 @@ $('sz-live').addEventListener('change', () => {
 $('sz-limit').addEventListener('change', () => { if (liveOn()) startLive(); });
 try { if (localStorage.getItem(LIVE_KEY) === '0') $('sz-live').checked = false; } catch (e) { /* on */ }
 document.addEventListener('keydown', pageKey, true);
-document.addEventListener('pointerdown', holdLiveHeight, true);
-for (const k of ['pointerup', 'pointercancel']) document.addEventListener(k, releaseLiveHeight, true);
+// a row of the live evaluation cut to its one line (style.css) shows all of it as its title
+$('sz-live-out').addEventListener('pointerover', (e) => {
+  const row = e.target.closest('#sz-live-out > p');
+  if (row) row.title = row.scrollWidth > row.clientWidth ? row.textContent : '';
+});
 window.addEventListener('popstate', () => openAddress('none'));
 
 (async () => {
