@@ -224,10 +224,19 @@ def test_the_other_games_answers_are_the_cli_json(client, name, tmp_path):
         got = r.json() if path == "/api/annotate" else events_of(r.text)[-1][1]
         assert timeless(got) == timeless(cli_json("annotate", str(tmp_path / "g.txt"),
                                                   "--time-per-turn", "0.2"))
+    # the annotation's progress as Stars' Zone's: before each turn judged, then done
+    events = events_of(post("/api/annotate/events", {"source": record, "time_per_turn": 0.2}).text)
+    n = len(got["turns"])
+    assert [e for e, _ in events] == ["progress"] * (n + 1) + ["done"]
+    assert [(d["done"], d["total"]) for _, d in events[:-1]] == [(k, n) for k in range(n + 1)]
+    assert events[0][1]["text"].startswith("turn 1, ") and events[-2][1]["text"] == "done"
+    # the live evaluation: the exact solver starts (its nodes, of at most its limit), then
+    # the answer
     events = events_of(client.get("/api/evaluate", params={"position": position,
                                                            "time_limit": "0.3"}).text)
-    assert [e for e, _ in events] == ["done"]
-    assert timeless(events[0][1]) == timeless(cli_json("best", position, "--time", "0.3"))
+    assert [e for e, _ in events] == ["progress", "done"]
+    assert events[0][1]["partial"] == "solver" and events[0][1]["done"] == 0 and events[0][1]["total"] > 0
+    assert timeless(events[-1][1]) == timeless(cli_json("best", position, "--time", "0.3"))
     r = post("/api/potential", {"position": position})
     assert r.status_code == 400 and r.json() == {
         "error": f"potential is not available for {name} positions and games"}, r.text
@@ -245,6 +254,29 @@ def test_the_other_games_answers_are_the_cli_json(client, name, tmp_path):
     r = post("/api/check", {"position": position, "turn": "nowhere"})
     assert r.status_code == 400 and "\n" not in r.json()["error"], r.text
 
+
+
+# early positions of the other games: their engines search (no exact solve)
+FAMILY_EARLY = {"star": '[Game "star"]',
+                "stargazers": '[Game "stargazers"] 1. 11 47,7 2. 24,13 45,42'}
+
+
+@pytest.mark.parametrize("name", list(FAMILY_EARLY))
+def test_the_other_games_live_evaluation_streams_the_engines_work(client, name):
+    """Early in a Star or Stargazers game the live evaluation streams the tree search's
+    iterations so far, of those planned, as the engine reports them, then the answer:
+    that game's ``best --json``."""
+    position = FAMILY_EARLY[name]
+    events = events_of(client.get("/api/evaluate", params={"position": position,
+                                                           "time_limit": "0.3"}).text)
+    assert {e for e, _ in events[:-1]} == {"progress"} and events[-1][0] == "done"
+    done = events[-1][1]
+    progress = [d for _, d in events[:-1]]
+    assert len(progress) >= 2 and all(d["partial"] == "tree" and d["total"] == done["iterations"]
+                                      for d in progress), progress
+    counts = [d["done"] for d in progress]
+    assert counts[0] == 0 and counts == sorted(set(counts)) and counts[-1] < done["iterations"]
+    assert timeless(done) == timeless(cli_json("best", position, "--time", "0.3"))
 
 @pytest.mark.parametrize("name", list(FAMILY))
 def test_play_a_line_of_the_other_games(client, name):

@@ -337,6 +337,23 @@ def test_a_stargazers_position_in_the_middle_of_a_turn_is_played_on(server, page
     assert bare_turns(page, "#sz-turns > button.sz-turn") == ["40"]
 
 
+
+def test_a_stargazers_live_evaluation_shows_its_engines_work(server, page):
+    """Early in a Stargazers game the live evaluation says what the game's engine is at
+    and how far it is while it searches, as it does for Stars' Zone's engine (the tree
+    search's iterations so far, of those planned), then its answer with the work done."""
+    page.goto(server + "/analysis")
+    page.wait_for_selector("body[data-ready]")
+    page.fill("#sz-limit", "1")
+    page.fill("#sz-source", ORDERED_GAME.split(" 3. ")[0])
+    page.click("#sz-load")
+    page.wait_for_selector('body[data-game="stargazers"][data-at="4"]')
+    page.wait_for_selector('#sz-live-out[data-state="running"]:has(p.sz-busy:text-is("The engine is '
+                           'searching ...")) p.sz-info:text-matches("^[1-9][0-9,]* of [0-9,]+ '
+                           'iterations \\.\\.\\.$")', timeout=30000)
+    page.wait_for_selector('#sz-live-out[data-state="done"] p.sz-info:text-matches("^[0-9,]+ '
+                           'iterations, done\\.$")', timeout=30000)
+
 def test_place_turns_by_clicking(server, page):
     page.goto(server + "/analysis")
     page.wait_for_selector("body[data-ready]")

@@ -1,6 +1,7 @@
 """Pieces of the answers that every game of the family words alike: the replay's
 table, counts, the engine's rough guess, which turn ``check`` judges, and the words
-of the progress line (:func:`progress_line`: ``annotate``'s bar, the engine's work)."""
+of the progress line (:func:`progress_line`: ``annotate``'s bar, the engine's work),
+or the same work as data for a program (:class:`ProgressReport`)."""
 from __future__ import annotations
 
 from contextlib import contextmanager
@@ -9,7 +10,7 @@ from ..errors import InputError
 
 __all__ = ["exact_turns_in_reach", "tagged", "warnings_of", "answer", "replay_lines", "counted", "rough",
            "turn_index", "turn_to_judge", "progress_line", "annotate_progress",
-           "engine_progress"]
+           "engine_progress", "ProgressReport"]
 
 
 def tagged(name: str):
@@ -134,12 +135,32 @@ def progress_line(o, enabled: bool, lines: bool = False):
             show.close()
 
 
+class ProgressReport:
+    """A progress line for a program (the web's streamed jobs): a command's work sent
+    as plain data to ``report(data)``, where a person's line shows it in words.
+    :func:`annotate_progress` sends ``{"done", "total", "text"}`` before each turn is
+    judged, :func:`engine_progress` ``{"partial", "done", "total"}`` as the engine's
+    work goes on. A message in words, for a person's line, is not sent."""
+
+    def __init__(self, report):
+        self.report = report
+
+    def __call__(self, message: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
 def annotate_progress(show):
     """``annotate``'s callback(done, total, text) for a game's judge (None without a
     progress line): a bar of the turns judged, ``done`` of ``total``, then ``text``
-    (what comes next)."""
+    (what comes next); a :class:`ProgressReport` is sent the three."""
     if show is None:
         return None
+    if isinstance(show, ProgressReport):
+        return lambda done, total, text: show.report({"done": done, "total": total,
+                                                      "text": text})
 
     def progress(done, total, text):
         width = 30
@@ -153,9 +174,13 @@ def engine_progress(show):
     every game's words: ``part`` ``"solver"`` (the exact solver, ``done`` its nodes so
     far, 0 as it starts, ``total`` its node limit or None), ``"bounds"`` (the proved bounds are computed) or ``"tree"``
     (the tree search: ``done`` iterations of ``total``, None when it runs on the
-    clock)."""
+    clock); a :class:`ProgressReport` is sent the three, as ``partial``, ``done`` and
+    ``total``."""
     if show is None:
         return None
+    if isinstance(show, ProgressReport):
+        return lambda part, done=0, total=None: show.report({"partial": part, "done": done,
+                                                             "total": total})
 
     def progress(part, done=0, total=None):
         if part == "solver":

@@ -611,7 +611,7 @@ async def api_annotate(request: Request):
 
 
 async def api_annotate_events(request: Request):
-    """/api/annotate as Server-Sent Events: "turn k of N" as it goes (Stars' Zone's),
+    """/api/annotate as Server-Sent Events: "turn k of N" as it goes (every game's),
     then the answer."""
     fn, args = await _annotation_job(request)
     return JobEvents(request, fn, *args, deadline=ANNOTATE_DEADLINE)
@@ -642,7 +642,7 @@ async def api_evaluate(request: Request):
         raise errors.InputError("the game is over: there is no turn to play")
     limit = an.time_limit_from(an.seconds_from_text(q.get("time_limit"), "time_limit"),
                                default=EVALUATE_TIME)
-    if other is not None:          # best --time S --json of that game, in one "done" event
+    if other is not None:          # best --time S --json of that game, its engine's work as it goes
         return JobEvents(request, tasks.game_answer, other[0].name, "best", other[1],
                          {"time": limit}, deadline=limit + GRACE)
     return JobEvents(request, tasks.evaluate_position, _job_position(pos), limit,
@@ -720,7 +720,10 @@ ENDPOINTS = [
      'Server-Sent Events: "progress" with the JSON of `szsolver best --json` so far ("partial": '
      '"solver" or "bounds" as they start, "tree" as the search deepens: "iterations", "value", '
      '"turn", "pv", "lower", "upper"), then "done" with `szsolver best --time S --json`, or '
-     '"error" {"error", "status"}; a Star or Stargazers position: "done" alone'),
+     '"error" {"error", "status"}; a Star or Stargazers position: "progress" {"partial": '
+     '"solver" or "tree", "done", "total"} (the exact solver\'s nodes or the tree search\'s '
+     'iterations so far, of at most "total": null when there is no limit), then "done" with '
+     'that game\'s `best --time S --json`'),
     ("GET", "/api/health", api_health, "Is the server up; its jobs.", "",
      '{"ok": true, "jobs": {"running", "waiting", "started", "done", "cancelled", "timed_out", '
      '"failed", "busy"}, "cached_puzzles", "cached_bytes"}'),

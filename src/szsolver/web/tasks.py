@@ -22,12 +22,18 @@ from ..starmaps import generate as _generate_mod  # noqa: F401
 def game_answer(game: str, command: str, text: str, options: dict, report=None) -> dict:
     """``szsolver COMMAND TEXT --json`` for the family's game named ``game``, through its
     entry in the registry (:meth:`szsolver.games.Entry.answer`): ``text`` a position
-    or record the server has read already, ``options`` by name. (``report``: the job
-    runner's, for a streamed request; these answers come whole, in one event.)"""
+    or record the server has read already, ``options`` by name. With ``report`` (the
+    job runner's, for a streamed request) the command's progress line is a
+    :class:`szsolver.games.views.ProgressReport` sending it the work as it goes, as
+    Stars' Zone's jobs do: ``best``'s engine ``{"partial", "done", "total"}``,
+    ``annotate``'s ``{"done", "total", "text"}`` before each turn (sent whatever the
+    command would show a person: the answer is JSON)."""
     from .. import games
+    from ..games.views import ProgressReport
     entry = games.get(game)
     pos, record = entry.load(games.Source(given=text, text=text))
-    return entry.answer(command, pos, record, **options).data
+    progress = None if report is None else (lambda enabled, lines=False: ProgressReport(report))
+    return entry.answer(command, pos, record, progress=progress, **options).data
 
 
 def puzzle_entry(pid: str, with_puzzle: bool = True) -> dict:

@@ -511,7 +511,7 @@ function familyAnswer(kind, d) {
   const texts = (x) => (x == null ? [] : [].concat(x).map(String));
   if (kind === 'best') {
     return { value: d.value, exact: d.exact, turn: String(d.turn), best: texts(d.best),
-      line: texts(d.pv) };
+      line: texts(d.pv), nodes: d.nodes, iterations: d.iterations };
   }
   if (kind === 'solve') {
     return { exact: d.exact, value: d.value, lower: d.lower, upper: d.upper,
@@ -744,7 +744,22 @@ function familyWords(v, exact) {
   return `${who} ${exact ? 'wins' : 'ahead'} by ${exact ? '' : 'about '}${points} point${points === 1 ? '' : 's'}`;
 }
 
-// The engine's answer (`best`, in one "done" event): its value, best turn and line.
+// A Star or Stargazers engine's work as it goes (`best`'s "progress" events: {partial,
+// done, total}, the exact solver's nodes or the tree search's iterations, of at most
+// total): these engines tell no value before their answer, so the panel says what is at
+// work and how far it is, in the words it has for Stars' Zone's engine.
+function familyLiveProgress(d) {
+  const out = $('sz-live-out');
+  out.replaceChildren();
+  out.dataset.state = 'running';
+  busy(out, AT_WORK[d.partial] || AT_WORK.tree);
+  const work = d.partial === 'solver'
+    ? `the exact solver: ${d.done.toLocaleString('en')}${d.total ? ' of ' + d.total.toLocaleString('en') : ''} nodes`
+    : engineWork(false, 0, d.done, d.total);
+  para(out, `${work} ...`, 'sz-info');
+}
+
+// The engine's answer (`best`, the stream's "done" event): its value, best turn and line.
 function familyShowLive(raw) {
   const d = familyAnswer('best', raw);
   const out = $('sz-live-out');
@@ -759,7 +774,7 @@ function familyShowLive(raw) {
   const best = d.exact && d.best.length > 1 ? ` (optimal: ${d.best.slice(0, 8).join(' ')})` : '';
   para(out, `Best: ${d.turn}${best}`, 'sz-eval-best');
   if (d.line.length > 1) para(out, `${d.exact ? 'Line of best play' : 'Expected line'}: ${d.line.join(' ')}`, 'sz-eval-line');
-  para(out, `${owner(family.title)} engine gives its answer once, at the end of its search.`, 'sz-info');
+  para(out, `${engineWork(d.exact, d.nodes, d.iterations)}, done.`, 'sz-info');
   setBar(100 * d.value, d.exact, familyWords(v, d.exact));
   familyBestTurn(d.turn);
 }
@@ -835,9 +850,9 @@ async function familyValues(signal) {
   for (const t of d.turns) valueLabel(t.turn, signed(t.value), t.value === d.value ? ' sz-best' : '');
 }
 
-// The annotation of the line shown (`annotate` of its record; Cancel stops it): every
-// turn's verdict, the marks in the turn list. These games' annotations have no chart
-// and come whole, with no progress on the way.
+// The annotation of the line shown (`annotate` of its record; Cancel stops it), its
+// progress as it goes ("turn k of N", as Stars' Zone's), then every turn's verdict and
+// the marks in the turn list. These games' annotations have no chart.
 async function familyAnnotate(signal) {
   const out = $('sz-annotate-out');
   const a = startAnnotation();
@@ -1060,7 +1075,9 @@ function startLive() {
     const source = new EventSource('/api/evaluate?' + q);
     entry.source = source;
     const mine = () => live === entry && node === here;
-    source.addEventListener('progress', (e) => { if (mine()) showLive(JSON.parse(e.data), false); });
+    source.addEventListener('progress', (e) => {
+      if (mine()) (family ? familyLiveProgress : showLive)(JSON.parse(e.data), false);
+    });
     source.addEventListener('done', (e) => {
       source.close();
       if (mine()) (family ? familyShowLive : showLive)(JSON.parse(e.data), true);
@@ -1087,6 +1104,17 @@ function tag(parent, text, cls) {
   return t;
 }
 
+// What the engine is at before it has a value, in every game's words.
+const AT_WORK = { solver: 'The exact solver is at work ...', bounds: 'Proving bounds ...',
+  tree: 'The engine is searching ...' };
+
+// The engine's work in words, the same for every game: the exact solver's nodes where
+// it proved the answer, else the tree search's iterations (of those planned, when known).
+function engineWork(exact, nodes, iterations, planned) {
+  return exact ? `proved by the exact solver (${nodes.toLocaleString('en')} nodes)`
+    : `${iterations.toLocaleString('en')}${planned ? ' of ' + planned.toLocaleString('en') : ''} iterations`;
+}
+
 // A value in words: who is ahead and by how many points (100 = one point).
 function valueWords(v, exact) {
   const points = Math.round(Math.abs(v) / 100);
@@ -1100,7 +1128,7 @@ function showLive(d, final) {
   out.replaceChildren();
   out.dataset.state = final ? 'done' : 'running';
   if (d.value == null) {
-    busy(out, d.partial === 'solver' ? 'The exact solver is at work ...' : 'Proving bounds ...');
+    busy(out, d.partial === 'solver' ? AT_WORK.solver : AT_WORK.bounds);
   } else {
     const p = para(out, `${signed(d.value)} `, 'sz-eval-value' + (d.exact ? '' : ' sz-estimated'));
     tag(p, d.exact ? 'proved' : 'estimated', d.exact ? 'sz-proved-tag' : 'sz-estimated-tag');
@@ -1117,9 +1145,7 @@ function showLive(d, final) {
     para(out, wide ? `Proved: nothing yet (${signed(d.lower)} .. ${signed(d.upper)}).`
       : `Proved: ${signed(d.lower)} <= value <= ${signed(d.upper)}.`, 'sz-eval-bounds');
   }
-  const planned = d.budget ? d.budget.iterations : 0;
-  const work = d.exact ? `proved by the exact solver (${d.nodes.toLocaleString('en')} nodes)`
-    : `${d.iterations.toLocaleString('en')}${planned ? ' of ' + planned.toLocaleString('en') : ''} iterations`;
+  const work = engineWork(d.exact, d.nodes, d.iterations, d.budget ? d.budget.iterations : 0);
   const stopped = d.solver_stopped ? `; the exact solver stopped: ${d.solver_stopped}` : '';
   para(out, `${work}${stopped}${final ? ', done.' : ' ...'}`, 'sz-info');
   if (d.value != null) {
