@@ -319,16 +319,24 @@ def test_a_stargazers_turn_is_placed_in_the_order_clicked(server, page):
 
 def test_a_stargazers_position_in_the_middle_of_a_turn_is_played_on(server, page):
     """A Stargazers position where Red has placed one of two stones opens on the board,
-    and a click finishes Red's turn; then Blue's turn of two clicks, and undo."""
+    the status line saying that one placement is left in the turn, and a click finishes
+    Red's turn; then Blue's turn of two clicks (the first one's stone placed, the status
+    line says so), and undo."""
     page.goto(server + "/analysis")
     page.wait_for_selector("body[data-ready]")
     page.fill("#sz-source", "stargazers:12-star:1-2:r=9,30:b=16,23")
     page.click("#sz-load")
     # (data-at is 0 already on the Stars' Zone board the page opened with)
-    page.wait_for_selector('body[data-game="stargazers"] #sz-status:text-is("Stargazers. Red to move.")')
+    page.wait_for_selector('body[data-game="stargazers"] #sz-status:text-is('
+                           '"Stargazers. Red to move: one placement left in the turn.")')
     place(page, ["40"])
     page.wait_for_selector('body[data-at="1"]')
-    assert "After 40 (round 2, red). Blue to move." in page.text_content("#sz-status")
+    assert page.text_content("#sz-status").endswith("After 40 (round 2, red). Blue to move.")
+    place(page, ["24"])
+    assert page.text_content("#sz-status").endswith(
+        "After 40 (round 2, red). Blue to move: one placement left in the turn, its first stone on 24.")
+    page.keyboard.press("Escape")                  # the first click taken back: the turn whole again
+    assert page.text_content("#sz-status").endswith("Blue to move.")
     place(page, ["24", "25"])
     page.wait_for_selector('body[data-at="2"]')
     assert "After 24,25 (round 2, blue). Red to move." in page.text_content("#sz-status")

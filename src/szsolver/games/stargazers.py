@@ -106,8 +106,8 @@ def _position_json(pos) -> dict:
     return {
         "game": "stargazers", "board": pos.board.name, "protocol": pos.protocol,
         "position": str(pos), "side_to_move": pos.side_name,
-        "placements_left": pos.placements_left, "over": pos.is_over(),
-        "scores": {"red": r, "blue": b},
+        "placements_left": pos.placements_left, "placed_in_turn": pos.placed_in_turn,
+        "over": pos.is_over(), "scores": {"red": r, "blue": b},
         "uninspired": {"red": bit_list(unins[0]), "blue": bit_list(unins[1])},
         "inspired": {"red": bit_list(ins[0]), "blue": bit_list(ins[1])},
         "dead": {"red": bit_list(s.dead[0]), "blue": bit_list(s.dead[1])},

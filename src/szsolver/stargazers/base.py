@@ -192,6 +192,20 @@ class PositionBase:
         return side_of_placement(self.ply, self.protocol)[1]
 
     @property
+    def placed_in_turn(self) -> int:
+        """Placements the side to move has made in this turn already: 1 in the middle
+        of a turn of two (one of its stones placed), else 0.
+
+        >>> from szsolver.stargazers.fast import Position
+        >>> [Position(t).placed_in_turn for t in ("stargazers:12-star:1-2:r=:b=",
+        ...     "stargazers:12-star:1-2:r=9:b=", "stargazers:12-star:1-2:r=9:b=16")]
+        [0, 0, 1]
+        """
+        if not self.ply:
+            return 0
+        return int(side_of_placement(self.ply - 1, self.protocol)[0] == self.side)
+
+    @property
     def empty(self) -> int:
         return self.board.playable & ~(self.red | self.blue)
 

@@ -630,12 +630,27 @@ function familyStatus() {
     $(`sz-${el}-score`).textContent = String(s.scores[side]);
   });
   $('sz-result').textContent = capital(s.result);
-  $('sz-status').textContent = `${family.title}. ` +
-    (node.parent ? `After ${node.text} (round ${node.round}, ${node.side}). ` : '') +
-    (over ? 'Game over.' : v.unfinished ? `${capital(v.to_move)} is placing: the record's last turn is unfinished, so no turn follows it here.`
-      : `${capital(v.to_move)} to move.`);
+  familyStatusLine(v);
   $('sz-position').textContent = v.position;
   $('sz-record').value = v.record;
+}
+
+// The status line: the turn that led here, and who is to move. In the middle of a
+// Stargazers turn of two placements (one of its stones placed: in the position, or by a
+// first click waiting for the second) it says what is left of the turn.
+function familyStatusLine(v) {
+  const who = capital(v.to_move);
+  const first = pending >= 0 ? board.points[pending].name : null;
+  let move = `${who} to move.`;
+  if (v.score.placed_in_turn || first) {
+    const left = v.score.placements_left - (first ? 1 : 0);
+    move = `${who} to move: ${left === 1 ? 'one placement' : `${left} placements`} left in the turn` +
+      (first ? `, its first stone on ${first}.` : '.');
+  }
+  $('sz-status').textContent = `${family.title}. ` +
+    (node.parent ? `After ${node.text} (round ${node.round}, ${node.side}). ` : '') +
+    (v.score.over ? 'Game over.' : v.unfinished ? `${who} is placing: the record's last turn is unfinished, so no turn follows it here.`
+      : move);
 }
 
 // The address: the line's record (the game's own as given, or the record of the line up
@@ -892,6 +907,7 @@ async function familyAnnotate(signal) {
 
 function drawPending() {
   board.clear();
+  if (family && node.view) familyStatusLine(node.view);
   if (pending < 0) return;
   const side = family ? family.sides.indexOf(node.view.to_move) : node.pos.side;
   drawAt(board.points[pending], 'circle', { cx: 0, cy: 0, r: 0.4, class: 'sz-pending sz-' + SIDES[side] });
