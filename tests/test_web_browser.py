@@ -806,6 +806,33 @@ def test_what_is_under_the_live_evaluation_stays_put_as_its_answer_comes(server,
     assert states[0] == "waiting" and "running" in states and states[-1] == "done", states
     assert len({(turn, promote) for _, turn, promote in seen}) == 1, seen
 
+
+CUT_SHORT = "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)"
+
+
+def test_on_a_phone_a_tap_shows_the_live_evaluations_rows_whole(server, browser):
+    """A row of the live evaluation too long for a phone's screen (the expected line)
+    is cut short to keep the panel's room; a tap on the panel shows every row whole,
+    another cuts them again."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                              is_mobile=True, has_touch=True)
+    pg = ctx.new_page()
+    pg.goto(server + "/analysis?example=1")
+    pg.wait_for_selector('body[data-ready][data-at="0"]')
+    pg.tap("#sz-tab-analysis")
+    pg.fill("#sz-limit", "1")
+    pg.tap("#sz-tab-turns")
+    pg.tap('button.sz-turn[data-turn="1"]')
+    pg.wait_for_selector('body[data-at="1"] #sz-live-out[data-state="done"]', timeout=30000)
+    cut = pg.eval_on_selector_all("#sz-live-out > p", CUT_SHORT)
+    assert [t.split(":")[0] for t in cut] == ["Expected line"], cut
+    pg.tap("#sz-live-out")
+    assert pg.eval_on_selector_all("#sz-live-out > p", CUT_SHORT) == []
+    pg.tap("#sz-live-out")
+    assert pg.eval_on_selector_all("#sz-live-out > p", CUT_SHORT) == cut
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+    ctx.close()
+
 def health(server) -> dict:
     import urllib.request
     with urllib.request.urlopen(server + "/api/health", timeout=10) as r:

@@ -1499,11 +1499,13 @@ $('sz-live').addEventListener('change', () => {
 $('sz-limit').addEventListener('change', () => { if (liveOn()) startLive(); });
 try { if (localStorage.getItem(LIVE_KEY) === '0') $('sz-live').checked = false; } catch (e) { /* on */ }
 document.addEventListener('keydown', pageKey, true);
-// a row of the live evaluation cut to its one line (style.css) shows all of it as its title
+// a row of the live evaluation cut to its one line (style.css) shows all of it as its
+// title; a click (a tap, on a phone) on the rows shows them whole, another cuts them again
 $('sz-live-out').addEventListener('pointerover', (e) => {
   const row = e.target.closest('#sz-live-out > p');
   if (row) row.title = row.scrollWidth > row.clientWidth ? row.textContent : '';
 });
+$('sz-live-out').addEventListener('click', () => $('sz-live-out').toggleAttribute('data-whole'));
 window.addEventListener('popstate', () => openAddress('none'));
 
 (async () => {
