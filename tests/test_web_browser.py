@@ -81,6 +81,16 @@ def shot(pg, name):
         pg.screenshot(path=os.path.join(SHOTS, name), full_page=True)
 
 
+
+def on_a_phone(browser, url, height=844):
+    """(context, page): ``url`` opened on a phone's screen, 390 px wide, its page ready."""
+    ctx = browser.new_context(viewport={"width": 390, "height": height}, device_scale_factor=2,
+                              is_mobile=True, has_touch=True)
+    pg = ctx.new_page()
+    pg.goto(url)
+    pg.wait_for_selector("body[data-ready]")
+    return ctx, pg
+
 def place(pg, names):
     for n in names:
         pg.click(f'#sz-board .sz-point[data-point="{n}"]', force=True)
@@ -128,11 +138,7 @@ def test_solve_a_puzzle_by_clicking(server, page):
 
 
 def test_keyboard_and_a_phone_sized_screen(server, browser):
-    ctx = browser.new_context(viewport={"width": 390, "height": 800}, device_scale_factor=2,
-                              is_mobile=True, has_touch=True)
-    pg = ctx.new_page()
-    pg.goto(server + "/puzzle/sz-easy-2")
-    pg.wait_for_selector("body[data-ready]")
+    ctx, pg = on_a_phone(browser, server + "/puzzle/sz-easy-2", height=800)
     width = pg.eval_on_selector("#sz-board svg", "e => e.getBoundingClientRect().width")
     assert 300 < width <= 390                  # the board fits the screen
     pg.focus("#sz-board")                      # the cursor starts on the first point, 14
@@ -598,11 +604,7 @@ def test_the_static_page_says_what_the_server_page_says(server, browser, page, t
 def test_tap_mode_marks_on_a_phone(server, browser):
     gen = puzzle_from_id("sz-easy-2")
     mine = solution_points(gen)
-    ctx = browser.new_context(viewport={"width": 390, "height": 800}, device_scale_factor=2,
-                              is_mobile=True, has_touch=True)
-    pg = ctx.new_page()
-    pg.goto(server + "/puzzle/sz-easy-2")
-    pg.wait_for_selector("body[data-ready]")
+    ctx, pg = on_a_phone(browser, server + "/puzzle/sz-easy-2", height=800)
     pg.tap(f'#sz-board .sz-point[data-point="{mine[0]}"]', force=True)
     pg.tap("#sz-mode")
     assert pg.get_attribute("#sz-mode", "aria-pressed") == "true"
@@ -621,11 +623,7 @@ def test_tap_mode_marks_on_a_phone(server, browser):
 def test_the_hex_board_zooms_to_playable_targets_on_a_phone(server, browser):
     """At fit a hex point is a small target; zoomed in it is at least 32 px across and a
     tap places a star; a drag pans and places nothing."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 800}, device_scale_factor=2,
-                              is_mobile=True, has_touch=True)
-    pg = ctx.new_page()
-    pg.goto(server + "/puzzle/hex-easy-1")
-    pg.wait_for_selector("body[data-ready]")
+    ctx, pg = on_a_phone(browser, server + "/puzzle/hex-easy-1", height=800)
     size = lambda: pg.eval_on_selector('#sz-board .sz-point[data-point="16,16"]',  # noqa: E731
                                        "e => e.getBoundingClientRect().width")
     assert size() < 20
@@ -814,11 +812,7 @@ def test_on_a_phone_a_tap_shows_the_live_evaluations_rows_whole(server, browser)
     """A row of the live evaluation too long for a phone's screen (the expected line)
     is cut short to keep the panel's room; a tap on the panel shows every row whole,
     another cuts them again."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                              is_mobile=True, has_touch=True)
-    pg = ctx.new_page()
-    pg.goto(server + "/analysis?example=1")
-    pg.wait_for_selector('body[data-ready][data-at="0"]')
+    ctx, pg = on_a_phone(browser, server + "/analysis?example=1")
     pg.tap("#sz-tab-analysis")
     pg.fill("#sz-limit", "1")
     pg.tap("#sz-tab-turns")
@@ -1205,11 +1199,7 @@ def test_on_a_phone_the_panel_is_tabs_under_the_board(server, browser):
     """390 x 844: the players and the score above the board, the whole board on the
     first screen with the tabs under it, one pane shown at a time, nothing wider than
     the screen."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                              is_mobile=True, has_touch=True)
-    pg = ctx.new_page()
-    pg.goto(server + "/analysis?example=1")
-    pg.wait_for_selector('body[data-ready][data-at="0"]')
+    ctx, pg = on_a_phone(browser, server + "/analysis?example=1")
     pg.click("#sz-last")
     pg.wait_for_selector('body[data-at="32"]')
     assert pg.text_content("#sz-red-name") == "MY Tian" and pg.text_content("#sz-blue-name") == "Aza Reyyaiya"
