@@ -21,7 +21,9 @@ A command (``show``, ``score``, ``replay``, ``best``, ``check``, ``solve``,
 ``time_limit``, ``turn_number``...) plus ``as_json`` (the answer is for a program:
 no progress is shown) and ``progress`` (a factory of progress lines,
 ``progress(enabled, lines=False)`` giving an object called with a message and
-closed when done, or None: the caller's way of showing work, e.g. on a terminal).
+closed when done, or None: the caller's way of showing work, e.g. on a terminal; a
+:class:`~szsolver.games.views.ProgressReport` is sent the work as data instead, for
+a program: the web's streamed jobs).
 It returns an :class:`Answer` and raises :class:`szsolver.errors.InputError` for
 bad input, before any output file is written.
 
