@@ -103,7 +103,9 @@ def start_server():
     import urllib.error
     import urllib.request
 
-    def start(*args, env=None, stdout=subprocess.DEVNULL):
+    def start(*args, env=None, stdout=subprocess.DEVNULL, tries=3):
+        # The free port is found by binding and letting go, so another process may
+        # take it before the server binds: then the server exits, and a new port is tried.
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             port = sock.getsockname()[1]
@@ -116,10 +118,12 @@ def start_server():
             try:
                 urllib.request.urlopen(base + "/api/health", timeout=5).read()
                 return proc, base
-            except (urllib.error.URLError, ConnectionError):
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
                 if proc.poll() is not None or time.monotonic() > deadline:
                     proc.kill()
                     _out, err = proc.communicate()
+                    if tries > 1 and b"address already in use" in err.lower():
+                        return start(*args, env=env, stdout=stdout, tries=tries - 1)
                     pytest.fail("szsolver serve did not start: " + err.decode())
                 time.sleep(0.2)
     return start
