@@ -199,6 +199,44 @@ def test_policy_and_playouts():
         assert v == _mcts.playout_value(pos, 7) and -1607 <= v <= 1607
 
 
+def test_a_neutral_is_kept_where_the_stone_alone_looks_as_good():
+    """Beyond the backed-value depth the most visited turn is played, but its neutral
+    only where the stone alone (visited at least a tenth as often) has a worse mean
+    value for the mover: a mean counts the neutral kept, the most visited turn's reward
+    barely sees it."""
+    from szsolver.rules.base import BLUE, RED, encode_turn
+    both, alone, other = encode_turn(30, 40), encode_turn(30), encode_turn(7)
+
+    def stats(mean_alone, visits_alone=200):      # (turn, visits, reward, mean, backed)
+        return [(both, 1000, 0.6, 10.0, 10.0), (alone, visits_alone, 0.55, mean_alone, 0.0),
+                (other, 150, 0.5, 90.0, 90.0)]
+    assert search.choose(stats(10.0), RED, "visits") == (alone, 10.0)
+    assert search.choose(stats(11.0), RED, "visits") == (alone, 11.0)
+    assert search.choose(stats(9.0), RED, "visits") == (both, 10.0)
+    assert search.choose(stats(11.0, 99), RED, "visits") == (both, 10.0)
+    assert search.choose(stats(9.0), BLUE, "visits") == (alone, 9.0)   # Blue: lower is better
+    assert search.choose(stats(11.0), BLUE, "visits") == (both, 10.0)
+    plain = [(alone, 1000, 0.6, 10.0, 10.0), (both, 900, 0.7, 40.0, 40.0)]
+    assert search.choose(plain, RED, "visits") == (alone, 10.0)
+
+
+def test_the_kept_neutral_is_proved_the_better_turn(monkeypatch):
+    """At this Advanced position (7 turns left, Blue to move; engine self-play,
+    ``benchmarks/bench_engine.py`` ``sample_position(ADVANCED, 7, 18)``) the most visited
+    turn is 34n84 and the tree thinks as well of 34 alone: the engine keeps its neutral,
+    and the proofs say 34 is a point better for Blue."""
+    pos = parse_position(".R/B..BB./...BBB./.R.B..RR/....NRBB./.RRNR.B./.R.R.BB/.R.R../R. B 4 3 advanced")
+    assert format_turn(Engine(1, solver_turns=0).analyse(pos).turn) == "34"
+    monkeypatch.setattr(search, "SAVE_NEUTRALS", False)
+    assert format_turn(Engine(1, solver_turns=0).analyse(pos).turn) == "34n84"
+    value = {}
+    for turn in ("34", "34n84"):
+        after = pos.copy()
+        after.play(turn)
+        value[turn] = solve(after).value
+    assert value["34"] <= value["34n84"] - 98           # Red's side: lower is Blue's gain
+
+
 def test_greedy_takes_a_best_scoring_stone_by_the_reference_rules():
     for seed in range(3):
         pos = sample(0, 13, seed)

@@ -42,7 +42,7 @@ from ..bounds.value import bounds_from_scores, trivial_bounds
 from ..errors import IllegalTurnError, InputError
 from ..formats.notation import format_turn, position_string
 from ..limits import MAX_SECONDS, check_count, check_seconds
-from ..rules.base import ADVANCED, BASIC, RED, spendable_neutrals
+from ..rules.base import ADVANCED, BASIC, NO_NEUTRAL, RED, spendable_neutrals, turn_neutral, turn_stone
 from ..rules.text import turn_table
 from ..rules.seeds import playout_seed_v1
 
@@ -122,6 +122,10 @@ RULE_TREE_OPTIONS = {BASIC: {"exact_deep": True, "pair_targets": 2, "pair_depth"
 #: Children below this share of the most visited one's visits do not count in the
 #: minimax backup of the means (their means rest on too few playouts).
 BACKED_FRACTION = 0.1
+#: Beyond :data:`BACKED_TURNS` the most visited turn is played, but a neutral with it
+#: only where the stone alone does not look as good (:func:`_kept_neutral`; measured:
+#: docs/engine.md, "Validation", "Keeping a neutral").
+SAVE_NEUTRALS = True
 #: The minimax backup chooses the turn with at most this many turns left (where the
 #: last turns are valued exactly and the tree is deep); earlier the most visited turn
 #: (measured: the backup everywhere lost 0-20 to it over whole games, from 10 turns
@@ -296,12 +300,27 @@ def choose(stats, side: int, how: str = "backed") -> tuple[int, float]:
     only with at most :data:`BACKED_TURNS` turns left: measured, docs/engine.md.)"""
     if how == "visits":
         t, _n, _r, mean, _b = stats[0]
+        if SAVE_NEUTRALS and turn_neutral(t) != NO_NEUTRAL:
+            return _kept_neutral(stats, side, t, mean)
         return t, mean
     top = stats[0][1]
     sign = 1 if side == RED else -1
     t, _n, _r, _m, b = max((s for s in stats if s[1] >= BACKED_FRACTION * top),
                            key=lambda s: (sign * s[4], s[1], -s[0]))
     return t, b
+
+
+def _kept_neutral(stats, side: int, turn: int, mean: float) -> tuple[int, float]:
+    """The stone of ``turn`` (a stone and a neutral) alone instead, where the tree
+    thinks no worse of it: its mean value at least as good from the mover's side, on
+    at least :data:`BACKED_FRACTION` of ``turn``'s visits. A mean value counts the
+    neutral kept (one unit), which the most visited turn's reward barely sees."""
+    sign = 1 if side == RED else -1
+    top = stats[0][1]
+    for t, n, _r, m, _b in stats:
+        if t == turn_stone(turn) and n >= BACKED_FRACTION * top and sign * m >= sign * mean:
+            return t, m
+    return turn, mean
 
 
 #: A 64-bit seed from SHA-256 of ``repr(parts)``: the playout recipe of rules.seeds.
