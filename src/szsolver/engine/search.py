@@ -26,9 +26,10 @@ Contracts
   goes on (the solver started, the bounds, the tree search every ``every`` seconds
   with its iterations so far); the tree runs in chunks, which give the same tree as
   one run, so reporting never changes the answer.
-* The turn: the most visited one, or with at most :data:`BACKED_TURNS` turns left
-  the best minimax backup of the means (:func:`choose`); the value: that turn's
-  mean (or backed) final value. Measurements behind these choices: docs/engine.md.
+* The turn: the most visited one (its stone alone where that looks as good, the
+  neutral kept), or with at most :data:`BACKED_TURNS` turns left the best minimax
+  backup of the means (:func:`choose`); the value: that turn's mean (or backed)
+  final value. Measurements behind these choices: docs/engine.md.
 """
 from __future__ import annotations
 
@@ -294,7 +295,8 @@ def iterations_for(pos, seconds: float) -> int:
 
 def choose(stats, side: int, how: str = "backed") -> tuple[int, float]:
     """The root turn to play and its value (Red's side) from ``Tree.backed_stats``:
-    ``"visits"``: the most visited child and its mean value; ``"backed"``: among the
+    ``"visits"``: the most visited child and its mean value (its stone alone instead
+    where :func:`_kept_neutral` keeps the neutral); ``"backed"``: among the
     children visited at least :data:`BACKED_FRACTION` as often as the most visited,
     the best minimax-backed value (then the most visits). (``Engine`` uses "backed"
     only with at most :data:`BACKED_TURNS` turns left: measured, docs/engine.md.)"""
