@@ -61,7 +61,7 @@ def solve_position(pos, *, all_turns: bool = False, time_limit: float | None = N
 
 def check_turn(pos, turn, *, time_limit: float | None = None, progress=None):
     from ..star.analysis import check
-    return check(pos, turn, engine_seconds=time_limit, progress=progress)
+    return check(pos, turn, time_limit=time_limit, progress=progress)
 
 
 def annotate_game(game, *, exact_turns: int | None = None, time_per_turn=None,

@@ -25,17 +25,23 @@ from dataclasses import dataclass
 
 from ..verdict import ESTIMATE_MARGIN, VERDICT_COUNTS, classify, verdict_count
 from ..errors import IllegalTurnError, InputError
-from .engine import DEFAULT_SECONDS, Engine
+from ..limits import check_seconds
+from .engine import DEFAULT_SECONDS, SOLVER_NODES_PER_SECOND, Engine
 from .groups import BLACK
 from .position import COLOUR_NAMES, Position, format_move, position_string
 from .solver import dead_cells, describe, solve
 
-__all__ = ["check", "annotate", "CheckResult", "Annotation", "EXACT_TURNS"]
+__all__ = ["check", "annotate", "plan", "Plan", "CheckResult", "Annotation", "EXACT_TURNS"]
 
 #: moves are valued exactly with at most this many live empty cells
 EXACT_TURNS = 14
 #: the solver's node budget per exact check (a check that runs out is estimated)
 EXACT_NODES = 3_000_000
+#: With a time limit, where the solver is tried, its share of the limit (the engine has
+#: the rest: late in a game a tree iteration is cheap, and a proof is worth more)
+SOLVER_SHARE = 0.5
+#: the least budget the engine is planned, however small the limit
+MIN_ENGINE_SECONDS = 0.01
 
 
 @dataclass
@@ -94,45 +100,63 @@ def _live(pos: Position) -> int:
     return (pos.empty & ~dead_cells(pos.board, pos.groups, pos.empty)).bit_count()
 
 
-def check(pos: Position, move: int, *, engine_seconds: float | None = None,
-          exact_turns: int = EXACT_TURNS, seed=0, progress=None) -> CheckResult:
+@dataclass(frozen=True)
+class Plan:
+    """The work a check does (:func:`plan`): the exact solver's node limit (0: not
+    tried) and the engine's budget in seconds for its judgement."""
+    solver_nodes: int
+    engine_seconds: float
+
+
+def plan(pos: Position, time_limit: float | None = None, *,
+         engine_seconds: float | None = None, exact_turns: int = EXACT_TURNS) -> Plan:
+    """The one split of a check's work at ``pos``, a pure function of the position's
+    live empty cells and the arguments. Without a time limit the solver gets
+    :data:`EXACT_NODES` (where it is tried) and the engine ``engine_seconds`` (default
+    :data:`DEFAULT_SECONDS`). With ``time_limit`` S the whole check shares S: where the
+    solver is tried, :data:`SOLVER_SHARE` of S as nodes at the engine's solver rate
+    (at most :data:`EXACT_NODES`), and the engine the rest (all of S elsewhere); the
+    parts add up to S. Where the solver proves the verdict the check ends early."""
+    tried = _live(pos) <= exact_turns
+    if time_limit is None:
+        return Plan(EXACT_NODES if tried else 0, engine_seconds or DEFAULT_SECONDS)
+    check_seconds(time_limit, "the time limit", none_ok=False)
+    nodes = min(EXACT_NODES, max(1000, int(SOLVER_SHARE * time_limit * SOLVER_NODES_PER_SECOND))) \
+        if tried else 0
+    return Plan(nodes, max(time_limit - nodes / SOLVER_NODES_PER_SECOND, MIN_ENGINE_SECONDS))
+
+
+def check(pos: Position, move: int, *, time_limit: float | None = None,
+          engine_seconds: float | None = None, exact_turns: int = EXACT_TURNS, seed=0,
+          progress=None) -> CheckResult:
     """The verdict on ``move`` in ``pos`` (IllegalTurnError when it is not legal).
-    ``progress``: the engine's callback (:meth:`.engine.Engine.analyse`), told as the
-    exact solver and the tree searches start and go on; the verdict is the same
-    without it."""
+    ``time_limit``: seconds for the whole check, split by :func:`plan` into fixed work
+    (the same answer on every run); else the solver gets :data:`EXACT_NODES` and the
+    engine ``engine_seconds``. ``progress``: the engine's callback
+    (:meth:`.engine.Engine.analyse`), told as the exact solver and the tree search
+    start and go on; the verdict is the same without it."""
     if not pos.legal(move):
         raise IllegalTurnError(pos._why_illegal(move))
     t0 = time.monotonic()
     mover = pos.side
-    if _live(pos) <= exact_turns:
+    work = plan(pos, time_limit, engine_seconds=engine_seconds, exact_turns=exact_turns)
+    if work.solver_nodes:
         if progress is not None:
-            progress("solver", 0, EXACT_NODES)
-        res = solve(pos, all_turns=True, node_limit=EXACT_NODES, progress=progress)
+            progress("solver", 0, work.solver_nodes)
+        res = solve(pos, all_turns=True, node_limit=work.solver_nodes, progress=progress)
         if res.exact:
             played = next(m.value for m in res.turns if m.turn == move)
             loss, verdict = classify(100 * res.value, 100 * played, mover)
             return CheckResult(position_string(pos), move, mover, "solver", res.best,
                                res.value, played, loss // 100, verdict,
                                time.monotonic() - t0, pos.board)
-    engine = Engine(engine_seconds or DEFAULT_SECONDS, seed=seed, solver_empty=exact_turns)
-    best = engine.analyse(pos, progress)
-    after = pos.after(move)
+    # the solver has had its chance: the engine's tree alone, built once
+    engine = Engine(work.engine_seconds, seed=seed, solver_empty=0)
+    best, played = engine.judge(pos, move, progress)
     best_moves, best_value = [best.turn], best.value
-    tree = None
-    if move == best.turn:
-        played = best.value
-    elif after.is_over():
-        played = after.value()
-    elif not best.exact and move >= 0 and best.turn >= 0:
-        # from the tree that valued the best move
-        tree = engine.value_of(pos, move, progress)
-    if tree is not None:
-        played = round(tree[0], 2)
-        if (played - best_value) * (1 if mover == BLACK else -1) > 0:
-            # the played move looks better than the engine's choice: the best found
-            best_moves, best_value = [move], played
-    elif move != best.turn and not after.is_over():
-        played = engine.analyse(after, progress).value
+    if (played - best_value) * (1 if mover == BLACK else -1) > 0:
+        # the played move looks better than the engine's choice: the best found
+        best_moves, best_value = [move], played
     loss, verdict = classify(round(100 * best_value), round(100 * played), mover, ESTIMATE_MARGIN)
     return CheckResult(position_string(pos), move, mover, "engine", best_moves, best_value,
                        played, loss / 100, verdict, time.monotonic() - t0, pos.board)

@@ -22,9 +22,16 @@ Contracts
   position as it stands; the engine swaps when it estimates Black ahead there. With
   ``pass`` the game can end only after the opponent passed: the engine then ends it
   when the score now is better for it than its estimate of playing on.
-* Deterministic: the budget is a number of iterations (seconds convert at the fixed
-  rate :data:`ITERATIONS_PER_SECOND`) and the random numbers come from SHA-256 of the
-  position string and the engine's seed (:func:`szsolver.rules.seeds.playout_rng_v1`).
+* Deterministic: the budget is fixed work, planned from the seconds by :func:`budget`
+  (solver nodes at :data:`SOLVER_NODES_PER_SECOND`, iterations at the cost
+  :func:`iteration_seconds` of the position), and the random numbers come from SHA-256
+  of the position string and the engine's seed
+  (:func:`szsolver.rules.seeds.playout_rng_v1`). The parts planned add up to the
+  budget, so ``best --time S`` takes about S seconds on the project's 2-core machine
+  (less where the solver proves the value early).
+* :meth:`Engine.judge` values the engine's move and another one from ONE tree, built
+  once: :data:`JUDGE_SHARE` of the iterations pick the engine's move, the rest at most
+  goes through the other move.
 * Progress (:meth:`Engine.analyse`'s ``progress``): ``progress("solver", nodes, node
   limit)`` as the exact solver starts (0 nodes) and goes on (the solver's ``progress``),
   then ``progress("tree", done, total)`` every
@@ -49,16 +56,31 @@ from .groups import BLACK, grid_mask, grid_score
 from .position import PASS, SWAP, Position, format_move, position_string
 from .solver import dead_cells, solve
 
-__all__ = ["Engine", "EngineResult", "RandomPlayer", "GreedyPlayer", "EnginePlayer",
-           "play_game", "ITERATIONS_PER_SECOND", "SOLVER_EMPTY", "DEFAULT_SECONDS"]
+__all__ = ["Engine", "EngineResult", "Budget", "budget", "iteration_seconds",
+           "RandomPlayer", "GreedyPlayer", "EnginePlayer", "play_game",
+           "ITERATIONS_PER_SECOND", "SOLVER_EMPTY", "DEFAULT_SECONDS"]
 
-#: iterations per second of budget (measured on the 2-core development machine,
-#: CPU time, standard board from the start; later positions run faster)
+#: iterations per second of budget on the standard board from the start (what
+#: ``Engine(iterations=...)`` counts as its seconds; a budget in seconds buys the
+#: iterations :func:`iteration_seconds` says the position affords)
 ITERATIONS_PER_SECOND = 10_000
+#: The tree search's CPU seconds per iteration: ``a + b * empty cells`` (a playout
+#: fills them all; the tree's selection is the rest, and grows with the tree). Fitted
+#: on ``check --time-limit 3`` at 10 positions of uniformly random play on the
+#: standard board (24,000-77,000 iterations each; load average 6-7 on the 2-core
+#: machine): 114 us an iteration at 75 empty cells, 76-82 at 34-41, 60 at 18; the fit
+#: is within 0.95-1.1 of each.
+ITERATION_COST = (4.0e-5, 1.0e-6)
 #: the exact solver is tried with at most this many live empty cells
 SOLVER_EMPTY = 14
 #: solver nodes per second of budget (the pure-Python search runs about 100,000/s)
 SOLVER_NODES_PER_SECOND = 100_000
+#: Where the solver is tried, its share of the budget (the tree search has the rest
+#: when it does not finish; so late a tree iteration is cheap).
+SOLVER_SHARE = 0.8
+#: :meth:`Engine.judge`: the share of the iterations that picks the engine's move; the
+#: other move gets at most the rest (more visits through it, or a search after it).
+JUDGE_SHARE = 0.8
 DEFAULT_SECONDS = 1.0
 #: RAVE: the weight of the all-moves-as-first mean is sqrt(K / (3 n + K))
 RAVE_K = 300
@@ -100,6 +122,35 @@ class EngineResult:
                 "seconds": round(self.seconds, 3)}
 
 
+@dataclass(frozen=True)
+class Budget:
+    """What a budget of ``seconds`` buys at one position (:func:`budget`): fixed work,
+    no clock, so the same position and budget give the same answer on every run."""
+    seconds: float
+    iterations: int            # the tree search's, when it runs
+    solver_nodes: int = 0      # the exact solver's node limit (0: it is not tried)
+
+
+def iteration_seconds(pos: Position) -> float:
+    """The tree search's seconds per iteration at ``pos`` (:data:`ITERATION_COST`)."""
+    a, b = ITERATION_COST
+    return a + b * pos.empty.bit_count()
+
+
+def budget(pos: Position, seconds: float, *, solver: bool = False) -> Budget:
+    """The one conversion of seconds into fixed work at ``pos``: a pure function of the
+    position's empty cells and the arguments. ``solver``: the exact solver is tried
+    first, with :data:`SOLVER_SHARE` of the seconds (at least 1,000 nodes); the tree
+    search has the rest. The parts add up to ``seconds``, except that a budget below the
+    solver's least nodes still gives the tree search its share."""
+    check_seconds(seconds, "the engine's budget", none_ok=False)
+    nodes = max(1000, int(SOLVER_SHARE * seconds * SOLVER_NODES_PER_SECOND)) if solver else 0
+    rest = max(seconds - nodes / SOLVER_NODES_PER_SECOND,
+               (1 - SOLVER_SHARE) * seconds if solver else 0.0)
+    iterations = int(min(MAX_ITERATIONS, max(MIN_ITERATIONS, rest / iteration_seconds(pos))))
+    return Budget(seconds, iterations, nodes)
+
+
 class _Node:
     __slots__ = ("move", "side", "children", "untried", "n", "w", "total", "amaf_n", "amaf_w")
 
@@ -125,19 +176,31 @@ def _reward(value: int, colour: int) -> float:
 class Engine:
     """MCTS with RAVE and the exact solver near the end (see the module doc).
 
-    ``seconds`` or ``iterations``: the budget (seconds convert to iterations at a fixed
-    rate, so answers are reproducible). ``seed``: any text or number. ``solver_empty``:
-    try the solver with at most this many live empty cells (0: never)."""
+    ``seconds`` or ``iterations``: the budget (seconds become fixed work at each
+    position by :func:`budget`; ``iterations``: exactly that many, the solver's nodes
+    as for ``iterations / ITERATIONS_PER_SECOND`` seconds). ``seed``: any text or
+    number. ``solver_empty``: try the solver with at most this many live empty cells
+    (0: never)."""
 
     def __init__(self, seconds: float | None = None, *, iterations: int | None = None,
                  seed=0, solver_empty: int = SOLVER_EMPTY):
         check_seconds(seconds, "the engine's budget")
-        if iterations is None:
-            iterations = int((seconds or DEFAULT_SECONDS) * ITERATIONS_PER_SECOND)
-        self.iterations = max(MIN_ITERATIONS, min(MAX_ITERATIONS, iterations))
-        self.seconds = seconds or self.iterations / ITERATIONS_PER_SECOND
+        if iterations is not None:
+            iterations = max(MIN_ITERATIONS, min(MAX_ITERATIONS, iterations))
+        self.fixed_iterations = iterations
+        self.seconds = seconds or (iterations / ITERATIONS_PER_SECOND if iterations
+                                   else DEFAULT_SECONDS)
         self.seed = seed
         self.solver_empty = solver_empty
+
+    def plan(self, pos: Position) -> Budget:
+        """The work the budget buys at ``pos`` (:func:`budget`; ``iterations`` given:
+        exactly those)."""
+        live = (pos.empty & ~_dead(pos)).bit_count()
+        plan = budget(pos, self.seconds, solver=live <= self.solver_empty)
+        if self.fixed_iterations is not None:
+            plan = Budget(plan.seconds, self.fixed_iterations, plan.solver_nodes)
+        return plan
 
     # --- the answer -------------------------------------------------------------------
     def analyse(self, pos: Position, progress=None) -> EngineResult:
@@ -146,28 +209,74 @@ class Engine:
         if pos.is_over():
             raise InputError("the game is over: there is no move to play")
         t0 = time.monotonic()
-        b = pos.board
-        live = pos.empty & ~_dead(pos)
-        if live.bit_count() <= self.solver_empty:
-            node_limit = max(1000, int(self.seconds * SOLVER_NODES_PER_SECOND))
+        plan = self.plan(pos)
+        if plan.solver_nodes:
             if progress is not None:
-                progress("solver", 0, node_limit)
-            res = solve(pos, node_limit=node_limit, progress=progress)
+                progress("solver", 0, plan.solver_nodes)
+            res = solve(pos, node_limit=plan.solver_nodes, progress=progress)
             if res.exact and res.best_complete:
                 return EngineResult(position_string(pos), res.best[0], res.value, True,
                                     "solver", res.value, res.value, list(res.best),
                                     pv=list(res.pv), nodes=res.nodes,
-                                    seconds=time.monotonic() - t0, board=b)
+                                    seconds=time.monotonic() - t0, board=pos.board)
             lower, upper, nodes = res.lower, res.upper, res.nodes
         else:
-            from .solver import _Search
-            lower, upper = _Search(pos, None, None).bounds(pos.black, pos.white)
-            nodes = 0
-        root = self._search(pos, progress=progress)
+            lower, upper, nodes = *_bounds(pos), 0
+        grow = self._search(pos, plan.iterations, progress=progress)
+        return self._result(pos, grow.root, lower, upper, nodes, t0)[0]
+
+    def judge(self, pos: Position, move: int, progress=None) -> tuple[EngineResult, float]:
+        """The engine's answer at ``pos`` (the tree search alone: a caller that wants a
+        proof has tried the solver) and its estimate of ``move`` (Black's side), both
+        from ONE tree, built once: :data:`JUDGE_SHARE` of the budget's iterations pick
+        the engine's move, then at most the rest run through ``move`` until it has as
+        many visits as the most visited move. A search after the move would be no match
+        for the estimate of the best move: it searches for the opponent, and is
+        optimistic for the opponent by about a point (measured on the 5x6 board at 1 s).
+        ``swap`` is valued from the same tree (minus the best stone's value); a pass
+        that does not end the game and a move on a dead cell (which the tree leaves
+        out) get a search after the move on the rest of the iterations. So the whole
+        judgement costs the budget's iterations at most. ``progress``: as
+        :meth:`analyse`'s, for the tree search."""
+        if pos.is_over():
+            raise InputError("the game is over: there is no move to play")
+        t0 = time.monotonic()
+        total = self.plan(pos).iterations if self.fixed_iterations is None \
+            else self.fixed_iterations
+        first = max(MIN_ITERATIONS, int(JUDGE_SHARE * total))
+        rest = max(total - first, MIN_ITERATIONS)
+        grow = self._search(pos, first, progress=progress, total=total)
+        res, stone = self._result(pos, grow.root, *_bounds(pos), 0, t0)
+        after = pos.after(move)
+        root = grow.root
+        if move == res.turn:
+            return res, res.value
+        if after.is_over():
+            return res, float(after.value())
+        if move == SWAP:
+            return res, -stone
+        child = next((c for c in root.children if c.move == move), None)
+        if child is None and move not in root.untried:
+            # a pass that plays on, or a dead cell: the tree has neither
+            other = Engine(iterations=rest, seed=self.seed, solver_empty=0)
+            return res, other.analyse(after).value
+        top = max((c.n for c in root.children), default=0)
+        want = max(MIN_ITERATIONS, min(top, rest))
+        have = child.n if child is not None else 0
+        if have < want:
+            grow(want - have, forced=move)
+            child = next(c for c in root.children if c.move == move)
+        res.iterations = root.n
+        res.seconds = time.monotonic() - t0
+        return res, round(child.total / child.n, 2)
+
+    def _result(self, pos, root, lower, upper, nodes, t0) -> tuple[EngineResult, float]:
+        """The answer from the tree below ``root``, and the value of its most visited
+        stone (Black's side, before a swap or pass replaces it)."""
         mover = pos.side
         ranked = sorted(root.children, key=lambda c: (-c.n, c.move))
         best = ranked[0]
-        value = best.total / best.n if best.n else 0.0
+        stone = value = best.total / best.n if best.n else 0.0
         move = best.move
         if pos.swap_open():
             # swap is worth minus the value of the position as it stands (White to move)
@@ -186,37 +295,14 @@ class Engine:
             node = max(node.children, key=lambda c: c.n, default=None)
         return EngineResult(position_string(pos), move, round(value, 2), False, "engine",
                             lower, upper, [move], cands, pv if move == best.move else [move],
-                            self.iterations, nodes, time.monotonic() - t0, board=b)
+                            root.n, nodes, time.monotonic() - t0, board=pos.board), stone
 
     # --- the tree search --------------------------------------------------------------
-    def value_of(self, pos: Position, move: int, progress=None) -> tuple[float, int] | None:
-        """The estimate of ``move`` (a stone, not a swap or pass) at ``pos`` from the
-        same tree as :meth:`analyse`'s (the same seed, so the same tree), with more
-        iterations through ``move`` until it has as many visits as the most visited
-        move (at most half the budget more): (mean final value through it, Black's
-        side; its visits). A search after the move would be no match for the
-        estimate of the best move: it searches for the opponent, and is optimistic
-        for the opponent by about a point (measured on the 5x6 board at 1 s). None
-        for a move on a dead cell, which the tree leaves out. ``progress``: as
-        :meth:`analyse`'s, for the tree search."""
-        grow = self._search(pos, keep=True, progress=progress)
-        root = grow.root
-        top = max((c.n for c in root.children), default=0)
-        want = max(MIN_ITERATIONS, min(top, self.iterations // 2))
-        child = next((c for c in root.children if c.move == move), None)
-        if child is None and move not in root.untried:
-            return None                 # a dead cell: the tree holds live cells only
-        have = child.n if child is not None else 0
-        if have < want:
-            grow(want - have, forced=move)
-            child = next(c for c in root.children if c.move == move)
-        return child.total / child.n, child.n
-
-    def _search(self, pos: Position, keep: bool = False, progress=None):
-        """The tree after the budget's iterations: its root, or (``keep``) the
-        function that grows it further (``grow(k, forced=move)``: k more iterations,
-        each through ``move`` at the root), with the root as ``grow.root``.
-        ``progress``: told ``("tree", done, total)`` as the budget's iterations run."""
+    def _search(self, pos: Position, iterations: int, progress=None, total=None):
+        """The function that grows the tree of ``pos`` (``grow(k, forced=move)``: k more
+        iterations, each through ``move`` at the root), after ``iterations`` of them;
+        its root is ``grow.root``. ``progress``: told ``("tree", done, total)`` as they
+        run (``total``: the iterations the caller plans in all, default these)."""
         b = pos.board
         rng = playout_rng_v1("star-engine", position_string(pos), self.seed)
         live = pos.empty & ~_dead(pos)
@@ -224,17 +310,15 @@ class Engine:
         root = _Node(-1, pos.side, cells[:])
         rng.shuffle(root.untried)
 
-        def grow(iterations, forced=None):
-            self._grow(pos, root, rng, cells, iterations, forced)
-        chunk = self.iterations if progress is None else REPORT_ITERATIONS
-        for done in range(0, self.iterations, chunk):     # the same tree as one run
+        def grow(k, forced=None):
+            self._grow(pos, root, rng, cells, k, forced)
+        chunk = iterations if progress is None else REPORT_ITERATIONS
+        for done in range(0, iterations, chunk):     # the same tree as one run
             if progress is not None:
-                progress("tree", done, self.iterations)
-            grow(min(chunk, self.iterations - done))
-        if keep:
-            grow.root = root
-            return grow
-        return root
+                progress("tree", done, total or iterations)
+            grow(min(chunk, iterations - done))
+        grow.root = root
+        return grow
 
     def _grow(self, pos, root, rng, cells, iterations, forced=None) -> None:
         b = pos.board
@@ -320,6 +404,12 @@ class Engine:
 
 def _dead(pos: Position) -> int:
     return dead_cells(pos.board, pos.groups, pos.empty)
+
+
+def _bounds(pos: Position) -> tuple[int, int]:
+    """What each colour already has and the most it could reach, as value bounds."""
+    from .solver import _Search
+    return _Search(pos, None, None).bounds(pos.black, pos.white)
 
 
 # --- players ------------------------------------------------------------------------------
