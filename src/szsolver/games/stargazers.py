@@ -281,10 +281,12 @@ def check(pos, game, o):
     data = {**res.to_json(), "seconds": round(time.monotonic() - start, 3)}
     if o.turn_number is not None:
         data = {"turn_number": o.turn_number, **data}
-    how = "proved" if res.method == "solver" else "estimated"
+    how = "proved" if res.method == "solver" else "estimated by the engine, not proved"
     text = (f"{res.mover.capitalize()} {res.turn}: {res.verdict} ({how}). Best turn "
             f"{res.best}; value {res.best_value:+g} best, {res.played_value:+g} played "
             f"(Red's side, 100 a point; a tie is +1 or -1 for who wins it).")
+    if not res.exact:
+        text += "\n" + res.proved_text()
     return answer(data, text, game)
 
 

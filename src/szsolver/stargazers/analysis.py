@@ -21,11 +21,12 @@ from dataclasses import dataclass
 
 from ..verdict import ESTIMATE_MARGIN, classify
 from ..errors import IllegalTurnError
+from ..limits import check_seconds
 from .base import RED, SIDE_NAMES
 from .record import Turn, parse_turn
 
-__all__ = ["CheckResult", "check", "annotate", "DEFAULT_SOLVER_NODES", "ENGINE_SECONDS",
-           "EXACT_TURNS"]
+__all__ = ["CheckResult", "check", "annotate", "plan", "Plan", "proved_bounds",
+           "DEFAULT_SOLVER_NODES", "ENGINE_SECONDS", "EXACT_TURNS"]
 
 #: the solver's node limit per proof when no limit is given
 DEFAULT_SOLVER_NODES = 300_000
@@ -35,6 +36,11 @@ ENGINE_SECONDS = 1.0
 #: turns are proved when at most this many playable cells are empty (earlier the
 #: solver would almost always stop at its limit: see docs/stargazers.md)
 EXACT_TURNS = 13
+#: With a time limit, where the solver is tried, the two proofs' share of the limit (the
+#: engine has the rest when they do not both succeed)
+SOLVER_SHARE = 0.5
+#: the least nodes a proof is given under a time limit (12 empty cells take about 10,000)
+MIN_SOLVER_NODES = 2_000
 
 
 def scale(margin: float, tie_won_by_red: bool | None = None) -> float:
@@ -45,28 +51,78 @@ def scale(margin: float, tie_won_by_red: bool | None = None) -> float:
 
 
 def _proved(position, node_limit, time_limit, progress=None):
-    """Red-side scaled value of ``position`` by the solver, or None past its limits;
+    """(Red-side scaled value of ``position`` by the solver, or None past its limits;
+    the solver's answer, None when the game is over; the nodes it searched).
     ``progress``: told ``("solver", nodes, node_limit)`` as the solver starts (0 nodes)
     and goes on."""
     from .solver import solve
     if position.is_over():
         r, b = position.scores()
-        return scale(r - b, position.winner() == RED), None
+        return scale(r - b, position.winner() == RED), None, 0
     if progress is not None:
         progress("solver", 0, node_limit)
     s = solve(position, all_turns=False, node_limit=node_limit, time_limit=time_limit,
               progress=progress)
     if not s.exact:
-        return None
+        return None, s, s.nodes
     red_margin = s.margin if s.side == "red" else -s.margin
-    return scale(red_margin, s.winner == "red"), s
+    return scale(red_margin, s.winner == "red"), s, s.nodes
+
+
+def proved_bounds(position) -> tuple[float, float]:
+    """The value's proved bounds at ``position`` (Red's side, verdict scale): each side's
+    final score lies between its assured score and its potential; a tie may go either
+    way (+1 or -1) unless the game is over."""
+    from .solver import _margin_bounds
+    if position.is_over():
+        r, b = position.scores()
+        v = scale(r - b, position.winner() == RED)
+        return v, v
+    lo, hi = _margin_bounds(position)
+    if position.side != RED:
+        lo, hi = -hi, -lo
+    return (100 * lo if lo else -1), (100 * hi if hi else 1)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The work a check does (:func:`plan`): each of the two proofs' node limit (0: the
+    solver is not tried; the second also gets what the first left) and the engine's
+    budget in seconds."""
+    solver_nodes: int
+    engine_seconds: float
+
+
+def plan(position, time_limit: float | None = None, *, node_limit: int | None = None,
+         engine_seconds: float = ENGINE_SECONDS, exact_turns: int = EXACT_TURNS) -> Plan:
+    """The one split of a check's work at ``position``: a pure function of its empty
+    cells and the arguments. Without a time limit each proof gets ``node_limit``
+    (default :data:`DEFAULT_SOLVER_NODES`) and the engine ``engine_seconds``. With
+    ``time_limit`` S the whole check shares S: where the solver is tried,
+    :data:`SOLVER_SHARE` of S as nodes at :data:`~.engine.EXACT_NODES` a second, half for
+    each proof (at most ``node_limit`` each), and the engine the rest (all of S
+    elsewhere); the parts add up to S. Where both proofs succeed the check ends early."""
+    from .engine import EXACT_NODES
+    tried = position.empty.bit_count() <= exact_turns
+    if time_limit is None:
+        return Plan(node_limit or DEFAULT_SOLVER_NODES if tried else 0, engine_seconds)
+    check_seconds(time_limit, "the time limit", none_ok=False)
+    if not tried:
+        return Plan(0, time_limit)
+    nodes = max(MIN_SOLVER_NODES, int(SOLVER_SHARE * time_limit * EXACT_NODES) // 2)
+    if node_limit is not None:
+        nodes = min(nodes, node_limit)
+    return Plan(nodes, max(time_limit - 2 * nodes / EXACT_NODES,
+                           (1 - SOLVER_SHARE) * time_limit))
 
 
 @dataclass
 class CheckResult:
     """A judged turn (Stars' Zone's and Star's :class:`CheckResult` by name): ``turn``, ``mover``, ``verdict``, ``loss`` (verdict scale),
     ``method`` ('solver' or 'engine'), ``best_value`` and ``played_value`` (Red's side,
-    verdict scale), ``best`` (a best turn), the ``position`` it was played in."""
+    verdict scale), ``best`` (a best turn), the ``position`` it was played in,
+    ``bounds_before`` and ``bounds_played``: the values' proved bounds (lower, upper),
+    the values themselves when proved."""
     turn: Turn
     mover: str
     verdict: str
@@ -76,6 +132,14 @@ class CheckResult:
     played_value: float
     best: Turn
     position: str = ""
+    bounds_before: tuple | None = None
+    bounds_played: tuple | None = None
+
+    def __post_init__(self):
+        if self.bounds_before is None:
+            self.bounds_before = (self.best_value, self.best_value)
+        if self.bounds_played is None:
+            self.bounds_played = (self.played_value, self.played_value)
 
     @property
     def exact(self) -> bool:
@@ -86,7 +150,20 @@ class CheckResult:
         return {"game": "stargazers", "position": self.position, "played": str(self.turn),
                 "mover": self.mover, "verdict": self.verdict, "loss": self.loss,
                 "method": self.method, "exact": self.exact, "best_value": self.best_value,
-                "played_value": self.played_value, "best": [str(self.best)]}
+                "played_value": self.played_value, "best": [str(self.best)],
+                "lower": {"value_before": self.bounds_before[0],
+                          "played_value": self.bounds_played[0]},
+                "upper": {"value_before": self.bounds_before[1],
+                          "played_value": self.bounds_played[1]}}
+
+    def proved_text(self) -> str:
+        """What is proved beside an estimate (empty when the values are)."""
+        if self.exact:
+            return ""
+        (b0, b1), (p0, p1) = self.bounds_before, self.bounds_played
+        return (f"Proved: the value before the turn between {b0:+g} and {b1:+g}, after it "
+                f"between {p0:+g} and {p1:+g} (each side's score between its assured "
+                "score and its potential).")
 
 
 def _after(position, turn):
@@ -104,9 +181,23 @@ def check(position, turn, *, node_limit: int | None = None, time_limit: float | 
           progress=None) -> CheckResult:
     """Judge ``turn`` (text ``17`` / ``17,23`` or a Turn) played in ``position``: by the
     solver when at most ``exact_turns`` playable cells are empty and it proves both
-    values within its limits, else by the engine. ``progress``: the engine's callback
+    values within its limits, else by the engine. ``time_limit``: seconds for the whole
+    check, split by :func:`plan` into fixed work (the same answer on every run);
+    ``node_limit``: each proof's nodes at most. ``progress``: the engine's callback
     (:mod:`.engine`), told as the solver and the tree search start and go on; the
     verdict is the same without it."""
+    work = plan(position, time_limit, node_limit=node_limit, engine_seconds=engine_seconds,
+                exact_turns=exact_turns)
+    return _judge(position, turn, work.solver_nodes > 0, work.solver_nodes, None,
+                  work.engine_seconds, progress)
+
+
+def _judge(position, turn, tried: bool, nodes: int | None, solver_time: float | None,
+           engine_seconds: float, progress=None) -> CheckResult:
+    """The judgement: with ``tried``, two proofs of ``nodes`` each (None: no node limit;
+    the second also gets what the first left; ``solver_time``: each one's time limit,
+    annotate's), else (or when one stops) the engine's estimates on ``engine_seconds``
+    of budget."""
     if isinstance(turn, str):
         turn = parse_turn(turn)
     turn = Turn(turn)
@@ -117,19 +208,17 @@ def check(position, turn, *, node_limit: int | None = None, time_limit: float | 
         raise IllegalTurnError(f"turn {turn}: {position.side_name} has "
                                f"{position.placements_left} placement(s) left in this turn")
     after = _after(position, turn)
-    if node_limit is None and time_limit is None:
-        node_limit = DEFAULT_SOLVER_NODES
-    best = played = None
-    if position.empty.bit_count() <= exact_turns:
-        best = _proved(position, node_limit, time_limit, progress)
-        played = _proved(after, node_limit, time_limit, progress) if best is not None else None
-    if best is not None and played is not None:
-        best_v, sol = best
-        played_v = played[0]
+    best_v = played = None
+    if tried:
+        best_v, sol, used = _proved(position, nodes, solver_time, progress)
+        if best_v is not None:
+            played = _proved(after, None if nodes is None else 2 * nodes - used,
+                             solver_time, progress)[0]
+    if best_v is not None and played is not None:
         line = sol.pv[:len(turn)] or list(turn)
-        loss, verdict = classify(best_v, played_v, mover)
-        return CheckResult(turn, SIDE_NAMES[mover], verdict, loss, "solver", best_v, played_v,
-                     Turn(line), str(position))
+        loss, verdict = classify(best_v, played, mover)
+        return CheckResult(turn, SIDE_NAMES[mover], verdict, loss, "solver", best_v, played,
+                           Turn(line), str(position))
     from .engine import Engine
     # both values from one tree: see Engine.judge
     j = Engine(engine_seconds, seed="check", exact=False).judge(position, turn, progress)
@@ -141,26 +230,35 @@ def check(position, turn, *, node_limit: int | None = None, time_limit: float | 
     elif sign * (played_v - best_v) > 0:
         # the played turn looks better than the engine's choice: the best found
         best_v, best_turn = played_v, list(turn)
+    # the loss of the values shown (rounded first, so that it is their difference)
+    best_v, played_v = round(best_v, 1), round(played_v, 1)
     loss, verdict = classify(best_v, played_v, mover, ESTIMATE_MARGIN)
     return CheckResult(turn, SIDE_NAMES[mover], verdict, round(loss, 1), "engine",
-                 round(best_v, 1), round(played_v, 1), Turn(best_turn), str(position))
+                       best_v, played_v, Turn(best_turn), str(position),
+                       proved_bounds(position), proved_bounds(after))
 
 
 def annotate(game, *, node_limit: int | None = None, time_limit: float | None = None,
              engine_seconds: float = ENGINE_SECONDS, progress=None,
              exact_turns: int = EXACT_TURNS) -> list[CheckResult]:
-    """Judge every turn of ``game`` (a :class:`.record.GameRecord`), as :func:`check` does.
-    ``progress``: optional callable(done, total, text) before each turn is judged
-    (``done`` the turns judged so far, ``total`` the game's, ``text`` the next one) and
-    once at the end; the judgements are the same without it."""
+    """Judge every turn of ``game`` (a :class:`.record.GameRecord`), as :func:`check`
+    does without a time limit (so ``check GAME --turn N`` and row N agree): each proof
+    within ``node_limit`` and ``time_limit`` seconds (a proof they stop leaves the turn
+    estimated; neither given: :data:`DEFAULT_SOLVER_NODES`), the engine on
+    ``engine_seconds`` a turn. ``progress``: optional callable(done, total,
+    text) before each turn is judged (``done`` the turns judged so far, ``total`` the
+    game's, ``text`` the next one) and once at the end; the judgements are the same
+    without it."""
     out = []
     n = len(game.turns)
     for i, t in enumerate(game.turns):
         if progress is not None:
             progress(i, n, f"turn {i + 1}, {game.where(i)}")
-        out.append(check(game.position_before(i), t, node_limit=node_limit,
-                         time_limit=time_limit, engine_seconds=engine_seconds,
-                         exact_turns=exact_turns))
+        position = game.position_before(i)
+        tried = position.empty.bit_count() <= exact_turns
+        if node_limit is None and time_limit is None:
+            node_limit = DEFAULT_SOLVER_NODES
+        out.append(_judge(position, t, tried, node_limit, time_limit, engine_seconds))
     if progress is not None:
         progress(n, n, "done")
     return out

@@ -9,12 +9,16 @@ mean final margin of the games through it. Seeds come from :mod:`szsolver.rules.
 style text (hashlib), so a given budget gives the same answer on every run.
 
 When at most :data:`EXACT_TURNS` playable cells are empty the exact solver
-(:mod:`.solver`) answers instead, within :data:`EXACT_NODES` nodes a second of budget
-(beyond that the search goes on as above).
+(:mod:`.solver`) answers instead, within :data:`SOLVER_SHARE` of the budget at
+:data:`EXACT_NODES` nodes a second (beyond that the search goes on as above, on the
+rest).
 
-A budget is a number of iterations: ``seconds`` times :data:`ITERATIONS_PER_SECOND`
-(measured on the 12-star board), so that the answer does not depend on the machine's
-load.
+A budget is fixed work planned from the seconds by :func:`budget`: solver nodes, and
+iterations at the cost :func:`iteration_seconds` of the position (its board and empty
+cells), so that the answer does not depend on the machine's load, and the parts add up
+to the seconds: ``best --time S`` takes about S seconds on the project's 2-core
+machine, on every board. :meth:`Engine.judge` spends the same budget in all (its
+shares: :data:`JUDGE_FIRST`, :data:`JUDGE_SECOND`, the rest for the two turns' focus).
 
 Progress (:meth:`Engine.analyse`'s and :meth:`Engine.judge`'s ``progress``):
 ``progress("solver", nodes, node limit)`` as the exact solver starts (0 nodes) and
@@ -42,17 +46,31 @@ from ..rules.bits import popcount
 from .base import BLUE, RED, SIDE_NAMES, side_of_placement
 from .fast import inspired_mask, legal_mask
 
-__all__ = ["Engine", "EngineResult", "EXACT_TURNS", "EXACT_NODES", "ITERATIONS_PER_SECOND",
-           "random_player", "greedy_player", "engine_player", "play_game"]
+__all__ = ["Engine", "EngineResult", "Budget", "budget", "iteration_seconds", "EXACT_TURNS",
+           "EXACT_NODES", "random_player", "greedy_player", "engine_player", "play_game"]
 
 #: the exact solver takes over at this many empty playable cells (or fewer)
 EXACT_TURNS = 12
 #: ... within this many search nodes per second of budget (the solver visits about
 #: 20 000 - 40 000 nodes a CPU second), at least 2 000
 EXACT_NODES = 20_000
-#: iterations a second of budget buys (measured: 500-900 playouts per CPU second in a
-#: 12-star game, 300 on 18-star, 95 on 27-star, on the project's test machine)
-ITERATIONS_PER_SECOND = 500
+#: where the solver is tried, its share of the budget (the tree search has the rest
+#: when it does not prove the value)
+SOLVER_SHARE = 0.5
+#: The tree search's CPU seconds per iteration: ``a + b * empty cells * playable cells``
+#: (a playout fills the empty cells, each placement's legality and the score work on
+#: masks as wide as the board). Measured on the project's 2-core machine (load average
+#: 7), 80-400 iterations from the start, a third and two thirds of random play: 1.48,
+#: 1.16 and 0.63 ms an iteration on the 12-star board (39 cells), 4.5, 3.3 and 1.9 on
+#: 18-star (66), 12.6, 9.7 and 5.6 on 27-star (111). ``b`` is the fit (1.0e-6, within
+#: 0.85-1.1 of each) raised by 1.28, so that the 12-star board from the start costs 2 ms
+#: (500 iterations a second of budget, the rate before: 500-900 playouts a CPU second
+#: measured there) and the command's start-up and the tree's growth fit in the budget.
+ITERATION_COST = (5e-5, 1.28e-6)
+#: :meth:`Engine.judge`: the first search's share of the budget's iterations, and (for
+#: a turn of two placements) the share that chooses the engine's second placement; the
+#: rest at most goes to the focus on the two turns
+JUDGE_FIRST, JUDGE_SECOND = 0.6, 0.2
 _C = 0.7   # UCT exploration
 #: below this many iterations an estimate is a rough guess (measured: 50 iterations
 #: barely visit each of the 30-60 placements once and lose to the greedy player; from
@@ -151,10 +169,38 @@ class EngineResult:
                 "seconds": round(self.seconds, 3)}
 
 
+@dataclass(frozen=True)
+class Budget:
+    """What a budget of ``seconds`` buys at one position (:func:`budget`): fixed work,
+    no clock, so the same position and budget give the same answer on every run."""
+    seconds: float
+    iterations: int            # the tree search's, when it runs
+    solver_nodes: int = 0      # the exact solver's node limit (0: it is not tried)
+
+
+def iteration_seconds(position) -> float:
+    """The tree search's seconds per iteration at ``position`` (:data:`ITERATION_COST`)."""
+    a, b = ITERATION_COST
+    return a + b * popcount(position.empty) * popcount(position.board.playable)
+
+
+def budget(position, seconds: float, *, solver: bool = False) -> Budget:
+    """The one conversion of seconds into fixed work at ``position``: a pure function of
+    its board, its empty cells and the arguments. ``solver``: the exact solver is tried
+    first, with :data:`SOLVER_SHARE` of the seconds at :data:`EXACT_NODES` a second (at
+    least 2,000 nodes); the tree search has the rest (at least one iteration). The parts
+    add up to ``seconds``, except that a budget below the solver's least nodes still
+    gives the tree search its share."""
+    check_seconds(seconds, "the engine's budget", none_ok=False)
+    nodes = max(2000, int(SOLVER_SHARE * seconds * EXACT_NODES)) if solver else 0
+    rest = max(seconds - nodes / EXACT_NODES, (1 - SOLVER_SHARE) * seconds if solver else 0)
+    return Budget(seconds, max(1, int(rest / iteration_seconds(position))), nodes)
+
+
 class Engine:
     """``Engine(seconds, seed=...)``: ``analyse(position)`` gives an :class:`EngineResult`.
-    ``seconds`` is a budget of ``seconds * ITERATIONS_PER_SECOND`` iterations
-    (``wall_clock=True``: real seconds instead). ``exact``: use the solver near the end."""
+    ``seconds`` is a budget of fixed work (:func:`budget`; ``wall_clock=True``: real
+    seconds of tree search instead). ``exact``: use the solver near the end."""
 
     def __init__(self, seconds: float = 1.0, *, seed="0", wall_clock: bool = False,
                  exact: bool = True):
@@ -169,11 +215,12 @@ class Engine:
         (the answer is the same with or without it)."""
         if position.is_over():
             raise InputError("the game is over: there is no placement to make")
-        start = time.process_time()
+        start, began = time.process_time(), time.monotonic()
         side = position.side
-        if self.exact and popcount(position.empty) <= EXACT_TURNS:
+        plan = self.plan(position)
+        if plan.solver_nodes:
             from .solver import solve
-            nodes = max(2000, int(self.seconds * EXACT_NODES))
+            nodes = plan.solver_nodes
             if progress is not None:
                 progress("solver", 0, nodes)
             s = solve(position, all_turns=False, node_limit=nodes, progress=progress)
@@ -182,20 +229,27 @@ class Engine:
                                 win_rate=1.0 if s.winner == SIDE_NAMES[side] else 0.0,
                                 side=SIDE_NAMES[side], best=s.best, pv=s.pv,
                                 nodes=s.nodes, seconds=time.process_time() - start)
-        return self._search(position, start, progress)
+        return self._search(position, start, plan.iterations, progress, began)
 
-    def _search(self, position, start, progress=None) -> EngineResult:
+    def plan(self, position) -> Budget:
+        """The work the budget buys at ``position`` (:func:`budget`; the solver is tried
+        with ``exact`` and at most :data:`EXACT_TURNS` empty cells)."""
+        return budget(position, self.seconds,
+                      solver=self.exact and popcount(position.empty) <= EXACT_TURNS)
+
+    def _search(self, position, start, iterations, progress=None, began=None) -> EngineResult:
+        """The tree search's answer after ``iterations`` (``wall_clock``: until the
+        budget's seconds from ``began``, the analysis's start, are spent)."""
         tree = _Tree(position, _rng(f"{self.seed}:{position}"))
-        budget = max(1, int(self.seconds * ITERATIONS_PER_SECOND))
         if self.wall_clock:
-            deadline = time.monotonic() + self.seconds
+            deadline = (began or time.monotonic()) + self.seconds
             tree.run(1)
             while time.monotonic() < deadline:
                 if progress is not None and tree.iterations % REPORT_ITERATIONS == 0:
                     progress("tree", tree.iterations, None)
                 tree.run(1)
         else:
-            _grow(tree, budget, progress)
+            _grow(tree, iterations, progress)
         root = tree.root
         ranked = sorted(root.children.items(), key=lambda kv: (-kv[1].visits, kv[0]))
         cands = [{"placement": c, "visits": ch.visits,
@@ -213,8 +267,10 @@ class Engine:
         at ``position``, both from ONE tree, so that they are comparable: the search
         picks the engine's turn (the most visited line of as many placements), then
         runs more iterations through ``turn`` until it has as many visits as the
-        engine's turn (at most half the budget more). Two separate searches would not
-        do: each is optimistic for the side it searches for, so the value after a turn
+        engine's turn. The shares add up to the budget's iterations (:func:`budget`,
+        the tree search alone): :data:`JUDGE_FIRST` for the first search,
+        :data:`JUDGE_SECOND` for the second placement, the rest at most (split between
+        the two turns) for the focus. Two separate searches would not do: each is optimistic for the side it searches for, so the value after a turn
         (searched for the opponent) sits below the value before it (searched for the
         mover) by the searches' bias alone, and the engine's own turn was judged a
         blunder. Returns ``{"best": placements, "best_value": v, "played_value": v,
@@ -223,20 +279,23 @@ class Engine:
         the module doc)."""
         turn = list(turn)
         tree = _Tree(position, _rng(f"{self.seed}:{position}"))
-        budget = max(1, int(self.seconds * ITERATIONS_PER_SECOND))
-        _grow(tree, budget, progress)
+        total = budget(position, self.seconds).iterations
+        two = len(turn) > 1
+        first = max(1, int((JUDGE_FIRST if two else JUDGE_FIRST + JUDGE_SECOND) * total))
+        _grow(tree, first, progress)
         # The engine's turn, a placement at a time: the most visited placement, then
         # (for a second placement) more iterations through it before choosing among
         # its children, which the first run left with a visit or two each.
         best = tree.line(1)
         while len(best) < len(turn):
-            tree.run(budget // 2, forced=best)
+            tree.run(int(JUDGE_SECOND * total), forced=best)
             nxt = tree.line(len(best) + 1, start=best)
             if len(nxt) == len(best):
                 break
             best = nxt
-        # Both turns' estimates on searches of the same size.
-        want = max(MIN_JUDGE_VISITS, min(tree.node(best).visits, budget // 2))
+        # Both turns' estimates on searches of the same size, on what is left.
+        left = max(total - tree.iterations, 0)
+        want = max(MIN_JUDGE_VISITS, min(tree.node(best).visits, left // 2))
         for line in (best, turn):
             node = tree.node(line)
             have = node.visits if node is not None else 0
