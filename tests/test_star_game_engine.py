@@ -204,3 +204,108 @@ def test_best_says_how_little_an_estimate_rests_on():
     r = _run("best", start, "--time", "0.2", "--json")
     assert json.loads(r.output)["iterations"] >= ROUGH_ITERATIONS
     assert "rough guess" not in _run("best", start, "--time", "0.2").output
+
+
+# --- budgets: a limit is the whole of the work, planned from the seconds ----------------
+
+def check_turn(pos, move, time_limit):
+    """What ``szsolver check SOURCE TURN --time-limit S`` runs on a Star position."""
+    from szsolver.games.star import check_turn as command_check
+    return command_check(pos, move, time_limit=time_limit)
+
+
+def _counting(monkeypatch):
+    """Count the trees the engine builds and the iterations it grows them by."""
+    from szsolver.star import engine as star_engine
+    seen = {"trees": 0, "iterations": 0}
+    search, grow = star_engine.Engine._search, star_engine.Engine._grow
+
+    def counted_search(self, *a, **k):
+        seen["trees"] += 1
+        return search(self, *a, **k)
+
+    def counted_grow(self, pos, root, rng, cells, iterations, forced=None):
+        seen["iterations"] += iterations
+        return grow(self, pos, root, rng, cells, iterations, forced)
+    monkeypatch.setattr(star_engine.Engine, "_search", counted_search)
+    monkeypatch.setattr(star_engine.Engine, "_grow", counted_grow)
+    return seen
+
+
+def _swap_open():
+    """White to move after Black's first stone, on the 4x5 board."""
+    board = by_name("4x5")
+    return Position(board).after(parse_move("C3", board))
+
+
+@pytest.mark.parametrize("which", ["another stone", "swap"])
+def test_check_builds_the_engine_tree_once_within_its_limit(monkeypatch, which):
+    """The engine's move and the played one are valued in one tree, built once, and
+    the whole check grows it by at most the iterations its limit buys (it built the
+    tree twice, once for the engine's move and again for the played one, and swap
+    needed a third search: 2-2.7 times the limit)."""
+    pos = _swap_open()
+    first = check_turn(pos, SWAP, time_limit=0.3)
+    move = SWAP if which == "swap" else next(
+        m for m in pos.legal_turns(passes=False) if m >= 0 and m not in first.best)
+    seen = _counting(monkeypatch)
+    r = check_turn(pos, move, time_limit=0.3)
+    assert r.method == "engine"
+    assert seen["trees"] == 1
+    from szsolver.star.analysis import plan
+    from szsolver.star.engine import budget
+    work = plan(pos, 0.3)
+    assert work.solver_nodes == 0 and work.engine_seconds == 0.3      # too early to prove
+    assert seen["iterations"] <= budget(pos, 0.3).iterations
+
+
+def test_a_checks_limit_is_split_so_its_parts_add_up_and_the_answer_repeats(monkeypatch):
+    """Where the solver is tried, it gets its share of the limit as nodes (no clock) and
+    the engine the rest; a proof ends the check early with the solver's verdict; the
+    same limit gives the same answer. (The solver had 3 M nodes whatever the limit.)"""
+    from szsolver.star import analysis
+    pos = Position.from_string(LATE)
+    limits = []
+    real = analysis.solve
+
+    def solve_(*a, **k):
+        limits.append((k.get("node_limit"), k.get("time_limit")))
+        return real(*a, **k)
+    monkeypatch.setattr(analysis, "solve", solve_)
+    full = solve(pos, all_turns=True)
+    for mv in full.turns:
+        r = check_turn(pos, mv.turn, time_limit=0.5)
+        assert r.exact and r.played_value == mv.value and r.best_value == full.value
+    (nodes, seconds), = set(limits)
+    assert seconds is None and nodes < analysis.EXACT_NODES
+    from szsolver.star.engine import SOLVER_NODES_PER_SECOND
+    work = analysis.plan(pos, 0.5)
+    assert nodes == work.solver_nodes
+    assert work.solver_nodes / SOLVER_NODES_PER_SECOND + work.engine_seconds == \
+        pytest.approx(0.5)
+    assert analysis.plan(pos).solver_nodes == analysis.EXACT_NODES   # no limit
+    early = _swap_open()
+    m = early.legal_turns(passes=False)[-1]
+    assert check_turn(early, m, time_limit=0.2).to_json() | {"seconds": 0} == \
+        check_turn(early, m, time_limit=0.2).to_json() | {"seconds": 0}
+
+
+def test_best_splits_its_budget_between_the_solver_and_the_tree(monkeypatch):
+    """Where the solver is tried and does not finish, the tree search gets the rest of
+    the budget, not the whole budget again; a budget buys more iterations where they
+    cost less (late in a game)."""
+    from szsolver.star import engine as star_engine
+    board = by_name("5x6")
+    pos = Position(board)
+    rng = __import__("random").Random(4)
+    while pos.empty.bit_count() > 14:
+        pos = pos.after(rng.choice(pos.legal_turns(passes=False)))
+    monkeypatch.setattr(star_engine, "solve", lambda *a, **k: solve(pos, node_limit=10))
+    res = Engine(0.2).analyse(pos)
+    assert res.method == "engine" and res.iterations < 0.2 * star_engine.ITERATIONS_PER_SECOND
+    from szsolver.star.engine import SOLVER_NODES_PER_SECOND, budget, iteration_seconds
+    plan = budget(pos, 0.2, solver=True)
+    assert res.iterations == plan.iterations
+    assert plan.solver_nodes / SOLVER_NODES_PER_SECOND + \
+        plan.iterations * iteration_seconds(pos) <= 0.2
+    assert budget(pos, 1).iterations > budget(Position(board), 1).iterations
