@@ -212,3 +212,90 @@ def test_exact_turns_takes_what_the_docs_and_the_help_say():
             f"empty cells (0 to {MAX}, default {EXACT_TURNS}: the exact solver's reach)")
     code, out = run("annotate", record, "--exact-turns", str(MAX), "--json")
     assert code == 0 and [j["method"] for j in json.loads(out)["turns"]] == ["solver"] * 2
+
+
+# --- budgets: a limit is the whole of the work, planned from the seconds ----------------
+
+def _check_turn(pos, turn, time_limit):
+    """What ``szsolver check SOURCE TURN --time-limit S`` runs on a Stargazers position."""
+    from szsolver.games.stargazers import check_turn
+    return check_turn(pos, turn, time_limit=time_limit)
+
+
+def test_a_checks_limit_covers_the_solver_and_the_engine(monkeypatch):
+    """With --time-limit S the two proofs get node limits (no clock: the same answer on
+    every run) and the engine the rest of S; the parts add up to S. (The limit bounded
+    each proof's CPU time alone, and the engine had its own second whatever S was.)"""
+    from szsolver.stargazers import analysis, engine as sg_engine, solver as sg_solver
+    p = endgame("limit-split", 13)
+    turn = str(p.legal_placements()[0])
+    solves, engines = [], []
+    real_solve, real_init = sg_solver.solve, sg_engine.Engine.__init__
+
+    def solve_(position, **k):
+        solves.append((k.get("node_limit"), k.get("time_limit")))
+        return real_solve(position, **{**k, "node_limit": 10, "time_limit": None})
+
+    def init_(self, seconds=1.0, **k):
+        engines.append(seconds)
+        real_init(self, seconds, **k)
+    monkeypatch.setattr(sg_solver, "solve", solve_)
+    monkeypatch.setattr(sg_engine.Engine, "__init__", init_)
+    a = _check_turn(p, turn, 2.0)
+    assert a.method == "engine"                   # the proofs stopped (10 nodes)
+    assert [t for _, t in solves] == [None]       # no clock: the first stopped at its nodes
+    (nodes, _), = solves
+    work = analysis.plan(p, 2.0)
+    assert nodes == work.solver_nodes and engines == [work.engine_seconds]
+    assert 2 * work.solver_nodes / sg_engine.EXACT_NODES + work.engine_seconds == \
+        pytest.approx(2.0)
+    assert analysis.plan(endgame("limit-early", 25), 2.0) == analysis.Plan(0, 2.0)
+    b = _check_turn(p, turn, 2.0)
+    assert a.to_json() == b.to_json()
+    # a proof ends the check early (the second gets what the first left), with the
+    # solver's verdict, as without a limit
+    monkeypatch.undo()
+
+    def scaled(v):                      # brute's 2 a point (a tie +1 / -1): 100 a point
+        return v if abs(v) == 1 else 50 * v
+    p = endgame("limit-exact", 9)
+    for c in p.legal_placements()[:3]:
+        r = _check_turn(p, str(c), 1.0)
+        assert r.exact and r.played_value == scaled(brute(p.after(c))), c
+        assert r.best_value == scaled(brute(p))
+        assert r.to_json() == _check_turn(p, str(c), None).to_json()
+
+
+def test_the_judge_spends_its_budget_once():
+    """Engine.judge's first search, the second placement's and the focus on the two
+    turns add up to the budget's iterations (they took up to 2.5 times: the whole
+    budget, half again for the second placement, up to half for each focus)."""
+    from szsolver.stargazers.engine import MIN_JUDGE_VISITS, Engine, budget
+    p = fast.Position("stargazers:12-star:1-2:r=9:b=16,23")
+    turn = [c for c in p.legal_placements()[:1]]
+    turn.append(p.after(turn[0]).legal_placements()[0])
+    j = Engine(0.3, seed="x").judge(p, turn)
+    assert j["iterations"] <= budget(p, 0.3).iterations + 2 * MIN_JUDGE_VISITS
+    assert j == Engine(0.3, seed="x").judge(p, turn)
+
+
+def test_a_budget_buys_fewer_iterations_where_they_cost_more():
+    """best --time S takes about S on every board: an iteration on the 27-star board
+    costs about eight times one on 12-star (the same 500 iterations a second took 6 s
+    a second of budget there)."""
+    from szsolver.stargazers.engine import Engine
+    small = Engine(0.1).analyse(fast.Position(board="12-star")).iterations
+    large = Engine(0.1).analyse(fast.Position(board="27-star")).iterations
+    assert large * 5 < small
+
+
+def test_an_estimated_check_says_what_is_proved():
+    code, out = run("check", "stargazers:12-star:1-2:r=9:b=16,23", "42,6", "--time-limit",
+                    "0.2")
+    assert code == 0, out
+    assert "(estimated by the engine, not proved)" in out
+    assert "Proved: the value before the turn between" in out
+    code, out = run("check", "stargazers:12-star:1-2:r=9:b=16,23", "42,6", "--time-limit",
+                    "0.2", "--json")
+    data = json.loads(out)
+    assert data["lower"]["value_before"] <= data["upper"]["value_before"]
