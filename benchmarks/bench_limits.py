@@ -7,6 +7,7 @@ turn drawn uniformly from the legal ones; the judged turn too).
     python benchmarks/bench_limits.py check star --seconds 3 --positions 8
     python benchmarks/bench_limits.py best stargazers --seconds 2 --positions 8
     python benchmarks/bench_limits.py annotate star --seconds 0.1 --positions 2
+    python benchmarks/bench_limits.py check stargazers --seconds 1 --empty 13
 
 Prints one row per run (the position's empty cells, the turns played, the wall and
 CPU seconds and their ratios to the budget: for ``annotate`` the budget is the time per
@@ -33,9 +34,10 @@ def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def _games(game: str, n: int, seed: int, board: str, whole: bool):
-    """(kind, record) by uniformly random legal play: the start (no turn), the middle,
-    ``n`` random lengths (``whole``: every game played to the end)."""
+def _games(game: str, n: int, seed: int, board: str, whole: bool, empty=None):
+    """(kind, record, turn to judge) by uniformly random legal play: the start (no
+    turn), the middle, ``n`` random lengths (``whole``: every game played to the end;
+    ``empty``: ``n`` games played to that many empty cells, the solver's reach)."""
     rng = random.Random(f"limits-{game}-{seed}")
     if game == "star":
         from szsolver.star.record import GameRecord
@@ -46,8 +48,9 @@ def _games(game: str, n: int, seed: int, board: str, whole: bool):
         rec = lambda: GameRecord({"Board": board})                            # noqa: E731
         turns = lambda g: sg_game.legal_turns(g.final)                        # noqa: E731
     size = _empty(rec().start)
-    lengths = [("start", 0), ("mid-game", size // 2)] if not whole else []
-    lengths += [("random", size if whole else rng.randrange(size - 1)) for _ in range(n)]
+    lengths = [("start", 0), ("mid-game", size // 2)] if not (whole or empty) else []
+    lengths += [("random", size if whole else size - empty if empty
+                 else rng.randrange(size - 1)) for _ in range(n)]
     for kind, length in lengths:
         g = rec()
         while _empty(g.start) - _empty(g.final) < length and not g.final.is_over():
@@ -82,6 +85,8 @@ def main() -> None:
                     help="random positions (besides the start and the middle; annotate: games)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--board", default=None)
+    ap.add_argument("--empty", type=int, default=None,
+                    help="only positions with this many empty cells (the solver's reach)")
     args = ap.parse_args()
     board = args.board or ("5x6" if args.game == "star" else "12-star")
     fmt = star_game if args.game == "star" else sg_game
@@ -90,7 +95,7 @@ def main() -> None:
     print(" kind      empty  turns  wall s  CPU s  wall / budget  CPU / budget")
     ratios, cpus = [], []
     for kind, g, turn in _games(args.game, args.positions, args.seed, board,
-                                args.command == "annotate"):
+                                args.command == "annotate", args.empty):
         pos = g.final
         if args.command == "check":
             argv, budget = ["check", fmt.position_text(pos), fmt.format_turn(turn, pos),

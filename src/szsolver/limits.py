@@ -21,10 +21,12 @@ szsolver.errors.UnsupportedError: time_limit must be a positive number of second
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from .errors import UnsupportedError
 
-__all__ = ["MAX_SECONDS", "MAX_COUNT", "check_seconds", "check_count"]
+__all__ = ["MAX_SECONDS", "MAX_COUNT", "check_seconds", "check_count", "Budget",
+           "fixed_work"]
 
 #: the longest time limit taken (about 30 years): beyond it a number is a typo
 MAX_SECONDS = 1e9
@@ -74,3 +76,35 @@ def _short(value, width: int = 30) -> str:
     """``repr(value)`` cut to ``width`` characters, for a one-line message."""
     text = repr(value)
     return text if len(text) <= width else f"{text[:width]}... ({len(text)} characters)"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What a budget of ``seconds`` buys at one position (:func:`fixed_work`): fixed
+    work, no clock, so the same position and budget give the same answer on every run."""
+    seconds: float
+    iterations: int            # the tree search's, when it runs
+    solver_nodes: int = 0      # the exact solver's node limit (0: it is not tried)
+
+
+def fixed_work(seconds, iteration_seconds: float, *, solver_share: float = 0.0,
+               nodes_per_second: int = 0, least_nodes: int = 0, least_iterations: int = 1,
+               most_iterations: int = MAX_COUNT) -> Budget:
+    """The split of ``seconds`` into fixed work, for Star's and Stargazers' engines
+    (Stars' Zone's has its own, ``engine.search.budget``): with ``solver_share``, the
+    exact solver first, that share of the seconds at ``nodes_per_second`` (at least
+    ``least_nodes``), and the tree search the rest at ``iteration_seconds`` an
+    iteration (within ``least_iterations`` and ``most_iterations``). The parts add up
+    to ``seconds``, except that a budget below the solver's least nodes still gives
+    the tree search its share.
+
+    >>> fixed_work(2.0, 0.001, solver_share=0.5, nodes_per_second=1000)
+    Budget(seconds=2.0, iterations=1000, solver_nodes=1000)
+    """
+    check_seconds(seconds, "the engine's budget", none_ok=False)
+    nodes, rest = 0, seconds
+    if solver_share:
+        nodes = max(least_nodes, int(solver_share * seconds * nodes_per_second))
+        rest = max(seconds - nodes / nodes_per_second, (1 - solver_share) * seconds)
+    iterations = int(min(most_iterations, max(least_iterations, rest / iteration_seconds)))
+    return Budget(seconds, iterations, nodes)

@@ -50,7 +50,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..limits import check_seconds
+from ..limits import Budget, check_seconds, fixed_work
 from ..rules.seeds import playout_rng_v1
 from .groups import BLACK, grid_mask, grid_score
 from .position import PASS, SWAP, Position, format_move, position_string
@@ -122,15 +122,6 @@ class EngineResult:
                 "seconds": round(self.seconds, 3)}
 
 
-@dataclass(frozen=True)
-class Budget:
-    """What a budget of ``seconds`` buys at one position (:func:`budget`): fixed work,
-    no clock, so the same position and budget give the same answer on every run."""
-    seconds: float
-    iterations: int            # the tree search's, when it runs
-    solver_nodes: int = 0      # the exact solver's node limit (0: it is not tried)
-
-
 def iteration_seconds(pos: Position) -> float:
     """The tree search's seconds per iteration at ``pos`` (:data:`ITERATION_COST`)."""
     a, b = ITERATION_COST
@@ -143,12 +134,9 @@ def budget(pos: Position, seconds: float, *, solver: bool = False) -> Budget:
     first, with :data:`SOLVER_SHARE` of the seconds (at least 1,000 nodes); the tree
     search has the rest. The parts add up to ``seconds``, except that a budget below the
     solver's least nodes still gives the tree search its share."""
-    check_seconds(seconds, "the engine's budget", none_ok=False)
-    nodes = max(1000, int(SOLVER_SHARE * seconds * SOLVER_NODES_PER_SECOND)) if solver else 0
-    rest = max(seconds - nodes / SOLVER_NODES_PER_SECOND,
-               (1 - SOLVER_SHARE) * seconds if solver else 0.0)
-    iterations = int(min(MAX_ITERATIONS, max(MIN_ITERATIONS, rest / iteration_seconds(pos))))
-    return Budget(seconds, iterations, nodes)
+    return fixed_work(seconds, iteration_seconds(pos), solver_share=SOLVER_SHARE if solver else 0,
+                      nodes_per_second=SOLVER_NODES_PER_SECOND, least_nodes=1000,
+                      least_iterations=MIN_ITERATIONS, most_iterations=MAX_ITERATIONS)
 
 
 class _Node:

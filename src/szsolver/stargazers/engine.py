@@ -41,7 +41,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..limits import check_seconds
+from ..limits import Budget, check_seconds, fixed_work
 from ..rules.bits import popcount
 from .base import BLUE, RED, SIDE_NAMES, side_of_placement
 from .fast import inspired_mask, legal_mask
@@ -170,15 +170,6 @@ class EngineResult:
                 "seconds": round(self.seconds, 3)}
 
 
-@dataclass(frozen=True)
-class Budget:
-    """What a budget of ``seconds`` buys at one position (:func:`budget`): fixed work,
-    no clock, so the same position and budget give the same answer on every run."""
-    seconds: float
-    iterations: int            # the tree search's, when it runs
-    solver_nodes: int = 0      # the exact solver's node limit (0: it is not tried)
-
-
 def iteration_seconds(position) -> float:
     """The tree search's seconds per iteration at ``position`` (:data:`ITERATION_COST`)."""
     a, b = ITERATION_COST
@@ -192,10 +183,9 @@ def budget(position, seconds: float, *, solver: bool = False) -> Budget:
     least 2,000 nodes); the tree search has the rest (at least one iteration). The parts
     add up to ``seconds``, except that a budget below the solver's least nodes still
     gives the tree search its share."""
-    check_seconds(seconds, "the engine's budget", none_ok=False)
-    nodes = max(2000, int(SOLVER_SHARE * seconds * EXACT_NODES)) if solver else 0
-    rest = max(seconds - nodes / EXACT_NODES, (1 - SOLVER_SHARE) * seconds if solver else 0)
-    return Budget(seconds, max(1, int(rest / iteration_seconds(position))), nodes)
+    return fixed_work(seconds, iteration_seconds(position),
+                      solver_share=SOLVER_SHARE if solver else 0, nodes_per_second=EXACT_NODES,
+                      least_nodes=2000)
 
 
 class Engine:
