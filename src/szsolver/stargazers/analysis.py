@@ -37,10 +37,16 @@ ENGINE_SECONDS = 1.0
 #: solver would almost always stop at its limit: see docs/stargazers.md)
 EXACT_TURNS = 13
 #: With a time limit, where the solver is tried, the two proofs' share of the limit (the
-#: engine has the rest when they do not both succeed)
-SOLVER_SHARE = 0.5
+#: engine has the rest when they do not both succeed): a proof is worth more than an
+#: estimate, and at half the limit 12-star positions of 12 empty cells that the solver
+#: proves in 0.3 s were estimated at ``--time-limit 1``
+SOLVER_SHARE = 0.8
 #: the least nodes a proof is given under a time limit (12 empty cells take about 10,000)
 MIN_SOLVER_NODES = 2_000
+#: Under a time limit, the first proof's share of the proofs' nodes at most: the value
+#: before the turn is one placement deeper, and took 3-10 times the nodes of the value
+#: after it (12-star, 12 empty cells: 2,300-14,000 nodes against 400-4,000).
+FIRST_PROOF_SHARE = 0.75
 
 
 def scale(margin: float, tie_won_by_red: bool | None = None) -> float:
@@ -86,11 +92,13 @@ def proved_bounds(position) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Plan:
-    """The work a check does (:func:`plan`): each of the two proofs' node limit (0: the
-    solver is not tried; the second also gets what the first left) and the engine's
-    budget in seconds."""
-    solver_nodes: int
+    """The work a check does (:func:`plan`): the engine's budget in seconds, and the
+    exact solver's nodes (0: it is not tried): ``solver_nodes`` for the first proof
+    (the value before the turn), ``solver_pool`` for both (the second, the value after
+    it, gets what the first left)."""
     engine_seconds: float
+    solver_nodes: int = 0
+    solver_pool: int = 0
 
 
 def plan(position, time_limit: float | None = None, *, node_limit: int | None = None,
@@ -99,21 +107,26 @@ def plan(position, time_limit: float | None = None, *, node_limit: int | None = 
     cells and the arguments. Without a time limit each proof gets ``node_limit``
     (default :data:`DEFAULT_SOLVER_NODES`) and the engine ``engine_seconds``. With
     ``time_limit`` S the whole check shares S: where the solver is tried,
-    :data:`SOLVER_SHARE` of S as nodes at :data:`~.engine.EXACT_NODES` a second, half for
-    each proof (at most ``node_limit`` each), and the engine the rest (all of S
-    elsewhere); the parts add up to S. Where both proofs succeed the check ends early."""
+    :data:`SOLVER_SHARE` of S as the proofs' nodes at :data:`~.engine.EXACT_NODES` a
+    second (the first at most :data:`FIRST_PROOF_SHARE` of them, and ``node_limit``),
+    and the engine the rest (all of S elsewhere); the parts add up to S. Where both
+    proofs succeed the check ends early."""
     from .engine import EXACT_NODES
     tried = position.empty.bit_count() <= exact_turns
     if time_limit is None:
-        return Plan(node_limit or DEFAULT_SOLVER_NODES if tried else 0, engine_seconds)
+        nodes = (node_limit or DEFAULT_SOLVER_NODES) if tried else 0
+        return Plan(engine_seconds, nodes, 2 * nodes)
     check_seconds(time_limit, "the time limit", none_ok=False)
     if not tried:
-        return Plan(0, time_limit)
-    nodes = max(MIN_SOLVER_NODES, int(SOLVER_SHARE * time_limit * EXACT_NODES) // 2)
+        return Plan(time_limit)
+    pool = max(2 * MIN_SOLVER_NODES, int(SOLVER_SHARE * time_limit * EXACT_NODES))
     if node_limit is not None:
-        nodes = min(nodes, node_limit)
-    return Plan(nodes, max(time_limit - 2 * nodes / EXACT_NODES,
-                           (1 - SOLVER_SHARE) * time_limit))
+        pool = min(pool, 2 * node_limit)
+    first = max(MIN_SOLVER_NODES, int(FIRST_PROOF_SHARE * pool))
+    if node_limit is not None:
+        first = min(first, node_limit)
+    return Plan(max(time_limit - pool / EXACT_NODES, (1 - SOLVER_SHARE) * time_limit),
+                first, pool)
 
 
 @dataclass
@@ -188,16 +201,16 @@ def check(position, turn, *, node_limit: int | None = None, time_limit: float | 
     verdict is the same without it."""
     work = plan(position, time_limit, node_limit=node_limit, engine_seconds=engine_seconds,
                 exact_turns=exact_turns)
-    return _judge(position, turn, work.solver_nodes > 0, work.solver_nodes, None,
-                  work.engine_seconds, progress)
+    return _judge(position, turn, work.solver_nodes > 0, work.solver_nodes, work.solver_pool,
+                  None, work.engine_seconds, progress)
 
 
-def _judge(position, turn, tried: bool, nodes: int | None, solver_time: float | None,
-           engine_seconds: float, progress=None) -> CheckResult:
-    """The judgement: with ``tried``, two proofs of ``nodes`` each (None: no node limit;
-    the second also gets what the first left; ``solver_time``: each one's time limit,
-    annotate's), else (or when one stops) the engine's estimates on ``engine_seconds``
-    of budget."""
+def _judge(position, turn, tried: bool, nodes: int | None, pool: int | None,
+           solver_time: float | None, engine_seconds: float, progress=None) -> CheckResult:
+    """The judgement: with ``tried``, two proofs, the first of ``nodes``, the second of
+    what the first left of ``pool`` (None: no node limit; ``solver_time``: each one's
+    time limit, annotate's), else (or when one stops) the engine's estimates on
+    ``engine_seconds`` of budget."""
     if isinstance(turn, str):
         turn = parse_turn(turn)
     turn = Turn(turn)
@@ -212,7 +225,7 @@ def _judge(position, turn, tried: bool, nodes: int | None, solver_time: float | 
     if tried:
         best_v, sol, used = _proved(position, nodes, solver_time, progress)
         if best_v is not None:
-            played = _proved(after, None if nodes is None else 2 * nodes - used,
+            played = _proved(after, None if pool is None else pool - used,
                              solver_time, progress)[0]
     if best_v is not None and played is not None:
         line = sol.pv[:len(turn)] or list(turn)
@@ -258,7 +271,9 @@ def annotate(game, *, node_limit: int | None = None, time_limit: float | None = 
         tried = position.empty.bit_count() <= exact_turns
         if node_limit is None and time_limit is None:
             node_limit = DEFAULT_SOLVER_NODES
-        out.append(_judge(position, t, tried, node_limit, time_limit, engine_seconds))
+        out.append(_judge(position, t, tried, node_limit,
+                          None if node_limit is None else 2 * node_limit, time_limit,
+                          engine_seconds))
     if progress is not None:
         progress(n, n, "done")
     return out
