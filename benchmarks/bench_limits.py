@@ -103,8 +103,12 @@ def main() -> None:
         elif args.command == "best":
             argv, budget = ["best", fmt.position_text(pos), "--time", s], args.seconds
         else:
+            if args.game == "star":
+                from szsolver.star.record import game_string
+            else:
+                from szsolver.stargazers.record import game_string
             with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-                f.write(str(g))
+                f.write(game_string(g))
             argv, budget = ["annotate", f.name, "--time-per-turn", s], \
                 args.seconds * len(g.turns)
         dt, cpu = _run(argv)
