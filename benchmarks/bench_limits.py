@@ -45,7 +45,7 @@ def _games(game: str, n: int, seed: int, board: str, whole: bool, empty=None):
         turns = lambda g: g.final.legal_turns(passes=False)                   # noqa: E731
     else:
         from szsolver.stargazers.record import GameRecord
-        rec = lambda: GameRecord({"Board": board})                            # noqa: E731
+        rec = lambda: GameRecord({"Game": "stargazers", "Board": board})      # noqa: E731
         turns = lambda g: sg_game.legal_turns(g.final)                        # noqa: E731
     size = _empty(rec().start)
     lengths = [("start", 0), ("mid-game", size // 2)] if not (whole or empty) else []
