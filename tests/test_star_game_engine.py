@@ -252,6 +252,10 @@ def test_check_builds_the_engine_tree_once_within_its_limit(monkeypatch, which):
     r = check_turn(pos, move, time_limit=0.3)
     assert r.method == "engine"
     assert seen["trees"] == 1
+    # an estimate says what is proved beside it
+    assert r.bounds_before[0] <= r.best_value <= r.bounds_before[1]
+    assert r.bounds_played[0] <= r.played_value <= r.bounds_played[1]
+    assert "\nProved: the value before the move between" in r.text()
     from szsolver.star.analysis import plan
     from szsolver.star.engine import budget
     work = plan(pos, 0.3)

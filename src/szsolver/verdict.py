@@ -208,3 +208,24 @@ def winner_words(value: int, scores: dict | None = None) -> str:
     if r == b:
         return f"{who} wins {r}-{b} on neutral stones"
     return f"{who} wins {r}-{b}"
+
+
+def judged_bounds(before, played, best_value, played_value) -> tuple[tuple, tuple]:
+    """A judged turn's proved bounds on its two values, each (lower, upper) on the
+    first side's scale: those given, else (a proved value) the value itself."""
+    return (before if before is not None else (best_value, best_value),
+            played if played is not None else (played_value, played_value))
+
+
+def bounds_json(before, played) -> dict:
+    """``lower`` and ``upper`` of a judged turn's JSON (Stars' Zone's keys):
+    ``value_before`` and ``played_value`` each."""
+    return {"lower": {"value_before": before[0], "played_value": played[0]},
+            "upper": {"value_before": before[1], "played_value": played[1]}}
+
+
+def proved_words(turn: str, before, played, why: str) -> str:
+    """The line beside an estimate saying what is proved: the values before and after
+    the ``turn`` (``move``, ``turn``) between their bounds, and ``why`` they hold."""
+    return (f"Proved: the value before the {turn} between {before[0]:+g} and {before[1]:+g}, "
+            f"after it between {played[0]:+g} and {played[1]:+g} ({why}).")

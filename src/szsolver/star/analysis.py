@@ -23,10 +23,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..verdict import ESTIMATE_MARGIN, VERDICT_COUNTS, classify, verdict_count
+from ..verdict import (ESTIMATE_MARGIN, VERDICT_COUNTS, bounds_json, classify,
+                       judged_bounds, proved_words, verdict_count)
 from ..errors import IllegalTurnError, InputError
 from ..limits import check_seconds
-from .engine import DEFAULT_SECONDS, SOLVER_NODES_PER_SECOND, Engine
+from .engine import DEFAULT_SECONDS, SOLVER_NODES_PER_SECOND, Engine, value_bounds
 from .groups import BLACK
 from .position import COLOUR_NAMES, Position, format_move, position_string
 from .solver import dead_cells, describe, solve
@@ -59,10 +60,24 @@ class CheckResult:
     verdict: str
     seconds: float
     board: object = None
+    #: the values' proved bounds (lower, upper), Black's side: the values themselves
+    #: when proved
+    bounds_before: tuple | None = None
+    bounds_played: tuple | None = None
+
+    def __post_init__(self):
+        self.bounds_before, self.bounds_played = judged_bounds(
+            self.bounds_before, self.bounds_played, self.best_value, self.played_value)
 
     @property
     def exact(self) -> bool:
         return self.method == "solver"
+
+    def proved_text(self) -> str:
+        """What is proved beside an estimate (empty when the values are)."""
+        return "" if self.exact else proved_words(
+            "move", self.bounds_before, self.bounds_played,
+            "what each colour has and the most it can still reach")
 
     def to_json(self) -> dict:
         b = self.board
@@ -70,7 +85,8 @@ class CheckResult:
                 "mover": COLOUR_NAMES[self.mover], "method": self.method, "exact": self.exact,
                 "best": [format_move(m, b) for m in self.best], "best_value": self.best_value,
                 "played_value": self.played_value, "loss": self.loss,
-                "verdict": self.verdict, "seconds": round(self.seconds, 3)}
+                "verdict": self.verdict, "seconds": round(self.seconds, 3),
+                **bounds_json(self.bounds_before, self.bounds_played)}
 
     def text(self) -> str:
         b = self.board
@@ -85,10 +101,12 @@ class CheckResult:
                     f"best {best}: {describe(int(self.best_value))}.")
         if self.verdict == "optimal":
             return (f"{played} was optimal (estimated by the engine, not proved): value about "
-                    f"{self.played_value:+.1f} (Black's side); the engine's choice {best}.")
+                    f"{self.played_value:+.1f} (Black's side); the engine's choice {best}.\n"
+                    + self.proved_text())
         return (f"{played} was {_article(self.verdict)} (estimated by the engine, not proved): "
                 f"about {self.loss:.1f} given away (value {self.best_value:+.1f} -> "
-                f"{self.played_value:+.1f}, Black's side); the engine prefers {best}.")
+                f"{self.played_value:+.1f}, Black's side); the engine prefers {best}.\n"
+                + self.proved_text())
 
 
 def _article(verdict: str) -> str:
@@ -140,10 +158,12 @@ def check(pos: Position, move: int, *, time_limit: float | None = None,
     t0 = time.monotonic()
     mover = pos.side
     work = plan(pos, time_limit, engine_seconds=engine_seconds, exact_turns=exact_turns)
+    before = value_bounds(pos)
     if work.solver_nodes:
         if progress is not None:
             progress("solver", 0, work.solver_nodes)
         res = solve(pos, all_turns=True, node_limit=work.solver_nodes, progress=progress)
+        before = (res.lower, res.upper)
         if res.exact:
             played = next(m.value for m in res.turns if m.turn == move)
             loss, verdict = classify(100 * res.value, 100 * played, mover)
@@ -158,8 +178,10 @@ def check(pos: Position, move: int, *, time_limit: float | None = None,
         # the played move looks better than the engine's choice: the best found
         best_moves, best_value = [move], played
     loss, verdict = classify(round(100 * best_value), round(100 * played), mover, ESTIMATE_MARGIN)
+    after = pos.after(move)
     return CheckResult(position_string(pos), move, mover, "engine", best_moves, best_value,
-                       played, loss / 100, verdict, time.monotonic() - t0, pos.board)
+                       played, loss / 100, verdict, time.monotonic() - t0, pos.board,
+                       before, (after.value(),) * 2 if after.is_over() else value_bounds(after))
 
 
 @dataclass

@@ -210,7 +210,7 @@ class Engine:
                                     seconds=time.monotonic() - t0, board=pos.board)
             lower, upper, nodes = res.lower, res.upper, res.nodes
         else:
-            lower, upper, nodes = *_bounds(pos), 0
+            lower, upper, nodes = *value_bounds(pos), 0
         grow = self._search(pos, plan.iterations, progress=progress)
         return self._result(pos, grow.root, lower, upper, nodes, t0)[0]
 
@@ -235,7 +235,7 @@ class Engine:
         first = max(MIN_ITERATIONS, int(JUDGE_SHARE * total))
         rest = max(total - first, MIN_ITERATIONS)
         grow = self._search(pos, first, progress=progress, total=total)
-        res, stone = self._result(pos, grow.root, *_bounds(pos), 0, t0)
+        res, stone = self._result(pos, grow.root, *value_bounds(pos), 0, t0)
         after = pos.after(move)
         root = grow.root
         if move == res.turn:
@@ -395,8 +395,9 @@ def _dead(pos: Position) -> int:
     return dead_cells(pos.board, pos.groups, pos.empty)
 
 
-def _bounds(pos: Position) -> tuple[int, int]:
-    """What each colour already has and the most it could reach, as value bounds."""
+def value_bounds(pos: Position) -> tuple[int, int]:
+    """The value's proved bounds at ``pos`` (Black's side): what each colour already has
+    and the most it could reach."""
     from .solver import _Search
     return _Search(pos, None, None).bounds(pos.black, pos.white)
 

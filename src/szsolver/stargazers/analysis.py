@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..verdict import ESTIMATE_MARGIN, classify
+from ..verdict import ESTIMATE_MARGIN, bounds_json, classify, judged_bounds, proved_words
 from ..errors import IllegalTurnError
 from ..limits import check_seconds
 from .base import RED, SIDE_NAMES
@@ -149,10 +149,8 @@ class CheckResult:
     bounds_played: tuple | None = None
 
     def __post_init__(self):
-        if self.bounds_before is None:
-            self.bounds_before = (self.best_value, self.best_value)
-        if self.bounds_played is None:
-            self.bounds_played = (self.played_value, self.played_value)
+        self.bounds_before, self.bounds_played = judged_bounds(
+            self.bounds_before, self.bounds_played, self.best_value, self.played_value)
 
     @property
     def exact(self) -> bool:
@@ -164,19 +162,13 @@ class CheckResult:
                 "mover": self.mover, "verdict": self.verdict, "loss": self.loss,
                 "method": self.method, "exact": self.exact, "best_value": self.best_value,
                 "played_value": self.played_value, "best": [str(self.best)],
-                "lower": {"value_before": self.bounds_before[0],
-                          "played_value": self.bounds_played[0]},
-                "upper": {"value_before": self.bounds_before[1],
-                          "played_value": self.bounds_played[1]}}
+                **bounds_json(self.bounds_before, self.bounds_played)}
 
     def proved_text(self) -> str:
         """What is proved beside an estimate (empty when the values are)."""
-        if self.exact:
-            return ""
-        (b0, b1), (p0, p1) = self.bounds_before, self.bounds_played
-        return (f"Proved: the value before the turn between {b0:+g} and {b1:+g}, after it "
-                f"between {p0:+g} and {p1:+g} (each side's score between its assured "
-                "score and its potential).")
+        return "" if self.exact else proved_words(
+            "turn", self.bounds_before, self.bounds_played,
+            "each side's score between its assured score and its potential")
 
 
 def _after(position, turn):
