@@ -5,7 +5,10 @@ as a time limit. Prints one row per trial, then the latencies (SIGINT -> process
 reaped): median, 90th percentile and worst, per command and per kind of trial.
 
     python3 benchmarks/stress_interrupt.py [--trials 60] [--startup 10] [--double 15]
-        [--seed 1] [--limit 1.5] [--commands solve,potential,...]
+        [--seed 1] [--limit 1.5] [--commands solve,potential,...] [--hold-gib 0]
+
+``--hold-gib G`` holds G GiB of touched memory through the trials, so the kernel must
+make room for the solve's table (measured with it: docs/solver.md, "Ctrl-C").
 
 Kinds of trials:
 * ``main``: SIGINT a random 0-2.5 s after the command is running (its heavy module is
@@ -233,7 +236,12 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", default="1")
     ap.add_argument("--limit", type=float, default=1.5)
     ap.add_argument("--commands", default=",".join(WORKLOADS))
+    ap.add_argument("--hold-gib", type=float, default=0.0,
+                    help="hold this much memory (touched) during the trials: memory pressure")
     a = ap.parse_args(argv)
+    held = bytearray(int(a.hold_gib * 2**30))
+    for i in range(0, len(held), 4096):      # touched, so the kernel must find it room
+        held[i] = 1
     rng = random.Random(f"stress_interrupt {a.seed}")
     names = a.commands.split(",")
     plan = [("main", rng.choice(names), rng.uniform(0.0, 2.5), None) for _ in range(a.trials)]
@@ -241,7 +249,8 @@ def main(argv=None) -> int:
              for _ in range(a.double)]
     plan += [("startup", rng.choice(names), rng.uniform(0.0, 0.3), None)
              for _ in range(a.startup)]
-    print(f"load average {os.getloadavg()[0]:.1f}; {len(plan)} trials, limit {a.limit} s")
+    print(f"load average {os.getloadavg()[0]:.1f}; {len(plan)} trials, limit {a.limit} s"
+          + (f"; {a.hold_gib:g} GiB held" if held else ""))
     print(f"{'#':>3} {'kind':8} {'command':16} {'delay':>6} {'latency':>8} {'rc':>4}  status")
     results = []
     for i, (kind, name, delay, second) in enumerate(plan):

@@ -418,6 +418,25 @@ def test_serve_stops_on_ctrl_c_with_its_jobs(start_server):
                                      capture_output=True, text=True).stdout)
 
 
+def test_ctrl_c_while_a_long_solves_table_is_made_stops_at_the_searchs_first_look():
+    """A table of 512 MiB or more is faulted in when made, looking for Ctrl-C after each
+    huge page (under memory pressure those faults stalled the search between its looks
+    for seconds). A Ctrl-C there gives the same answer as one in the search, at its
+    first look: interrupted, the bounds proved so far, hardly a node searched."""
+    from szsolver.endgame.solver import solve
+    from szsolver.formats.notation import parse_position
+    from stress_interrupt import DEEP
+    previous = signal.signal(signal.SIGALRM, signal.default_int_handler)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.005)     # the faulting takes 0.1 s or more
+        r = solve(parse_position(DEEP), node_limit=4_000_000_000, tt_size=2**24)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert r.stopped == "interrupted" and not r.exact and r.lower <= r.upper
+    assert r.nodes < 4096                   # before, the search ran on to a look for it
+
+
 def test_solve_prints_its_proved_bounds_labelled_interrupted():
     r = trial(WORKLOADS["solve"]["args"] + ["--json"], 1.0, limit=3.0, ready="_search",
               wait_ready=True)

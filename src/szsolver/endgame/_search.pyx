@@ -205,6 +205,7 @@ cdef struct Ctx:
     long long next_check      # node count of the next limit and signal check
     double deadline           # stop at this monotonic time (0: none)
     int abort                 # ABORT_* once a limit or Ctrl-C stopped the search
+    int early_interrupt       # Ctrl-C came while the table was made: the first look stops
 
 
 cdef inline double now_c() noexcept nogil:
@@ -215,6 +216,10 @@ cdef inline double now_c() noexcept nogil:
 
 cdef void check_limits(Ctx* c) noexcept nogil:
     c.next_check = c.nodes + CHECK_EVERY
+    if c.early_interrupt:
+        c.early_interrupt = 0
+        c.abort = ABORT_INTERRUPT
+        return
     if c.node_limit > 0 and c.nodes >= c.node_limit:
         c.abort = ABORT_NODES
         return
@@ -831,7 +836,7 @@ cdef class Searcher:
                                    f"({memory / 2**30:.1f} GiB)")
         if opts & ~OPT_KNOWN or opts < 0:
             raise UnsupportedError(f"unknown search options {opts:#x}")
-        tt_init(&self.c.tt, tt_entries)
+        self.c.early_interrupt = tt_init(&self.c.tt, tt_entries)
         self.c.moves = <int*>malloc(MAX_PLY * MAX_NODE_TURNS * sizeof(int))
         self.c.root_turns = <int*>malloc(MAX_NODE_TURNS * sizeof(int))
         if self.c.moves == NULL or self.c.root_turns == NULL:

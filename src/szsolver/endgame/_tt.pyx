@@ -30,14 +30,54 @@ cdef extern from *:
         return (void*)a;
     }
     static void sz_tt_unmap(void* base, size_t len) { if (base != NULL) munmap(base, len); }
+    /* Write a zero into every 4 KiB page of [from, to): the pages are faulted in now. */
+    static void sz_tt_touch(void* a, size_t from, size_t to) {
+        volatile char* p = (volatile char*)a;
+        size_t i;
+        for (i = from; i < to; i += 4096) p[i] = 0;
+    }
     """
     void* sz_tt_map(size_t bytes, void** base, size_t* len) noexcept
     void sz_tt_unmap(void* base, size_t len) noexcept
+    void sz_tt_touch(void* a, size_t start, size_t stop) noexcept
+    size_t SZ_HUGE_PAGE
+
+cdef extern from "Python.h":
+    int PyErr_CheckSignals_raw "PyErr_CheckSignals" () noexcept
+    void PyErr_Clear_raw "PyErr_Clear" () noexcept
+
+
+#: Tables this large (a long solve's: a minute or 200 M nodes and more, beyond 8 turns
+#: left) are faulted in when made; smaller ones serve searches that may touch only a
+#: few of their pages (an 8-turn solve's 256 MiB in 0.05 s), and fault in as touched.
+cdef size_t FAULT_IN_BYTES = (<size_t>512) << 20
+
+
+cdef int tt_fault_in(void* slots, size_t bytes) noexcept:
+    """Fault the table in now, a huge page at a time, looking for Ctrl-C after each as
+    the search does (the handlers run, their exception dropped); returns 1 when one
+    came (the rest then faults in as the search touches it), else 0. Why: where the
+    kernel makes room for a huge page on the fault (``defrag`` ``madvise``, as the
+    table asks), a fault can stall under memory pressure, and in the search the faults
+    come thousands of nodes apart from its looks for Ctrl-C: with a 1 GiB table a solve
+    took up to 6 s to stop (docs/solver.md). The same pages fault in either way: a
+    long search touches the whole table within its first second."""
+    cdef size_t off = 0, end
+    while off < bytes:
+        end = min(off + SZ_HUGE_PAGE, bytes)
+        sz_tt_touch(slots, off, end)
+        off = end
+        if PyErr_CheckSignals_raw() != 0:
+            PyErr_Clear_raw()
+            return 1
+    return 0
 
 
 cdef int tt_init(TT* tt, long long entries) except -1:
     """Allocate a zeroed table of at least ``entries`` entries (rounded up to a power
-    of two, at least 2). Raises MemoryError when it cannot be allocated."""
+    of two, at least 2); a large one is faulted in at once (:func:`tt_fault_in`).
+    Returns 1 when Ctrl-C came meanwhile (for the search to stop at its first look),
+    else 0. Raises MemoryError when it cannot be allocated."""
     cdef long long buckets = 1
     while buckets * 2 < entries:
         buckets *= 2
@@ -48,6 +88,8 @@ cdef int tt_init(TT* tt, long long entries) except -1:
     tt.mask = buckets - 1
     tt.size = buckets * 2
     tt.probes = tt.hits = tt.stores = tt.used = 0
+    if buckets * 2 * sizeof(sz_tt_slot) >= FAULT_IN_BYTES:
+        return tt_fault_in(tt.slots, buckets * 2 * sizeof(sz_tt_slot))
     return 0
 
 
