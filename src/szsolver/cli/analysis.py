@@ -172,13 +172,15 @@ EXACT_TURNS_HELP = ("Prove the turns with at most N turns left (0 to 8, default 
 @click.argument("source", required=False)
 @click.option("--example", is_flag=True, help="Annotate the bundled rulebook example game.")
 @click.option("--time-per-turn", type=SECONDS, default=None, metavar="S",
-              help="Engine budget per estimated turn (default 2; fixed iterations); "
-                   "each CP-SAT bound of a position gets at most S seconds too, as CP-SAT "
-                   "work (the same bounds on every run).")
+              help="Engine budget per estimated turn (default 2 for Stars' Zone, 1 for "
+                   "Star and Stargazers; fixed iterations); under Stars' Zone each CP-SAT "
+                   "bound of a position gets at most S seconds too, as CP-SAT work (the "
+                   "same bounds on every run).")
 @click.option("--exact-turns", type=WholeRange(0), default=None, metavar="N",
               help=EXACT_TURNS_HELP)
 @click.option("--solver-time", type=SECONDS, default=None, metavar="S",
-              help="Limit per exact solve (default 60); a solve that stops is estimated.")
+              help="Limit per exact solve (Stars' Zone: default 60; Stargazers: default a "
+                   "fixed number of nodes); a solve that stops is estimated.")
 @click.option("--threads", type=whole_number(1), default=1, metavar="N",
               help="Each exact solve on N threads of this process (as solve --threads: "
                    "the same values, verdicts and best turns; a final score shown may "
