@@ -4,6 +4,8 @@
 Run: python3 benchmarks/calibration.py prove [--time-limit S] [--names SUB] [--sources A,B]
      python3 benchmarks/calibration.py measure [--factor F] [--prove-limit S] [--names SUB]
          [--parts best,check,engine] [--json FILE]
+     python3 benchmarks/calibration.py seeds [--seeds 0,1,2,3] [--factor 1]
+         [--option NAME=VALUE] [--constant NAME=VALUE]
 
 Positions, both rules, each at 9 and 10 turns left, with the turn its game played next:
 * ``example``: the rulebook example game; ``greedy1``-``greedy4``: the greedy games of
@@ -30,6 +32,9 @@ a longer limit tries it again).
   and, at the default budget, with the solver off (the engine's verdict alone, beside
   the CP-SAT bounds): the verdicts against the proved ones (the confusion matrix), and
   how often a proved optimal turn is called a mistake or a blunder.
+``seeds`` runs ``best`` alone on the positions with every optimal turn proved, for
+several engine seeds, with a tree option or an ``engine.search`` constant changed if
+asked: a lever read past one seed's luck (no proving).
 ``--parts`` measures only some of the three (``best``, ``check``, ``engine``: check
 with the solver off); a change to ``check`` alone needs no new ``best`` figures.
 Everything the engine does is fixed work, so the measure gives the same figures on
@@ -292,6 +297,41 @@ def measure(a):
             json.dump(rows, f, indent=1)
 
 
+def _number(text):
+    return float(text) if any(c in text for c in ".e") else int(text)
+
+
+def seeds(a):
+    """The engine's turn at ``best``'s budget on every position whose optimal turns are
+    all proved, for several engine seeds: optimal per seed and in all (a lever's
+    effect on the choice, read past one seed's luck). ``--option NAME=VALUE``: a tree
+    option (``Engine(**options)``); ``--constant NAME=VALUE``: an ``engine.search``
+    constant set for the run (e.g. ``SAVE_NEUTRALS=0``)."""
+    from szsolver.engine import search
+    options = dict((k, _number(v)) for k, v in (o.split("=", 1) for o in a.option))
+    for c in a.constant:
+        name, value = c.split("=", 1)
+        if not hasattr(search, name):
+            sys.exit(f"Error: engine.search has no {name}")
+        setattr(search, name, _number(value))
+    entries = [e for e in load_store().values() if e.get("best")
+               and (not a.names or a.names in e["name"])]
+    total = 0
+    for seed in [int(x) for x in a.seeds.split(",")]:
+        misses = []
+        for e in entries:
+            res = Engine(DEFAULT_SECONDS * a.factor, bounds=True, spent=COMMAND_START,
+                         seed=seed, **options).analyse(core_of(e))
+            if format_turn(res.turn) not in e["best"]:
+                misses.append(f"{e['name']} {format_turn(res.turn)}")
+        ok = len(entries) - len(misses)
+        total += ok
+        print(f"seed {seed}: optimal {ok} of {len(entries)}; missed: {', '.join(misses)}",
+              flush=True)
+    n = len(entries) * len(a.seeds.split(","))
+    print(f"all seeds: {rate(total, n)}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -308,7 +348,16 @@ def main():
     m.add_argument("--json", default=None)
     m.add_argument("--parts", default=",".join(PARTS),
                    help="comma-separated: best, check, engine (default all)")
+    s = sub.add_parser("seeds")
+    s.add_argument("--seeds", default="0,1,2,3")
+    s.add_argument("--factor", type=float, default=1.0)
+    s.add_argument("--names", default=None)
+    s.add_argument("--option", action="append", default=[], help="a tree option NAME=VALUE")
+    s.add_argument("--constant", action="append", default=[],
+                   help="an engine.search constant NAME=VALUE for the run")
     a = ap.parse_args()
+    if a.cmd == "seeds":
+        return seeds(a)
     if a.cmd == "prove" and a.list:
         for e in positions():
             print(e["name"], e["played"], e["position"])
