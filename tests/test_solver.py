@@ -915,3 +915,26 @@ def test_other_boards_match_brute_force(board, seed, tl, rule):
     for t in plain.pv:
         q.play(t)
     assert q.is_over() and q.value() == best_val
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_turns_a_limit_left_unknown_come_after_the_proved_ones(threads):
+    """Under a limit, every turn's values are listed best first by what is proved: the
+    value each turn is proved to reach at least (the mover's side), the exact ones first
+    among equals; a turn the limit left unknown no longer heads the list on its trivial
+    optimistic bound (before: [-1600, +1604] first, above turns proved at -98)."""
+    from szsolver.formats.notation import parse_position
+    red = parse_position("../.BRBB./.B..N.R/BRR....R/...BNRB../BB.R.BRN/R..R..R/.RBBBR/.. "
+                         "R 4 2 advanced")
+    blue = red.copy()
+    blue.play("14")
+    for pos in (red, blue):
+        r = solve(pos, all_turns=True, node_limit=1_000_000, threads=threads)
+        sign = 1 if pos.side == 0 else -1
+        sure = [sign * (t.lower if sign > 0 else t.upper) for t in r.turns]
+        assert sure == sorted(sure, reverse=True)
+        assert any(t.exact for t in r.turns) and not all(t.exact for t in r.turns)
+        for a, b in zip(r.turns, r.turns[1:]):
+            if sign * (a.lower if sign > 0 else a.upper) == sign * (b.lower if sign > 0 else b.upper):
+                assert a.exact or not b.exact
+        assert r.turns[0].exact

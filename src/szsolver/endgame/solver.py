@@ -365,11 +365,20 @@ def _all_turns(s: Searcher, core, orbits, progress):
             turns.append(TurnValue(t, c.value, c.lo, c.hi, c.exact, gi))
     if red_moves:
         bound = Bound(max(t.lower for t in turns), max(t.upper for t in turns))
-        turns.sort(key=lambda t: (-(t.value if t.exact else t.upper), t.group, t.turn))
     else:
         bound = Bound(min(t.lower for t in turns), min(t.upper for t in turns))
-        turns.sort(key=lambda t: ((t.value if t.exact else t.lower), t.group, t.turn))
+    _best_first(turns, core.side)
     return bound, finished and bound.exact, turns
+
+
+def _best_first(turns, side: int) -> None:
+    """Sort ``turns`` best first for ``side`` by what is proved of them: the value
+    each is proved to reach at least (exact ones first among equals), then the best it
+    may still reach. A turn a limit left unknown (its bounds the trivial ones) comes
+    last, not first on its optimistic bound."""
+    sign = 1 if side == 0 else -1
+    turns.sort(key=lambda t: (-sign * (t.lower if sign > 0 else t.upper), not t.exact,
+                              -sign * (t.upper if sign > 0 else t.lower), t.group, t.turn))
 
 
 # --- the root over threads ------------------------------------------------------------------------
@@ -838,10 +847,7 @@ def _solve_threads(core, orbits, searchers, budget, all_turns, pv, pstr,
         for k, orb in enumerate(orbits):
             c = team.bounds[k].for_side(side)
             turns += [TurnValue(t, c.value, c.lo, c.hi, c.exact, k) for t in orb]
-        if side == 0:
-            turns.sort(key=lambda t: (-(t.value if t.exact else t.upper), t.group, t.turn))
-        else:
-            turns.sort(key=lambda t: ((t.value if t.exact else t.lower), t.group, t.turn))
+        _best_first(turns, side)
     best, line, scores = [], [], None
     best_complete = pv_complete = not pv   # True when not asked for
     s = searchers[0]                       # the table holds every thread's proofs
