@@ -643,3 +643,21 @@ def test_check_json_keeps_its_keys_and_adds_the_engine_s_line():
             "verdict_proved", "engine_stopped", "method", "lower", "upper", "scores",
             "score_bounds", "notes", "seconds"} <= set(data)
     assert data["method"] == "engine" and data["engine_line"]
+
+
+def test_an_optimal_turns_equals_beyond_eight_are_counted_not_hidden():
+    """Many equally good turns: the text names eight and counts the rest, which --json
+    lists, every one an optimal turn by the solver's own values."""
+    pos = "BB/B..RRB/RR....B/..BRRR../.B..N.BB./R.R.BR../R.B..B./R.RRRB/.B B 0 0 basic"
+    text = CliRunner().invoke(main, ["check", pos, "24"]).output
+    data = json.loads(CliRunner().invoke(main, ["check", pos, "24", "--json"]).output)
+    others = [t for t in data["best"] if t != "24"]
+    assert len(others) > 8
+    named = text.split("Equally good: ")[1].split(" and ")[0].split()
+    assert named == others[:8]
+    assert f"and {len(others) - 8} more (--json lists them all)." in text
+    from szsolver.formats.notation import parse_position
+    p = parse_position(pos)
+    turns = solve(p, all_turns=True).turns
+    value = min(t.value for t in turns)                       # Blue to move
+    assert sorted(data["best"]) == sorted(format_turn(t.turn) for t in turns if t.value == value)

@@ -146,7 +146,9 @@ def check_text(res) -> str:
             text = f"{t} was optimal (proved): {still}."
             others = [format_turn(b, g) for b in res.best if b != res.turn]
             if others:
-                text += f" Equally good: {' '.join(others[:8])}{' ...' if len(others) > 8 else ''}."
+                more = len(others) - 8
+                text += f" Equally good: {' '.join(others[:8])}" + (
+                    f" and {more} more (--json lists them all)." if more > 0 else ".")
             return text
         return (f"{t} was {_article(res.verdict)} (proved): {mover} gives away {res.loss} in "
                 f"value ({_signed(res.best_value)} -> {_signed(res.played_value)}, Red's side); "
