@@ -126,6 +126,12 @@ def test_score_text(run):
     assert "     44 URDL" in out.splitlines()
 
 
+def test_show_refuses_beams_without_a_picture_to_draw_them_on(run):
+    r = run("show", START, "--beams")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == "Error: --beams draws the beams in the SVG picture: give --svg FILE too\n"
+
+
 def test_show_position_string_and_svg(run, tmp_path):
     svg = tmp_path / "p.svg"
     r = run("show", START, "--svg", str(svg), "--beams")

@@ -52,7 +52,8 @@ from .games import deliver, game_answer, prepare
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--quiet", is_flag=True,
               help="No progress on stderr (by default each probe's proved bounds, the "
-                   "best turn so far and the nodes per second; none with --json).")
+                   "best turn so far and the nodes per second; none with --json). Stars' "
+                   "Zone only.")
 @SOLVE_WORKERS_OPTIONS[0]
 @SOLVE_WORKERS_OPTIONS[1]
 @click.option("--svg", "svg", default=None, metavar="FILE",
