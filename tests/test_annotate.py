@@ -142,7 +142,8 @@ def test_json_has_values_over_the_game(ann):
     assert data["proved_from"] == 29 and len(data["turns"]) == 10
     assert len(data["values"]) == 11
     assert data["values"][-1] == {"ply": 32, "exact": True, "value": 199, "lower": 199,
-                                  "upper": 199, "position": position_string(ann.game.final)}
+                                  "upper": 199, "position": position_string(ann.game.final),
+                                  "board": "stars-zone"}
     assert [t["number"] for t in data["turns"]] == list(range(23, 33))
     assert data["turns"][6]["played"] == "38" and data["turns"][6]["exact"]
 

@@ -330,6 +330,39 @@ def test_the_answers_json_reads_back_as_its_position(args):
     assert r.exit_code == 2 and "unknown key 'sied'" in r.stderr
 
 
+SQUARE_8_GAME = '[Board "square-8"] 1. 11n88 64'
+
+
+@pytest.mark.parametrize("args", [
+    ["score"], ["solve", "--node-limit", "2000"], ["best", "--time", "0.05"],
+    ["check", "--turn", "2", "--time-limit", "0.2"]])
+def test_the_answers_json_reads_back_on_its_own_board(args):
+    """An answer about a position on another board names that board beside the position
+    string: given back as SOURCE it is the same position on the same board (it was read
+    on the Stars' Zone board: 'position string has 8 rows, the stars-zone board has 9')."""
+    printed = CliRunner().invoke(main, [args[0], SQUARE_8_GAME, *args[1:], "--json"])
+    assert printed.exit_code in (0, 3), printed.output      # 3: solve's node limit
+    answer = json.loads(printed.stdout)
+    assert answer["board"] == "square-8"
+    again = CliRunner().invoke(main, ["show", printed.stdout, "--json"])
+    assert again.exit_code == 0, again.output
+    got = json.loads(again.stdout)["position"]
+    assert (got["board"], got["position"]) == ("square-8", answer["position"])
+
+
+def test_annotate_and_replay_name_the_board_of_each_position():
+    """The positions annotate --json and replay --json list, one a turn, name their board
+    as the answers do: each read back as SOURCE is on that board."""
+    from szsolver.analysis.annotate import annotate
+    from szsolver.formats.record import load_text, parse_game
+    ann = annotate(parse_game(SQUARE_8_GAME), time_per_turn=0.05, solver_time=0.2).to_json()
+    replay = as_json(CliRunner().invoke(main, ["replay", SQUARE_8_GAME, "--json"]))
+    for item in ann["turns"] + ann["values"] + replay["turns"]:
+        assert item["board"] == "square-8"
+        pos, _ = load_text(json.dumps(item))
+        assert pos.geometry.name == "square-8" and position_string(pos) == item["position"]
+
+
 def test_example_of_solve_and_potential_is_the_game_with_6_turns_left(Position):
     """Replayed here turn by turn on the back end under test, independently of the CLI."""
     text = open(example_path(), encoding="utf-8").read()

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from .. import interrupt
 from ..bounds.model import work_for
 from ..errors import InputError
-from ..formats.notation import position_string
+from ..formats.notation import board_json, position_string
 from ..limits import check_count, check_seconds
 from ..rules.base import SIDE_NAMES
 from ..verdict import VERDICT_COUNTS
@@ -189,7 +189,7 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
                        "value": f.value if f and f.exact else est,
                        "lower": None if f is None else f.lower,
                        "upper": None if f is None else f.upper,
-                       "position": position_string(cores[i])})
+                       "position": position_string(cores[i]), **board_json(game.geometry)})
     ann = Annotation(game, results, [turn_number(game, i) for i in range(n)], values,
                      proved_from, {"time_per_turn": time_per_turn, "exact_turns": exact_turns,
                                    "solver_time": solver_time, "cpsat": cpsat},

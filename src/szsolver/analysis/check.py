@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from .. import interrupt
 from ..bounds.model import work_for
 from ..errors import InputError, ParseError
-from ..formats.notation import format_turn, position_string
+from ..formats.notation import board_json, format_turn, position_string
 from ..limits import check_count, check_seconds
 from ..rules.base import RED, SIDE_NAMES
 from ..rules.geometry import STARS_ZONE
@@ -121,7 +121,7 @@ class CheckResult:
     def to_json(self) -> dict:
         g = self.geometry
         return {
-            "position": self.position,
+            "position": self.position, **board_json(g),
             "played": format_turn(self.turn, g),
             "mover": SIDE_NAMES[self.mover],
             "value_before": self.value_before,

@@ -45,7 +45,7 @@ except ImportError:  # the C extensions are not built
                            "(needs a C compiler)") from None
 from .. import interrupt
 from ..bounds.value import value_guess
-from ..formats.notation import format_turn
+from ..formats.notation import board_json, format_turn
 from ..rules.base import turn_neutral, turn_stone
 from ..rules.text import turn_table
 
@@ -550,7 +550,7 @@ class SolveResult:
         from ..rules.geometry import STARS_ZONE
         g = geometry or STARS_ZONE
         out = {
-            "position": self.position,
+            "position": self.position, **board_json(g),
             "value": self.value,
             "winner": self.winner,
             "exact": self.exact,

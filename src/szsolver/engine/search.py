@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from ..bounds import value as value_bounds
 from ..bounds.value import bounds_from_scores, trivial_bounds
 from ..errors import IllegalTurnError, InputError
-from ..formats.notation import format_turn, position_string
+from ..formats.notation import board_json, format_turn, position_string
 from ..limits import MAX_SECONDS, check_count, check_seconds
 from ..rules.base import ADVANCED, BASIC, NO_NEUTRAL, RED, spendable_neutrals, turn_neutral, turn_stone
 from ..rules.text import turn_table
@@ -189,7 +189,7 @@ class EngineResult:
         from ..rules.geometry import STARS_ZONE
         g = geometry or STARS_ZONE
         return {
-            "position": self.position,
+            "position": self.position, **board_json(g),
             "turn": None if self.turn is None else format_turn(self.turn, g),
             "value": self.value, "exact": self.exact, "method": self.method,
             "lower": self.lower, "upper": self.upper,

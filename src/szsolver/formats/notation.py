@@ -29,7 +29,7 @@ from ..rules.text import (SIDE_LETTERS, START, board_of, format_turn, parse_posi
 
 __all__ = ["START", "SIDE_LETTERS", "format_turn", "parse_turn", "position_string",
            "parse_position_fields", "parse_position", "pattern_name", "pattern_list",
-           "position_json", "json_loads", "json_object", "parse_position_json", "result_text",
+           "position_json", "board_json", "json_loads", "json_object", "parse_position_json", "result_text",
            "diagram"]
 
 
@@ -56,6 +56,15 @@ _POSITION_JSON_KEYS = {"type", "board", "red", "blue", "neutral", "side", "neutr
                        "rule", "position"}
 
 
+def board_json(geometry) -> dict:
+    """``{"board": NAME}``: how JSON names the board of a position, in a position's JSON
+    (:func:`position_json`) and beside the position string of every answer about a
+    position (``score``, ``best``, ``check``, ``solve`` and ``annotate --json``, each
+    turn of ``replay --json``), so that the answer read back as SOURCE is on that board
+    (a position string alone is read on the Stars' Zone board)."""
+    return {"board": board_of(geometry).name}
+
+
 def position_json(pos) -> dict:
     """A position as JSON-ready data (either back end).
 
@@ -70,7 +79,7 @@ def position_json(pos) -> dict:
 
     return {
         "type": "position",
-        "board": g.name,
+        **board_json(g),
         "red": points(pos.red),
         "blue": points(pos.blue),
         "neutral": points(pos.neutral),
@@ -307,7 +316,7 @@ def score_json(pos) -> dict:
     """What ``szsolver score --json`` prints: per side the score, the patterns present and
     each stone's pattern, then :func:`result_json`."""
     g = pos.geometry
-    out = {"rule": RULE_NAMES[pos.rule], "position": position_string(pos)}
+    out = {"rule": RULE_NAMES[pos.rule], "position": position_string(pos), **board_json(g)}
     for side in (RED, BLUE):
         pats = pos.patterns(side)
         present = pattern_list(pos.pattern_set(side))

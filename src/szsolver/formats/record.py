@@ -654,7 +654,8 @@ def _unwrap_output(data: dict) -> dict:
         return data["position"]                     # show --json
     if ("type" not in data and isinstance(data.get("position"), str)
             and any(k in data for k in _ANSWER_KEYS)):
-        return {"position": data["position"]}       # score, solve, best, check --json
+        # score, solve, best, check --json: the position string on the board named
+        return {k: data[k] for k in ("position", "board") if k in data}
     return data
 
 

@@ -489,8 +489,8 @@ def score(pos, game, o):
 
 def replay(pos, game, o):
     """A game turn by turn with the scores, then its final position."""
-    from ..formats.notation import diagram as sz_diagram, position_json, position_string, \
-        result_json
+    from ..formats.notation import board_json, diagram as sz_diagram, position_json, \
+        position_string, result_json
     from ..formats.record import game_json
     from ..rules.base import RULE_NAMES, SIDE_NAMES
     pictures = None
@@ -506,7 +506,7 @@ def replay(pos, game, o):
         entry = {"round": game.round_of(i), "side": SIDE_NAMES[game.side_of(i)],
                  "turn": format_turn(t, pos.geometry), "scores": {"red": r, "blue": b},
                  "neutrals_left": {"red": after.red_neutrals, "blue": after.blue_neutrals},
-                 "position": position_string(after)}
+                 "position": position_string(after), **board_json(after.geometry)}
         turns.append(entry)
         rows.append((f"{entry['round']:>5}  {entry['side']:<4}  {entry['turn']:<8} "
                      f"{r:>4} {b:>4}  red {after.red_neutrals}, blue {after.blue_neutrals}",
