@@ -539,6 +539,10 @@ def test_cli_check_position_and_turn():
 @pytest.mark.parametrize("args,message", [
     (["--example", "--turn", "33"], "turn 33 is outside the game"),
     (["--example", "--turn", "0"], "turn 0 is outside the game"),
+    # the game's own range, not the option's ("must be at least 0", and 0 was refused)
+    (["--example", "--turn", "-1"], "turn -1 is outside the game (turns 1-32)"),
+    (['[Position "R./.NN..B/N.R.R../RB.RRR../BR.BN..R./B.BBN.../RBRNB../B.BNRB/BR R 1 3 basic"]'
+      " 14. 35 57", "--turn", "-1"], "turn -1 is outside the game (turns 27-28)"),
     (["--example", "--turn", "3", "44"], "not both"),
     (["--example"], "missing TURN"),
     (["../....../......./......../....N..../......../......./....../.. R 5 5 basic", "55"],

@@ -10,8 +10,8 @@ import sys
 import click
 
 from ..inputs import SHOWN_PATH, cut
-from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, Names, WholeRange, emit, examples,
-                     input_files, whole_number, write_file)
+from .common import (EXAMPLE_TURNS_LEFT, MAX_WHOLE, SECONDS, BadInput, Names, WholeRange, emit,
+                     examples, input_files, whole_number, write_file)
 from .games import check as check_game, run
 from .pictures import out_path
 
@@ -28,7 +28,8 @@ def _positive(name, value):
           "szsolver check --example --turn 28 --json")
 @click.command("check")
 @click.argument("args", metavar="SOURCE [TURN]", nargs=-1)
-@click.option("--turn", "turn_number", type=whole_number(0), default=None, metavar="N",
+# any whole number: the record's own range of turns is named when N is outside it
+@click.option("--turn", "turn_number", type=whole_number(-MAX_WHOLE), default=None, metavar="N",
               help="Judge the game's N-th turn (counting from 1 over the whole game).")
 @click.option("--example", is_flag=True, help="Use the bundled rulebook example game as SOURCE.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="S",
