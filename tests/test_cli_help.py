@@ -106,3 +106,16 @@ def test_annotates_defaults_in_its_help_are_each_games_own():
            "Stargazers" in text and STAR_SECONDS == STARGAZERS_SECONDS
     assert f"Stars' Zone: default {SOLVER_TIME:g}; Stargazers: default a fixed number of " \
            "nodes" in text
+
+
+@pytest.mark.parametrize("record", [
+    None, '[Game "star"]\n\n1. E5 swap 2. D3\n', '[Game "stargazers"]\n\n1. 9 16,23\n'])
+def test_replays_help_names_the_pictures_each_game_writes(tmp_path, record):
+    """replay --svg DIR: the names its help gives are the ones written, in every game
+    (it promised turn-01.svg, and Star writes move-001.svg)."""
+    source = ["--example"] if record is None else [record]
+    r = CliRunner().invoke(main, ["replay", *source, "--svg", str(tmp_path / "pics")])
+    assert r.exit_code == 0, r.output
+    names = sorted(p.name for p in (tmp_path / "pics").iterdir())
+    text = " ".join(_help(("szsolver", "replay")).split())
+    assert names[0] in text and names[1] in text

@@ -65,7 +65,8 @@ def score(source, example, rule, as_json):
 @click.option("--diagrams", is_flag=True, help="Show the diagram after every turn.")
 @click.option("--svg", "svg", default=None, metavar="DIR",
               help="Also draw the position after every turn to DIR/turn-01.svg, turn-02.svg, "
-                   "... (DIR is made if missing).")
+                   "... (a Star game's moves: move-001.svg, move-002.svg, ...; numbered "
+                   "with zeros so they sort; DIR is made if missing).")
 def replay(source, example, rule, as_json, final, diagrams, svg):
     """Replay a game turn by turn with the scores, then its final position.
 
