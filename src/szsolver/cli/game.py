@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import click
 
-from .common import BadInput, Names, examples, input_files
+from .common import Names, examples, input_files
 from .games import run
 
 
@@ -38,8 +38,6 @@ def show(source, example, rule, as_json, svg, beams):
     SOURCE is a position string, a position file or a game record (inline or a file),
     or - for standard input; Star and Stargazers records and positions are read too."""
     from .pictures import out_path
-    if beams and not svg:
-        raise BadInput("--beams draws the beams in the SVG picture: give --svg FILE too")
     out_path(svg, inputs=input_files(source, example=example))
     run("show", source, example=example, as_json=as_json, rule=rule, svg=svg, beams=beams)
 

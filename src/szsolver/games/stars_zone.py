@@ -461,6 +461,8 @@ def line_picture(pos, res) -> str:
 def show(pos, game, o):
     """The position (a game's last one) as a diagram, with the scores."""
     from ..formats.notation import position_json, result_json
+    if o.beams and not o.svg:
+        raise InputError("--beams draws the beams in the SVG picture: give --svg FILE too")
     last = game.turns[-1] if game is not None and game.turns else None
     files = ((o.svg, svg(pos, beams=o.beams, last_turn=last)),) if o.svg else ()
     text = diagram(pos)
