@@ -209,8 +209,61 @@ def test_replay_svg_bad_input_leaves_nothing(tmp_path):
     # a write that fails half-way takes back the pictures already written
     out = tmp_path / "out"
     (out / "turn-05.svg").mkdir(parents=True)
-    one_line_error(run("replay", "--example", "--svg", out))
+    one_line_error(run("replay", "--example", "--svg", out, "--force"))
     assert os.listdir(out) == ["turn-05.svg"]
+
+
+#: (a longer game, a shorter one, the naming of their pictures) in each game
+REPLAYS = [("--example", "1. 44n66 64 2. 41 54", "turn-{:02d}.svg"),
+           ('[Game "star"] 1. E5 swap 2. A10 C10 3. B10 D10 4. J1 pass',
+            '[Game "star"] 1. E5 F5', "move-{:03d}.svg"),
+           ('[Game "stargazers"] 1. 9 16,23 2. 30,31 2... 2,3',
+            '[Game "stargazers"] 1. 9 16,23', "turn-{:02d}.svg")]
+
+
+def _replay(source, out, *more):
+    return run("replay", *(["--example"] if source == "--example" else [source]), "--svg",
+               out, *more)
+
+
+@pytest.mark.parametrize("longer,shorter,naming", REPLAYS)
+def test_replay_svg_never_replaces_an_earlier_replay_unasked(tmp_path, longer, shorter,
+                                                             naming):
+    out = tmp_path / "pictures"
+    assert _replay(longer, out).exit_code == 0
+    before = {name: (out / name).read_bytes() for name in os.listdir(out)}
+    assert len(before) > 2
+    for source in (shorter, longer):            # a mixed set, or the same pictures again
+        r = _replay(source, out)
+        one_line_error(r)
+        assert "exists (an earlier run?): pass --force" in r.stderr
+        assert {name: (out / name).read_bytes() for name in os.listdir(out)} == before
+    # another game's pictures, of another naming, are a replay's too
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / ("move-001.svg" if naming.startswith("turn") else "turn-01.svg")).write_text("")
+    one_line_error(_replay(shorter, other))
+    assert len(os.listdir(other)) == 1
+
+
+@pytest.mark.parametrize("longer,shorter,naming", REPLAYS)
+def test_replay_svg_force_leaves_no_older_picture_behind(tmp_path, longer, shorter, naming):
+    out = tmp_path / "pictures"
+    assert _replay(longer, out).exit_code == 0
+    (out / "notes.txt").write_text("mine")                      # not a picture: kept
+    r = _replay(shorter, out, "--force")
+    assert r.exit_code == 0, r.output
+    fresh = tmp_path / "fresh"
+    assert _replay(shorter, fresh).exit_code == 0
+    pictures = sorted(os.listdir(fresh))
+    assert pictures == [naming.format(k) for k in range(1, len(pictures) + 1)]
+    assert sorted(os.listdir(out)) == sorted(pictures + ["notes.txt"])
+    for name in pictures:
+        assert (out / name).read_bytes() == (fresh / name).read_bytes()
+
+
+def test_replay_force_needs_svg():
+    one_line_error(run("replay", "--example", "--force"))
 
 
 # --- solve --svg FILE -------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import click
 
 from ..inputs import SHOWN_PATH, cut
 from .common import (EXAMPLE_TURNS_LEFT, MAX_WHOLE, SECONDS, BadInput, Names, WholeRange, emit,
-                     examples, input_files, whole_number, write_file)
+                     examples, input_files, refuse_earlier, whole_number, write_file)
 from .games import check as check_game, run
 from .pictures import out_path
 
@@ -127,10 +127,7 @@ def selfplay_cmd(games, seconds, out_dir, force, rule, neutrals, red_name, blue_
         raise BadInput(f"--neutrals must be 0..7, got {n}")
     paths = [os.path.join(out_dir, f"game-{k + 1:03d}.szg") for k in range(games)]
     if not force:                   # before the first game, not after an hour of play
-        taken = next((p for p in paths if os.path.lexists(p)), None)
-        if taken is not None:
-            raise BadInput(f"{cut(taken, SHOWN_PATH)} exists (an earlier run?): pass --force "
-                           "to replace it, or --out another folder")
+        refuse_earlier(paths, "--out")
     try:
         os.makedirs(out_dir, exist_ok=True)
     except OSError as e:

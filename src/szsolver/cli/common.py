@@ -263,6 +263,19 @@ def write_file(path: str, text: str) -> None:
         raise output_error(path, e) from None
 
 
+def refuse_earlier(paths, option: str) -> None:
+    """BadInput (one line, exit code 2, checked before anything is written) when any of
+    ``paths`` exists: no output replaces an earlier result unless the person asks with
+    ``--force``; ``option`` is the one naming the folder (``--out``, ``--svg``)."""
+    import os
+
+    from ..inputs import SHOWN_PATH, cut
+    taken = next((p for p in paths if os.path.lexists(p)), None)
+    if taken is not None:
+        raise BadInput(f"{cut(taken, SHOWN_PATH)} exists (an earlier run?): pass --force "
+                       f"to replace it, or {option} another folder")
+
+
 def input_files(*sources: str | None, example: bool = False) -> list[str]:
     """The files a command reads, for :func:`not_an_input`: each SOURCE (``-``: the
     file on standard input, if it is one; text written inline and None are left out

@@ -65,12 +65,17 @@ def score(source, example, rule, as_json):
               help="Also draw the position after every turn to DIR/turn-01.svg, turn-02.svg, "
                    "... (a Star game's moves: move-001.svg, move-002.svg, ...; numbered "
                    "with zeros so they sort; DIR is made if missing).")
-def replay(source, example, rule, as_json, final, diagrams, svg):
+@click.option("--force", is_flag=True,
+              help="Replace the pictures of an earlier replay in DIR, removing those this "
+                   "game does not draw (refused without it).")
+def replay(source, example, rule, as_json, final, diagrams, svg, force):
     """Replay a game turn by turn with the scores, then its final position.
 
     SOURCE is a position string, a position file or a game record (inline or a file),
     or - for standard input; Star and Stargazers records and positions are read too."""
     from .pictures import out_path
+    if force and svg is None:
+        raise BadInput("--force replaces the pictures of --svg DIR: give --svg too")
     out_path(svg, "--svg", "a directory name")
     run("replay", source, example=example, as_json=as_json, rule=rule, final=final,
-        diagrams=diagrams, svg=svg)
+        diagrams=diagrams, svg=svg, force=force)

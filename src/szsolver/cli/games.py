@@ -130,16 +130,17 @@ def game_answer(entry: games.Entry, command: str, pos, record, as_json: bool,
                         **options)
 
 
-def deliver(answer: games.Answer, as_json: bool, inputs=()) -> None:
+def deliver(answer: games.Answer, as_json: bool, inputs=(), force: bool = False) -> None:
     """Print ``answer``: its files written whole (pictures all or nothing, none of them
-    one of the ``inputs``), the record's warnings, the text or the JSON, the notes, and
-    exit with its code when it is not 0."""
+    one of the ``inputs``, never over an earlier replay's unless ``force``: see
+    :func:`~szsolver.cli.pictures.write_replay`), the record's warnings, the text or
+    the JSON, the notes, and exit with its code when it is not 0."""
     for path, text in answer.files:
         write_file(path, text)
     if answer.pictures is not None:
-        from .pictures import write_all
+        from .pictures import write_replay
         directory, files = answer.pictures
-        write_all(list(files), directory=directory, inputs=inputs)
+        write_replay(directory, list(files), inputs=inputs, force=force)
     show_warnings(answer.warnings)
     emit(answer.data, answer.text, as_json)
     for note in answer.notes:
@@ -149,14 +150,16 @@ def deliver(answer: games.Answer, as_json: bool, inputs=()) -> None:
 
 
 def run(command: str, source: str | None, *, example: bool = False,
-        example_turns_left: int | None = None, as_json: bool = False, **options) -> None:
+        example_turns_left: int | None = None, as_json: bool = False, force: bool = False,
+        **options) -> None:
     """Run ``command`` on SOURCE (or ``--example``) for whichever game it is: see the
     module doc. ``options``: the command's options by name (``svg``, ``time_limit``,
-    ``turn_number``...; for ``check``, ``turn`` is TURN)."""
+    ``turn_number``...; for ``check``, ``turn`` is TURN); ``force``: ``replay``'s
+    pictures replace an earlier replay's (:func:`deliver`)."""
     entry, pos, record, taken = prepare(command, source, example=example,
                                         example_turns_left=example_turns_left, **options)
     deliver(game_answer(entry, command, pos, record, as_json, taken), as_json,
-            input_files(source, example=example))
+            input_files(source, example=example), force=force)
 
 
 def _check_arguments(args, example: bool) -> tuple[str | None, str | None]:

@@ -1,13 +1,20 @@
 """Writing the pictures the commands draw (each game's entry in :mod:`szsolver.games`
 draws them: a game turn by turn for ``replay --svg DIR``, a solved position with its
 line of play for ``solve --svg FILE``): checking an output path before any work
-(:func:`out_path`), and writing several output files all or nothing."""
+(:func:`out_path`), writing several output files all or nothing (:func:`write_all`),
+and a replay's pictures as one set, never mixed with an earlier replay's
+(:func:`write_replay`)."""
 from __future__ import annotations
 
 import os
+import re
 
 from ..inputs import SHOWN_PATH, cut
-from .common import BadInput, not_an_input, output_error, write_file
+from .common import BadInput, not_an_input, output_error, refuse_earlier, write_file
+
+#: the names of a replay's pictures, every game's: ``turn-01.svg`` ... (Stars' Zone,
+#: Stargazers), ``move-001.svg`` ... (Star); group 1 is the naming
+REPLAY_PICTURE = re.compile(r"(turn|move)-[0-9]+\.svg")
 
 
 def out_path(value: str | None, option: str = "--svg", what: str = "a file name",
@@ -84,3 +91,40 @@ def write_all(files: list[tuple[str, str]], directory: str | None = None,
             except OSError:
                 pass
         raise
+
+
+def replay_pictures_in(directory: str, naming: str | None = None) -> list[str]:
+    """The paths of the replay pictures (:data:`REPLAY_PICTURE`) in ``directory``, sorted:
+    of every naming, or only ``naming``'s (``turn``, ``move``); none when it is missing."""
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    found = (REPLAY_PICTURE.fullmatch(n) for n in names)
+    return sorted(os.path.join(directory, m.group(0)) for m in found
+                  if m and naming in (None, m.group(1)))
+
+
+def write_replay(directory: str, files: list[tuple[str, str]], inputs=(),
+                 force: bool = False) -> None:
+    """Write a replay's pictures into ``directory`` as one set (:func:`write_all`):
+    without ``force``, refused (one line, exit code 2, nothing written) when
+    ``directory`` holds any of them or an earlier replay's pictures; with ``force``,
+    once all are written, the earlier replay's pictures of the same naming that this
+    set does not replace are removed, so the folder never holds a mixed set."""
+    for path, _text in files:
+        not_an_input(path, "--svg", inputs, instead="give another directory")
+    if not force:
+        refuse_earlier([p for p, _ in files] + replay_pictures_in(directory), "--svg")
+    write_all(files, directory=directory, inputs=inputs)
+    if force:
+        written = {os.path.realpath(p) for p, _ in files}
+        namings = {m.group(1) for m in (REPLAY_PICTURE.fullmatch(os.path.basename(p))
+                                        for p, _ in files) if m}
+        for naming in sorted(namings):
+            for path in replay_pictures_in(directory, naming):
+                if os.path.realpath(path) not in written:
+                    try:
+                        os.remove(path)
+                    except OSError as e:
+                        raise output_error(path, e, action="remove") from None
