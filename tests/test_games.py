@@ -31,7 +31,7 @@ def test_every_game_answers_every_command_and_says_which_options():
     vocabulary = {"rule", "svg", "beams", "final", "diagrams", "time", "wall_clock", "turn",
                   "turn_number", "time_limit", "node_limit", "all_turns", "top", "tt_size",
                   "threads", "quiet", "two_turn_bounds", "workers", "scheduler",
-                  "time_per_turn", "exact_turns", "solver_time", "html"}
+                  "time_per_turn", "exact_turns", "solver_time", "html", "force"}
     for g in games.GAMES:
         assert set(g.commands) == set(COMMANDS) == set(g.options), g
         for command, options in g.options.items():

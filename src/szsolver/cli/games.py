@@ -150,16 +150,15 @@ def deliver(answer: games.Answer, as_json: bool, inputs=(), force: bool = False)
 
 
 def run(command: str, source: str | None, *, example: bool = False,
-        example_turns_left: int | None = None, as_json: bool = False, force: bool = False,
-        **options) -> None:
+        example_turns_left: int | None = None, as_json: bool = False, **options) -> None:
     """Run ``command`` on SOURCE (or ``--example``) for whichever game it is: see the
     module doc. ``options``: the command's options by name (``svg``, ``time_limit``,
-    ``turn_number``...; for ``check``, ``turn`` is TURN); ``force``: ``replay``'s
-    pictures replace an earlier replay's (:func:`deliver`)."""
+    ``turn_number``...; for ``check``, ``turn`` is TURN; ``force``: ``replay``'s
+    pictures replace an earlier replay's, see :func:`deliver`)."""
     entry, pos, record, taken = prepare(command, source, example=example,
                                         example_turns_left=example_turns_left, **options)
     deliver(game_answer(entry, command, pos, record, as_json, taken), as_json,
-            input_files(source, example=example), force=force)
+            input_files(source, example=example), force=bool(taken.get("force")))
 
 
 def _check_arguments(args, example: bool) -> tuple[str | None, str | None]:

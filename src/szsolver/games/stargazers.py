@@ -333,7 +333,7 @@ ENTRY = Entry(
     legal_turns=legal_turns, parse_turn=parse_turn, format_turn=format_turn,
     diagram=diagram, svg=svg, position_text=position_text, solve=solve_position,
     check=check_turn, annotate=annotate_game,
-    options={"show": ("svg",), "score": (), "replay": ("final", "diagrams", "svg"),
+    options={"show": ("svg",), "score": (), "replay": ("final", "diagrams", "svg", "force"),
              "best": ("time", "wall_clock"), "check": ("turn", "turn_number", "time_limit"),
              "solve": ("all_turns", "top", "time_limit", "node_limit", "svg"),
              "annotate": ("time_per_turn", "exact_turns", "solver_time")},

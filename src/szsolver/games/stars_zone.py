@@ -630,7 +630,7 @@ ENTRY = Entry(
     diagram=diagram, svg=svg, position_text=position_text, solve=solve_position,
     check=check_turn, annotate=annotate_game,
     options={"show": ("rule", "svg", "beams"), "score": ("rule",),
-             "replay": ("rule", "final", "diagrams", "svg"),
+             "replay": ("rule", "final", "diagrams", "svg", "force"),
              "best": ("rule", "time", "wall_clock"),
              "check": ("rule", "turn", "turn_number", "time_limit"),
              "solve": ("rule", "all_turns", "top", "time_limit", "node_limit", "tt_size",
