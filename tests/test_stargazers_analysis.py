@@ -299,3 +299,69 @@ def test_an_estimated_check_says_what_is_proved():
                     "0.2", "--json")
     data = json.loads(out)
     assert data["lower"]["value_before"] <= data["upper"]["value_before"]
+
+
+#: Blue to place (two left in the turn), two optimal placements: 23 and 25
+TWO_BEST = ("stargazers:12-star:1-2:r=4,6,10,11,13,21,24,26,30,31,33,35,37,44,46:"
+            "b=2,3,7,8,9,14,19,20,29,40,42,43,45,47")
+
+
+def _solved_best(position: str) -> list[str]:
+    """The best placements by ``solve --all-turns``: every placement's value, computed apart."""
+    code, out = run("solve", position, "--all-turns", "--json")
+    assert code == 0, out
+    d = json.loads(out)
+    best = max(t["margin"] for t in d["turns"])
+    assert d["best"] == [t["turn"] for t in d["turns"] if t["margin"] == best]
+    return d["best"]
+
+
+def _several_best():
+    """The position above and endgames after uniformly random play with more than one
+    optimal placement."""
+    out = [TWO_BEST]
+    for seed in range(40):
+        p = endgame(f"several-best-{seed}", 10)
+        if len(_solved_best(str(p))) > 1:
+            out.append(str(p))
+        if len(out) == 4:
+            return out
+    raise AssertionError("too few endgames with several optimal placements")
+
+
+def test_best_and_check_list_every_optimal_placement():
+    for position in _several_best():
+        want = _solved_best(position)
+        code, out = run("best", position, "--json")
+        d = json.loads(out)
+        assert code == 0 and d["exact"] and d["best_complete"], out
+        assert d["best"] == want and d["turn"] in want
+        p = fast.Position(position)
+        others = sorted(set(p.legal_placements()) - set(map(int, want)))
+        for played in [want[-1]] + [str(c) for c in others[:1]]:
+            code, out = run("check", position, played, "--json")
+            d = json.loads(out)
+            assert code == 0 and d["exact"] and d["best_complete"], out
+            assert d["best"] == want
+            assert (d["verdict"] == "optimal") == (played in want)
+    code, out = run("check", TWO_BEST, "25")
+    assert code == 0 and "Best turn 23 or 25;" in out
+
+
+@pytest.mark.parametrize("position,played", [
+    (TWO_BEST, "25,15"),
+    ("stargazers:12-star:1-2:r=2,4,6,7,10,19,23,24,25,26,28,35,44,45,47:"
+     "b=11,13,15,16,21,30,31,32,33,36,37,42,46,48", "14,8")])
+def test_check_of_two_placements_lists_every_optimal_turn(position, played):
+    p = fast.Position(position)
+    assert p.placements_left == 2
+    want = set()
+    for first in _solved_best(position):
+        after = p.after(int(first))
+        want |= {",".join(sorted((first, second), key=int))
+                 for second in _solved_best(str(after))}
+    code, out = run("check", position, played, "--json")
+    d = json.loads(out)
+    assert code == 0 and d["exact"] and d["best_complete"], out
+    assert (d["verdict"] == "optimal") == (",".join(sorted(played.split(","), key=int)) in want)
+    assert sorted(d["best"]) == sorted(want)

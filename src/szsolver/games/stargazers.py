@@ -253,7 +253,9 @@ def best(pos, game, o):
     if a.method == "solver":
         lines = [f"Best placement: {a.move} (proved optimal). Margin {a.value:+d} for "
                  f"{a.side}: {'a win' if a.win_rate else 'a loss'}.",
-                 "All optimal placements: " + " ".join(map(str, a.best)),
+                 ("All optimal placements: " if a.best_complete else
+                  "Optimal placements proved before the limit (others not checked): ")
+                 + " ".join(map(str, a.best)),
                  "Line: " + " ".join(map(str, a.pv))]
     else:
         lines = [f"Best placement: {a.move} (engine, not proved). Estimated margin "
@@ -282,8 +284,13 @@ def check(pos, game, o):
     if o.turn_number is not None:
         data = {"turn_number": o.turn_number, **data}
     how = "proved" if res.method == "solver" else "estimated by the engine, not proved"
+    optimal = res.optimal or (res.best,)
+    best = " or ".join(map(str, optimal[:6])) + \
+        (f" (and {len(optimal) - 6} more)" if len(optimal) > 6 else "") + \
+        ("" if not res.exact or res.best_complete else
+         " (proved before the limit; others not checked)")
     text = (f"{res.mover.capitalize()} {res.turn}: {res.verdict} ({how}). Best turn "
-            f"{res.best}; value {res.best_value:+g} best, {res.played_value:+g} played "
+            f"{best}; value {res.best_value:+g} best, {res.played_value:+g} played "
             f"(Red's side, 100 a point; a tie is +1 or -1 for who wins it).")
     if not res.exact:
         text += "\n" + res.proved_text()

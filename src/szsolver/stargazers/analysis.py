@@ -56,11 +56,11 @@ def scale(margin: float, tie_won_by_red: bool | None = None) -> float:
     return 100 * margin
 
 
-def _proved(position, node_limit, time_limit, progress=None):
+def _proved(position, node_limit, time_limit, progress=None, turn_length: int = 1):
     """(Red-side scaled value of ``position`` by the solver, or None past its limits;
     the solver's answer, None when the game is over; the nodes it searched).
     ``progress``: told ``("solver", nodes, node_limit)`` as the solver starts (0 nodes)
-    and goes on."""
+    and goes on; ``turn_length``: of the best turns it lists (``best_turns``)."""
     from .solver import solve
     if position.is_over():
         r, b = position.scores()
@@ -68,7 +68,7 @@ def _proved(position, node_limit, time_limit, progress=None):
     if progress is not None:
         progress("solver", 0, node_limit)
     s = solve(position, all_turns=False, node_limit=node_limit, time_limit=time_limit,
-              progress=progress)
+              progress=progress, turn_length=turn_length)
     if not s.exact:
         return None, s, s.nodes
     red_margin = s.margin if s.side == "red" else -s.margin
@@ -133,7 +133,10 @@ def plan(position, time_limit: float | None = None, *, node_limit: int | None = 
 class CheckResult:
     """A judged turn (Stars' Zone's and Star's :class:`CheckResult` by name): ``turn``, ``mover``, ``verdict``, ``loss`` (verdict scale),
     ``method`` ('solver' or 'engine'), ``best_value`` and ``played_value`` (Red's side,
-    verdict scale), ``best`` (a best turn), the ``position`` it was played in,
+    verdict scale), ``best`` (a best turn, the line's), ``optimal`` (proved: every
+    optimal turn of as many placements as ``turn``; ``best_complete`` False when a
+    limit stopped the solver before it had checked them all: those found by then;
+    estimated: ``best`` alone), the ``position`` it was played in,
     ``bounds_before`` and ``bounds_played``: the values' proved bounds (lower, upper),
     the values themselves when proved."""
     turn: Turn
@@ -147,6 +150,8 @@ class CheckResult:
     position: str = ""
     bounds_before: tuple | None = None
     bounds_played: tuple | None = None
+    optimal: tuple = ()
+    best_complete: bool = True
 
     def __post_init__(self):
         self.bounds_before, self.bounds_played = judged_bounds(
@@ -161,7 +166,9 @@ class CheckResult:
         return {"game": "stargazers", "position": self.position, "played": str(self.turn),
                 "mover": self.mover, "verdict": self.verdict, "loss": self.loss,
                 "method": self.method, "exact": self.exact, "best_value": self.best_value,
-                "played_value": self.played_value, "best": [str(self.best)],
+                "played_value": self.played_value,
+                "best": [str(t) for t in self.optimal or (self.best,)],
+                "best_complete": self.exact and self.best_complete,
                 **bounds_json(self.bounds_before, self.bounds_played)}
 
     def proved_text(self) -> str:
@@ -215,7 +222,7 @@ def _judge(position, turn, tried: bool, nodes: int | None, pool: int | None,
     after = _after(position, turn)
     best_v = played = None
     if tried:
-        best_v, sol, used = _proved(position, nodes, solver_time, progress)
+        best_v, sol, used = _proved(position, nodes, solver_time, progress, len(turn))
         if best_v is not None:
             played = _proved(after, None if pool is None else pool - used,
                              solver_time, progress)[0]
@@ -223,7 +230,9 @@ def _judge(position, turn, tried: bool, nodes: int | None, pool: int | None,
         line = sol.pv[:len(turn)] or list(turn)
         loss, verdict = classify(best_v, played, mover)
         return CheckResult(turn, SIDE_NAMES[mover], verdict, loss, "solver", best_v, played,
-                           Turn(line), str(position))
+                           Turn(line), str(position),
+                           optimal=tuple(Turn(t) for t in sol.best_turns) or (Turn(line),),
+                           best_complete=sol.best_complete)
     from .engine import Engine
     # both values from one tree: see Engine.judge
     j = Engine(engine_seconds, seed="check", exact=False).judge(position, turn, progress)

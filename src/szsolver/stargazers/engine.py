@@ -140,8 +140,10 @@ class EngineResult:
     (estimated); ``value``: the final margin for the side to move
     (proved, or the mean over the playouts through ``move``); ``win_rate`` (engine) or
     1.0 / 0.0 (solver); ``candidates``: [{placement, visits, win_rate, margin}], most
-    visited first; ``best``: every proved-best placement (solver); ``iterations``,
-    ``nodes``, ``seconds`` (CPU)."""
+    visited first; ``best``: every proved-best placement (solver; ``best_complete``
+    False: the node limit stopped the solver after it proved the value, before it
+    checked every placement, and ``best`` holds those proved best by then);
+    ``iterations``, ``nodes``, ``seconds`` (CPU)."""
     move: int
     method: str
     value: float
@@ -153,6 +155,7 @@ class EngineResult:
     iterations: int = 0
     nodes: int = 0
     seconds: float = 0.0
+    best_complete: bool = False
 
     def to_json(self, position: str | None = None) -> dict:
         """The family's ``best`` keys (:data:`szsolver.games.contract.SHAPES`): the
@@ -166,8 +169,8 @@ class EngineResult:
                 "candidates": [{"turn": str(c["placement"]),
                                 **{k: v for k, v in c.items() if k != "placement"}}
                                for c in self.candidates],
-                "best": [str(c) for c in self.best], "pv": [str(c) for c in self.pv],
-                "iterations": self.iterations, "nodes": self.nodes,
+                "best": [str(c) for c in self.best], "best_complete": self.best_complete,
+                "pv": [str(c) for c in self.pv], "iterations": self.iterations, "nodes": self.nodes,
                 "seconds": round(self.seconds, 3)}
 
 
@@ -217,10 +220,12 @@ class Engine:
                 progress("solver", 0, nodes)
             s = solve(position, all_turns=False, node_limit=nodes, progress=progress)
             if s.exact and s.best:
-                return EngineResult(move=s.best[0], method="solver", value=s.margin,
+                move = s.pv[0] if s.pv else s.best[0]       # the search's own choice
+                return EngineResult(move=move, method="solver", value=s.margin,
                                 win_rate=1.0 if s.winner == SIDE_NAMES[side] else 0.0,
                                 side=SIDE_NAMES[side], best=s.best, pv=s.pv,
-                                nodes=s.nodes, seconds=time.process_time() - start)
+                                nodes=s.nodes, seconds=time.process_time() - start,
+                                best_complete=s.best_complete)
         return self._search(position, start, plan.iterations, progress, began)
 
     def plan(self, position) -> Budget:

@@ -65,7 +65,11 @@ class SolveResult:
     """The solver's answer (Stars' Zone's and Star's :class:`SolveResult` by name; its
     value is the side to move's ``margin``, as the search works). ``margin``: own score minus the opponent's at the end for the
     side to move; ``winner``: 'red' or 'blue'; ``best``: the best placements (all of
-    them, ascending); ``moves``: {placement: margin for the side to move} (every legal
+    them, ascending); ``best_turns``: the best turns of the ``turn_length`` placements
+    asked for (all of them, each ascending, in ascending order; of one placement: the
+    ``best``); ``best_complete``: whether ``best`` and ``best_turns`` hold every one
+    (False when a limit stopped the search first: they hold those proved by then);
+    ``moves``: {placement: margin for the side to move} (every legal
     placement when asked for, else the best ones); ``pv``: a principal
     variation; ``nodes``; ``seconds`` (CPU time); ``side``: the side to move; ``wins``:
     {placement: whether the side to move wins after it} (ties decided as in play).
@@ -89,6 +93,8 @@ class SolveResult:
     lower: int | None = None
     upper: int | None = None
     stopped: str | None = None
+    best_turns: list = field(default_factory=list)
+    best_complete: bool = True
 
     def __post_init__(self):
         if self.margin is not None:
@@ -180,6 +186,22 @@ class _Search:
         self.tt[key] = (best_v, kind, best_c)
         return best_v
 
+    def optimal(self, red: int, blue: int, target: int):
+        """The placements at (red, blue) whose value is ``target`` (the position's,
+        Red's), ascending, one at a time (so that a limit striking keeps those found):
+        each told by a search on a window of one value, less work than its value."""
+        side = side_of_placement(popcount(red | blue), self.protocol)[0]
+        own, enemy = (red, blue) if side == RED else (blue, red)
+        legal = legal_mask(self.board, own, enemy)
+        while legal:
+            low = legal & -legal
+            legal ^= low
+            if side == RED:
+                if self.value(red | low, blue, target - 1, target) >= target:
+                    yield low.bit_length() - 1
+            elif self.value(red, blue | low, target, target + 1) <= target:
+                yield low.bit_length() - 1
+
     def line(self, red: int, blue: int, length: int = 12) -> list:
         """A principal variation of up to ``length`` placements: at each ply the first
         placement (in search order) whose exact value is the position's."""
@@ -210,9 +232,12 @@ MAX_EMPTY_WITHOUT_LIMIT = 16
 
 
 def solve(position, *, all_turns: bool = True, node_limit: int | None = None,
-          time_limit: float | None = None, progress=None) -> SolveResult:
+          time_limit: float | None = None, progress=None,
+          turn_length: int = 1) -> SolveResult:
     """Solve ``position`` exactly (either back end). ``all_turns``: the value of every
-    legal placement (else only the best ones are proved best). Limits: ``node_limit``
+    legal placement (else only the best ones are proved best, each on a window of one
+    value); ``turn_length`` 2: ``best_turns`` holds the best turns of two placements (the
+    side to move has two left in its turn), else the best placements. Limits: ``node_limit``
     (search nodes) and ``time_limit`` (CPU seconds); reaching one stops the search and
     the answer says so (``stopped``, with the bounds proved: see :class:`SolveResult`). A
     limit that is not a positive finite number is bad input (UnsupportedError), and so
@@ -246,16 +271,29 @@ def solve(position, *, all_turns: bool = True, node_limit: int | None = None,
     best_c = s.tt[(red, blue)][2]
     if best_c is not None:          # at the root, on the full window: a best placement
         moves[best_c] = root
-    if all_turns:
-        try:
+    turns = set()
+    pairs = turn_length == 2 and position.placements_left >= 2
+    try:
+        if all_turns:
             for c in position.legal_placements():
                 r2, b2 = (red | 1 << c, blue) if side == RED else (red, blue | 1 << c)
                 moves[c] = s.value(r2, b2, -_INF, _INF)
-        except SearchLimit:
-            stopped = (f"the Stargazers solver reached its limit of "
-                       f"{_limit_text(s, node_limit, time_limit)} after proving the "
-                       "value, before every placement's")
+        else:
+            for c in s.optimal(red, blue, root):
+                moves[c] = root
+        for c in sorted(c for c, v in moves.items() if v == root) if pairs else ():
+            r2, b2 = (red | 1 << c, blue) if side == RED else (red, blue | 1 << c)
+            own, enemy = (r2, b2) if side == RED else (b2, r2)
+            if not legal_mask(position.board, own, enemy):
+                turns.add((c,))         # the game ends: a turn of one placement
+            turns.update(tuple(sorted((c, d))) for d in s.optimal(r2, b2, root))
+    except SearchLimit:
+        stopped = (f"the Stargazers solver reached its limit of "
+                   f"{_limit_text(s, node_limit, time_limit)} after proving the value, "
+                   + ("before every placement's" if all_turns else "before every best turn"))
     best = sorted(c for c, v in moves.items() if v == root)
+    if not pairs:
+        turns = {(c,) for c in best}
     root_margin = sign * _margin(root)
     winner = SIDE_NAMES[RED] if root > 0 else SIDE_NAMES[BLUE]
     try:
@@ -266,7 +304,8 @@ def solve(position, *, all_turns: bool = True, node_limit: int | None = None,
                     moves={c: sign * _margin(v) for c, v in sorted(moves.items())},
                     pv=line, nodes=s.nodes, seconds=time.process_time() - start,
                     side=SIDE_NAMES[side], stopped=stopped,
-                    wins={c: (v > 0) == (side == RED) for c, v in sorted(moves.items())})
+                    wins={c: (v > 0) == (side == RED) for c, v in sorted(moves.items())},
+                    best_turns=sorted(turns), best_complete=stopped is None)
 
 
 def _margin_bounds(position) -> tuple[int, int]:
