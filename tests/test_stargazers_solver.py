@@ -119,3 +119,21 @@ def test_the_solver_tells_its_nodes_and_answers_the_same():
     assert (res.margin, res.lower, res.upper, res.stopped, res.nodes) == \
         (plain.margin, plain.lower, plain.upper, plain.stopped, plain.nodes)
     assert told == [("solver", 1024 * k, 5_000) for k in range(1, 5)]
+
+
+def test_a_limit_after_the_value_keeps_the_best_placements_proved_by_then():
+    p = fast.Position("stargazers:12-star:1-2:r=4,6,10,11,13,21,24,26,30,31,33,35,37,44,46:"
+                      "b=2,3,7,8,9,14,19,20,29,40,42,43,45,47")
+    full = solve(p, all_turns=False)
+    assert full.best == [23, 25] and full.best_complete and full.stopped is None
+    lo, hi = 1, full.nodes          # the fewest nodes that prove the value
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if solve(p, all_turns=False, node_limit=mid).exact:
+            hi = mid
+        else:
+            lo = mid + 1
+    s = solve(p, all_turns=False, node_limit=lo)
+    assert s.exact and s.margin == full.margin and not s.best_complete
+    assert "before every best turn" in s.stopped
+    assert s.best and set(s.best) < set(full.best)
