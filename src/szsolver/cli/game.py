@@ -75,7 +75,8 @@ def replay(source, example, rule, as_json, final, diagrams, svg, force):
     or - for standard input; Star and Stargazers records and positions are read too."""
     from .pictures import out_path
     if force and svg is None:
-        raise BadInput("--force replaces the pictures of --svg DIR: give --svg too")
+        raise BadInput("--force replaces an earlier replay's pictures in the --svg folder: "
+                       "give --svg DIR too")
     out_path(svg, "--svg", "a directory name")
     run("replay", source, example=example, as_json=as_json, rule=rule, final=final,
         diagrams=diagrams, svg=svg, force=force)
