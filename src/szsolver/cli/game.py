@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import click
 
-from .common import Names, examples, input_files
+from .common import BadInput, Names, examples, input_files
 from .games import run
 
 
