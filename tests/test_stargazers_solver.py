@@ -137,3 +137,28 @@ def test_a_limit_after_the_value_keeps_the_best_placements_proved_by_then():
     assert s.exact and s.margin == full.margin and not s.best_complete
     assert "before every best turn" in s.stopped
     assert s.best and set(s.best) < set(full.best)
+
+
+def test_every_best_turn_of_two_placements_can_be_played_in_the_order_listed():
+    """A stone may be inspired only through the other of its turn, so only one order of
+    the two is legal: each best turn is listed in an order it can be played in (once,
+    ascending where both orders can be), checked placement by placement by the rules.
+    (Before, pairs were sorted: (43, 47) here, and 43 cannot come first.)"""
+    from szsolver.stargazers.fast import Position as Fast
+    for text in ("stargazers:12-star:1-2:r=2,3,4,6,7,20,30,33,36,42,44,45,46:"
+                 "b=10,11,13,14,18,21,25,26,29,31,35,39",
+                 "stargazers:12-star:1-2:r=2,4,7,16,18,21,25,28,29,30,31,44,48:"
+                 "b=9,10,11,14,20,23,26,32,36,39,42,47"):
+        p = Fast(text)
+        r = solve(p, all_turns=False, turn_length=2)
+        pairs = [t for t in r.best_turns if len(t) == 2]
+        assert pairs and len({frozenset(t) for t in pairs}) == len(pairs)
+        for a, b in pairs:
+            q = p.copy()
+            assert q.is_legal(a)
+            q.play(a)
+            assert q.is_legal(b)
+            both = p.copy()
+            if a > b and both.is_legal(b):
+                both.play(b)
+                assert not both.is_legal(a)      # descending only where ascending cannot

@@ -66,7 +66,8 @@ class SolveResult:
     value is the side to move's ``margin``, as the search works). ``margin``: own score minus the opponent's at the end for the
     side to move; ``winner``: 'red' or 'blue'; ``best``: the best placements (all of
     them, ascending); ``best_turns``: the best turns of the ``turn_length`` placements
-    asked for (all of them, each ascending, in ascending order; of one placement: the
+    asked for (all of them, each in an order it can be played in, ascending where both
+    can; in ascending order; of one placement: the
     ``best``); ``best_complete``: whether ``best`` and ``best_turns`` hold every one
     (False when a limit stopped the search first: they hold those proved by then);
     ``moves``: {placement: margin for the side to move} (every legal
@@ -286,7 +287,7 @@ def solve(position, *, all_turns: bool = True, node_limit: int | None = None,
             own, enemy = (r2, b2) if side == RED else (b2, r2)
             if not legal_mask(position.board, own, enemy):
                 turns.add((c,))         # the game ends: a turn of one placement
-            turns.update(tuple(sorted((c, d))) for d in s.optimal(r2, b2, root))
+            turns.update((c, d) for d in s.optimal(r2, b2, root))   # in the order played
     except SearchLimit:
         stopped = (f"the Stargazers solver reached its limit of "
                    f"{_limit_text(s, node_limit, time_limit)} after proving the value, "
@@ -294,6 +295,9 @@ def solve(position, *, all_turns: bool = True, node_limit: int | None = None,
     best = sorted(c for c, v in moves.items() if v == root)
     if not pairs:
         turns = {(c,) for c in best}
+    # One turn each, in an order it can be played in: ascending where that order can
+    # (a stone may be inspired only through the other, so only one order is legal).
+    turns = {t for t in turns if len(t) < 2 or t[0] < t[1] or (t[1], t[0]) not in turns}
     root_margin = sign * _margin(root)
     winner = SIDE_NAMES[RED] if root > 0 else SIDE_NAMES[BLUE]
     try:
