@@ -279,6 +279,30 @@ def test_a_turn_number_outside_the_record_is_worded_alike_in_every_game(number):
     assert said["star"] == want
 
 
+@pytest.mark.parametrize("name", ["stars-zone", "star", "stargazers"])
+def test_an_annotation_saved_with_json_reads_back_as_its_game(name, tmp_path):
+    """``annotate --json > a.json``, then a.json as the SOURCE of a command that reads a
+    game: the annotation's game, tags and turns (it said "game JSON: unknown key
+    'cpu_seconds'" for Stars' Zone, 'seconds' for Star)."""
+    record = {"stars-zone": "[Red \"A\"]\n\n1. 44n66 64 2. 41",
+              "star": '[Game "star"] 1. E5 swap 2. A10', "stargazers": RECORDS["stargazers"]}[name]
+    printed = _cli(["annotate", record, "--time-per-turn", "0.05", "--json"])
+    assert printed.exit_code == 0, printed.output
+    saved = tmp_path / "a.json"
+    saved.write_text(printed.stdout)
+    game = json.loads(printed.stdout)["game"]
+    replay = _cli(["replay", str(saved), "--json"])
+    assert replay.exit_code == 0, replay.output
+    assert json.loads(replay.stdout) == json.loads(_cli(["replay", record, "--json"]).stdout)
+    assert json.loads(replay.stdout)["game"] == game
+    check = _cli(["check", str(saved), "--turn", "2", "--json"])
+    assert check.exit_code == 0, check.output
+    assert json.loads(check.stdout)["played"] == game["turns"][1]
+    again = _cli(["annotate", str(saved), "--time-per-turn", "0.05", "--json"])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["game"] == game
+
+
 def test_a_record_of_another_game_is_refused_in_one_wording():
     """Star's and Stargazers' record readers refuse a Game tag naming another game
     alike (the record base words it)."""

@@ -641,19 +641,27 @@ def example_game(backend=None) -> GameRecord:
 _ANSWER_KEYS = ("value", "value_before", "scores")
 
 
-# The JSON the commands print, read back as input: ``show --json`` (the position under
-# "position", with "last_turn"), ``replay --json`` (the game, or the final position),
-# and the answers of ``score``, ``solve``, ``best`` and ``check`` (the position's string
-# under "position", beside a value or the scores).
-def _unwrap_output(data: dict) -> dict:
-    if "type" not in data and isinstance(data.get("game"), dict) and "final" in data:
+def answer_inside(data: dict) -> dict:
+    """The game or position inside the JSON a command printed, so that it reads back
+    as SOURCE in every game of the family (the answers have one shape a command:
+    ``szsolver.games.contract.SHAPES``): ``annotate --json``'s game (``type``
+    ``annotation``: it holds the record whole, its tags and turns), ``replay --json``'s
+    game (or, for a position replayed, its final position), ``show --json``'s position,
+    and for the answers of ``score``, ``solve``, ``best`` and ``check`` the position's
+    string under ``position`` with the ``board`` it is on. Any other object is returned
+    as it is (a game's or position's own JSON, whose reader refuses unknown keys)."""
+    kind = data.get("type")
+    if kind == "annotation" and isinstance(data.get("game"), dict):
+        return data["game"]                         # annotate --json
+    if kind is not None:
+        return data
+    if isinstance(data.get("game"), dict) and "final" in data:
         return data["game"]                         # replay --json of a game
-    if "type" not in data and isinstance(data.get("final"), dict) and "turns" in data:
+    if isinstance(data.get("final"), dict) and "turns" in data:
         return data["final"]                        # replay --json of a position
-    if "type" not in data and isinstance(data.get("position"), dict) and "last_turn" in data:
+    if isinstance(data.get("position"), dict) and "last_turn" in data:
         return data["position"]                     # show --json
-    if ("type" not in data and isinstance(data.get("position"), str)
-            and any(k in data for k in _ANSWER_KEYS)):
+    if isinstance(data.get("position"), str) and any(k in data for k in _ANSWER_KEYS):
         # score, solve, best, check --json: the position string on the board named
         return {k: data[k] for k in ("position", "board") if k in data}
     return data
@@ -681,7 +689,7 @@ def parse_source_text(text: str, backend=None):
         if not isinstance(data, dict):
             raise ParseError(f"JSON input must be an object (a position or a game), "
                              f"not {json_kind(data)}")
-        data = _unwrap_output(data)
+        data = answer_inside(data)
         _not_another_game(data.get("game"), "JSON")
         if data.get("type") == "game" or "turns" in data:
             game = parse_game_json(data, backend)

@@ -42,7 +42,8 @@ from __future__ import annotations
 
 from ..errors import ParseError
 from ..formats.notation import json_loads, json_object
-from ..formats.record import RecordedGame, looks_like_record, read_numbered_game
+from ..formats.record import (RecordedGame, answer_inside, looks_like_record,
+                              read_numbered_game)
 from .board import STANDARD, by_name
 from .position import (COLOUR_NAMES, GAME_NAME, Position, format_move, parse_move,
                        parse_position, position_string)
@@ -167,10 +168,7 @@ def parse_source_text(text: str) -> tuple[Position, GameRecord | None]:
         data = json_loads(t, "JSON input")
         if not isinstance(data, dict):
             raise ParseError("JSON input must be an object (a Star position or game)")
-        if "type" not in data and isinstance(data.get("game"), dict):
-            data = data["game"]                     # replay --json
-        elif "type" not in data and isinstance(data.get("position"), dict):
-            data = data["position"]                 # show --json
+        data = answer_inside(data)                  # replay, show, annotate --json...
         if "turns" in data or "moves" in data or data.get("type") == "game":
             game = parse_game_json(data)
             return game.final, game

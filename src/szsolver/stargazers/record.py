@@ -41,7 +41,8 @@ from __future__ import annotations
 from ..errors import IllegalTurnError, ParseError
 from ..inputs import is_digits, number, shown
 from ..formats.notation import json_object
-from ..formats.record import RecordedGame, looks_like_record, read_numbered_game
+from ..formats.record import (RecordedGame, answer_inside, looks_like_record,
+                              read_numbered_game)
 from .base import PREFIX, protocol_name
 from .fast import Position
 from .geometry import board as board_named
@@ -182,19 +183,19 @@ def load_text(text: str):
     """(position, game or None) from a Stargazers record or position string, or the
     JSON the commands print (``score --json``: the position string under ``position``;
     ``show --json``: the position under ``position``, its string under its
-    ``position``; ``replay --json``: the record under ``game``)."""
+    ``position``; ``replay --json`` and ``annotate --json``: the game under ``game``,
+    its record under the game's ``record``; read by
+    :func:`szsolver.formats.record.answer_inside`)."""
     s = text.strip().lstrip("\ufeff")
     if s.startswith("{") and not looks_like_record(s):
-        data = json_object(s, "Stargazers JSON")
-        game = data.get("game")
-        if isinstance(game, dict) and isinstance(game.get("record"), str):
-            return load_text(game["record"])
-        if isinstance(data.get("position"), dict):
-            data = data["position"]                 # show --json
+        data = answer_inside(json_object(s, "Stargazers JSON"))   # show, replay, annotate...
+        if isinstance(data.get("record"), str):
+            return load_text(data["record"])        # the game's JSON: its record
         if isinstance(data.get("position"), str) and data["position"].lower().startswith(PREFIX):
             return Position(data["position"]), None
         raise ParseError("a Stargazers JSON input holds a position string under 'position' "
-                         "(show --json, score --json) or a record under 'game' (replay --json)")
+                         "(show --json, score --json) or a record under 'game' (replay --json, "
+                         "annotate --json)")
     if s.lower().startswith(PREFIX + ":"):
         return Position(s), None
     game = parse_game(text)
