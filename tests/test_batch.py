@@ -344,15 +344,17 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path, args, words):
     assert "Error:" in r.output and words in r.output
 
 
-def test_batch_annotate_refuses_an_exact_horizon_past_a_games_reach_before_any_work(tmp_path):
+@pytest.mark.parametrize("n", ["9", "9" * 20])
+def test_batch_annotate_refuses_an_exact_horizon_past_a_games_reach_before_any_work(tmp_path, n):
     """--exact-turns 9: past Stars' Zone's horizon; one line naming the file, exit 2,
-    no OUT/ made (each game's range is its own, asked of its registry entry)."""
+    no OUT/ made (each game's range is its own, asked of its registry entry). A number
+    past 64 bits too (it was refused with 'at most 9223372036854775807')."""
     from szsolver.cli import main
     out = tmp_path / "out"
-    r = CliRunner().invoke(main, ["batch", "annotate", "--example", str(out), "--exact-turns", "9",
+    r = CliRunner().invoke(main, ["batch", "annotate", "--example", str(out), "--exact-turns", n,
                                   "--workers", "1"])
     assert r.exit_code == 2, r.output
-    assert r.stderr == ("Error: rulebook example game: --exact-turns 9: at most 8 turns left "
+    assert r.stderr == (f"Error: rulebook example game: --exact-turns {n}: at most 8 turns left "
                         "(the exact solver's horizon without a limit)\n")
     assert not out.exists()
 
@@ -370,10 +372,12 @@ def test_cli_deep_solve_says_how_deep_it_goes_without_a_limit():
 
 
 @pytest.mark.parametrize("start, days", [("9999-12-31", "2"), ("9999-12-01", "40"),
-                                         ("2026-01-01", "9223372036854775807")])
+                                         ("2026-01-01", "9223372036854775807"),
+                                         ("2026-01-01", "9" * 20)])
 def test_batch_puzzles_past_the_last_date_is_one_line_exit_2(tmp_path, start, days):
     """Dates past 9999-12-31 are bad input named as such (they were an OverflowError),
-    found before OUT/ is made."""
+    found before OUT/ is made; however many days are asked for (past 64 bits it said
+    'at most 9223372036854775807')."""
     from szsolver.cli import main
     out = tmp_path / "p"
     r = CliRunner().invoke(main, ["batch", "puzzles", "--start", start, "--days", days, str(out)])

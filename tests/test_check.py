@@ -541,6 +541,12 @@ def test_cli_check_position_and_turn():
     (["--example", "--turn", "0"], "turn 0 is outside the game"),
     # the game's own range, not the option's ("must be at least 0", and 0 was refused)
     (["--example", "--turn", "-1"], "turn -1 is outside the game (turns 1-32)"),
+    # however large: past 64 bits too (it said 'must be at least -9223372036854775807')
+    (["--example", "--turn", "-" + "9" * 20],
+     f"turn -{'9' * 20} is outside the game (turns 1-32)"),
+    (["--example", "--turn", "9" * 20], f"turn {'9' * 20} is outside the game (turns 1-32)"),
+    (["--example", "--turn", "9" * 5000],
+     f"turn {'9' * 40}... is outside the game (turns 1-32)"),
     (['[Position "R./.NN..B/N.R.R../RB.RRR../BR.BN..R./B.BBN.../RBRNB../B.BNRB/BR R 1 3 basic"]'
       " 14. 35 57", "--turn", "-1"], "turn -1 is outside the game (turns 27-28)"),
     (["--example", "--turn", "3", "44"], "not both"),

@@ -28,8 +28,10 @@ def _positive(name, value):
           "szsolver check --example --turn 28 --json")
 @click.command("check")
 @click.argument("args", metavar="SOURCE [TURN]", nargs=-1)
-# any whole number: the record's own range of turns is named when N is outside it
-@click.option("--turn", "turn_number", type=whole_number(-MAX_WHOLE), default=None, metavar="N",
+# any whole number, however large: the record's own range of turns is named when N is
+# outside it
+@click.option("--turn", "turn_number", type=whole_number(-MAX_WHOLE, beyond=True), default=None,
+              metavar="N",
               help="Judge the game's N-th turn (counting from 1 over the whole game).")
 @click.option("--example", is_flag=True, help="Use the bundled rulebook example game as SOURCE.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="S",
@@ -174,7 +176,7 @@ EXACT_TURNS_HELP = ("Prove the turns with at most N turns left (0 to 8, default 
                    "Star and Stargazers; fixed iterations); under Stars' Zone each CP-SAT "
                    "bound of a position gets at most S seconds too, as CP-SAT work (the "
                    "same bounds on every run).")
-@click.option("--exact-turns", type=WholeRange(0), default=None, metavar="N",
+@click.option("--exact-turns", type=WholeRange(0, beyond=True), default=None, metavar="N",
               help=EXACT_TURNS_HELP)
 @click.option("--solver-time", type=SECONDS, default=None, metavar="S",
               help="Limit per exact solve (Stars' Zone: default 60; Stargazers: default a "

@@ -199,7 +199,8 @@ def _example_positions() -> str:
 @examples("szsolver batch puzzles --start 2026-11-23 --days 7 daily  # daily/ID.json")
 @batch.command("puzzles")
 @click.option("--start", required=True, metavar="YYYY-MM-DD", help="The first date.")
-@click.option("--days", type=whole_number(1), required=True, metavar="N", help="How many days.")
+@click.option("--days", type=whole_number(1, beyond=True), required=True, metavar="N",
+              help="How many days.")
 @click.argument("out_dir", metavar="OUT/")
 @_where
 def puzzles_cmd(start, days, out_dir, workers, scheduler):
@@ -261,7 +262,7 @@ def solve_cmd(positions_file, out_file, example, time_limit, node_limit, workers
               help="Also annotate the bundled rulebook example game (as example.json).")
 @click.option("--time-per-turn", type=SECONDS, default=None, metavar="S",
               help="Engine budget per estimated turn (default 2; fixed iterations).")
-@click.option("--exact-turns", type=WholeRange(0), default=None, metavar="N",
+@click.option("--exact-turns", type=WholeRange(0, beyond=True), default=None, metavar="N",
               help=EXACT_TURNS_HELP)
 @click.option("--solver-time", type=SECONDS, default=None, metavar="S",
               help="Limit per exact solve (default 60; not for Star games); a solve that "

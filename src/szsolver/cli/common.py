@@ -103,32 +103,91 @@ def _whole(value, minimum: int, maximum: int) -> int:
     return number(value, "", lo=minimum, hi=maximum, negative=True, error=InputError)
 
 
+class Beyond(int):
+    """A whole number given past the 64-bit range (:data:`MAX_WHOLE`) to an option
+    whose range is not the command line's to say (``check --turn``: the game's turns).
+    It compares as one past that range, so the command's own check refuses it in its
+    own words, and it prints as it was written (cut to
+    :data:`szsolver.inputs.SHOWN` characters): ``turn 99999999999999999999 is outside
+    the game (turns 1-32)``, not a bound of 64 bits the user never asked about.
+
+    >>> n = Beyond("-99999999999999999999")
+    >>> n < -MAX_WHOLE, f"turn {n}"
+    (True, 'turn -99999999999999999999')
+    """
+
+    def __new__(cls, text: str):
+        text = text.strip()
+        self = super().__new__(cls, -(MAX_WHOLE + 1) if text.startswith("-") else MAX_WHOLE + 1)
+        self.text = text
+        return self
+
+    def __str__(self) -> str:
+        from ..inputs import cut
+        return cut(self.text)
+
+    __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+def _past_whole(value) -> bool:
+    """Is ``value`` the text of a whole number (ASCII digits, a leading ``-`` at most)
+    past the 64-bit range, ``-MAX_WHOLE..MAX_WHOLE``?"""
+    from ..inputs import is_digits
+    if not isinstance(value, str):
+        return False
+    digits = value.strip().removeprefix("-")
+    if not is_digits(digits):
+        return False
+    digits = digits.lstrip("0")
+    width = len(str(MAX_WHOLE))
+    return len(digits) > width or len(digits) == width and int(digits) > MAX_WHOLE
+
+
+def _whole_or_beyond(value, minimum: int, maximum: int, beyond: bool) -> int:
+    """:func:`_whole`, and with ``beyond`` a number past the 64-bit range as
+    :class:`Beyond` (a negative one only where ``minimum`` is negative; what is below
+    ``minimum`` or above ``maximum`` inside that range is still refused here)."""
+    if beyond and _past_whole(value) and (minimum < 0 or not value.strip().startswith("-")):
+        return Beyond(value)
+    return _whole(value, minimum, maximum)
+
+
 class WholeNumber(click.ParamType):
     """A whole number from ``minimum`` to ``maximum`` (default :data:`MAX_WHOLE`),
-    written in ASCII digits (no ``+``, ``_``, ``1e6`` or ``0x``)."""
+    written in ASCII digits (no ``+``, ``_``, ``1e6`` or ``0x``). ``beyond``: the
+    command checks the number against a range of its own (the game's turns, its
+    horizon, the dates there are), and a number past 64 bits reaches that check as
+    :class:`Beyond`, to be refused in the command's words."""
     name = "integer"
 
-    def __init__(self, minimum: int = 1, maximum: int = MAX_WHOLE):
-        self.minimum, self.maximum = minimum, maximum
+    def __init__(self, minimum: int = 1, maximum: int = MAX_WHOLE, beyond: bool = False):
+        self.minimum, self.maximum, self.beyond = minimum, maximum, beyond
 
     def convert(self, value, param, ctx):
         from ..errors import InputError
         try:
-            return _whole(value, self.minimum, self.maximum)
+            return _whole_or_beyond(value, self.minimum, self.maximum, self.beyond)
         except InputError as e:
             self.fail(str(e), param, ctx)
 
 
 class WholeRange(click.IntRange):
     """``click.IntRange`` (the same help text), its text read as :class:`WholeNumber`
-    reads it."""
+    reads it (``beyond`` too)."""
+
+    def __init__(self, *args, beyond: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.beyond = beyond
 
     def convert(self, value, param, ctx):
         from ..errors import InputError
         lo = self.min if self.min is not None else -MAX_WHOLE
         hi = self.max if self.max is not None else MAX_WHOLE
         try:
-            return _whole(value, lo, hi)
+            return _whole_or_beyond(value, lo, hi, self.beyond)
         except InputError as e:
             self.fail(str(e), param, ctx)
 
@@ -156,9 +215,11 @@ def _short(value, quote: bool = False) -> str:
 SECONDS = Seconds()
 
 
-def whole_number(minimum: int = 1, maximum: int = MAX_WHOLE) -> WholeNumber:
-    """The option type of a count or limit (``--node-limit``, ``--tt-size``...)."""
-    return WholeNumber(minimum, maximum)
+def whole_number(minimum: int = 1, maximum: int = MAX_WHOLE, *,
+                 beyond: bool = False) -> WholeNumber:
+    """The option type of a count or limit (``--node-limit``, ``--tt-size``...);
+    ``beyond``: its range is the command's to check (:class:`WholeNumber`)."""
+    return WholeNumber(minimum, maximum, beyond)
 
 
 # --- help ---------------------------------------------------------------------------------
