@@ -377,6 +377,30 @@ def test_cli_selfplay_refuses_to_replace_an_earlier_run_before_playing(tmp_path,
     assert parse_game((out / "game-002.szg").read_text()).final.is_over()
 
 
+def test_cli_selfplay_force_replaces_an_earlier_run_whole(tmp_path):
+    """``--force`` into the folder of an earlier run of more games: the earlier run's
+    later games are removed (they were left beside this run's: a mixed set), the
+    folder's other files kept; without --force, an earlier run's record of a number this
+    run does not write is refused too (as replay --svg refuses a folder of pictures)."""
+    out = tmp_path / "games"
+    args = ["selfplay", "--time", "0.01", "--out", str(out), "--red", "random",
+            "--blue", "random"]
+    assert run(*args, "--games", "3").exit_code == 0
+    (out / "notes.txt").write_text("mine\n")
+    earlier = (out / "game-001.szg").read_text()
+    r = run(*args, "--games", "1", "--seed", "another", "--force")
+    assert r.exit_code == 0, r.output
+    assert sorted(os.listdir(out)) == ["game-001.szg", "notes.txt"]
+    assert (out / "game-001.szg").read_text() != earlier      # this run's game
+    (out / "game-007.szg").write_text("an earlier run's game\n")
+    (out / "game-001.szg").unlink()
+    r = run(*args, "--games", "1")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == (f"Error: {out / 'game-007.szg'} exists (an earlier run?): pass --force "
+                        "to replace it, or --out another folder\n")
+    assert sorted(os.listdir(out)) == ["game-007.szg", "notes.txt"]
+
+
 @pytest.mark.parametrize("kwargs", [
     {"seconds": float("nan")}, {"seconds": float("inf")}, {"seconds": 0}, {"seconds": -1},
     {"seconds": "1"}, {"iterations": 0}, {"iterations": -5}, {"iterations": 2.5},

@@ -5,13 +5,15 @@ and the engine (see szsolver.analysis and szsolver.engine). ``check``, ``best`` 
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import click
 
 from ..inputs import SHOWN_PATH, cut
 from .common import (EXAMPLE_TURNS_LEFT, MAX_WHOLE, SECONDS, BadInput, Names, WholeRange, emit,
-                     examples, input_files, refuse_earlier, whole_number, write_file)
+                     earlier_outputs, examples, input_files, refuse_earlier, remove_earlier,
+                     whole_number, write_file)
 from .games import check as check_game, run
 from .pictures import out_path
 
@@ -87,6 +89,11 @@ def _player(name: str, seconds: float, seed):
     return PLAYERS[name](seed=seed)
 
 
+#: the names of selfplay's game records: ``game-001.szg`` ... (group 1 the kind, as
+#: :func:`~szsolver.cli.common.earlier_outputs` reads it)
+SELFPLAY_RECORD = re.compile(r"(game)-[0-9]+\.szg")
+
+
 @examples("szsolver selfplay --games 2 --time 0.1 --out games  # games/*.szg")
 @click.command("selfplay")
 @click.option("--games", type=whole_number(1, MAX_GAMES), default=1, show_default=True,
@@ -129,7 +136,11 @@ def selfplay_cmd(games, seconds, out_dir, force, rule, neutrals, red_name, blue_
         raise BadInput(f"--neutrals must be 0..7, got {n}")
     paths = [os.path.join(out_dir, f"game-{k + 1:03d}.szg") for k in range(games)]
     if not force:                   # before the first game, not after an hour of play
-        refuse_earlier(paths, "--out")
+        refuse_earlier(paths + earlier_outputs(out_dir, SELFPLAY_RECORD), "--out")
+    else:
+        # the earlier run's records go before the first game: its later games are not
+        # left beside this run's, nor its first ones if this run is stopped half-way
+        remove_earlier(out_dir, SELFPLAY_RECORD)
     try:
         os.makedirs(out_dir, exist_ok=True)
     except OSError as e:

@@ -337,6 +337,40 @@ def refuse_earlier(paths, option: str) -> None:
                        f"to replace it, or {option} another folder")
 
 
+def earlier_outputs(directory: str, pattern, kind: str | None = None) -> list[str]:
+    """The paths in ``directory`` of a command's numbered outputs, an earlier run's
+    included: the names ``pattern`` (a compiled regular expression, group 1 the kind of
+    output: ``turn``, ``move``, ``game``) matches whole, of any kind or only ``kind``'s;
+    sorted, none when ``directory`` is missing."""
+    import os
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    found = (pattern.fullmatch(n) for n in names)
+    return sorted(os.path.join(directory, m.group(0)) for m in found
+                  if m and kind in (None, m.group(1)))
+
+
+def remove_earlier(directory: str, pattern, keep=(), kinds=None) -> None:
+    """With ``--force``: remove an earlier run's numbered outputs in ``directory``
+    (:func:`earlier_outputs`; of ``kinds`` only, when given) except the paths in
+    ``keep`` (this run's), so the folder never holds a mixed set (``replay --svg``'s
+    pictures, ``selfplay``'s records). One line, exit code 1 or 2, naming a file that
+    cannot be removed (:func:`output_error`)."""
+    import os
+    kept = {os.path.realpath(p) for p in keep}
+    for kind in sorted(kinds) if kinds is not None else [None]:
+        for path in earlier_outputs(directory, pattern, kind):
+            if os.path.realpath(path) not in kept:
+                try:
+                    os.remove(path)
+                except FileNotFoundError:
+                    pass
+                except OSError as e:
+                    raise output_error(path, e, action="remove") from None
+
+
 def input_files(*sources: str | None, example: bool = False) -> list[str]:
     """The files a command reads, for :func:`not_an_input`: each SOURCE (``-``: the
     file on standard input, if it is one; text written inline and None are left out

@@ -10,7 +10,8 @@ import os
 import re
 
 from ..inputs import SHOWN_PATH, cut
-from .common import BadInput, not_an_input, output_error, refuse_earlier, write_file
+from .common import (BadInput, earlier_outputs, not_an_input, output_error, refuse_earlier,
+                     remove_earlier, write_file)
 
 #: the names of a replay's pictures, every game's: ``turn-01.svg`` ... (Stars' Zone,
 #: Stargazers), ``move-001.svg`` ... (Star); group 1 is the naming
@@ -96,13 +97,7 @@ def write_all(files: list[tuple[str, str]], directory: str | None = None,
 def replay_pictures_in(directory: str, naming: str | None = None) -> list[str]:
     """The paths of the replay pictures (:data:`REPLAY_PICTURE`) in ``directory``, sorted:
     of every naming, or only ``naming``'s (``turn``, ``move``); none when it is missing."""
-    try:
-        names = os.listdir(directory)
-    except OSError:
-        return []
-    found = (REPLAY_PICTURE.fullmatch(n) for n in names)
-    return sorted(os.path.join(directory, m.group(0)) for m in found
-                  if m and naming in (None, m.group(1)))
+    return earlier_outputs(directory, REPLAY_PICTURE, naming)
 
 
 def write_replay(directory: str, files: list[tuple[str, str]], inputs=(),
@@ -118,13 +113,6 @@ def write_replay(directory: str, files: list[tuple[str, str]], inputs=(),
         refuse_earlier([p for p, _ in files] + replay_pictures_in(directory), "--svg")
     write_all(files, directory=directory, inputs=inputs)
     if force:
-        written = {os.path.realpath(p) for p, _ in files}
         namings = {m.group(1) for m in (REPLAY_PICTURE.fullmatch(os.path.basename(p))
                                         for p, _ in files) if m}
-        for naming in sorted(namings):
-            for path in replay_pictures_in(directory, naming):
-                if os.path.realpath(path) not in written:
-                    try:
-                        os.remove(path)
-                    except OSError as e:
-                        raise output_error(path, e, action="remove") from None
+        remove_earlier(directory, REPLAY_PICTURE, keep=[p for p, _ in files], kinds=namings)
