@@ -64,7 +64,8 @@ def client():
 
 
 def _strip(record: dict) -> dict:
-    return {k: v for k, v in record.items() if k not in TIMING_KEYS and k != "source_sha256"}
+    return {k: v for k, v in record.items()
+            if k not in TIMING_KEYS and k not in ("source_sha256", "options")}
 
 
 def _read_jsonl(path) -> list[dict]:
@@ -261,6 +262,43 @@ def test_cli_batch_solve_on_a_running_scheduler(client, tmp_path):
                                          POSITIONS[2].strip()]
 
 
+def test_cli_batch_solve_under_a_larger_limit_tries_the_unproved_lines_again(client, tmp_path):
+    """A re-run with a larger limit solves again the lines a limit stopped before (they
+    were skipped, their input unchanged, and stayed unproved without a word), keeps
+    those proved exact and complete, and says how many a limit stopped."""
+    from szsolver.cli import main
+    addr = ["--scheduler", client.scheduler.address]
+    src = tmp_path / "positions.txt"
+    # proved in 129 nodes; the value proved, not its best turns; not proved in 50 nodes
+    src.write_text("\n".join([POSITIONS[4], POSITIONS[0], POSITIONS[1]]) + "\n",
+                   encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+
+    def batch(*limit):
+        r = CliRunner().invoke(main, ["batch", "solve", str(src), str(out), *addr, *limit])
+        assert r.exit_code == 0, r.output
+        return r.stdout.splitlines(), _read_jsonl(out)
+    first, got = batch("--node-limit", "50")
+    assert [(g["exact"], g["complete"]) for g in got] == [(True, True), (True, False),
+                                                          (False, False)]
+    same, again = batch("--node-limit", "50")                 # the same limit: nothing new
+    assert [_strip(g) for g in again] == [_strip(g) for g in got]
+    larger, got = batch("--node-limit", "10000000")
+    assert all(g["exact"] and g["complete"] for g in got)     # it kept the unproved ones
+    assert [_strip(g) for g in got[1:]] == [_strip(solve_unit(i, p))
+                                            for i, p in ((1, POSITIONS[0]), (2, POSITIONS[1]))]
+    assert [g["options"] for g in got] == [{"time_limit": None, "node_limit": n}
+                                           for n in (50, 10000000, 10000000)]
+    none, _ = batch()                  # no limit: every record is proved already, kept
+    note = ("2 stopped by a limit (not proved whole): a run with a larger limit solves them "
+            "again")
+    assert first[0].startswith("3 units: 3 computed, 0 done before;") and first[1:] == [note]
+    assert same[0].startswith("3 units: 0 computed, 3 done before;") and same[1:] == [note]
+    assert len(larger) == 1 and larger[0].startswith(
+        "3 units: 2 computed, 2 of them again (done before under other options), 1 done before;")
+    assert len(none) == 1 and none[0].startswith("3 units: 0 computed, 3 done before;")
+
+
 # late positions of the other games of the family: proved in a moment
 STAR = "star:4x5:BWWB/BBWW./BWWBBW/WB.W.WB/BB.BBBWW/BWBWBWW/BWBB.W/WBWW.:B"
 STARGAZERS = ("stargazers:12-star:1-2:r=2,3,4,6,8,9,10,13,14,16,20,21,24,29,32:"
@@ -300,7 +338,7 @@ def _timeless(x):
     """``x`` without its timings at any depth (a Star annotation times every move)."""
     if isinstance(x, dict):
         return {k: _timeless(v) for k, v in x.items()
-                if k not in TIMING_KEYS and k != "source_sha256"}
+                if k not in TIMING_KEYS and k not in ("source_sha256", "options")}
     return [_timeless(v) for v in x] if isinstance(x, list) else x
 
 
@@ -833,3 +871,13 @@ def test_cli_batch_annotate_does_a_changed_game_again(client, tmp_path):
     assert r.exit_code == 0 and "1 unit: 1 computed, 0 done before" in r.output, r.output
     with open(out / "g.json", encoding="utf-8") as f:
         assert json.load(f)["game"]["turns"] == ["35"]
+    # other options: annotated again under them (the earlier budget's answer was kept)
+    addr[addr.index("--time-per-turn") + 1] = "0.02"
+    r = CliRunner().invoke(main, ["batch", "annotate", str(game), str(out), *addr])
+    assert r.exit_code == 0 and r.output.startswith(
+        "1 unit: 1 computed, 1 of them again (done before under other options), "
+        "0 done before;"), r.output
+    with open(out / "g.json", encoding="utf-8") as f:
+        got = json.load(f)
+    assert got["settings"]["time_per_turn"] == 0.02
+    assert got["options"] == {"time_per_turn": 0.02, "exact_turns": 0, "solver_time": None}

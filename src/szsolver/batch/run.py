@@ -12,8 +12,13 @@ Contracts:
   submitted at all), when the record was made from the same input: a unit that reads
   text (a position line, a game record) stores the SHA-256 of that text in its record
   (``source_sha256``), and a record of other text (the input changed since, or a file
-  that was never this run's) is dropped and the unit done again. A torn last line of a
-  JSON-lines file (a run killed mid-write) is dropped and that unit done again.
+  that was never this run's) is dropped and the unit done again. A unit whose answer
+  depends on options (a solve's limits, an annotation's budgets) stores them in its
+  record (``options``); a record made under other options is done again under this
+  run's, unless the unit's ``settled`` says no option changes it (a solve proved
+  exact and complete: a larger limit proves nothing more; one a limit stopped is
+  tried again). A torn last line of a JSON-lines file (a run killed mid-write) is
+  dropped and that unit done again.
 * When every unit is done, a JSON-lines file is rewritten (atomically) in input order,
   one record per unit: the finished file is the same whatever the order of arrival,
   the number of workers or the number of runs it took.
@@ -34,11 +39,15 @@ from ..formats.sources import write_text_file
 class Unit:
     """One piece of work: ``func(*args)`` on a worker; ``key`` names it in the output
     (the input line number, the file name); ``source``: the text it reads, if any (its
-    record is done only for that text)."""
+    record is done only for that text); ``options``: the options its answer depends
+    on, if any (its record is done only under them, unless ``settled(record)`` says
+    that record holds whatever the options: see the module doc)."""
     key: object
     func: Callable
     args: tuple = ()
     source: str | None = None
+    options: dict | None = None
+    settled: Callable[[dict], bool] | None = None
 
     @property
     def fingerprint(self) -> str | None:
@@ -54,6 +63,10 @@ class RunReport:
     computed: list = field(default_factory=list)   # keys computed by this run, in arrival order
     seconds: float = 0.0
     errors: list = field(default_factory=list)     # ... of them, those whose record is an error
+    again: list = field(default_factory=list)      # ... of them, those an earlier run did under
+                                                   # other options (its record not settled)
+    unsettled: list = field(default_factory=list)  # units whose record (this run's or kept) is
+                                                   # not settled, errors aside
 
     @property
     def units_per_second(self) -> float:
@@ -182,17 +195,25 @@ def run_units(client, units: list[Unit], out, *, retries: int = 3, progress=None
     existing = out.done()
     done = {str(k): r for k, r in existing.items()}
 
-    def still_done(u: Unit) -> bool:
+    def same_input(u: Unit) -> bool:
         r = done.get(str(u.key))
         if r is None:
             return False
         return u.source is None or (isinstance(r, dict)
                                     and r.get("source_sha256") == u.fingerprint)
+
+    def still_done(u: Unit) -> bool:
+        if not same_input(u):
+            return False
+        r = done[str(u.key)]
+        return (u.options is None or not isinstance(r, dict) or r.get("options") == u.options
+                or (u.settled is not None and bool(u.settled(r))))
     stale = [u.key for u in units if str(u.key) in done and not still_done(u)]
     if stale:
         out.forget([k for k in existing if str(k) in {str(s) for s in stale}])
     todo = [u for u in units if not still_done(u)]
-    report = RunReport(total=len(units), skipped=len(units) - len(todo))
+    report = RunReport(total=len(units), skipped=len(units) - len(todo),
+                       again=[u.key for u in todo if same_input(u)])
     if window is None:
         window = 8 * max(1, sum(client.nthreads().values()))
     finished = len(units) - len(todo)
@@ -200,6 +221,8 @@ def run_units(client, units: list[Unit], out, *, retries: int = 3, progress=None
         progress(finished, len(units))
     pending = iter(todo)
     owner = {}
+    final = {str(u.key): done[str(u.key)] for u in units
+             if u.settled is not None and still_done(u) and isinstance(done[str(u.key)], dict)}
 
     def submit(u: Unit):
         name = getattr(u.func, "__name__", "unit")
@@ -217,7 +240,11 @@ def run_units(client, units: list[Unit], out, *, retries: int = 3, progress=None
             record = fut.result()
             if u.source is not None and isinstance(record, dict):
                 record = {**record, "source_sha256": u.fingerprint}
+            if u.options is not None and isinstance(record, dict):
+                record = {**record, "options": u.options}
             out.write(u.key, record)
+            if u.settled is not None and isinstance(record, dict):
+                final[str(u.key)] = record
             fut.release()
             report.computed.append(u.key)
             if isinstance(record, dict) and "error" in record:
@@ -231,6 +258,9 @@ def run_units(client, units: list[Unit], out, *, retries: int = 3, progress=None
             if nxt is not None:
                 stream.add(submit(nxt))
         out.finish(keys)
+        report.unsettled = [u.key for u in units if str(u.key) in final
+                            and "error" not in final[str(u.key)]
+                            and not u.settled(final[str(u.key)])]
     finally:
         out.close()
         report.seconds = time.perf_counter() - start

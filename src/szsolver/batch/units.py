@@ -47,6 +47,15 @@ def solve_unit(index: int, text: str, time_limit: float | None = None,
         return {**head, "error": _error(e)}
 
 
+def solve_settled(record: dict) -> bool:
+    """Does no limit change this ``batch solve`` record? True when it is proved exact
+    and complete (the value, the best turns and the line): a larger limit proves
+    nothing more. A record a limit stopped, and an error (a position too deep to solve
+    without a limit is one), are not: a run under other limits does them again."""
+    return record.get("exact") is True and record.get("complete") is True \
+        and "error" not in record
+
+
 def puzzle_unit(date: str) -> dict:
     """The daily puzzle of ``date`` (YYYY-MM-DD) as ``puzzle daily --solution --json``
     prints it: the puzzle, its solution, its ID and the date."""

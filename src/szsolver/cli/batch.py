@@ -106,9 +106,16 @@ def _summary(report, path: str) -> str:
     bad = len(report.errors)
     errors = (f", {bad} of them {'an error' if bad == 1 else 'errors'} (the record says why)"
               if bad else "")
-    return (f"{report.total} unit{'' if report.total == 1 else 's'}: {len(report.computed)} "
-            f"computed{errors}, {report.skipped} done before; "
+    n = len(report.again)
+    again = (f", {n} of them again (done before under other options)" if n else "")
+    line = (f"{report.total} unit{'' if report.total == 1 else 's'}: {len(report.computed)} "
+            f"computed{errors}{again}, {report.skipped} done before; "
             f"{report.units_per_second:.2f} units/s; {path}")
+    k = len(report.unsettled)
+    if k:
+        line += (f"\n{k} stopped by a limit (not proved whole): a run with a larger limit "
+                 f"solves {'it' if k == 1 else 'them'} again")
+    return line
 
 
 def _output_file(path: str, inputs=()) -> None:
@@ -184,7 +191,9 @@ def _lines_of(source: str) -> str:
 @click.group("batch")
 def batch():
     """Many puzzles, solves or annotations at once on a Dask cluster (pip install
-    'szsolver[batch]'). Results are written as they arrive; a re-run skips what is done."""
+    'szsolver[batch]'). Results are written as they arrive; a re-run skips what is done
+    from the same input under the same options (a solve proved exact and complete under
+    any)."""
 
 
 def _example_positions() -> str:
@@ -232,11 +241,12 @@ def solve_cmd(positions_file, out_file, example, time_limit, node_limit, workers
     """Solve every position of POSITIONS_FILE (one position string a line, of Stars'
     Zone, Star or Stargazers; blank lines and lines starting with # are skipped; - reads
     standard input). OUT.jsonl gets one
-    JSON object a line: the keys of 'solve --json' plus line (1-based) and input; a line
-    that is not a solvable position gets line, input and error. The finished file is in
-    input order."""
+    JSON object a line: the keys of 'solve --json' plus line (1-based), input and options
+    (the limits); a line that is not a solvable position gets line, input and error. The
+    finished file is in input order. A re-run with other limits solves again the lines a
+    limit stopped."""
     from ..batch.run import JsonLines, Unit
-    from ..batch.units import solve_unit
+    from ..batch.units import solve_settled, solve_unit
     if example:
         if out_file is not None:
             raise BadInput("with --example give only OUT.jsonl, not POSITIONS_FILE too")
@@ -248,7 +258,11 @@ def solve_cmd(positions_file, out_file, example, time_limit, node_limit, workers
     _output_file(out_file, input_files(None if example else positions_file))
     if text is None:
         text = _lines_of(positions_file)
-    units = [Unit(i + 1, solve_unit, (i, ln.strip(), time_limit, node_limit), ln.strip())
+    # a line an earlier run solved under other limits is solved again under these,
+    # unless it was proved exact and complete there (no limit changes that record)
+    limits = {"time_limit": time_limit, "node_limit": node_limit}
+    units = [Unit(i + 1, solve_unit, (i, ln.strip(), time_limit, node_limit), ln.strip(),
+                  limits, solve_settled)
              for i, ln in enumerate(text.splitlines())
              if ln.strip() and not ln.lstrip().startswith("#")]
     report = _run(units, JsonLines(out_file, "line"), workers, scheduler, "positions")
@@ -300,8 +314,11 @@ def annotate_cmd(paths, example, time_per_turn, exact_turns, solver_time, worker
         not_an_input(os.path.join(out_dir, f"{name}.json"), "the annotation",
                      input_files(path), instead="give another OUT/ folder")
     _output_dir(out_dir)
+    # a game an earlier run annotated under other options is annotated again
+    options = {"time_per_turn": time_per_turn, "exact_turns": exact_turns,
+               "solver_time": solver_time}
     units = [Unit(name, annotate_unit, (labels.get(path, path), texts[name], time_per_turn,
-                                        exact_turns, solver_time), texts[name])
+                                        exact_turns, solver_time), texts[name], options)
              for name, path in names.items()]
     report = _run(units, Directory(out_dir), workers, scheduler, "games")
     click.echo(_summary(report, out_dir))
