@@ -228,6 +228,21 @@ def test_cli_annotate_json_and_html(tmp_path):
     assert r.exit_code == 2 and "--exact-turns 9: at most 8 turns left" in r.output
 
 
+def test_cli_annotate_text_counts_the_best_turns_it_leaves_out():
+    """Eleven best turns: the text's best column names four and says how many more, in
+    check's words (it ended '...')."""
+    pos = "BB/B..RRB/RR....B/..BRRR../.B..N.BB./R.R.BR../R.B..B./R.RRRB/.B B 0 0 basic"
+    record = f'[Position "{pos}"] 15... 25'
+    r = CliRunner().invoke(main, ["annotate", record, "--json"])
+    assert r.exit_code == 0, r.output
+    best = json.loads(r.stdout)["turns"][0]["best"]
+    assert len(best) == 11
+    r = CliRunner().invoke(main, ["annotate", record])
+    assert r.exit_code == 0, r.output
+    row = next(ln for ln in r.stdout.splitlines() if " 25??" in ln)
+    assert row.endswith("  " + " ".join(best[:4]) + " and 7 more (--json lists them all)")
+
+
 def test_threads_give_the_same_judgements(ann, monkeypatch):
     """Each exact solve on two threads: the same values, verdicts and best turns. (The
     probes beyond the horizon, value only under a node limit, run on one thread: the

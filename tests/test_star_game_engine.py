@@ -113,6 +113,24 @@ def test_check_near_the_end_is_proved_and_agrees_with_every_move_value():
     assert r.method == "engine" and r.verdict in ("optimal", "inaccuracy", "mistake", "blunder")
 
 
+def test_check_and_annotate_say_how_many_best_moves_they_leave_out():
+    """Nine optimal moves: check's text names six and annotate's four, each then says
+    how many more (--json lists them all); they were cut without a word."""
+    position = "star:4x5:B.WW/WBWBB/WB.BBB/B...WBB/BB..BWWW/WBWWBWB/B.WW.B/.WBWW:B"
+    r = _run("check", position, "pass", "--json")
+    assert r.exit_code == 0, r.output
+    best = json.loads(r.stdout)["best"]
+    assert len(best) == 9 and "pass" not in best
+    r = _run("check", position, "pass")
+    assert r.exit_code == 0, r.output
+    assert f"best {' or '.join(best[:6])} and 3 more (--json lists them all): " in r.stdout
+    record = f'[Game "star"] [Position "{position}"] 1. pass'
+    r = _run("annotate", record)
+    assert r.exit_code == 0, r.output
+    row = r.stdout.splitlines()[1]
+    assert row.endswith("  " + " ".join(best[:4]) + " and 5 more (--json lists them all)")
+
+
 def test_annotate_proves_the_last_moves():
     board = by_name("4x5")
     g = play_game(RandomPlayer(seed=1), GreedyPlayer(seed=2), Position(board))

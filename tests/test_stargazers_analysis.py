@@ -101,6 +101,26 @@ def _short_game():
     return p, turns, game_string(GameRecord({"Game": "stargazers", "Position": str(p)}, turns))
 
 
+def test_annotate_shows_every_best_turn_its_json_lists_as_check_does():
+    """The text's best column lists the best turns the JSON lists (it showed one), the
+    first four and then how many more, in check's words."""
+    record = ('[Game "stargazers"] [Position "stargazers:12-star:1-2:r=4,7,8,11,15,18,21,24,'
+              '25,29,30,31,35,44,48:b=2,3,9,10,13,14,16,19,20,23,28,32,33,36,42,46"] '
+              "9. 40,45 43,47 10. 37")
+    code, out = run("annotate", record, "--json")
+    assert code == 0, out
+    best = [t["best"] for t in json.loads(out)["turns"]]
+    assert [len(b) for b in best] == [9, 2, 1]
+    code, out = run("annotate", record)
+    assert code == 0, out
+    rows = out.splitlines()[1:4]
+    assert rows[0].endswith("  " + " ".join(best[0][:4]) + " and 5 more (--json lists them all)")
+    assert rows[1].endswith("  " + " ".join(best[1])) and rows[2].endswith("  37")
+    code, out = run("check", record, "--turn", "1")                 # check's own words
+    assert code == 0, out
+    assert f"Best turn {' or '.join(best[0][:6])} and 3 more (--json lists them all);" in out
+
+
 def test_annotate_a_short_game_from_a_set_up_start():
     p, turns, record = _short_game()
     code, out = run("annotate", record, "--json")

@@ -59,6 +59,21 @@ def verdict_count(n: int, verdict: str) -> str:
     return f"{n} {verdict[:-1] + 'ies' if verdict.endswith('y') else verdict + 's'}"
 
 
+def turns_listed(turns, most: int, sep: str = " ") -> str:
+    """Best turns (their text) as every game's ``check`` and ``annotate`` show them: the
+    first ``most`` joined by ``sep``, and for the rest how many, never cut silently.
+
+    >>> turns_listed(["35", "36", "37"], 2)
+    '35 36 and 1 more (--json lists them all)'
+    >>> turns_listed(["17,23", "9"], 6, " or ")
+    '17,23 or 9'
+    """
+    turns = list(turns)
+    shown = sep.join(turns[:most])
+    more = len(turns) - most
+    return f"{shown} and {more} more (--json lists them all)" if more > 0 else shown
+
+
 def result_of(value: int, mover: int, margin: int = 0) -> int:
     """+1 win, 0 draw, -1 loss for ``mover`` when the game's value is ``value``
     (``margin``: the band around 0 read as a draw, for estimates)."""

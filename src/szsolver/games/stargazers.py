@@ -9,7 +9,7 @@ import time
 
 from ..errors import InputError
 from ..rules.bits import bit_list
-from ..verdict import VERDICT_COUNTS, verdict_count, wins_by
+from ..verdict import VERDICT_COUNTS, turns_listed, verdict_count, wins_by
 from .contract import Answer, Entry
 from .views import (annotate_progress, answer, engine_progress, exact_turns_in_reach,
                     progress_line, tagged, warnings_of)
@@ -285,8 +285,7 @@ def check(pos, game, o):
         data = {"turn_number": o.turn_number, **data}
     how = "proved" if res.method == "solver" else "estimated by the engine, not proved"
     optimal = res.optimal or (res.best,)
-    best = " or ".join(map(str, optimal[:6])) + \
-        (f" (and {len(optimal) - 6} more)" if len(optimal) > 6 else "") + \
+    best = turns_listed(map(str, optimal), 6, " or ") + \
         ("" if not res.exact or res.best_complete else
          " (proved before the limit; others not checked)")
     text = (f"{res.mover.capitalize()} {res.turn}: {res.verdict} ({how}). Best turn "
@@ -318,7 +317,7 @@ def annotate(pos, game, o):
     lines = ["round  side  turn       verdict      method  best"]
     for i, c in enumerate(checks):
         lines.append(f"{game.round_of(i):>5}  {c.mover:<4}  {str(c.turn):<9}  {c.verdict:<11}  "
-                     f"{c.method:<6}  {c.best}")
+                     f"{c.method:<6}  {turns_listed(map(str, c.optimal or (c.best,)), 4)}")
     summary = {}
     for side in ("red", "blue"):
         mine = [c for c in checks if c.mover == side]

@@ -11,7 +11,7 @@ import time
 
 from ..errors import InputError
 from ..formats.notation import format_turn
-from ..verdict import describe_value, verdict_count
+from ..verdict import describe_value, turns_listed, verdict_count
 from .contract import Answer, Entry
 from .views import (annotate_progress, answer, counted, engine_progress, progress_line,
                     replay_lines, rough, turn_to_judge, warnings_of)
@@ -135,6 +135,7 @@ def check_text(res) -> str:
     g = res.geometry
     t = format_turn(res.turn, g)
     mover = "Red" if res.mover == 0 else "Blue"
+    # mid-sentence ("after the best turn 35n75 Red wins 15-14"): the rest counted in brackets
     best = " or ".join(format_turn(b, g) for b in res.best[:6]) + \
         (f" (and {len(res.best) - 6} more)" if len(res.best) > 6 else "")
     sc = res.scores or {}
@@ -146,9 +147,7 @@ def check_text(res) -> str:
             text = f"{t} was optimal (proved): {still}."
             others = [format_turn(b, g) for b in res.best if b != res.turn]
             if others:
-                more = len(others) - 8
-                text += f" Equally good: {' '.join(others[:8])}" + (
-                    f" and {more} more (--json lists them all)." if more > 0 else ".")
+                text += f" Equally good: {turns_listed(others, 8)}."
             return text
         return (f"{t} was {_article(res.verdict)} (proved): {mover} gives away {res.loss} in "
                 f"value ({_signed(res.best_value)} -> {_signed(res.played_value)}, Red's side); "
@@ -233,7 +232,7 @@ def annotation_text(ann) -> str:
     marks = {"optimal": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??", None: ""}
 
     def row(num, k, r):
-        best = " ".join(format_turn(b, geo) for b in r.best[:4]) + (" ..." if len(r.best) > 4 else "")
+        best = turns_listed((format_turn(b, geo) for b in r.best), 4)
         side = "red" if r.mover == 0 else "blue"
         played = format_turn(r.turn, geo) + marks[r.verdict]
         note = "  (verdict proved)" if r.verdict_proved and not r.exact else ""

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 
 from ..verdict import (ESTIMATE_MARGIN, VERDICT_COUNTS, bounds_json, classify,
-                       judged_bounds, proved_words, verdict_count)
+                       judged_bounds, proved_words, turns_listed, verdict_count)
 from ..errors import IllegalTurnError, InputError
 from ..limits import check_seconds
 from .engine import DEFAULT_SECONDS, SOLVER_NODES_PER_SECOND, Engine, value_bounds
@@ -91,7 +91,7 @@ class CheckResult:
     def text(self) -> str:
         b = self.board
         played = format_move(self.turn, b)
-        best = " or ".join(format_move(m, b) for m in self.best[:6])
+        best = turns_listed((format_move(m, b) for m in self.best), 6, " or ")
         if self.exact:
             if self.verdict == "optimal":
                 return f"{played} was optimal (proved): {describe(int(self.played_value))}."
@@ -211,7 +211,7 @@ class Annotation:
                          f"{format_move(r.turn, b) + marks[r.verdict]:<7} {before:>+6.1f} "
                          f"{r.played_value:>+6.1f} {r.loss:>5.1f}  {r.verdict:<10}  "
                          f"{'proved' if r.exact else 'est.':<6}  "
-                         + " ".join(format_move(m, b) for m in r.best[:4]))
+                         + turns_listed((format_move(m, b) for m in r.best), 4))
         lines.append("")
         for colour in COLOUR_NAMES:
             s = self.summary[colour]
