@@ -575,6 +575,9 @@ def test_cli_batch_solve_reads_standard_input_and_example(client, tmp_path):
 @pytest.mark.parametrize("args, words", [
     (["batch", "solve", "{src}", "out.jsonl", "--workers", "-3"], "--workers"),
     (["batch", "solve", "{src}", "out.jsonl", "--workers", "100000"], "local worker processes"),
+    # past 64 bits too (it said 'at most 9223372036854775807')
+    (["batch", "solve", "{src}", "out.jsonl", "--workers", "9" * 20],
+     f"{'9' * 20} is more than"),
     (["batch", "solve", "{src}", "out.jsonl", "--scheduler", "not an address"],
      "not a scheduler address"),
     (["batch", "solve", "{src}", "/proc/no/such/out.jsonl", "--workers", "1"], "cannot write"),
@@ -673,6 +676,7 @@ def test_cli_solve_splits_over_workers_with_the_serial_answer(client):
     (["solve", "--example", "--workers", "0"], "--workers"),
     (["solve", "--example", "--workers", "-2"], "--workers"),
     (["solve", "--example", "--workers", "99999999"], "local worker processes"),
+    (["solve", "--example", "--workers", "9" * 20], f"{'9' * 20} is more than"),
     (["solve", "--example", "--scheduler", "localhost"], "not a scheduler address"),
     (["solve", "--example", "--workers", "1", "--all-turns"], "--all-turns"),
     (["solve", "--example", "--workers", "1", "--scheduler", "tcp://127.0.0.1:1"], "not both"),

@@ -44,7 +44,7 @@ def _check_scheduler(ctx, param, value):
 
 
 WORKERS_OPTIONS = [
-    click.option("--workers", type=whole_number(1), default=None, metavar="N",
+    click.option("--workers", type=whole_number(1, beyond=True), default=None, metavar="N",
                  callback=_check_workers,
                  help="Local worker processes (default: all cores)."),
     click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
@@ -55,7 +55,7 @@ _WHERE = WORKERS_OPTIONS
 
 #: ``solve``'s options for a deep solve split over a cluster (serial without them)
 SOLVE_WORKERS_OPTIONS = [
-    click.option("--workers", type=whole_number(1), default=None, metavar="N",
+    click.option("--workers", type=whole_number(1, beyond=True), default=None, metavar="N",
                  callback=_check_workers,
                  help="Split the search into jobs on N threads of a local Dask worker "
                       "(pip install 'szsolver[batch]'; same value as the serial solve)."),
