@@ -20,15 +20,15 @@ position, then the median per rule and stage. To compare two builds on a loaded
 machine, run them alternately on small groups of stages (``--stages``). ``--out``
 appends each position's rate to a file (JSON lines) for ``fit``.
 
-``fit`` fits the budget's cost per iteration (``szsolver.engine.search``:
-``(a t^2 + b) (1 + n)^(q0 + q1 ln t)``, times the rule's ``LATE_COST`` by turns left)
-to the measured costs, per rule: least squares on the log of the cost over a grid of
-q0 and q1 (a and b in closed form for each ratio b / a on a grid), then each
-``LATE_COST`` band's factor as the median of the measured cost over the fitted one
-there (bands of one factor), and the fit again with those. Prints the constants
-(before ``COST_MARGIN``) and how far the fit is from the measured cost (the 5th and
-95th percentiles of the ratio, and the extremes). ``--keep-shape``: a and b alone,
-q0, q1 and ``LATE_COST`` kept as they are.
+``fit`` fits the budget's cost per iteration (``szsolver.engine.search``,
+``iteration_seconds``: the log of the cost is ``c0 + c1 ln t + c2 ln^2 t + ln(1 + n)
+(q0 + q1 ln t)``, plus ``dc + dq ln(1 + n)`` for each of the rule's ``LATE_COST`` bands
+whose turns left the position is within) to the measured costs, per rule, by linear
+least squares on the log of the cost; each late band's ``dc`` is then raised where
+needed so that the fit is at least ``--floor`` of the measured cost at each of its
+positions. Prints the constants (before ``COST_MARGIN``) and how far the fit and the
+budget's constants now are from the measured cost (the 5th and 95th percentiles of the
+ratio, and the extremes; per stage the extremes).
 """
 from __future__ import annotations
 
@@ -110,26 +110,23 @@ def speed(a):
         print(f"| {rule} | {stage} | {len(rates)} | {statistics.median(rates):,.0f} |")
 
 
-def _fit_base(rows, late, q=None):
-    """(a, b, q0, q1) minimising the squared log error, with the late factors given
-    (and q0, q1 when ``q`` gives them)."""
+def _features(t, n, keys):
+    """The fit's terms: 1, ln t, ln^2 t, ln(1 + n), ln(1 + n) ln t, then for each
+    ``LATE_COST`` key (turns left at most the key) 1 and ln(1 + n)."""
     import numpy as np
-    t = np.array([r["t"] for r in rows], float)
-    n = np.array([r["n"] for r in rows], float)
-    y = np.log(np.array([1 / r["rate"] for r in rows]) / np.array([late(r["t"]) for r in rows]))
-    best = None
-    for q0 in (np.arange(0.0, 2.51, 0.05) if q is None else [q[0]]):
-        for q1 in (np.arange(-0.8, 0.21, 0.05) if q is None else [q[1]]):
-            z = y - (q0 + q1 * np.log(t)) * np.log1p(n)
-            for rho in np.exp(np.linspace(math.log(1e-2), math.log(1e4), 240)):
-                la = np.mean(z - np.log(t * t + rho))
-                err = np.sum((z - la - np.log(t * t + rho)) ** 2)
-                if best is None or err < best[0]:
-                    best = (err, math.exp(la), math.exp(la) * rho, q0, q1)
-    return best[1:]
+    lt, ln = np.log(t), np.log1p(n)
+    cols = [np.ones_like(t), lt, lt * lt, ln, ln * lt]
+    for key in keys:
+        late = (t <= key).astype(float)
+        cols += [late, late * ln]
+    return np.stack(cols, 1)
 
 
 def fit(a):
+    """Per rule: linear least squares of the log cost on :func:`_features`, then each
+    late band's constant raised where needed so that the fit is at least ``--floor`` of
+    the measured cost at every position of the band (below it, a budget would run over
+    by more than 1 / floor)."""
     import numpy as np
     from szsolver.engine import search
     rows = [json.loads(line) for path in a.paths for line in open(path) if line.strip()]
@@ -140,25 +137,23 @@ def fit(a):
         rs = [r for r in rows if r["rule"] == rule]
         if not rs:
             continue
-        bands = search.LATE_COST[code]
-        factors = [1.0] * len(bands) if not a.keep_shape else [f for _t, f in bands]
-
-        def late(t):
-            i = _band(bands, t)
-            return 1.0 if i is None else factors[i]
-        for _round in range(1 if a.keep_shape else 3):
-            a_, b_, q0, q1 = _fit_base(rs, late, search.NEUTRAL_COST[code] if a.keep_shape
-                                       else None)
-
-            def model(r):
-                return (a_ * r["t"] ** 2 + b_) * (1 + r["n"]) ** (q0 + q1 * math.log(r["t"]))
-            for i in range(len(bands) if not a.keep_shape else 0):
-                band = [r for r in rs if _band(bands, r["t"]) == i]
-                if band:
-                    factors[i] = float(np.median([1 / r["rate"] / model(r) for r in band]))
-        ratio = np.array([late(r["t"]) * model(r) * r["rate"] for r in rs])
-        print(f"{rule}: {len(rs)} positions: a = {a_:.3g}, b = {b_:.3g}, q0 = {q0:.2f}, "
-              f"q1 = {q1:.2f}, late {[(t, round(f, 2)) for (t, _), f in zip(bands, factors)]}")
+        keys = sorted((key for key, _dc, _dq in search.LATE_COST[code]), reverse=True)
+        t = np.array([r["t"] for r in rs], float)
+        n = np.array([r["n"] for r in rs], float)
+        y = np.log(np.array([1 / r["rate"] for r in rs]))
+        x = _features(t, n, keys)
+        c = np.linalg.lstsq(x, y, rcond=None)[0]
+        for i, key in enumerate(keys):
+            inside = t <= key
+            if i + 1 < len(keys):
+                inside &= t > keys[i + 1]
+            worst = float(np.min((x @ c - y)[inside])) if inside.any() else 0.0
+            c[5 + 2 * i] += max(0.0, math.log(a.floor) - worst)
+        ratio = np.exp(x @ c - y)
+        late = tuple((key, round(float(c[5 + 2 * i]), 4), round(float(c[6 + 2 * i]), 4))
+                     for i, key in enumerate(keys))
+        print(f"{rule}: {len(rs)} positions: ITERATION_COST "
+              f"({', '.join(f'{v:.4f}' for v in c[:5])}), LATE_COST {late}")
         print(f"  fit / measured: 5-95 % {np.percentile(ratio, 5):.2f}-"
               f"{np.percentile(ratio, 95):.2f}, all {ratio.min():.2f}-{ratio.max():.2f}")
         now = np.array([search.iteration_seconds(_pos(r)) / search.COST_MARGIN * r["rate"]
@@ -167,15 +162,11 @@ def fit(a):
               f"{np.percentile(now, 5):.2f}-{np.percentile(now, 95):.2f}, "
               f"median {np.median(now):.2f}")
         for stage in sorted({r["stage"] for r in rs}, reverse=True):
-            cell = [(r, x) for r, x in zip(rs, ratio) if r["stage"] == stage]
-            print(f"  {stage:2} turns left: median {np.median([r['rate'] for r, _ in cell]):>9,.0f} "
-                  f"it/CPU s, fit / measured {min(x for _, x in cell):.2f}-"
-                  f"{max(x for _, x in cell):.2f}")
-
-
-def _band(bands, t):
-    """The first ``LATE_COST`` band that ``t`` turns left fit under (None: none)."""
-    return next((i for i, (turns, _f) in enumerate(bands) if t <= turns), None)
+            cell = [(r, x, y) for r, x, y in zip(rs, ratio, now) if r["stage"] == stage]
+            print(f"  {stage:2} turns left: median {np.median([r['rate'] for r, _, _ in cell]):>9,.0f} "
+                  f"it/CPU s, fit / measured {min(x for _, x, _ in cell):.2f}-"
+                  f"{max(x for _, x, _ in cell):.2f}, now {min(y for *_, y in cell):.2f}-"
+                  f"{max(y for *_, y in cell):.2f}")
 
 
 def _pos(r):
@@ -192,8 +183,8 @@ def main():
     ap.add_argument("--iterations", type=int, default=3000)
     ap.add_argument("--cpu", type=float, default=0.3)
     ap.add_argument("--out", default=None)
-    ap.add_argument("--keep-shape", action="store_true",
-                    help="fit: a and b only, q0, q1 and LATE_COST kept as they are")
+    ap.add_argument("--floor", type=float, default=0.25,
+                    help="fit: each late band's fit at least this share of the measured cost")
     a = ap.parse_args()
     a.path = a.paths[0]
     a.stages = [int(s) for s in a.stages.split(",")] if a.stages else None

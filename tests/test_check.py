@@ -468,7 +468,7 @@ def test_a_time_limit_holds_where_the_engine_cost_model_is_too_hopeful(monkeypat
     slower than the model (here: a model that thinks iterations are free) the time
     limit still stops it, and the answer says so and keeps its proved bounds."""
     import szsolver.engine.search as search
-    monkeypatch.setattr(search, "ITERATION_COST", {0: (1e-12, 1e-12), 1: (1e-12, 1e-12)})
+    monkeypatch.setattr(search, "ITERATION_COST", {0: (-60, 0, 0, 0, 0), 1: (-60, 0, 0, 0, 0)})
     game = example_game()
     i = 20                                      # 12 turns left: bounds, then the engine
     pos, turn = game.position_before(i), game.turns[i]

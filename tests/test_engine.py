@@ -36,10 +36,11 @@ def test_engine_turn_is_legal_and_estimate_inside_bounds(rule, ply):
     assert res.lower <= res.value <= res.upper
     assert (res.lower, res.upper) == trivial_bounds(pos)
     assert res.iterations == iterations_for(pos, 0.02)
-    # the chosen turn's estimate (what 'best' prints beside it) is the value, before
-    # the value is clamped to the proved bounds
+    # the chosen turn's estimate (what 'best' prints beside it, to a tenth) is the
+    # value, before the value is rounded and clamped to the proved bounds (-308.54 is
+    # shown as -308.5 and valued -309)
     chosen = next(c for c in res.candidates if c["turn"] == res.turn)
-    assert min(max(round(chosen["estimate"]), res.lower), res.upper) == res.value
+    assert abs(min(max(chosen["estimate"], res.lower), res.upper) - res.value) <= 0.5
     assert all(c["estimate"] in (c["mean"], c["value"]) for c in res.candidates)
 
 

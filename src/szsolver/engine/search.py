@@ -49,35 +49,36 @@ from ..rules.seeds import playout_seed_v1
 
 #: The budget (:func:`budget`, docs/engine.md "The budget"): the rates below were measured
 #: in CPU time on the project's 2-core machine (AMD EPYC, 2026-11-27) with
-#: benchmarks/bench_budget.py, so that a budget of S seconds takes about S seconds there,
-#: bounds and solver included. The tree search's seconds per iteration at a position
-#: are ``(a * t**2 + b) * (1 + n)**(q0 + q1 * ln t)``, t the turns left and n the
-#: neutrals the two sides can still spend (each side's supply, at most its own turns
-#: left): a playout's cost grows with the turns it plays times the points it looks at
-#: per turn, and with every neutral in hand (the policy's neutral choice, the exact
-#: last turn with a neutral). ``ITERATION_COST`` holds a and b, ``NEUTRAL_COST`` q0 and
-#: q1. Fitted (benchmarks/bench_tree.py ``fit``) on 215 positions of every stage from 32
-#: to 6 turns left (Basic from the start 51,000 iterations a CPU second, 250,000 at 8-10
-#: turns left; Advanced 43,000 to 330,000), then raised by :data:`COST_MARGIN`; the fit is
-#: within 0.79-1.37 of the measured cost for 90 % of the positions under Advanced, and
-#: under Basic 0.61-3.46 (the upper end: no neutral in hand at 6-8 turns left, where the
-#: settled nodes make iterations cheap and the search ends early).
-ITERATION_COST = {BASIC: (1.83e-8, 2.35e-8), ADVANCED: (1.87e-8, 5.13e-7)}
-NEUTRAL_COST = {BASIC: (0.85, -0.2), ADVANCED: (1.65, -0.45)}
+#: benchmarks/bench_tree.py, so that a budget of S seconds takes about S seconds there,
+#: bounds and solver included. The log of the tree search's seconds per iteration at a
+#: position is ``c0 + c1 ln t + c2 ln^2 t + ln(1 + n) (q0 + q1 ln t)``, t the turns left
+#: and n the neutrals the two sides can still spend (each side's supply, at most its own
+#: turns left): a playout's cost grows with the turns it plays and the points it looks
+#: at per turn, and with every neutral in hand (the policy's neutral choice, the exact
+#: last turn with a neutral). ``ITERATION_COST`` holds (c0, c1, c2, q0, q1). Fitted
+#: (``bench_tree.py fit``, least squares on the log) on 241 positions of every stage
+#: from 32 to 6 turns left, each tree run for 1.5 CPU s (the rate falls a little as a
+#: tree grows: at 9 turns left by a quarter from 0.4 s to 1.5 s, little beyond; Basic
+#: from the start 63,000 iterations a CPU second, 180,000 to 230,000 at 8-12 turns left;
+#: Advanced 50,000 to 250,000): within 0.84-1.38 of the measured cost for nine positions
+#: in ten under Advanced, 0.79-1.34 under Basic.
+ITERATION_COST = {BASIC: (-19.6884, 3.9565, -0.4697, 0.4804, -0.0864),
+                  ADVANCED: (-16.0266, 1.1762, 0.0567, 1.4975, -0.3845)}
 #: Under the Basic rule the tree settles its nodes three turns from the end exactly and
-#: weighs neutral targets by two-stone patterns near the root (:data:`RULE_TREE_OPTIONS`):
-#: an iteration there costs this many times the curve above, by the turns left (at most
-#: the key; fitted with a and b as the median of the measured cost over the curve in each
-#: band: 1.31 at 10 turns left, 1.43 at 7-9, 1.05 at 6 or fewer; the last two then raised
-#: to 1.6 and 1.8, so that at the costliest positions there (no neutral in hand at 9
-#: turns left, greedy play at 6) the budget's cost stays at least 0.55 of the measured
-#: one, as before). The first key that the turns left fit under applies.
-LATE_COST = {BASIC: ((6, 1.8), (9, 1.6), (10, 1.31)), ADVANCED: ()}
-#: The fitted cost is raised by this factor: the fit misses both ways (0.65-1.5 times
-#: the measured cost under Advanced; under Basic 0.37-5 at 6-9 turns left, where the
-#: solver answers first from 8 on, and 0.7-1.4 elsewhere), and a budget had better end
-#: a little early than late.
-COST_MARGIN = 1.1
+#: weighs neutral targets by two-stone patterns near the root (:data:`RULE_TREE_OPTIONS`),
+#: so its cost changes regime late in the game: each band ``(turns, dc, dq)`` whose turns
+#: the position is within adds ``dc + dq ln(1 + n)`` to the log of the cost (fitted with
+#: the curve above). At 8 turns left or fewer, where the solver answers first and the
+#: cost varies most (2.3 M iterations a second with no neutral in hand, 190,000 with
+#: one, at the same stage and supply), the band's ``dc`` is raised so that the budget's
+#: cost is at least a quarter of the measured one everywhere (the constants before
+#: reached 0.27, at the same position): a budget there ends early rather than late.
+LATE_COST = {BASIC: ((10, 0.4518, -0.0403), (9, 0.0597, 0.1319), (8, -1.2487, 0.8293)),
+             ADVANCED: ()}
+#: The fitted cost times this factor. 1: the fit is centred on the measured cost (it
+#: misses both ways, a fifth for nine positions in ten), and with a margin (1.1 before
+#: the last fit) ``best --time 3`` ended after 2.2-2.9 s.
+COST_MARGIN = 1.0
 #: Exact-solver nodes per second of budget, per rule (measured: a search stopped by its
 #: node limit at 5-9 turns left ran 2.3-4.5 M nodes a CPU second under Basic, 1.0-4.5 M
 #: under Advanced, median 3.6 M and 1.7 M).
@@ -93,17 +94,21 @@ SOLVER_SHARE = 0.5
 #: ``BOUNDS_SHARE / 4`` of the budget each (at least ``MIN_BOUNDS_SECONDS``), counted as
 #: CP-SAT work (:func:`szsolver.bounds.model.work_for`). Measured over 96 positions of
 #: every stage, the four solves at 0.05 units each took 0.07 CPU s (median; at most 0.21);
-#: at 0.1 units 0.08 (at most 0.35) and gave 9 bounds of 384 tighter.
+#: at 0.1 units 0.08 (at most 0.35) and gave 9 bounds of 384 tighter; at 1 unit 0.08
+#: (at most 1.24): most end well before their limit, so the budget charges them their
+#: limit up to ``BOUNDS_CHARGE`` in all, and a larger budget goes to the tree.
 BOUNDS_START = 0.35
 BOUNDS_SHARE = 0.1
+BOUNDS_CHARGE = 0.1
 MIN_BOUNDS_SECONDS = 0.005
 #: A command's start-up before its analysis (CPU seconds measured: the interpreter
 #: 0.02, the package and the command line 0.10, the engine's modules 0.03): ``best``
 #: plans it as spent, so that ``best --time S`` takes about S in all.
 COMMAND_START = 0.15
 #: Below its fixed costs a budget still buys the tree search this share of itself (so a
-#: small budget takes longer than it says, but still searches).
-MIN_TREE_SHARE = 0.5
+#: small budget takes longer than it says, but still searches; at 1 s with the bounds the
+#: fixed costs leave the tree 0.4 s, its share).
+MIN_TREE_SHARE = 0.4
 #: :meth:`Engine.judge` runs its first search on this share of the budget's iterations and
 #: the played turn's focus on at most the rest: the whole judgement stays within the
 #: budget (the focus seldom needs the rest: it stops when the played turn has as many
@@ -229,13 +234,14 @@ def _rule(pos) -> int:
 
 def iteration_seconds(pos) -> float:
     """The tree search's seconds per iteration at ``pos`` on the project's machine (see
-    :data:`ITERATION_COST`, :data:`NEUTRAL_COST` and :data:`COST_MARGIN`)."""
-    a, b = ITERATION_COST[_rule(pos)]
-    q0, q1 = NEUTRAL_COST[_rule(pos)]
+    :data:`ITERATION_COST`, :data:`LATE_COST` and :data:`COST_MARGIN`)."""
+    rule = _rule(pos)
     t = max(pos.turns_left, 1)
-    n = spendable_neutrals(pos)
-    late = next((f for turns, f in LATE_COST[_rule(pos)] if t <= turns), 1.0)
-    return COST_MARGIN * late * (a * t * t + b) * (1 + n) ** (q0 + q1 * math.log(t))
+    lt, ln = math.log(t), math.log1p(spendable_neutrals(pos))
+    c0, c1, c2, q0, q1 = ITERATION_COST[rule]
+    log_cost = c0 + c1 * lt + c2 * lt * lt + ln * (q0 + q1 * lt)
+    log_cost += sum(dc + dq * ln for turns, dc, dq in LATE_COST[rule] if t <= turns)
+    return COST_MARGIN * math.exp(log_cost)
 
 
 def budget(pos, seconds: float, *, bounds: bool = False, solver: bool = False,
@@ -249,7 +255,8 @@ def budget(pos, seconds: float, *, bounds: bool = False, solver: bool = False,
 
     * ``bounds``: :data:`BOUNDS_START` (OR-Tools' import) and four CP-SAT solves of
       ``bounds_seconds`` each (``BOUNDS_SHARE / 4`` of the budget, at least
-      :data:`MIN_BOUNDS_SECONDS`), limited as CP-SAT work;
+      :data:`MIN_BOUNDS_SECONDS`), limited as CP-SAT work and charged their limit up
+      to :data:`BOUNDS_CHARGE` in all;
     * ``solver``: ``solver_nodes`` (given, else :data:`SOLVER_SHARE` of what the bounds
       leave at :data:`SOLVER_NODES_PER_SECOND`, at least :data:`MIN_SOLVER_NODES`);
     * the tree search: ``iterations`` (given, else the rest at
@@ -268,7 +275,7 @@ def budget(pos, seconds: float, *, bounds: bool = False, solver: bool = False,
     per = 0.0
     if bounds:
         per = max(seconds * BOUNDS_SHARE / 4, MIN_BOUNDS_SECONDS)
-        rest -= BOUNDS_START + 4 * per
+        rest -= BOUNDS_START + min(4 * per, BOUNDS_CHARGE)
     rest = max(rest, MIN_TREE_SHARE * seconds)
     nodes = 0
     if solver:
