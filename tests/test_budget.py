@@ -29,8 +29,8 @@ def sample(rule, ply, seed=0):
 def stated_iteration_seconds(pos):
     """docs/engine.md's formula, written out: the log of the cost is c0 + c1 ln t +
     c2 ln^2 t + ln(1 + n) (q0 + q1 ln t), plus under Basic the regimes of the tree's
-    exact nodes and pair targets (dc + dq ln(1 + n) up to 10 turns left, another up
-    to 9 and another up to 8)."""
+    exact nodes and pair targets (dc + dq ln(1 + n) up to 10 turns left, and another
+    up to 9, to 8 and to 7)."""
     c0, c1, c2, q0, q1 = search.ITERATION_COST[pos.rule]
     t = pos.turns_left
     mine, theirs = (t + 1) // 2, t // 2
@@ -39,10 +39,11 @@ def stated_iteration_seconds(pos):
     lt = math.log(t)
     log_cost = c0 + c1 * lt + c2 * lt ** 2 + ln * (q0 + q1 * lt)
     if pos.rule == 0:
-        (ten, dc10, dq10), (nine, dc9, dq9), (eight, dc8, dq8) = search.LATE_COST[0]
-        assert (ten, nine, eight) == (10, 9, 8)
+        (ten, dc10, dq10), (nine, dc9, dq9), (eight, dc8, dq8), (seven, dc7, dq7) = \
+            search.LATE_COST[0]
+        assert (ten, nine, eight, seven) == (10, 9, 8, 7)
         log_cost += ((dc10 + dq10 * ln if t <= 10 else 0) + (dc9 + dq9 * ln if t <= 9 else 0)
-                     + (dc8 + dq8 * ln if t <= 8 else 0))
+                     + (dc8 + dq8 * ln if t <= 8 else 0) + (dc7 + dq7 * ln if t <= 7 else 0))
     return search.COST_MARGIN * math.exp(log_cost)
 
 

@@ -151,6 +151,26 @@ def test_candidates_are_legal_and_include_neutral_turns():
     assert any(t >= 64 for t in cands) == bool(pos.neutrals_left(pos.side))
 
 
+@pytest.mark.parametrize("rule", [0, 1])
+@pytest.mark.parametrize("ply", [4, 12, 20, 23])
+def test_a_stone_alone_is_opened_before_its_stone_and_neutral_turns(rule, ply):
+    # a neutral kept is worth about the best target's value later, so each pair ranks
+    # below its stone alone: before, every pair came before every stone alone, and a
+    # node below the root, which opens 2 + sqrt(visits) candidates, never tried one
+    checked = 0
+    for seed in range(6):
+        pos = sample(rule, ply, seed)
+        cands = _mcts.candidates(pos, pair_targets=2)
+        place = {t: i for i, t in enumerate(cands)}
+        pairs = [t for t in cands if t >= 64]
+        assert all(place[t & 63] < place[t] for t in pairs)
+        checked += len(pairs)
+        # the stones alone come in the order of their own prior, as before
+        assert [t for t in cands if t < 64] == \
+            [t for t in _mcts.candidates(pos, pair_targets=2, keep_share=0) if t < 64]
+    assert checked >= 12                # random play leaves some positions no neutral
+
+
 @pytest.mark.parametrize("rule, left", [(0, 5), (1, 4)])
 def test_settled_nodes_carry_the_exact_solvers_values(rule, left):
     # exact_deep values the nodes three turns from the end (two under Advanced) with
@@ -223,19 +243,24 @@ def test_a_neutral_is_kept_where_the_stone_alone_looks_as_good():
 
 def test_the_kept_neutral_is_proved_the_better_turn(monkeypatch):
     """At this Advanced position (7 turns left, Blue to move; engine self-play,
-    ``benchmarks/bench_engine.py`` ``sample_position(ADVANCED, 7, 18)``) the most visited
-    turn is 34n84 and the tree thinks as well of 34 alone: the engine keeps its neutral,
-    and the proofs say 34 is a point better for Blue."""
+    ``benchmarks/bench_engine.py`` ``sample_position(ADVANCED, 7, 18)``), with the
+    prior that ranked every stone-and-neutral turn before every stone alone
+    (``keep_share=0``), the most visited turn is 34n84 and the tree thinks as well of
+    34 alone: the engine keeps its neutral, and the proofs say 34 is a point better for
+    Blue. The engine as it is, whose tree opens turns that keep a neutral, finds a turn
+    proved better still (38n74 at -198; the optimum is -199, 34n74)."""
     pos = parse_position(".R/B..BB./...BBB./.R.B..RR/....NRBB./.RRNR.B./.R.R.BB/.R.R../R. B 4 3 advanced")
-    assert format_turn(Engine(1, solver_turns=0).analyse(pos).turn) == "34"
+    assert format_turn(Engine(1, solver_turns=0, keep_share=0).analyse(pos).turn) == "34"
+    now = format_turn(Engine(1, solver_turns=0).analyse(pos).turn)
     monkeypatch.setattr(search, "SAVE_NEUTRALS", False)
-    assert format_turn(Engine(1, solver_turns=0).analyse(pos).turn) == "34n84"
+    assert format_turn(Engine(1, solver_turns=0, keep_share=0).analyse(pos).turn) == "34n84"
     value = {}
-    for turn in ("34", "34n84"):
+    for turn in {"34", "34n84", now}:
         after = pos.copy()
         after.play(turn)
         value[turn] = solve(after).value
     assert value["34"] <= value["34n84"] - 98           # Red's side: lower is Blue's gain
+    assert value[now] < value["34"]
 
 
 def test_greedy_takes_a_best_scoring_stone_by_the_reference_rules():

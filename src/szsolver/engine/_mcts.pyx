@@ -17,7 +17,10 @@ Contracts
 Technique: UCB1 selection with progressive widening over candidates sorted by a
 cheap prior (own score gain + half the opponent's gain on the point, the stone
 also denying it; a few neutral turns pair the best stones with the points the
-neutral hurts the opponent most on), and playouts by a randomised greedy policy:
+neutral hurts the opponent most on, each ranked below its stone alone by the best
+target's worth, ``keep_share`` of it: a neutral kept is worth about that later, and
+without it every pair came before every stone alone, which a node below the root
+then never opened), and playouts by a randomised greedy policy:
 each stone goes where it raises the mover's score most among ``sample`` random
 empty points (all of them when ``sample`` is 0), a uniformly random one with
 probability ``eps``; a neutral goes on the opponent's best point among a sample,
@@ -140,6 +143,9 @@ cdef struct Params:
     int pair_targets      # near the end (``wide_turns``) a neutral target also counts the
                           # opponent's best two-stone gain through it (this weight x 0.5)
     int pair_depth        # ... at nodes shallower than this (0: none, 1: the root)
+    double keep_share     # a stone-and-neutral turn's prior loses this share of the best
+                          # neutral target's value (the neutral kept for later is worth
+                          # about as much), so plain stones are opened among the pairs
     int exact_deep        # settle the nodes one turn before the exact tail with the
                           # solver's leaf functions (three turns left under Basic, two
                           # under Advanced), once each
@@ -396,7 +402,7 @@ cdef int gen_candidates(const Board* b, const State* s, const Params* P, int* tu
                 if st[i] == tg[j] or n >= MAX_CAND:
                     continue
                 turns[n] = st[i] + 64 * (tg[j] + 1)
-                prior[n] = sv[i] + qv[j] - 0.25
+                prior[n] = sv[i] + qv[j] - 0.25 - P.keep_share * qv[0]
                 n += 1
     return n
 
@@ -503,7 +509,8 @@ cdef class Tree:
                   double margin_scale=300.0, double eps=0.05, int sample=0,
                   double neutral_rate=0.5, int nq=4, int ns=3, bint exact_tail=True,
                   int wide_turns=10, int nq_wide=16, int ns_wide=16,
-                  bint exact_deep=False, int pair_targets=0, int pair_depth=64):
+                  bint exact_deep=False, int pair_targets=0, int pair_depth=64,
+                  double keep_share=1.0):
         self.root = pos.copy()
         self.b = pos.board
         self.s0 = pos.st
@@ -524,6 +531,7 @@ cdef class Tree:
         self.P.exact_deep = exact_deep and exact_tail
         self.P.pair_targets = pair_targets
         self.P.pair_depth = pair_depth
+        self.P.keep_share = keep_share
         self.rng = seed | 1
         self.cap_nodes = 1024
         self.nodes = <Node*>malloc(self.cap_nodes * sizeof(Node))
@@ -854,7 +862,7 @@ cdef class Tree:
 
 
 def candidates(Position pos, *, int nq=4, int ns=3, int wide_turns=10, int nq_wide=16,
-               int ns_wide=16, int pair_targets=0):
+               int ns_wide=16, int pair_targets=0, double keep_share=1.0):
     """The candidate turns of a node, best prior first (for tests and inspection)."""
     cdef Params P
     cdef int buf[MAX_CAND]
@@ -867,6 +875,7 @@ def candidates(Position pos, *, int nq=4, int ns=3, int wide_turns=10, int nq_wi
     P.ns_wide = ns_wide
     P.pair_targets = pair_targets
     P.pair_depth = 64
+    P.keep_share = keep_share
     n = gen_candidates(pos.board, &pos.st, &P, buf, prior, 0)
     sort_by_prior(prior, buf, n)
     return [buf[i] for i in range(n)]

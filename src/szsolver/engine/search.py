@@ -59,21 +59,22 @@ from ..rules.seeds import playout_seed_v1
 #: (``bench_tree.py fit``, least squares on the log) on 241 positions of every stage
 #: from 32 to 6 turns left, each tree run for 1.5 CPU s (the rate falls a little as a
 #: tree grows: at 9 turns left by a quarter from 0.4 s to 1.5 s, little beyond; Basic
-#: from the start 63,000 iterations a CPU second, 180,000 to 230,000 at 8-12 turns left;
-#: Advanced 50,000 to 250,000): within 0.84-1.38 of the measured cost for nine positions
-#: in ten under Advanced, 0.79-1.34 under Basic.
-ITERATION_COST = {BASIC: (-19.6884, 3.9565, -0.4697, 0.4804, -0.0864),
-                  ADVANCED: (-16.0266, 1.1762, 0.0567, 1.4975, -0.3845)}
+#: from the start 55,000 iterations a CPU second, 175,000 to 200,000 at 8-12 turns left;
+#: Advanced 45,000 to 220,000): within 0.82-1.34 of the measured cost for nine positions
+#: in ten under Advanced, under Basic 0.75-1.40 from 32 to 9 turns left.
+ITERATION_COST = {BASIC: (-20.2295, 4.4486, -0.5666, 0.4065, -0.0574),
+                  ADVANCED: (-15.9853, 1.2361, 0.0387, 1.5084, -0.3757)}
 #: Under the Basic rule the tree settles its nodes three turns from the end exactly and
 #: weighs neutral targets by two-stone patterns near the root (:data:`RULE_TREE_OPTIONS`),
 #: so its cost changes regime late in the game: each band ``(turns, dc, dq)`` whose turns
 #: the position is within adds ``dc + dq ln(1 + n)`` to the log of the cost (fitted with
-#: the curve above). At 8 turns left or fewer, where the solver answers first and the
+#: the curve above). At 7 turns left or fewer, where the solver answers first and the
 #: cost varies most (2.3 M iterations a second with no neutral in hand, 190,000 with
 #: one, at the same stage and supply), the band's ``dc`` is raised so that the budget's
 #: cost is at least a quarter of the measured one everywhere (the constants before
 #: reached 0.27, at the same position): a budget there ends early rather than late.
-LATE_COST = {BASIC: ((10, 0.4518, -0.0403), (9, 0.0597, 0.1319), (8, -1.2487, 0.8293)),
+LATE_COST = {BASIC: ((10, 0.4247, -0.0142), (9, 0.2782, 0.0041), (8, -1.6813, 1.08),
+                    (7, 0.5784, -0.1415)),
              ADVANCED: ()}
 #: The fitted cost times this factor. 1: the fit is centred on the measured cost (it
 #: misses both ways, a fifth for nine positions in ten), and with a margin (1.1 before
