@@ -811,15 +811,16 @@ CUT_SHORT = "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.te
 def test_on_a_phone_a_tap_shows_the_live_evaluations_rows_whole(server, browser):
     """A row of the live evaluation too long for a phone's screen (the expected line)
     is cut short to keep the panel's room; a tap on the panel shows every row whole,
-    another cuts them again."""
+    another cuts them again. (After turn 22 the engine's line holds three neutrals:
+    "Expected line: 58 57 25n15 35n43 53n75 73 45" at 1 s.)"""
     ctx, pg = on_a_phone(browser, server + "/analysis?example=1")
     pg.tap("#sz-tab-analysis")
     pg.fill("#sz-limit", "1")
     pg.tap("#sz-tab-turns")
-    pg.tap('button.sz-turn[data-turn="1"]')
-    pg.wait_for_selector('body[data-at="1"] #sz-live-out[data-state="done"]', timeout=30000)
+    pg.tap('button.sz-turn[data-turn="22"]')
+    pg.wait_for_selector('body[data-at="22"] #sz-live-out[data-state="done"]', timeout=30000)
     cut = pg.eval_on_selector_all("#sz-live-out > p", CUT_SHORT)
-    assert [t.split(":")[0] for t in cut] == ["Expected line"], cut
+    assert "Expected line" in [t.split(":")[0] for t in cut], cut
     pg.tap("#sz-live-out")
     assert pg.eval_on_selector_all("#sz-live-out > p", CUT_SHORT) == []
     pg.tap("#sz-live-out")
