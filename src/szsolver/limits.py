@@ -89,22 +89,28 @@ class Budget:
 
 def fixed_work(seconds, iteration_seconds: float, *, solver_share: float = 0.0,
                nodes_per_second: int = 0, least_nodes: int = 0, least_iterations: int = 1,
-               most_iterations: int = MAX_COUNT) -> Budget:
-    """The split of ``seconds`` into fixed work, for Star's and Stargazers' engines
-    (Stars' Zone's has its own, ``engine.search.budget``): with ``solver_share``, the
-    exact solver first, that share of the seconds at ``nodes_per_second`` (at least
-    ``least_nodes``), and the tree search the rest at ``iteration_seconds`` an
-    iteration (within ``least_iterations`` and ``most_iterations``). The parts add up
-    to ``seconds``, except that a budget below the solver's least nodes still gives
-    the tree search its share.
+               most_iterations: int = MAX_COUNT, nodes: int | None = None) -> Budget:
+    """The split of ``seconds`` into fixed work, every game's (Stars' Zone's
+    ``engine.search.budget`` takes its CP-SAT bounds' part first and splits the rest
+    here): with ``solver_share``, the exact solver first, that share of the seconds at
+    ``nodes_per_second`` (at least ``least_nodes``; ``nodes``, when given, instead),
+    and the tree search the rest at ``iteration_seconds`` an iteration (within
+    ``least_iterations`` and ``most_iterations``). The parts add up to ``seconds``,
+    except that the solver is charged at most its share: a budget below its least
+    nodes still gives the tree search the rest.
 
     >>> fixed_work(2.0, 0.001, solver_share=0.5, nodes_per_second=1000)
     Budget(seconds=2.0, iterations=1000, solver_nodes=1000)
+    >>> fixed_work(2.0, 0.001, solver_share=0.5, nodes_per_second=1000, nodes=5000)
+    Budget(seconds=2.0, iterations=1000, solver_nodes=5000)
     """
     check_seconds(seconds, "the engine's budget", none_ok=False)
-    nodes, rest = 0, seconds
+    rest = seconds
     if solver_share:
-        nodes = max(least_nodes, int(solver_share * seconds * nodes_per_second))
+        if nodes is None:
+            nodes = max(least_nodes, int(solver_share * seconds * nodes_per_second))
         rest = max(seconds - nodes / nodes_per_second, (1 - solver_share) * seconds)
+    else:
+        nodes = 0
     iterations = int(min(most_iterations, max(least_iterations, rest / iteration_seconds)))
     return Budget(seconds, iterations, nodes)

@@ -42,7 +42,8 @@ from ..bounds import value as value_bounds
 from ..bounds.value import bounds_from_scores, trivial_bounds
 from ..errors import IllegalTurnError, InputError
 from ..formats.notation import board_json, format_turn, position_string
-from ..limits import MAX_SECONDS, check_count, check_seconds
+from ..limits import Budget as WorkBudget
+from ..limits import MAX_SECONDS, check_count, check_seconds, fixed_work
 from ..rules.base import ADVANCED, BASIC, NO_NEUTRAL, RED, spendable_neutrals, turn_neutral, turn_stone
 from ..rules.text import turn_table
 from ..rules.seeds import playout_seed_v1
@@ -210,12 +211,10 @@ class EngineResult:
 
 
 @dataclass(frozen=True)
-class Budget:
-    """What a budget of ``seconds`` buys at one position (:func:`budget`): fixed work,
-    no clock, so the same position and budget give the same answer on every machine."""
-    seconds: float
-    iterations: int            # the tree search's iterations, when it runs
-    solver_nodes: int = 0      # the exact solver's node limit (0: it is not tried)
+class Budget(WorkBudget):
+    """What a budget of ``seconds`` buys at one position (:func:`budget`): the fixed
+    work of every game's engine (:class:`szsolver.limits.Budget`: no clock, so the same
+    position and budget give the same answer on every machine) and the CP-SAT bounds'."""
     bounds_seconds: float = 0.0   # each of the four CP-SAT bounds' budget (0: no bounds)
 
     @property
@@ -248,7 +247,9 @@ def iteration_seconds(pos) -> float:
 def budget(pos, seconds: float, *, bounds: bool = False, solver: bool = False,
            solver_nodes: int | None = None, iterations: int | None = None,
            spent: float = 0.0) -> Budget:
-    """The one conversion of a time budget into fixed work at ``pos``.
+    """The one conversion of a time budget into fixed work at ``pos``: the CP-SAT
+    bounds' part, then :func:`szsolver.limits.fixed_work`'s split of the rest (every
+    game's) between the solver and the tree.
 
     Contract: a pure function of the position (its rule, turns left and neutrals in
     hand) and the arguments; the parts it plans add up to ``seconds`` at the rates
@@ -278,15 +279,12 @@ def budget(pos, seconds: float, *, bounds: bool = False, solver: bool = False,
         per = max(seconds * BOUNDS_SHARE / 4, MIN_BOUNDS_SECONDS)
         rest -= BOUNDS_START + min(4 * per, BOUNDS_CHARGE)
     rest = max(rest, MIN_TREE_SHARE * seconds)
-    nodes = 0
-    if solver:
-        rate = SOLVER_NODES_PER_SECOND[_rule(pos)]
-        nodes = solver_nodes if solver_nodes is not None else \
-            max(MIN_SOLVER_NODES, int(SOLVER_SHARE * rest * rate))
-        rest -= min(nodes / rate, SOLVER_SHARE * rest)
-    if iterations is None:
-        iterations = int(min(MAX_ITERATIONS, max(MIN_ITERATIONS, rest / iteration_seconds(pos))))
-    return Budget(seconds, int(iterations), nodes, per)
+    work = fixed_work(rest, iteration_seconds(pos), solver_share=SOLVER_SHARE if solver else 0,
+                      nodes_per_second=SOLVER_NODES_PER_SECOND[_rule(pos)],
+                      least_nodes=MIN_SOLVER_NODES, nodes=solver_nodes,
+                      least_iterations=MIN_ITERATIONS, most_iterations=MAX_ITERATIONS)
+    return Budget(seconds, int(work.iterations if iterations is None else iterations),
+                  work.solver_nodes, per)
 
 
 def solver_nodes_for(pos, seconds: float) -> int:
