@@ -732,11 +732,18 @@ def test_node_limit_gives_valid_bounds(rule, limit):
 
 
 def test_node_limit_all_turns_partial():
+    """A node limit that stops the turns' values: the root's value, searched first, is
+    proved (a plain solve proves it in fewer nodes), the turns proved so far are right
+    and the others bounded, and the answer is not complete."""
     p = example_at(4, BASIC)
     full = {t: v for t, v in turn_values(p)}
+    plain = solve(p)
+    assert solve(p, all_turns=True).nodes > 300       # the limit cuts the turns short
     res = solve(p, all_turns=True, node_limit=300)
-    assert not res.exact
-    assert res.lower <= max(full.values()) <= res.upper
+    assert res.exact and res.value == plain.value == max(full.values())
+    assert not res.complete and not res.best_complete and res.stopped
+    assert set(res.best) <= {t for t, v in full.items() if v == plain.value}
+    assert not all(t.exact for t in res.turns)
     for t in res.turns:
         assert t.lower <= full[t.turn] <= t.upper
         if t.exact:

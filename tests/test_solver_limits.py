@@ -126,8 +126,13 @@ def test_node_limits_bound_all_turns(text):
                 assert t["value"] == true
         if d["exact"]:
             assert d["value"] == truth.value
-            assert {parse_turn(t) for t in d["best"]} == truth.best   # from the turn values
-            truth.check_line(d["pv"])
+            best = {parse_turn(t) for t in d["best"]}
+            if d["complete"]:
+                assert best == truth.best                 # from the turn values
+                truth.check_line(d["pv"])
+            else:                                         # the value first, then the turns
+                assert best <= truth.best
+                assert not all(t["exact"] for t in d["turns"])
 
 
 @pytest.mark.parametrize("seconds", ["0.02", "0.2"])

@@ -126,6 +126,23 @@ def test_every_turn_beyond_the_solver_comes_with_the_engines_estimates(client):
     assert without(est, "seconds") == without(cli_json("best", mid, "--time", "0.75"), "seconds")
     near = client.post("/api/solve", json={"position": LATE, "all_turns": True, "time_limit": 10}).json()
     assert near["exact"] and "estimates" not in near
+    assert all(t["exact"] for t in near["turns"])
+
+
+def test_every_turn_the_limit_leaves_unproved_comes_with_the_engines_estimates(monkeypatch):
+    """The solver proves the value first: where a limit then stops it before every
+    turn's value (here a node limit, for a fixed answer), the value is exact and the
+    engine's estimates come beside the turns."""
+    from szsolver.endgame import solver
+    from szsolver.web import tasks
+    pos = example_game().positions[27]                            # 4 turns left
+    real = solver.solve
+    monkeypatch.setattr(solver, "solve", lambda p, **kw: real(
+        p, **{**kw, "time_limit": None, "node_limit": 300}))
+    got = tasks.solve_position({"position": position_string(pos)}, 2.0, True)
+    assert got["exact"] and got["value"] == real(pos).value
+    assert not got["complete"] and not all(t["exact"] for t in got["turns"])
+    assert got["estimates"]["turn"] in {t["turn"] for t in got["turns"]}
 
 
 def test_check_is_the_cli_json(client):

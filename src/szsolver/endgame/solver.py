@@ -289,10 +289,11 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
                               pstr, progress).with_turns(core.geometry)
     red_moves = core.side == 0
     turns = None
+    every = True                       # every turn's value proved (with all_turns)
     bound = static_bound(s)
     try:
         if all_turns:
-            bound, done, turns = _all_turns(s, core, orbits, progress)
+            bound, done, turns, every = _all_turns(s, core, orbits, progress)
         else:
             s.set_root_turns(ordered_orbit_turns(s, orbits) if s.opts & OPTIONS["root"]
                              else [o[0] for o in orbits])
@@ -313,8 +314,9 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
         # limits as the value.
         value = bound.lo
         if turns is not None:
+            # the turns proved optimal; every one of them when every turn is proved
             best = sorted(t.turn for t in turns if t.value == value)
-            best_complete = True
+            best_complete = every
         try:
             walk_pv(s, value, line)
             pv_complete = True
@@ -330,9 +332,11 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
             pass
         except KeyboardInterrupt:          # Ctrl-C in Python code between probes
             pass
-        if turns is None and not best and line:
-            best = sorted(next(o for o in orbits if line[0] in o))
+        if line and line[0] not in best:
+            best = sorted(set(best) | set(next(o for o in orbits if line[0] in o)))
         s.reset()
+    if not every:                          # a turn's value not proved: nor all optimal turns
+        best_complete = False
     return solve_result(pstr, bound, done, budget.why(s), best=best,
                         best_complete=best_complete, pv=line, pv_complete=pv_complete,
                         scores=scores, turns=turns, nodes=s.stats()["nodes"],
@@ -340,18 +344,35 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
 
 
 def _all_turns(s: Searcher, core, orbits, progress):
-    """Exact value of one turn per orbit (MTD(f) on each child); returns the root's
-    (Bound, finished, [TurnValue...]) with turns sorted best first for the mover."""
+    """Exact value of one turn per orbit; returns the root's Bound, whether it is
+    proved, the [TurnValue...] sorted best first for the mover, and whether every turn's
+    value is proved. The root's value comes first, by MTD(f) as a plain solve proves
+    it (under a limit, the answer most wanted), then each orbit's child by MTD(f) from
+    that value on the warm table, in the root's order (its best turns first); no child
+    is better for the mover than the root. Measured on 10 positions at 7-8 turns left:
+    the same nodes in all as children first (581 M), and under a 0.5 s limit the value
+    proved at 6 of them instead of 2."""
     red_moves = core.side == 0
+    s.set_root_turns(ordered_orbit_turns(s, orbits) if s.opts & OPTIONS["root"]
+                     else [o[0] for o in orbits])
+    try:
+        if progress is not None:
+            progress("the value first")
+        root, finished = mtdf(s, static_bound(s), first_guess(s))
+    finally:
+        s.set_root_turns(None)
     results = {}
-    finished = True
-    ordered = list(range(len(orbits)))
-    for k, gi in enumerate(ordered):
-        rep = orbits[gi][0]
+    order = {o[0]: gi for gi, o in enumerate(orbits)}
+    for k, rep in enumerate(ordered_orbit_turns(s, orbits) if s.opts & OPTIONS["root"]
+                            else [o[0] for o in orbits]):
+        gi = order[rep]
         s.make(rep)
         child = static_bound(s)
-        if finished:
-            child, ok = mtdf(s, child, first_guess(s))
+        # the mover does no better with one turn than at the root
+        child = Bound(child.lo, min(child.hi, root.hi)) if red_moves else \
+            Bound(max(child.lo, root.lo), child.hi)
+        if finished and not child.exact:
+            child, ok = mtdf(s, child, root.lo if red_moves else root.hi)
             if not ok:
                 finished = False
         s.unmake(rep)
@@ -367,8 +388,9 @@ def _all_turns(s: Searcher, core, orbits, progress):
         bound = Bound(max(t.lower for t in turns), max(t.upper for t in turns))
     else:
         bound = Bound(min(t.lower for t in turns), min(t.upper for t in turns))
+    bound = Bound(max(bound.lo, root.lo), min(bound.hi, root.hi))
     _best_first(turns, core.side)
-    return bound, finished and bound.exact, turns
+    return bound, bound.exact, turns, finished and all(t.exact for t in turns)
 
 
 def _best_first(turns, side: int) -> None:

@@ -63,7 +63,7 @@ def solve_position(position: dict, time_limit: float, all_turns: bool) -> dict:
     With ``all_turns`` the solver gets a share of the limit (:data:`SOLVER_SHARE_NEAR`
     within its reach: up to the exact horizon, and beyond with the supplies spent;
     :data:`SOLVER_SHARE_FAR` beyond); where it does not prove
-    the value, ``estimates`` holds the engine's answer on the rest of the limit
+    every turn's value, ``estimates`` holds the engine's answer on the rest of the limit
     (``best --time REST --json``: its candidate turns with their estimated values,
     never proved, beside the CP-SAT bounds, which are), so a player sees which turns
     are worth a look instead of bare trivial bounds."""
@@ -75,7 +75,7 @@ def solve_position(position: dict, time_limit: float, all_turns: bool) -> dict:
         share = SOLVER_SHARE_NEAR if within_reach(pos, EXACT_TURNS, None) else SOLVER_SHARE_FAR
     res = solve(pos, time_limit=time_limit * share, all_turns=all_turns)
     out = res.to_json(pos.geometry)
-    if all_turns and not res.exact:
+    if all_turns and not all(t.exact for t in res.turns or ()):
         out["estimates"] = evaluate_position(position, time_limit * (1 - share))
     return out
 
