@@ -26,7 +26,7 @@ from szsolver.batch.units import (TIMING_KEYS, annotate_unit, puzzle_dates,  # n
                                   puzzle_unit, solve_unit)
 from szsolver.endgame.solver import solve  # noqa: E402
 from szsolver.rules.backends import to_core  # noqa: E402
-from szsolver.formats.notation import format_turn, position_string  # noqa: E402
+from szsolver.formats.notation import format_turn, parse_position, position_string  # noqa: E402
 from szsolver.formats.record import GameRecord, example_game, game_string  # noqa: E402
 
 
@@ -670,6 +670,34 @@ def test_cli_solve_splits_over_workers_with_the_serial_answer(client):
         got, want = json.loads(r.output), solve(pos)
         assert got["exact"] and got["value"] == want.value and got["tasks"]
         assert got["best"] == [format_turn(t, pos.geometry) for t in want.best]
+
+
+def test_cli_split_and_batch_solves_take_a_table_size(client, tmp_path):
+    """``--tt-size``: each worker's table for the deep solve (``solve --scheduler``,
+    ``batch deep-solve``), each solve's table for ``batch solve``; the answers are the
+    serial solver's, and the batch records say the size among their options."""
+    from szsolver.cli import main
+    from szsolver.cli.common import example_position
+    addr = ["--scheduler", client.scheduler.address]
+    pos = example_position(6)
+    for args in (["solve", "--example"], ["batch", "deep-solve", "--example"]):
+        r = CliRunner().invoke(main, args + addr + ["--json", "--tt-size", "64"])
+        assert r.exit_code == 0, r.output
+        got, want = json.loads(r.output), solve(pos)
+        assert got["exact"] and got["value"] == want.value
+        assert got["best"] == [format_turn(t, pos.geometry) for t in want.best]
+    src = tmp_path / "positions.txt"
+    src.write_text("\n".join(POSITIONS[:2]) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    r = CliRunner().invoke(main, ["batch", "solve", str(src), str(out), "--tt-size", "64"]
+                           + addr)
+    assert r.exit_code == 0, r.output
+    got = _read_jsonl(out)
+    assert [g["options"]["tt_size"] for g in got] == [64, 64]
+    for g, p in zip(got, POSITIONS[:2]):
+        assert g["exact"] and g["value"] == solve(parse_position(p.strip())).value
+    r = CliRunner().invoke(main, ["batch", "solve", str(src), str(out), "--tt-size", "1"])
+    assert r.exit_code == 2 and r.output.startswith("Error:") and "--tt-size" in r.output
 
 
 @pytest.mark.parametrize("args, words", [

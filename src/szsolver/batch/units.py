@@ -32,9 +32,9 @@ def _error(e: InputError) -> str:
 
 
 def solve_unit(index: int, text: str, time_limit: float | None = None,
-               node_limit: int | None = None) -> dict:
+               node_limit: int | None = None, tt_size: int | None = None) -> dict:
     """Solve the position on input line ``index`` (0-based; ``text`` its content), of
-    any game of the family.
+    any game of the family (``tt_size``: Stars' Zone's table entries, None by depth).
 
     Returns ``solve --json``'s object plus ``line`` (1-based) and ``input`` (the line as
     given). A line that is not a solvable position gives ``line``, ``input`` and
@@ -42,7 +42,7 @@ def solve_unit(index: int, text: str, time_limit: float | None = None,
     head = {"line": index + 1, "input": text}
     try:
         return {**head, **game_answer("solve", text, time_limit=time_limit,
-                                      node_limit=node_limit)}
+                                      node_limit=node_limit, tt_size=tt_size)}
     except InputError as e:
         return {**head, "error": _error(e)}
 

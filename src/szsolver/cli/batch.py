@@ -236,8 +236,13 @@ def puzzles_cmd(start, days, out_dir, workers, scheduler):
               help="Stop each solve after S seconds (its record then gives proved bounds).")
 @click.option("--node-limit", type=whole_number(1), default=None, metavar="N",
               help="Stop each solve after N nodes (deterministic).")
+@click.option("--tt-size", type=whole_number(2), default=None, metavar="N",
+              help="Each solve's transposition-table entries (32 bytes each; default by "
+                   "depth, up to 1 GiB a solve for long ones beyond 8 turns left, memory "
+                   "permitting; Stars' Zone only).")
 @_where
-def solve_cmd(positions_file, out_file, example, time_limit, node_limit, workers, scheduler):
+def solve_cmd(positions_file, out_file, example, time_limit, node_limit, tt_size, workers,
+              scheduler):
     """Solve every position of POSITIONS_FILE (one position string a line, of Stars'
     Zone, Star or Stargazers; blank lines and lines starting with # are skipped; - reads
     standard input). OUT.jsonl gets one
@@ -260,9 +265,10 @@ def solve_cmd(positions_file, out_file, example, time_limit, node_limit, workers
         text = _lines_of(positions_file)
     # a line an earlier run solved under other limits is solved again under these,
     # unless it was proved exact and complete there (no limit changes that record)
-    limits = {"time_limit": time_limit, "node_limit": node_limit}
-    units = [Unit(i + 1, solve_unit, (i, ln.strip(), time_limit, node_limit), ln.strip(),
-                  limits, solve_settled)
+    limits = {"time_limit": time_limit, "node_limit": node_limit,
+              **({} if tt_size is None else {"tt_size": tt_size})}
+    units = [Unit(i + 1, solve_unit, (i, ln.strip(), time_limit, node_limit, tt_size),
+                  ln.strip(), limits, solve_settled)
              for i, ln in enumerate(text.splitlines())
              if ln.strip() and not ln.lstrip().startswith("#")]
     report = _run(units, JsonLines(out_file, "line"), workers, scheduler, "positions")
@@ -331,18 +337,19 @@ DEEP_EPILOG = ("Exit codes: 0 exact value, 3 not proved (a limit stopped it: the
                "(exit code 0, JSON complete false).")
 
 
-def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json) -> None:
+def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json,
+                   tt_size=None) -> None:
     """Solve ``pos`` with jobs on the cluster (a null-window search over the top plies,
     the nodes below as jobs) and print the answer
     (text or JSON), labelled as the serial solve labels it; exit 3 when a limit left
-    the value unproved."""
+    the value unproved. ``tt_size``: each worker's table (None: by depth)."""
     from ..batch.cluster import open_client
     from ..batch.deep import deep_solve
     deadline = time.time() + time_limit if time_limit else None   # the cluster's start counts
     progress, show = _bar("jobs")
     with open_client(workers, scheduler, threads=True) as client:   # one table for all
         res = deep_solve(client, pos, node_limit=node_limit, progress=progress,
-                         deadline=deadline)
+                         deadline=deadline, tt_size=tt_size)
     end_progress(show)
     cut = sum(t["cut"] for t in res["tasks"])
     if res["exact"]:
@@ -384,10 +391,14 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json) -> 
                    "best turns and the PV).")
 @click.option("--node-limit", type=whole_number(1), default=None, metavar="N",
               help="Stop after N nodes in all jobs together, the whole answer included.")
+@click.option("--tt-size", type=whole_number(2), default=None, metavar="N",
+              help="Each worker's transposition-table entries (32 bytes each; default by "
+                   "depth).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @SOLVE_WORKERS_OPTIONS[0]
 @SOLVE_WORKERS_OPTIONS[1]
-def deep_solve_cmd(position, example, time_limit, node_limit, as_json, workers, scheduler):
+def deep_solve_cmd(position, example, time_limit, node_limit, tt_size, as_json, workers,
+                   scheduler):
     """Solve POSITION (a position string or file, a game record, or - for standard
     input) over the cluster: MTD(f) at the root, each test a null-window search whose
     top plies the client runs and whose nodes below are jobs on the workers' warm
@@ -397,4 +408,4 @@ def deep_solve_cmd(position, example, time_limit, node_limit, as_json, workers, 
     from .games import stars_zone_only
     source = stars_zone_only("batch deep-solve", position, example, EXAMPLE_TURNS_LEFT)
     pos, _game = load_source_arg(source, None)
-    run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json)
+    run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json, tt_size)

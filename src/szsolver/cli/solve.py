@@ -76,11 +76,12 @@ def solve_cmd(position, example, all_turns, top, time_limit, node_limit, tt_size
         node_limit=node_limit, tt_size=tt_size, rule=rule, two_turn_bounds=two_turn_bounds,
         threads=threads, quiet=quiet, workers=workers, scheduler=scheduler, svg=svg)
     if workers is not None or scheduler is not None:      # the search split into Dask jobs
-        if all_turns or top is not None or svg or tt_size is not None or threads != 1:
+        if all_turns or top is not None or svg or threads != 1:
             raise BadInput("--workers/--scheduler give the value, best turns and line only "
-                           "(not with --all-turns, --top, --svg, --tt-size or --threads)")
+                           "(not with --all-turns, --top, --svg or --threads)")
         from .batch import run_deep_solve
         show_warnings(game)
-        return run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json)
+        return run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json,
+                              tt_size)
     deliver(game_answer(entry, "solve", pos, game, as_json, taken), as_json,
             input_files(position, example=example))
