@@ -131,8 +131,9 @@ def test_every_turn_beyond_the_solver_comes_with_the_engines_estimates(client):
 
 def test_every_turn_the_limit_leaves_unproved_comes_with_the_engines_estimates(monkeypatch):
     """The solver proves the value first: where a limit then stops it before every
-    turn's value (here a node limit, for a fixed answer), the value is exact and the
-    engine's estimates come beside the turns."""
+    turn's value (here a node limit, for a fixed answer), the value is exact, the turns
+    not reached are bounded, and the engine's answer comes beside them where it is an
+    estimate (where the engine's own solve proves the value, it adds nothing)."""
     from szsolver.endgame import solver
     from szsolver.web import tasks
     pos = example_game().positions[27]                            # 4 turns left
@@ -142,7 +143,11 @@ def test_every_turn_the_limit_leaves_unproved_comes_with_the_engines_estimates(m
     got = tasks.solve_position({"position": position_string(pos)}, 2.0, True)
     assert got["exact"] and got["value"] == real(pos).value
     assert not got["complete"] and not all(t["exact"] for t in got["turns"])
-    assert got["estimates"]["turn"] in {t["turn"] for t in got["turns"]}
+    assert "estimates" not in got                  # the engine proves the value: no more
+    guess = {"method": "engine", "turn": got["turns"][0]["turn"], "candidates": []}
+    monkeypatch.setattr(tasks, "evaluate_position", lambda position, seconds: guess)
+    got = tasks.solve_position({"position": position_string(pos)}, 2.0, True)
+    assert got["exact"] and got["estimates"] == guess
 
 
 def test_check_is_the_cli_json(client):

@@ -62,8 +62,9 @@ def solve_position(position: dict, time_limit: float, all_turns: bool) -> dict:
 
     With ``all_turns`` the solver gets a share of the limit (:data:`SOLVER_SHARE_NEAR`
     within its reach: up to the exact horizon, and beyond with the supplies spent;
-    :data:`SOLVER_SHARE_FAR` beyond); where it does not prove
-    every turn's value, ``estimates`` holds the engine's answer on the rest of the limit
+    :data:`SOLVER_SHARE_FAR` beyond); where it does not prove the value, or proves it
+    but not every turn's and the engine estimates, ``estimates`` holds the engine's
+    answer on the rest of the limit
     (``best --time REST --json``: its candidate turns with their estimated values,
     never proved, beside the CP-SAT bounds, which are), so a player sees which turns
     are worth a look instead of bare trivial bounds."""
@@ -76,7 +77,11 @@ def solve_position(position: dict, time_limit: float, all_turns: bool) -> dict:
     res = solve(pos, time_limit=time_limit * share, all_turns=all_turns)
     out = res.to_json(pos.geometry)
     if all_turns and not all(t.exact for t in res.turns or ()):
-        out["estimates"] = evaluate_position(position, time_limit * (1 - share))
+        est = evaluate_position(position, time_limit * (1 - share))
+        # where the value is proved, only the engine's estimates add to it (its own
+        # solve would prove that value again, and no more)
+        if not res.exact or est["method"] == "engine":
+            out["estimates"] = est
     return out
 
 

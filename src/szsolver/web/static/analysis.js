@@ -1233,8 +1233,11 @@ async function turnValues(signal) {
   out.replaceChildren();
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
   const d = r.data;
-  para(out, d.exact ? `Value ${signed(d.value)} (exact, Red's side): ${d.winner || 'draw'}; best ${d.best.join(' ')}.`
-    : `Not proved within the limit (${d.stopped}): ${signed(d.lower)} <= value <= ${signed(d.upper)}.`);
+  const every = (d.turns || []).every(t => t.exact);
+  para(out, !d.exact ? `Not proved within the limit (${d.stopped}): ${signed(d.lower)} <= value <= ${signed(d.upper)}.`
+    : every ? `Value ${signed(d.value)} (exact, Red's side): ${d.winner || 'draw'}; best ${d.best.join(' ')}.`
+    : `Value ${signed(d.value)} (exact, Red's side): ${d.winner || 'draw'}; proved best so far ${d.best.join(' ') || 'none'}; ` +
+      `the limit stopped before every turn's value (those not reached show their proved bounds).`);
   // One row per value (best first for the side to move), and the best value of
   // each stone point written on the board.
   const rows = new Map();
@@ -1267,7 +1270,7 @@ async function turnValues(signal) {
   for (const [name, v] of perPoint) valueLabel(name, signed(v), d.exact && v === d.value ? ' sz-best' : '');
   table.dataset.rows = String(rows.size);
   if (!d.estimates) { out.appendChild(box); return; }
-  // Not proved: the engine's estimates first, the proved bounds of every turn folded.
+  // Turns not proved: the engine's estimates first, the proved bounds of every turn folded.
   estimatedTurns(out, d.estimates, red);
   const fold = document.createElement('details');
   const summary = document.createElement('summary');
