@@ -9,7 +9,9 @@ Contracts
   solver's finished probes, the CP-SAT score bounds, or the trivial bounds).
 * With few enough turns left (``solver_turns``) the exact endgame solver runs
   first under a node limit; when it finishes the answer is exact (``method``
-  ``"solver"``, ``best`` every optimal turn). With one turn left (two under
+  ``"solver"``, ``best`` every optimal turn, or where the node limit struck while the
+  solver listed them, those proved before it: ``best_complete`` says which, and
+  ``pv_complete`` whether the line reaches the end). With one turn left (two under
   Basic) it always runs, without a limit: the tree search values those turns
   exactly in its playouts and opens none, so it has nothing to weigh there. Otherwise Monte Carlo tree search
   (``engine._mcts``) gives the turn and an estimate (``method`` ``"engine"``,
@@ -169,6 +171,11 @@ class EngineResult:
     upper: int
     best: list[int] = field(default_factory=list)
     pv: list[int] = field(default_factory=list)
+    #: a proved answer's ``best`` holds every optimal turn and its ``pv`` reaches the end
+    #: of the game (a node limit may strike while the solver lists them, after the value
+    #: and the turn are proved: then they hold what was proved before it)
+    best_complete: bool = False
+    pv_complete: bool = False
     score_bounds: dict | None = None  # {"red": [floor, bound], "blue": [...]} (CP-SAT)
     candidates: list[dict] = field(default_factory=list)
     iterations: int = 0
@@ -202,6 +209,7 @@ class EngineResult:
             "lower": self.lower, "upper": self.upper,
             "best": [format_turn(t, g) for t in self.best],
             "pv": [format_turn(t, g) for t in self.pv],
+            "best_complete": self.best_complete, "pv_complete": self.pv_complete,
             "score_bounds": self.score_bounds,
             "candidates": [{**c, "turn": format_turn(c["turn"], g)} for c in self.candidates],
             "iterations": self.iterations, "nodes": self.nodes,
@@ -454,7 +462,9 @@ class Engine:
             if res.exact and (res.pv or res.best):
                 pick = _first_in_pv(res)
                 return EngineResult(pstr, pick, res.value, True, "solver", res.value,
-                                    res.value, best=list(res.best), pv=list(res.pv),
+                                    res.value, best=list(res.best) or [pick], pv=list(res.pv),
+                                    best_complete=res.best_complete,
+                                    pv_complete=res.pv_complete,
                                     nodes=res.nodes, seconds=time.perf_counter() - start,
                                     budget=plan)
             # Not exact, or the value proved but the node limit struck before an optimal

@@ -195,8 +195,12 @@ def best_text(res, geometry) -> str:
     if res.method == "solver":
         lines.append(f"Best turn: {t} (proved optimal). Value {_signed(res.value)} "
                      f"(Red's side): {describe_value(res.value)}.")
-        lines.append("All optimal turns: " + " ".join(format_turn(b, geometry) for b in res.best))
-        lines.append("Principal variation: " + " ".join(format_turn(b, geometry) for b in res.pv))
+        lines.append(("All optimal turns: " if res.best_complete else
+                      "Optimal turns proved before the limit (others not checked): ")
+                     + " ".join(format_turn(b, geometry) for b in res.best))
+        lines.append(("Principal variation: " if res.pv_complete else
+                      f"Principal variation (the first {len(res.pv)} turns, proved; not to "
+                      "the end): ") + " ".join(format_turn(b, geometry) for b in res.pv))
     else:
         lines.append(f"Best turn: {t} (engine, not proved). Estimated value {_signed(res.value)} "
                      f"(Red's side): {describe_estimate(res.value)}{rough(res.iterations)}.")
