@@ -178,6 +178,19 @@ def test_malformed_turns_for_check():
         assert_clean(CliRunner().invoke(main, ["check", LATE, t]))
 
 
+def test_too_many_arguments_for_check_names_the_extra_ones_only():
+    """A position string out of quotes, or one turn too many: the message names what
+    is left over, cut as every message cuts a user's text, not the whole input."""
+    for args, extra in ((["check", LATE, "44", "55"], "'55'"),
+                        (["check", *LATE.split(" "), "44"], None),
+                        (["check", "--example", "44", "x" * 500], "(500 characters)")):
+        r = CliRunner().invoke(main, args)
+        assert_clean(r)
+        assert "too many arguments" in r.output and len(r.output) < 200, r.output
+        if extra is not None:
+            assert extra in r.output
+
+
 BAD_NUMBERS = ["nan", "inf", "-inf", "-1", "0", "1e999", "99999999999999999999", "", "x", " ",
                "1e300", "0x10", "9" * 5000, "\u0665", "\uff15", "+5", "5_0"]
 

@@ -164,8 +164,12 @@ def run(command: str, source: str | None, *, example: bool = False,
 def _check_arguments(args, example: bool) -> tuple[str | None, str | None]:
     """(SOURCE, TURN) from ``check``'s arguments (TURN alone with ``--example``)."""
     args = list(args)
-    if len(args) > (1 if example else 2):
-        raise BadInput(f"too many arguments: {' '.join(args)} (see 'szsolver check --help')")
+    most = 1 if example else 2
+    if len(args) > most:
+        from ..inputs import shown
+        raise BadInput(f"too many arguments: {shown(' '.join(args[most:]))} after "
+                       f"{'TURN' if example else 'SOURCE TURN'} (a position string in "
+                       "quotes; see 'szsolver check --help')")
     source = None if example else (args.pop(0) if args else None)
     return source, (args.pop(0) if args else None)
 
