@@ -1151,7 +1151,9 @@ function showLive(d, final) {
     out.dataset.value = String(d.value);
     out.dataset.exact = d.exact ? '1' : '0';
     para(out, `${valueWords(d.value, d.exact)}.`);
-    const best = d.exact && d.best.length > 1 ? ` (optimal: ${d.best.slice(0, 8).join(' ')}${d.best.length > 8 ? ' ...' : ''})` : '';
+    // a limit may stop the solver while it lists the optimal turns (best_complete false)
+    const which = d.best_complete === false ? 'optimal, proved so far' : 'optimal';
+    const best = d.exact && d.best.length > 1 ? ` (${which}: ${d.best.slice(0, 8).join(' ')}${d.best.length > 8 ? ' ...' : ''})` : '';
     para(out, `Best turn: ${d.turn}${best}`, 'sz-eval-best');
     if (d.pv.length > 1) para(out, `${d.exact ? 'Principal variation' : 'Expected line'}: ${d.pv.join(' ')}`, 'sz-eval-line');
   }
