@@ -363,8 +363,7 @@ def _all_turns(s: Searcher, core, orbits, progress):
     the same nodes in all as children first (581 M), and under a 0.5 s limit the value
     proved at 6 of them instead of 2."""
     red_moves = core.side == 0
-    s.set_root_turns(ordered_orbit_turns(s, orbits) if s.opts & OPTIONS["root"]
-                     else [o[0] for o in orbits])
+    s.set_root_turns([o[0] for o in root_orbits(s, orbits)])
     try:
         if progress is not None:
             progress("the value first")
@@ -372,10 +371,10 @@ def _all_turns(s: Searcher, core, orbits, progress):
     finally:
         s.set_root_turns(None)
     results = {}
-    order = {o[0]: gi for gi, o in enumerate(orbits)}
-    for k, rep in enumerate(ordered_orbit_turns(s, orbits) if s.opts & OPTIONS["root"]
-                            else [o[0] for o in orbits]):
-        gi = order[rep]
+    group = {o[0]: gi for gi, o in enumerate(orbits)}
+    for k, orbit in enumerate(root_orbits(s, orbits)):     # the warm table's order now
+        rep = orbit[0]
+        gi = group[rep]
         s.make(rep)
         child = static_bound(s)
         # the mover does no better with one turn than at the root
