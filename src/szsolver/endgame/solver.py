@@ -846,38 +846,46 @@ def _solve_threads(core, orbits, searchers, budget, all_turns, pv, pstr,
                    progress) -> SolveResult:
     """:func:`solve` with the root's children probed over threads (its contracts)."""
     side = core.side
-    if not all_turns:
-        orbits = root_orbits(searchers[0], orbits)
+    group = {o[0]: k for k, o in enumerate(orbits)}     # a turn's group: as the serial solve's
+    orbits = root_orbits(searchers[0], orbits)
     team = _Team(core, orbits, searchers, budget)
     turns = None
-    if all_turns:
+    # the value first, with all_turns too (as the serial solve; its progress then the
+    # turns' count alone)
+    told = progress
+    if all_turns and progress is not None:
+        progress("the value first")
+        told = None
+    static = static_bound(searchers[0])
+    started(told, static, team.nodes)
+    g = first_guess(searchers[0])
+    shared = SHARED_TREE and SHARED_TREE_MIN_TURNS > 0
+    if shared:
+        team.share_tree(SHARED_TREE_MIN_TURNS, BUSY_ENTRIES)
+    elif team.ybw:
+        # the helpers of a child split its replies: a reply another thread searches
+        # waits for the child's second pass (the busy table at the children alone)
+        for x in searchers:
+            x.set_shared_tree(core.turns_left - 1, BUSY_ENTRIES)
+    bound, done = team.mtdf(static.for_side(side), g if side == 0 else -g, told, shared)
+    for s in searchers:
+        s.set_shared_tree(0)
+        s.set_root_turns(None)
+        s.set_helper(False)
+    if all_turns and team.reason is None:
+        # the value first (as the serial solve): then every child's, from the bounds
+        # the value's rounds proved
         team.exact_children(progress)
         bounds = team.bounds
-        bound = Bound(max(b.lo for b in bounds), max(b.hi for b in bounds))
+        bound = Bound(max(bound.lo, max(b.lo for b in bounds)),
+                      min(bound.hi, max(b.hi for b in bounds)))
         done = bound.exact
-    else:
-        static = static_bound(searchers[0])
-        started(progress, static, team.nodes)
-        g = first_guess(searchers[0])
-        shared = SHARED_TREE and SHARED_TREE_MIN_TURNS > 0
-        if shared:
-            team.share_tree(SHARED_TREE_MIN_TURNS, BUSY_ENTRIES)
-        elif team.ybw:
-            # the helpers of a child split its replies: a reply another thread searches
-            # waits for the child's second pass (the busy table at the children alone)
-            for x in searchers:
-                x.set_shared_tree(core.turns_left - 1, BUSY_ENTRIES)
-        bound, done = team.mtdf(static.for_side(side), g if side == 0 else -g, progress, shared)
-        for s in searchers:
-            s.set_shared_tree(0)
-            s.set_root_turns(None)
-            s.set_helper(False)
     value = bound.for_side(side).lo if done else None   # Red's view
     if all_turns:
         turns = []
         for k, orb in enumerate(orbits):
             c = team.bounds[k].for_side(side)
-            turns += [TurnValue(t, c.value, c.lo, c.hi, c.exact, k) for t in orb]
+            turns += [TurnValue(t, c.value, c.lo, c.hi, c.exact, group[orb[0]]) for t in orb]
         _best_first(turns, side)
     best, line, scores = [], [], None
     best_complete = pv_complete = not pv   # True when not asked for
