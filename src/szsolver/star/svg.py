@@ -150,11 +150,12 @@ def position_svg(pos, *, last_turn: int | None = None, caption=True, names: bool
                    f"{k - 2} point{'s' if k != 3 else ''}</title></path>")
 
     if names:
-        out.append(f'<g font-family="sans-serif" font-size="0.55" fill="{GRID}" '
+        out.append(f'<g class="names" font-family="sans-serif" font-size="0.55" fill="{GRID}" '
                    'text-anchor="middle" dominant-baseline="central" opacity="0.8">')
         for c, (x, y) in enumerate(centres):
             if not (pos.black | pos.white) >> c & 1:
-                out.append(f'<text x="{_f(x)}" y="{_f(y)}">{b.name_of(c)}</text>')
+                out.append(f'<text x="{_f(x)}" y="{_f(y)}" data-name="{b.name_of(c)}">'
+                           f'{b.name_of(c)}</text>')
         out.append("</g>")
     if lines:
         mid = (left + right) / 2

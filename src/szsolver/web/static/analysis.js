@@ -1306,10 +1306,12 @@ function estimatedTurns(out, e, red) {
   for (const [name, v] of perPoint) valueLabel(name, '~' + signed(Math.round(v)), ' sz-estimate');
 }
 
-// A value written on a stone point of the board (the point by its name).
+// A value written on a stone point of the board (the point by its name); a name the
+// picture writes in the cell (Star's) gives way to it until the board is cleared.
 function valueLabel(name, text, extra) {
   const p = board.points.find((q) => q && q.name === name);
   if (!p) return;
+  for (const t of board.svg.querySelectorAll('.names text')) if (t.dataset.name === name) t.classList.add('sz-covered');
   const el = drawAt(p, 'text', { x: 0, y: 0.12, class: 'sz-value-label' + extra });
   el.textContent = text;
 }

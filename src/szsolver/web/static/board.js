@@ -132,7 +132,7 @@ export function attachBoard(holder, handlers) {
     svg, points, live, setCursor,
     get cursor() { return cursor; },
     get cursorShown() { return cursorShown; },
-    clear() { live.replaceChildren(); },
+    clear() { live.replaceChildren(); for (const t of svg.querySelectorAll('.sz-covered')) t.classList.remove('sz-covered'); },
     draw(tag, attrs) { return svgEl(tag, attrs, live); },
   };
 }
