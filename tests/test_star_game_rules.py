@@ -279,6 +279,24 @@ def test_a_full_board_is_over_and_scores_add_up():
     assert p.scores() == reference_scores(b, _cells(p.black), _cells(p.white))
 
 
+def test_a_full_board_may_be_closed_by_the_two_passes_of_the_rules():
+    """Two passes in a row end the game; a full board ends it too, but a record made
+    by the rules as written closes it with the two passes: they read, and change
+    nothing; a third is refused."""
+    from szsolver.star.record import parse_game
+    closed = parse_game('[Game "star"] [Board "2x2"] 1. A3 B3 2. A2 B2 3. C2 B1 4. C1 pass 5. pass')
+    plain = parse_game('[Game "star"] [Board "2x2"] 1. A3 B3 2. A2 B2 3. C2 B1 4. C1')
+    assert plain.final.is_over() and plain.final.empty == 0
+    assert closed.final.is_over() and closed.final.passes == 2 and str(closed.final).endswith(":end")
+    assert closed.final.scores() == plain.final.scores() == reference_scores(
+        closed.board, _cells(closed.final.black), _cells(closed.final.white))
+    assert closed.final.winner() == plain.final.winner() and closed.final.legal_turns() == []
+    with pytest.raises(IllegalTurnError, match="over"):
+        closed.final.play(PASS)
+    with pytest.raises(IllegalTurnError, match="over"):
+        plain.final.play(parse_move("A3", plain.board))
+
+
 def test_position_strings_round_trip_and_bad_ones_are_parse_errors():
     rng = random.Random("star-strings")
     for name in BOARDS:

@@ -176,6 +176,18 @@ def test_limits_stop_with_proved_bounds_and_deep_positions_need_one():
     assert MAX_EMPTY_WITHOUT_LIMIT >= 12
 
 
+def test_a_finished_game_is_solved_whatever_its_empty_cells():
+    """An ended game's value is its final score difference, with no search and no
+    limit needed, however many cells are left (it was refused as too deep)."""
+    for pos in (Position().after(PASS).after(PASS),
+                Position().after(Position().legal_turns()[7]).after(PASS).after(PASS)):
+        assert pos.is_over() and pos.empty.bit_count() > MAX_EMPTY_WITHOUT_LIMIT
+        black, white = reference_scores(pos.board, [c for c in range(pos.board.size) if pos.black >> c & 1],
+                                        [c for c in range(pos.board.size) if pos.white >> c & 1])
+        res = solve(pos, all_turns=True)
+        assert res.exact and res.value == black - white and res.turns == []
+
+
 def test_a_limit_after_the_value_keeps_the_value():
     """A limit that strikes once the value is proved (while the optimal moves are
     checked, or the line is built) keeps the value proved: exact, with the moves

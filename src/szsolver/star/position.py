@@ -2,7 +2,9 @@
 the text forms (move text, position string, diagram).
 
 Black moves first; each turn a player puts a stone on an empty cell or passes, and
-two passes in a row end the game (so does a full board: no stone can be placed).
+two passes in a row end the game (so does a full board: no stone can be placed, but
+the two passes that close it by the rules are still legal, so a record that ends
+with them reads; they change nothing).
 The **pie rule**: on the game's second turn, when the board holds Black's first
 stone and nothing else, White may ``swap`` instead: the stone becomes White's and
 Black moves again. That is the two players exchanging sides in the colour terms
@@ -100,10 +102,10 @@ class Position:
                 and self.black.bit_count() == 1)
 
     def legal(self, move: int) -> bool:
+        if move == PASS:        # a full board's closing passes too (the module doc)
+            return self.passes < 2
         if self.is_over():
             return False
-        if move == PASS:
-            return True
         if move == SWAP:
             return self.swap_open()
         return isinstance(move, int) and not isinstance(move, bool) and \
@@ -131,7 +133,8 @@ class Position:
 
     def legal_turns(self, *, passes: bool = True) -> list[int]:
         """Every legal move: the empty cells in order, then ``swap`` when open, then
-        ``pass`` (left out with ``passes=False``). None once the game is over."""
+        ``pass`` (left out with ``passes=False``). None once the game is over (a full
+        board's closing passes are legal, but they change nothing: none to search)."""
         if self.is_over():
             return []
         e, out = self.empty, []

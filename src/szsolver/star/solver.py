@@ -312,7 +312,8 @@ def solve(pos: Position, *, all_turns: bool = False, node_limit: int | None = No
     empty = pos.empty
     dead = dead_cells(b, search.groups, empty)
     live = (empty & ~dead).bit_count()
-    if live > MAX_EMPTY_WITHOUT_LIMIT and node_limit is None and time_limit is None:
+    if live > MAX_EMPTY_WITHOUT_LIMIT and node_limit is None and time_limit is None \
+            and not pos.is_over():
         raise UnsupportedError(f"{live} live empty cells is too deep to solve without a limit "
                                f"(at most {MAX_EMPTY_WITHOUT_LIMIT}): give a node or time limit")
     now = pos.value()
