@@ -251,6 +251,8 @@ def test_replay_svg_force_leaves_no_older_picture_behind(tmp_path, longer, short
     out = tmp_path / "pictures"
     assert _replay(longer, out).exit_code == 0
     (out / "notes.txt").write_text("mine")                      # not a picture: kept
+    # another game's replay picture, of the other naming: gone too
+    (out / ("move-001.svg" if naming.startswith("turn") else "turn-01.svg")).write_text("")
     r = _replay(shorter, out, "--force")
     assert r.exit_code == 0, r.output
     fresh = tmp_path / "fresh"

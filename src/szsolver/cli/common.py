@@ -352,23 +352,22 @@ def earlier_outputs(directory: str, pattern, kind: str | None = None) -> list[st
                   if m and kind in (None, m.group(1)))
 
 
-def remove_earlier(directory: str, pattern, keep=(), kinds=None) -> None:
+def remove_earlier(directory: str, pattern, keep=()) -> None:
     """With ``--force``: remove an earlier run's numbered outputs in ``directory``
-    (:func:`earlier_outputs`; of ``kinds`` only, when given) except the paths in
-    ``keep`` (this run's), so the folder never holds a mixed set (``replay --svg``'s
-    pictures, ``selfplay``'s records). One line, exit code 1 or 2, naming a file that
-    cannot be removed (:func:`output_error`)."""
+    (:func:`earlier_outputs`, of every kind) except the paths in ``keep`` (this
+    run's), so the folder never holds a mixed set (``replay --svg``'s pictures,
+    ``selfplay``'s records). One line, exit code 1 or 2, naming a file that cannot be
+    removed (:func:`output_error`)."""
     import os
     kept = {os.path.realpath(p) for p in keep}
-    for kind in sorted(kinds) if kinds is not None else [None]:
-        for path in earlier_outputs(directory, pattern, kind):
-            if os.path.realpath(path) not in kept:
-                try:
-                    os.remove(path)
-                except FileNotFoundError:
-                    pass
-                except OSError as e:
-                    raise output_error(path, e, action="remove") from None
+    for path in earlier_outputs(directory, pattern):
+        if os.path.realpath(path) not in kept:
+            try:
+                os.remove(path)
+            except FileNotFoundError:
+                pass
+            except OSError as e:
+                raise output_error(path, e, action="remove") from None
 
 
 def input_files(*sources: str | None, example: bool = False) -> list[str]:

@@ -105,14 +105,13 @@ def write_replay(directory: str, files: list[tuple[str, str]], inputs=(),
     """Write a replay's pictures into ``directory`` as one set (:func:`write_all`):
     without ``force``, refused (one line, exit code 2, nothing written) when
     ``directory`` holds any of them or an earlier replay's pictures; with ``force``,
-    once all are written, the earlier replay's pictures of the same naming that this
-    set does not replace are removed, so the folder never holds a mixed set."""
+    once all are written, every earlier replay picture that this set does not replace
+    is removed, of either naming (another game's too), so the folder never holds a
+    mixed set."""
     for path, _text in files:
         not_an_input(path, "--svg", inputs, instead="give another directory")
     if not force:
         refuse_earlier([p for p, _ in files] + replay_pictures_in(directory), "--svg")
     write_all(files, directory=directory, inputs=inputs)
     if force:
-        namings = {m.group(1) for m in (REPLAY_PICTURE.fullmatch(os.path.basename(p))
-                                        for p, _ in files) if m}
-        remove_earlier(directory, REPLAY_PICTURE, keep=[p for p, _ in files], kinds=namings)
+        remove_earlier(directory, REPLAY_PICTURE, keep=[p for p, _ in files])
