@@ -244,3 +244,17 @@ def test_the_json_the_commands_print_reads_back(tmp_path, command):
     if command == "replay":       # the game itself comes back
         again = CliRunner().invoke(main, ["replay", str(saved), "--json"])
         assert json.loads(again.stdout)["game"] == json.loads(printed.stdout)["game"]
+
+
+def test_solve_of_a_finished_game_says_it_is_over():
+    """The value of an ended game is its result: no side is 'to place' any more."""
+    record = ('[Game "stargazers"] [Board "12-star"] [Protocol "1-2"] 1. 36 40,48 2. 35,11 42,3 '
+              '3. 24,37 30,32 4. 13,20 14,26 5. 39,29 23,19 6. 28,44 9,25 7. 4,33 43,10 '
+              '8. 15,7 2,47 9. 6,21 45,31 10. 8')
+    final = game_of_text(record).final
+    assert final.is_over()
+    r = invoke("solve", record)
+    assert r.exit_code == 0, r.output
+    first = r.output.splitlines()[0]
+    assert first.startswith("Value for ") and "(the game is over)" in first and "to place" not in first
+    assert "Best placements: none (the game is over)" in r.output

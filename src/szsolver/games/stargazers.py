@@ -228,7 +228,8 @@ def solve(pos, game, o):
     if every:
         data["turns"] = [{"turn": str(c), "value": red * m, "margin": m, "wins": s.wins[c]}
                          for c, m in moves]
-    lines = [f"Value for {s.side} (to place): margin {s.margin:+d}: "
+    mover = "the game is over" if pos.is_over() else "to place"
+    lines = [f"Value for {s.side} ({mover}): margin {s.margin:+d}: "
              f"{_value_words(s.margin, s.winner)}.",
              "Best placements: " + (" ".join(map(str, s.best)) or "none (the game is over)"),
              "Line: " + (" ".join(map(str, s.pv)) or "-")]
