@@ -251,7 +251,7 @@ def test_solve_of_a_finished_game_says_it_is_over():
     record = ('[Game "stargazers"] [Board "12-star"] [Protocol "1-2"] 1. 36 40,48 2. 35,11 42,3 '
               '3. 24,37 30,32 4. 13,20 14,26 5. 39,29 23,19 6. 28,44 9,25 7. 4,33 43,10 '
               '8. 15,7 2,47 9. 6,21 45,31 10. 8')
-    final = game_of_text(record).final
+    final = parse_game(record).final
     assert final.is_over()
     r = invoke("solve", record)
     assert r.exit_code == 0, r.output
