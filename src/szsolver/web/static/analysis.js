@@ -1311,7 +1311,7 @@ function estimatedTurns(out, e, red) {
 function valueLabel(name, text, extra) {
   const p = board.points.find((q) => q && q.name === name);
   if (!p) return;
-  for (const t of board.svg.querySelectorAll('.names text')) if (t.dataset.name === name) t.classList.add('sz-covered');
+  board.svg.querySelector(`.names text[data-name="${CSS.escape(name)}"]`)?.classList.add('sz-covered');
   const el = drawAt(p, 'text', { x: 0, y: 0.12, class: 'sz-value-label' + extra });
   el.textContent = text;
 }
