@@ -3,8 +3,8 @@ versions of the package can play each other (the engine now against the engine a
 was at some commit). Prints markdown tables in the form of docs/engine.md's "Validation".
 
 Run: python3 benchmarks/match.py [--a PYTHON] [--b PYTHON] [--time 1] [--b-time S]
-         [--games 20] [--rules basic,advanced] [--opening-turns 2] [--jobs 1]
-         [--json FILE] [--report FILE] [--self-check]
+         [--games 20] [--first-pair 0] [--rules basic,advanced] [--opening-turns 2]
+         [--jobs 1] [--json FILE] [--report FILE [FILE ...]] [--self-check]
 
 * Engines: ``--a`` and ``--b`` are interpreters whose ``import szsolver`` gives each
   version (default: this one), e.g. the ``.venv/bin/python`` of a worktree checked out
@@ -20,7 +20,9 @@ Run: python3 benchmarks/match.py [--a PYTHON] [--b PYTHON] [--time 1] [--b-time 
   seconds a turn, measured in their processes). Fixed work per turn: the same
   arguments give the same games on any machine, whatever the load.
 * Games: per rule (``--rules``), ``--games`` games in pairs: each opening is played
-  twice, engine A Red in the first game and Blue in the second. Opening 0 is the start
+  twice, engine A Red in the first game and Blue in the second; ``--first-pair K``
+  starts at opening K, so a second run extends a match with new openings instead of
+  playing its games again (the games are the same on every run). Opening 0 is the start
   position (the rules' neutrals: 5 each under Basic, 4 under Advanced); opening j > 0
   the start after ``--opening-turns`` uniformly random legal turns (every legal turn
   equally likely, a neutral with it or not; seeded by SHA-256 of the rule, the number of
@@ -34,8 +36,9 @@ Run: python3 benchmarks/match.py [--a PYTHON] [--b PYTHON] [--time 1] [--b-time 
   mean with its standard error); then every pair.
 * ``--json FILE``: the arguments, the engines (their package paths and commits), the
   load, every game (opening, turns, values, CPU seconds a turn); written again after
-  every game, so a run cut short keeps what it played. ``--report FILE`` prints the
-  tables of such a file. ``--jobs N``: N games at a time, each with its own two servers.
+  every game, so a run cut short keeps what it played. ``--report FILE ...`` prints the
+  tables of such files, their games together (one match extended by ``--first-pair``;
+  files of other engines, budgets or openings are refused). ``--jobs N``: N games at a time, each with its own two servers.
   ``--self-check``: the doctests of the pure functions here.
 
 Cost: at ``--time 1`` a game of this engine against the one of 029ff7b took about 28
@@ -166,17 +169,50 @@ def opening(rule: str, turns: int, j: int):
     return pos
 
 
-def tasks(rules, games: int) -> list[tuple[str, int, bool]]:
+def tasks(rules, games: int, first: int = 0) -> list[tuple[str, int, bool]]:
     """The games in the order played: (rule, pair, A is Red), the two games of a pair
-    together, the pairs of the rules alternating.
+    together, the pairs of the rules alternating; pairs ``first`` on.
 
     >>> tasks(["basic", "advanced"], 4)  # doctest: +NORMALIZE_WHITESPACE
     [('basic', 0, True), ('basic', 0, False), ('advanced', 0, True),
      ('advanced', 0, False), ('basic', 1, True), ('basic', 1, False),
      ('advanced', 1, True), ('advanced', 1, False)]
+    >>> tasks(["basic"], 2, first=5)
+    [('basic', 5, True), ('basic', 5, False)]
     """
-    return [(rule, j, a_red) for j in range(games // 2) for rule in rules
+    return [(rule, j, a_red) for j in range(first, first + games // 2) for rule in rules
             for a_red in (True, False)]
+
+
+def merge(runs: list[dict]) -> dict:
+    """One match from the data of several runs (``--json``) of the same engines, budgets
+    and openings, e.g. one extended with ``--first-pair``; a game played twice counts
+    once. Raises ValueError for runs of another match.
+
+    >>> a = {"args": {"a": "x", "b": "y", "time": 1, "b_time": None, "opening_turns": 2},
+    ...      "engines": {"a": {"commit": "1"}, "b": {"commit": "2"}}, "complete": True,
+    ...      "games": [{"rule": "basic", "pair": 0, "a_red": True}]}
+    >>> b = {**a, "games": [{"rule": "basic", "pair": 1, "a_red": True}]}
+    >>> [g["pair"] for g in merge([a, b])["games"]]
+    [0, 1]
+    >>> merge([a, {**b, "args": {**a["args"], "time": 2}}])
+    Traceback (most recent call last):
+    ValueError: the runs are not one match: their time differs
+    """
+    first = runs[0]
+    for r in runs[1:]:
+        for key in ("time", "b_time", "opening_turns"):
+            if r["args"].get(key) != first["args"].get(key):
+                raise ValueError(f"the runs are not one match: their {key} differs")
+        for who in "ab":
+            if r["engines"].get(who, {}).get("commit") != first["engines"].get(who, {}).get("commit"):
+                raise ValueError(f"the runs are not one match: engine {who.upper()} differs")
+    games = {}
+    for r in runs:
+        for g in r["games"]:
+            games.setdefault((g["rule"], g["pair"], g["a_red"]), g)
+    return {**first, "games": [games[k] for k in sorted(games, key=lambda k: (k[1], k[0], not k[2]))],
+            "complete": all(r.get("complete") for r in runs)}
 
 
 def play(servers, rule, j, a_red, turns, a_time, b_time) -> dict:
@@ -335,10 +371,10 @@ def _write(path, data):
 
 def run(args) -> int:
     data = {"args": {"a": args.a, "b": args.b, "time": args.time, "b_time": args.b_time,
-                     "games": args.games, "rules": args.rules,
+                     "games": args.games, "first_pair": args.first_pair, "rules": args.rules,
                      "opening_turns": args.opening_turns, "jobs": args.jobs},
             "engines": {}, "games": [], "load_start": os.getloadavg(), "complete": False}
-    todo = tasks(args.rules, args.games)
+    todo = tasks(args.rules, args.games, args.first_pair)
     work = queue.Queue()
     for i, t in enumerate(todo):
         work.put((i, t))
@@ -424,11 +460,14 @@ def main(argv=None) -> int:
     ap.add_argument("--time", type=float, default=1.0, help="seconds a turn (both)")
     ap.add_argument("--b-time", type=float, default=None, help="seconds a turn for B")
     ap.add_argument("--games", type=int, default=20, help="games per rule (even)")
+    ap.add_argument("--first-pair", type=int, default=0,
+                    help="the first opening (extends an earlier run with new openings)")
     ap.add_argument("--rules", default="basic,advanced")
     ap.add_argument("--opening-turns", type=int, default=2)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--json", default=None, help="write the games here")
-    ap.add_argument("--report", default=None, help="print the tables of a --json file")
+    ap.add_argument("--report", nargs="+", default=None,
+                    help="print the tables of --json files (the runs of one match)")
     ap.add_argument("--self-check", action="store_true", help="run the doctests")
     args = ap.parse_args(argv)
     if args.self_check:
@@ -436,11 +475,17 @@ def main(argv=None) -> int:
         print(f"{n - fails}/{n} doctests passed", file=sys.stderr)
         return 1 if fails else 0
     if args.report:
+        runs = []
+        for path in args.report:
+            try:
+                with open(path) as f:
+                    runs.append(json.load(f))
+            except (OSError, ValueError) as e:
+                return _fail(f"cannot read {path}: {e}")
         try:
-            with open(args.report) as f:
-                data = json.load(f)
-        except (OSError, ValueError) as e:
-            return _fail(f"cannot read {args.report}: {e}")
+            data = merge(runs)
+        except ValueError as e:
+            return _fail(str(e))
         print(report(data))
         return 0
     args.rules = [r.strip() for r in args.rules.split(",") if r.strip()]
