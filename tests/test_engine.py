@@ -271,16 +271,18 @@ def test_a_neutral_is_kept_where_the_stone_alone_looks_as_good():
 def test_the_kept_neutral_is_proved_the_better_turn(monkeypatch):
     """At this Advanced position (7 turns left, Blue to move; engine self-play,
     ``benchmarks/bench_engine.py`` ``sample_position(ADVANCED, 7, 18)``), with the
-    prior that ranked every stone-and-neutral turn before every stone alone
-    (``keep_share=0``), the most visited turn is 34n84 and the tree thinks as well of
-    34 alone: the engine keeps its neutral, and the proofs say 34 is a point better for
-    Blue. The engine as it is, whose tree opens turns that keep a neutral, finds a turn
-    proved better still (38n74 at -198; the optimum is -199, 34n74)."""
+    tree of that time (the prior that ranked every stone-and-neutral turn before every
+    stone alone, ``keep_share=0``, and the reward's margin weight 0.3), the most visited
+    turn is 34n84 and the tree thinks as well of 34 alone: the engine keeps its neutral,
+    and the proofs say 34 is a point better for Blue. The engine as it is, whose tree
+    opens turns that keep a neutral, finds a turn proved better still (34n74, the
+    optimum, -199)."""
     pos = parse_position(".R/B..BB./...BBB./.R.B..RR/....NRBB./.RRNR.B./.R.R.BB/.R.R../R. B 4 3 advanced")
-    assert format_turn(Engine(1, solver_turns=0, keep_share=0).analyse(pos).turn) == "34"
+    then = {"keep_share": 0, "margin_weight": 0.3}
+    assert format_turn(Engine(1, solver_turns=0, **then).analyse(pos).turn) == "34"
     now = format_turn(Engine(1, solver_turns=0).analyse(pos).turn)
     monkeypatch.setattr(search, "SAVE_NEUTRALS", False)
-    assert format_turn(Engine(1, solver_turns=0, keep_share=0).analyse(pos).turn) == "34n84"
+    assert format_turn(Engine(1, solver_turns=0, **then).analyse(pos).turn) == "34n84"
     value = {}
     for turn in {"34", "34n84", now}:
         after = pos.copy()

@@ -8,7 +8,9 @@ Contracts
   xorshift generator seeded by the caller through hashlib), never on the clock.
 * Rewards are in [0, 1] from the view of the side that played the turn into a
   node: a blend of win/draw/loss (1, 1/2, 0) and a smooth margin term
-  ``(1 + tanh(value / margin_scale)) / 2``, ``margin_weight`` being its share.
+  ``(1 + tanh(value / margin_scale)) / 2``, ``margin_weight`` being its share (0.1:
+  games between good players end level on points more often than not, so the result
+  leads; measured in docs/engine.md, "The reward's margin weight").
 * Final values are the rules' composite value (Red's side); every node also keeps
   the mean final value of the playouts through it (an estimate, never proved).
 * Ctrl-C: a run looks at pending signals every 64 iterations (main thread), so the
@@ -505,7 +507,7 @@ cdef class Tree:
     cdef readonly long long iterations
 
     def __cinit__(self, Position pos, unsigned long long seed, *, double c_uct=0.6,
-                  double widen_base=2.0, double widen_mult=1.0, double margin_weight=0.3,
+                  double widen_base=2.0, double widen_mult=1.0, double margin_weight=0.1,
                   double margin_scale=300.0, double eps=0.05, int sample=0,
                   double neutral_rate=0.5, int nq=4, int ns=3, bint exact_tail=True,
                   int wide_turns=10, int nq_wide=16, int ns_wide=16,
