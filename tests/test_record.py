@@ -247,6 +247,41 @@ def test_a_record_opening_with_a_comment_is_read_as_a_record():
         load_source('{"type": "game", "turns": [}', backend=reference.Position)
 
 
+@pytest.mark.parametrize("lead", ['{"Exported by SZ Editor"}\n', "{}", "{ }\n", '{ "Game 1" } '])
+def test_a_record_opening_with_a_comment_like_json_is_read_as_a_record(lead):
+    """A comment that opens like a JSON object ({"...}, {}) is still a comment when a
+    tag or a round number follows (it was refused as malformed JSON)."""
+    with open(example_path(), encoding="utf-8") as f:
+        text = f.read()
+    pos, game = load_source(lead + text, backend=reference.Position)
+    assert game == example_game(reference.Position)
+    pos, game = load_source(lead + "1. 44 64", backend=reference.Position)
+    assert [format_turn(t) for t in game.turns] == ["44", "64"]
+    with pytest.raises(ParseError, match="malformed JSON"):   # JSON followed by junk
+        load_source('{"a": 1} junk', backend=reference.Position)
+
+
+def test_a_tag_the_reader_acts_on_is_read_in_any_case():
+    """[rule "advanced"] is the Rule tag: another program's lower case was kept as an
+    unknown tag and the game replayed under the Basic rule (16-14, not 11-11)."""
+    with open(example_path(), encoding="utf-8") as f:
+        text = f.read()
+    game = parse_game(text.replace('[Rule "basic"]', '[rule "advanced"]'), reference.Position)
+    assert game.tags["Rule"] == "advanced" and "rule" not in game.tags
+    assert game.final.scores() == (11, 11)
+    game = parse_game('[position "RB/....../......./......../....N..../......../......./'
+                      '....../.. R 5 5 basic"]\n\n2. 44 64', reference.Position)
+    assert game.start.ply == 2 and game.tags["Position"]
+    with pytest.raises(ParseError, match=re.escape("tag [Rule] given twice (once as [RULE])")):
+        parse_game('[Rule "basic"] [RULE "advanced"] 1. 44', reference.Position)
+    assert parse_game('[event "x"] 1. 44', reference.Position).tags == {"event": "x"}
+    g = parse_game_json({"type": "game", "tags": {"rule": "advanced"}, "turns": ["44"]},
+                        reference.Position)
+    assert g.tags == {"Rule": "advanced"} and g.final.rule == 1
+    from szsolver.formats.sources import game_of_text
+    assert game_of_text('[game "star"] [board "5x6"]') == "star"
+
+
 def test_turns_after_the_game_ended_are_an_error(Position):
     text = open(example_path(), encoding="utf-8").read() + "17. 15\n"
     with pytest.raises(IllegalTurnError, match=r"^round 17, red: a turn after the game ended"):

@@ -87,6 +87,21 @@ def _unescape(value: str) -> str:
 
 #: a tag's name: a letter, then letters, digits and _
 TAG_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+#: The tags the family's readers act on. Another program may write them in another
+#: case (``[rule "advanced"]``); read so they would be kept as unknown tags and the
+#: game replayed under the defaults, so a tag named so is read as the one it names.
+READ_TAGS = ("Game", "Board", "Rule", "Position", "Neutrals", "Result", "Protocol")
+_READ_TAG = {name.lower(): name for name in READ_TAGS}
+
+
+def tag_name(name: str) -> str:
+    """``name`` as the readers know it: a tag of :data:`READ_TAGS` in any case is
+    spelt as there; any other name is kept as written.
+
+    >>> tag_name("rule"), tag_name("NEUTRALS"), tag_name("Event"), tag_name("event")
+    ('Rule', 'Neutrals', 'Event', 'event')
+    """
+    return _READ_TAG.get(name.lower(), name) if isinstance(name, str) else name
 
 
 def tag_line(name: str, value: str) -> str:
@@ -171,9 +186,21 @@ def read_record(text: str):
 
 def looks_like_record(text: str) -> bool:
     """Does ``text`` start, after any comments, with a tag ``[Name "value"]`` or a round
-    number ``1.``, as a game record does? (A JSON object does not.)"""
+    number ``1.``, as a game record does? (A JSON object does not, and a record may
+    open with a comment that looks like one: ``{"Exported by ..."}``, ``{}``.)
+
+    >>> looks_like_record('{"Exported"} [Rule "basic"] 1. 44'), looks_like_record('{} 1. 44')
+    (True, True)
+    >>> looks_like_record('{"position": "x"}'), looks_like_record('{"a": 1} junk')
+    (False, False)
+    """
     if re.match(r"\s*\{\s*[\"}]", text):
-        return False
+        import json
+        try:
+            json.loads(text)
+            return False            # JSON, whatever follows its first brace
+        except (ValueError, RecursionError):
+            pass                    # no JSON: a record if a tag or round comes next
     try:
         pos = _skip_space(text, 0)
     except ParseError:
@@ -301,12 +328,16 @@ class RecordedGame:
     def checked_tags(tags) -> dict:
         """``tags`` as a dict, or ParseError naming the first tag a record cannot
         hold: a name of letters, digits and ``_``, a value of one line of text."""
-        tags = dict(tags or {})
-        for k, v in tags.items():
+        given = dict(tags or {})
+        tags = {}
+        for k, v in given.items():
             if not isinstance(k, str) or not TAG_NAME_RE.fullmatch(k):
                 raise ParseError(f"bad tag name {k!r}: letters, digits and _ only")
             if not isinstance(v, str) or "\n" in v:
                 raise ParseError(f"tag {k}: value must be one line of text")
+            if tag_name(k) in tags:
+                raise ParseError(f"tag {tag_name(k)} given twice ({k!r})")
+            tags[tag_name(k)] = v
         return tags
 
     @staticmethod
@@ -485,9 +516,10 @@ def read_numbered_game(text: str, new_game, play, word: str = "turn",
             if game is not None:
                 raise ParseError(f"tag [{name}] on line {line} comes after the {word}s: "
                                  "tags come first")
-            if name in tags:
-                raise ParseError(f"tag [{name}] given twice")
-            tags[name] = value
+            if tag_name(name) in tags:
+                raise ParseError(f"tag [{tag_name(name)}] given twice"
+                                 + (f" (once as [{name}])" if name != tag_name(name) else ""))
+            tags[tag_name(name)] = value
             continue
         if game is None:   # the tags are complete: set up, then play turns as they come
             game, expect_round, side = new_game(tags)

@@ -43,7 +43,8 @@ GAMES = ("stargazers", "star")
 #: Stars' Zone)
 STARS_ZONE_GAME = "stars-zone"
 
-_GAME_TAG = re.compile(r'\[\s*Game\s+"([^"\\\n]*)"\s*\]')
+# a tag's name in any case, as the readers take it (formats.record.tag_name)
+_GAME_TAG = re.compile(r'\[\s*Game\s+"([^"\\\n]*)"\s*\]', re.IGNORECASE)
 _PREFIX = re.compile(r"\s*\ufeff?\s*([a-z-]+):", re.IGNORECASE)
 
 
