@@ -120,3 +120,36 @@ def test_sigterm_removes_the_temporary_folder_too(start_server, tmp_path):
             proc.wait()
     assert proc.returncode == -signal.SIGTERM
     assert list(tmp_path.iterdir()) == []
+
+
+def test_port_0_serves_on_the_port_it_prints():
+    """--port 0 lets the system pick a free port; the address printed is the one
+    served, and the server's own pages are same-origin there (it printed port 0)."""
+    import re
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-m", "szsolver", "serve", "--port", "0",
+                             "--jobs", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, start_new_session=True, text=True)
+    try:
+        line = proc.stderr.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert m and int(m.group(1)) > 0, line
+        base = f"http://127.0.0.1:{m.group(1)}"
+        assert wait_for(lambda: _answers(base), 60)
+        req = urllib.request.Request(base + "/api/score", data=json.dumps(
+            {"position": "../....../......./......../....N..../......../......./....../.. R 5 5 basic"}
+        ).encode(), headers={"Content-Type": "application/json", "Origin": base})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            assert json.load(r)["red"]["score"] == 0
+    finally:
+        os.killpg(proc.pid, signal.SIGINT)
+        proc.wait(30)
+
+
+def _answers(base) -> bool:
+    try:
+        health(base)
+        return True
+    except (urllib.error.URLError, ConnectionError, TimeoutError):
+        return False

@@ -37,6 +37,11 @@ def serve_cmd(host, port, workers):
     except ImportError as e:       # the system's failure (exit 1), not the input's
         raise MissingExtraError(f"the web app needs {e.name or 'its extras'}, which is not "
                                 "installed: pip install \"szsolver[web]\"") from None
+    _check_address(host, port)
+    sockets = None
+    if port == 0:                   # the system picks the port: bound here, so the
+        sockets = [_bound(host, 0)]  # address printed and checked is the one served
+        port = sockets[0].getsockname()[1]
     app = create_app(workers=workers, host=host, port=port)
     jobs = app.state.web.jobs
 
@@ -50,7 +55,6 @@ def serve_cmd(host, port, workers):
 
     server = Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
                                    timeout_graceful_shutdown=5))
-    _check_address(host, port)
     jobs.start()                    # the job processes never see Ctrl-C
     click.echo(f"szsolver web app on http://{host if ':' not in host else f'[{host}]'}:{port}/ "
                "(Ctrl-C stops it)", err=True)
@@ -60,7 +64,7 @@ def serve_cmd(host, port, workers):
     previous = signal.signal(signal.SIGTERM, _terminated)
     terminated = False
     try:
-        server.run()
+        server.run(sockets=sockets)
     except _Terminated:
         terminated = True
     finally:
@@ -95,10 +99,23 @@ def _check_address(host: str, port: int) -> None:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as e:
         raise BadInput(f"cannot serve on {host}: {getattr(e, 'strerror', None) or e}") from None
-    family, kind, proto, _name, address = infos[0]
+    _bound(host, port, infos[0]).close()
+
+
+def _bound(host: str, port: int, info=None):
+    """A socket bound to ``host``:``port`` (0: a free port the system picks), or
+    BadInput (one line) naming why not."""
+    import socket
+    if info is None:
+        info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    family, kind, proto, _name, address = info
+    sock = None
     try:
-        with socket.socket(family, kind, proto) as sock:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind(address)
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
     except OSError as e:
+        if sock is not None:
+            sock.close()
         raise BadInput(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
+    return sock
