@@ -192,7 +192,7 @@ BAD = {
     "stone on the centre": (rows((5, "....R....")) + " B 5 5 basic", "a stone on the centre"),
     "more than 16 stones": (SEVENTEEN_RED + " B 5 5 basic", "17 red stones"),
     "counts vs side": (rows((4, "...R....")) + " R 5 5 basic", "do not fit red to move"),
-    "too many neutrals": (rows((4, "...N....")) + " R 5 5 basic", "1 neutral stones placed"),
+    "too many neutrals": (rows((4, "...N....")) + " R 5 5 basic", "1 neutral stone placed,"),
     "occupied point": ("1. 44 64 2. 41 44", "round 2, blue: illegal turn 44: point 44 is occupied"),
     "off-board point": ("1. 44 64 2. 19", "round 2, red: bad turn '19'"),
     "no neutral left": ('[Neutrals "0 5"] 1. 44n66', "red has no neutral stones left"),

@@ -136,7 +136,8 @@ def check_position(geometry, red, blue, neutral, red_neutrals, blue_neutrals, si
     can = min(nr, MAX_NEUTRALS_PER_SIDE - red_neutrals) + min(nb, MAX_NEUTRALS_PER_SIDE - blue_neutrals)
     if placed > can:
         raise InvalidPositionError(
-            f"{placed} neutral stones placed, but with red {nr} and blue {nb} stones "
+            f"{placed} neutral stone{'s' if placed != 1 else ''} placed, but with red {nr} "
+            f"and blue {nb} stones "
             f"and {red_neutrals}+{blue_neutrals} left at most {can} can have been")
 
 
