@@ -87,9 +87,9 @@ def _unescape(value: str) -> str:
 
 #: a tag's name: a letter, then letters, digits and _
 TAG_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-#: The tags the family's readers act on. Another program may write them in another
-#: case (``[rule "advanced"]``); read so they would be kept as unknown tags and the
-#: game replayed under the defaults, so a tag named so is read as the one it names.
+#: The tags the family's readers act on. Another program may write one in another case
+#: (``[rule "advanced"]``); kept as an unknown tag, it would leave the game replayed
+#: under the defaults, so a name in any case reads as the tag it names.
 READ_TAGS = ("Game", "Board", "Rule", "Position", "Neutrals", "Result", "Protocol")
 _READ_TAG = {name.lower(): name for name in READ_TAGS}
 
@@ -101,7 +101,7 @@ def tag_name(name: str) -> str:
     >>> tag_name("rule"), tag_name("NEUTRALS"), tag_name("Event"), tag_name("event")
     ('Rule', 'Neutrals', 'Event', 'event')
     """
-    return _READ_TAG.get(name.lower(), name) if isinstance(name, str) else name
+    return _READ_TAG.get(name.lower(), name)
 
 
 def tag_line(name: str, value: str) -> str:
