@@ -81,11 +81,12 @@ def jobs(games, a):
     for k, g in enumerate(games):
         if g["rule"] not in a.rules.split(","):
             continue
-        for t in (int(x) for x in a.turns.split(",") if x):
+        judged = stages(a.engine)
+        for t in stages(a.turns):
             pos = at(g, t)
-            if pos is not None:
+            if pos is not None and t not in judged:   # the engine's row proves that value
                 out.append((stage_job, (k, t, position_string(pos), a.time_limit)))
-        for t in (int(x) for x in a.engine.split(",") if x):
+        for t in sorted(judged, reverse=True):
             pos = at(g, t)
             if pos is not None:
                 out.append((engine_job, (k, t, position_string(pos), a.time_limit, a.time)))
@@ -97,12 +98,14 @@ def _run(item):
     return fn(args)
 
 
-def stage_table(rows, games) -> str:
-    stages = sorted({r["turns_left"] for r in rows if r["kind"] == "stage"}, reverse=True)
+def stage_table(rows, games, turns) -> str:
+    """``turns``: the stages asked for (their values in stage rows, or in the engine's
+    rows where its turn was judged at the same stage)."""
+    stages = sorted({r["turns_left"] for r in rows if r["turns_left"] in turns}, reverse=True)
     if not stages:
         return ""
-    value = {(r["game"], r["turns_left"]): r["value"] for r in rows if r["kind"] == "stage"}
-    ks = sorted({r["game"] for r in rows if r["kind"] == "stage"})
+    value = {(r["game"], r["turns_left"]): r["value"] for r in rows if r["turns_left"] in turns}
+    ks = sorted({r["game"] for r in rows if r["turns_left"] in turns})
 
     def a_side(k, v):
         return v if games[k]["a_red"] else -v
@@ -143,8 +146,12 @@ def engine_table(rows) -> str:
     return "\n".join(out)
 
 
-def report(rows, games) -> str:
-    return "\n\n".join(t for t in (stage_table(rows, games), engine_table(rows)) if t)
+def report(rows, games, turns) -> str:
+    return "\n\n".join(t for t in (stage_table(rows, games, turns), engine_table(rows)) if t)
+
+
+def stages(text: str) -> set[int]:
+    return {int(x) for x in text.split(",") if x}
 
 
 def main():
@@ -161,7 +168,7 @@ def main():
     a = ap.parse_args()
     if a.report:
         head, *rows = [json.loads(line) for line in open(a.report)]
-        print(report(rows, head["games"]))
+        print(report(rows, head["games"], stages(head["args"]["turns"])))
         return 0
     if not a.games:
         ap.error("give a match's games (benchmarks/match.py --json FILE) or --report")
@@ -178,7 +185,7 @@ def main():
             if out:
                 out.write(json.dumps(r) + "\n")
                 out.flush()
-    print(report(rows, games))
+    print(report(rows, games, stages(a.turns)))
     return 0
 
 
