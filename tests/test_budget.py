@@ -104,6 +104,21 @@ def test_a_solver_that_stops_leaves_the_rest_to_the_tree():
         pos, 0.05, solver=True, solver_nodes=10).iterations
 
 
+@pytest.mark.parametrize("rule, ply", [(0, 24), (0, 25), (1, 25), (1, 26)])
+def test_the_solver_gets_the_larger_share_where_its_proofs_need_it(rule, ply):
+    """8 turns left under Basic, 7 under Advanced: half the budget; one turn later
+    LATE_SOLVER_SHARE of it, the tree the rest."""
+    pos = sample(rule, ply)
+    late = pos.turns_left <= search.LATE_SOLVER_TURNS[rule]
+    assert late == (pos.turns_left == (7 if rule == 0 else 6))
+    share = search.LATE_SOLVER_SHARE if late else search.SOLVER_SHARE
+    b = budget(pos, 1.0, solver=True)
+    assert b.solver_nodes == int(share * search.SOLVER_NODES_PER_SECOND[rule])
+    assert b.iterations == max(search.MIN_ITERATIONS,
+                               int((1 - share) / stated_iteration_seconds(pos)))
+    assert Engine(1.0).plan(pos) == b
+
+
 @pytest.mark.parametrize("spent", [float("nan"), float("inf"), -0.1, True, "0.1"])
 def test_the_engine_refuses_a_bad_time_spent_before(spent):
     from szsolver.errors import InputError

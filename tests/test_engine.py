@@ -93,6 +93,19 @@ def test_solver_takes_over_near_the_end(rule):
     assert res.turn in exact.best and sorted(res.best) == sorted(exact.best)
 
 
+def test_the_solvers_larger_late_share_proves_the_rulebook_game_at_7_turns_left():
+    """Under Basic at 7 turns left the solver gets 0.8 of the budget: the rulebook
+    game's position there takes 2.4 M nodes to prove, more than the half (1.5 M)
+    would give, and the engine's answer is the solver's."""
+    pos = example_game().position_before(25)
+    assert pos.turns_left == 7 and search.solver_share(pos) == search.LATE_SOLVER_SHARE
+    assert search.solver_share(example_game().position_before(24)) == search.SOLVER_SHARE
+    res = Engine(1).analyse(pos)
+    exact = solve(pos)
+    assert res.method == "solver" and res.exact and res.value == exact.value
+    assert res.turn in exact.best
+
+
 def test_engine_falls_back_when_the_solver_does_not_finish():
     # 7 turns left, Advanced: 23 k nodes to solve (the limit is looked at every 4,096;
     # the 6-turn position of this game now takes 3 k)

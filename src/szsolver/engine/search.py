@@ -92,6 +92,14 @@ MIN_SOLVER_NODES = 100_000
 #: The solver's share of what the bounds leave, where it is tried: a proof is worth more
 #: than an estimate, and where the solver does not finish the tree search has the rest.
 SOLVER_SHARE = 0.5
+#: The larger share at the stages where the root's proof often needs more than the half
+#: (:func:`solver_share`): at most :data:`LATE_SOLVER_TURNS` turns left. Measured on the
+#: positions of 80 self-play games (benchmarks/bench_decided.py, docs/engine.md "Where
+#: the games are decided"): Basic at 7 turns left, root proofs 40 of 40 with 0.8 against
+#: 31 with 0.5; Advanced at 6, 25 against 16. One turn earlier (Basic 8, Advanced 7) no
+#: proof finishes with either and the tree needs its half.
+LATE_SOLVER_SHARE = 0.8
+LATE_SOLVER_TURNS = {BASIC: 7, ADVANCED: 6}
 #: The CP-SAT score bounds (``bounds=True``): a first CP-SAT call in a process imports
 #: OR-Tools (numpy and pandas with it: 0.33-0.40 CPU s measured), charged to every budget
 #: with bounds, so the budget stays a function of the input alone; then four solves of
@@ -267,7 +275,7 @@ def budget(pos, seconds: float, *, bounds: bool = False, solver: bool = False,
       ``bounds_seconds`` each (``BOUNDS_SHARE / 4`` of the budget, at least
       :data:`MIN_BOUNDS_SECONDS`), limited as CP-SAT work and charged their limit up
       to :data:`BOUNDS_CHARGE` in all;
-    * ``solver``: ``solver_nodes`` (given, else :data:`SOLVER_SHARE` of what the bounds
+    * ``solver``: ``solver_nodes`` (given, else :func:`solver_share` of what the bounds
       leave at :data:`SOLVER_NODES_PER_SECOND`, at least :data:`MIN_SOLVER_NODES`);
     * the tree search: ``iterations`` (given, else the rest at
       :func:`iteration_seconds`, within :data:`MIN_ITERATIONS` and
@@ -287,12 +295,20 @@ def budget(pos, seconds: float, *, bounds: bool = False, solver: bool = False,
         per = max(seconds * BOUNDS_SHARE / 4, MIN_BOUNDS_SECONDS)
         rest -= BOUNDS_START + min(4 * per, BOUNDS_CHARGE)
     rest = max(rest, MIN_TREE_SHARE * seconds)
-    work = fixed_work(rest, iteration_seconds(pos), solver_share=SOLVER_SHARE if solver else 0,
+    work = fixed_work(rest, iteration_seconds(pos), solver_share=solver_share(pos) if solver else 0,
                       nodes_per_second=SOLVER_NODES_PER_SECOND[_rule(pos)],
                       least_nodes=MIN_SOLVER_NODES, nodes=solver_nodes,
                       least_iterations=MIN_ITERATIONS, most_iterations=MAX_ITERATIONS)
     return Budget(seconds, int(work.iterations if iterations is None else iterations),
                   work.solver_nodes, per)
+
+
+def solver_share(pos) -> float:
+    """The solver's share of the budget at ``pos`` where it is tried:
+    :data:`LATE_SOLVER_SHARE` with at most :data:`LATE_SOLVER_TURNS` turns left (by
+    the rule), else :data:`SOLVER_SHARE`."""
+    return LATE_SOLVER_SHARE if pos.turns_left <= LATE_SOLVER_TURNS[_rule(pos)] \
+        else SOLVER_SHARE
 
 
 def solver_nodes_for(pos, seconds: float) -> int:
@@ -421,7 +437,7 @@ class Engine:
             return False
         if core.turns_left <= self.solver_turns:
             return True
-        nodes = solver_nodes_for(core, self.seconds * SOLVER_SHARE) if self.wall_clock \
+        nodes = solver_nodes_for(core, self.seconds * solver_share(core)) if self.wall_clock \
             else self._plan(core, True).solver_nodes
         return usually_proved(core, nodes)
 
@@ -451,7 +467,7 @@ class Engine:
                 # a table no larger than the search can fill: a larger one only costs
                 # (8 turns left: 256 MiB, 0.5 s of page faults for a search of 0.3 s)
                 if self.wall_clock:
-                    limit = max(self.seconds * SOLVER_SHARE, 0.01)
+                    limit = max(self.seconds * solver_share(core), 0.01)
                     nodes = solver_nodes_for(core, limit)
                 else:
                     limit, nodes = None, plan.solver_nodes
@@ -497,7 +513,7 @@ class Engine:
             # shares (OR-Tools' import, a model's set-up) is not taken from the search.
             now = time.perf_counter()
             before = (BOUNDS_SHARE if self.bounds else 0.0) + \
-                (SOLVER_SHARE if nodes else 0.0)
+                (solver_share(core) if nodes else 0.0)
             left = self.seconds - min(now - start, before * self.seconds)
             # until the time is up, at most MAX_ITERATIONS (the tree's memory)
             _run_until(tree.run, MAX_ITERATIONS, now + left, tell, every)
