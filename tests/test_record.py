@@ -337,6 +337,9 @@ def test_load_source_reads_every_kind(tmp_path):
     ("", "empty input"),
     ("{", "malformed JSON"),
     ("../....", "position string needs 5 fields"),
+    ("1 . 44 64", "'1' starts neither a position string (its rows joined by '/') nor a game "
+                  "record (a [Tag] or the round number '1.')"),
+    ("44 64", "'44' starts neither a position string"),
 ])
 def test_load_source_errors(source, message, tmp_path):
     with pytest.raises(InputError, match=re.escape(message)):

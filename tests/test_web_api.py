@@ -1350,7 +1350,7 @@ def test_the_live_evaluation_is_proved_near_the_end(client):
 
 
 @pytest.mark.parametrize("query, words", [
-    ({"position": "garbage"}, "position string needs 5 fields"),
+    ({"position": "garbage"}, "'garbage' starts neither a position string"),
     ({}, "missing 'position'"),
     ({"position": LATE, "time_limit": "soon"}, "time_limit must be a number of seconds, got 'soon'"),
     ({"position": LATE, "time_limit": "0"}, "time_limit must be a positive number"),

@@ -738,6 +738,11 @@ def parse_source_text(text: str, backend=None):
     if len(lines) > 1:
         raise ParseError("a position string is one line; this text has "
                          f"{len(lines)} (a game record starts with a [Tag] or '1.')")
+    first = t.split()[0]
+    if "/" not in first:
+        # rows without a '/' cannot be a board: say what either input would look like
+        raise ParseError(f"{shown(first)} starts neither a position string (its rows joined "
+                         "by '/') nor a game record (a [Tag] or the round number '1.')")
     if backend is None:
         backend = _default_backend()
     return backend(t, STARS_ZONE), None
