@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import szsolver as sz
-from szsolver.formats.notation import format_turn
+from szsolver.formats.notation import format_turn, position_json
 from szsolver.formats.record import example_path, parse_game
 from szsolver.rules import reference
 from szsolver.rules.geometry import STARS_ZONE, square
@@ -143,6 +143,15 @@ def test_turn_class():
         sz.Turn("44n44")
     with pytest.raises(TypeError):
         sz.Turn(4.0)
+    # a wrong type is bad input too: one line naming it, caught as either error
+    for bad in (None, 4.0, [44]):
+        with pytest.raises(sz.WrongTypeError, match="a turn is text like '44n66' or an int code"):
+            sz.Position().play(bad)
+        with pytest.raises(sz.ParseError):
+            sz.Position().is_legal(bad)
+    with pytest.raises(sz.WrongTypeError, match="a game's turns are a list of turns, not one text"):
+        sz.Game(turns="44 64")
+    assert [str(t) for t in sz.Game(turns="44 64".split()).turns] == ["44", "64"]
 
 
 def test_positions_show_as_pictures(Position):
@@ -182,6 +191,15 @@ def test_game_errors(Position):
         sz.Game.load("1. 44n66 6x", backend=Position)
     with pytest.raises(sz.ParseError, match="not a game"):
         sz.Game.load(sz.START, backend=Position)
+    # a dict as its text: {} and a position's JSON are no game, a game's JSON is one
+    for data in ({}, position_json(Position())):
+        with pytest.raises(sz.ParseError, match="not a game"):
+            sz.Game.load(data, backend=Position)
+        with pytest.raises(sz.ParseError):
+            sz.Game.load(json.dumps(data), backend=Position)
+    game = sz.Game.example(backend=Position)
+    assert sz.Game.load(game.to_json(), backend=Position).turns == game.turns
+    assert sz.Game.load({"turns": []}, backend=Position).turns == []
     with pytest.raises(sz.InputError, match="no such file"):
         sz.Game.load("nonexistent.szg", backend=Position)
     game = sz.Game(turns=["44", "64"], backend=Position)

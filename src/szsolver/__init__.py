@@ -15,7 +15,7 @@ which). Bad input raises the exceptions of :mod:`szsolver.errors`.
 """
 from . import errors
 from .errors import (IllegalTurnError, InputError, InvalidPositionError, InvalidPuzzleError,
-                     ParseError, UnknownPuzzleError, UnsupportedError)
+                     ParseError, UnknownPuzzleError, UnsupportedError, WrongTypeError)
 from .rules import base as _base
 from .rules.backends import have_core, position_class
 from .rules.base import (ADVANCED, BASIC, BLUE, NO_NEUTRAL, RED, encode_turn, turn_neutral,
@@ -45,4 +45,4 @@ __all__ = ["Position", "Turn", "Game", "solve", "Geometry", "STARS_ZONE", "by_na
            "turn_neutral", "START", "parse_position", "position_string", "parse_turn",
            "format_turn", "HAVE_CORE", "errors", "InputError", "ParseError",
            "InvalidPositionError", "IllegalTurnError", "InvalidPuzzleError",
-           "UnknownPuzzleError", "UnsupportedError"]
+           "UnknownPuzzleError", "UnsupportedError", "WrongTypeError"]

@@ -66,6 +66,10 @@ class Game:
         :meth:`to_json` gives). ``rule`` replays it under another rule. ParseError when
         ``source`` holds a position rather than a game, or is none of these."""
         if isinstance(source, dict):
+            if source.get("type") != "game" and "turns" not in source:
+                # as for text: {} or a position's JSON is not taken for an empty game
+                raise ParseError("not a game: a JSON game has 'turns' (a position's JSON "
+                                 "is read with szsolver.Position)")
             rec = record.parse_game_json(source, backend)
             return cls._of(rec if rule is None else rec.with_rule(rule))
         if isinstance(source, os.PathLike):

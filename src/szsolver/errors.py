@@ -11,7 +11,7 @@ True
 """
 from __future__ import annotations
 
-__all__ = ["InputError", "ParseError", "InvalidPositionError", "IllegalTurnError",
+__all__ = ["InputError", "ParseError", "WrongTypeError", "InvalidPositionError", "IllegalTurnError",
            "InvalidPuzzleError", "UnknownPuzzleError", "UnsupportedError", "MissingExtraError"]
 
 
@@ -21,6 +21,12 @@ class InputError(ValueError):
 
 class ParseError(InputError):
     """Text that does not parse: a position string, a turn, a game record, JSON, a date."""
+
+
+class WrongTypeError(ParseError, TypeError):
+    """An argument of a type that cannot hold what it names (a turn that is neither text
+    nor an int code, a game's turns given as one text): a ParseError like the text that
+    does not parse, and a TypeError as Python has it."""
 
 
 class InvalidPositionError(InputError):

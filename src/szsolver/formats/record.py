@@ -55,7 +55,7 @@ from __future__ import annotations
 import os
 import re
 
-from ..errors import IllegalTurnError, InputError, ParseError
+from ..errors import IllegalTurnError, InputError, ParseError, WrongTypeError
 from ..inputs import MAX_DIGITS, SHOWN_PATH, choice, cut, number, shown
 from ..rules.base import BASIC, MAX_NEUTRALS_PER_SIDE, RED, RULE_NAMES, SIDE_NAMES, rule_code
 from ..rules.geometry import STARS_ZONE
@@ -399,6 +399,9 @@ class GameRecord(RecordedGame):
         self.geometry = self.start.geometry
         self.rule = self.start.rule
         self.neutrals = (self.start.red_neutrals, self.start.blue_neutrals)
+        if isinstance(turns, (str, bytes)):     # else read point by point: '4', '4', ' '...
+            raise WrongTypeError("a game's turns are a list of turns, not one text "
+                                 f"{shown(turns)}: a record's text is read with Game.load")
         self._replay(turns)
 
     # --- facts ------------------------------------------------------------------------

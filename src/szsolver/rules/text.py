@@ -21,7 +21,7 @@ These forms live with the rules because a position and a turn print as them;
 """
 from __future__ import annotations
 
-from ..errors import IllegalTurnError, ParseError
+from ..errors import IllegalTurnError, ParseError, WrongTypeError
 from ..inputs import number, shown
 from .base import (BLUE, MAX_NEUTRALS_PER_SIDE, NO_NEUTRAL, RED, RULE_NAMES, SIDE_NAMES,
                    STONES_PER_SIDE, check_position,
@@ -108,7 +108,7 @@ class Turn(int):
         if isinstance(turn, str):
             return int.__new__(cls, parse_turn(turn, g))
         if isinstance(turn, bool) or not isinstance(turn, int):
-            raise TypeError(f"a turn is text like '44n66' or an int code, not {turn!r}")
+            raise WrongTypeError(f"a turn is text like '44n66' or an int code, not {turn!r}")
         _check_code(turn, g)
         return int.__new__(cls, turn)
 
@@ -296,7 +296,7 @@ def turn_code(geometry: Geometry, turn) -> int:
     if isinstance(turn, str):
         return int(parse_turn(turn, geometry))
     if isinstance(turn, bool) or not isinstance(turn, int):
-        raise TypeError(f"a turn is text like '44n66' or an int code, not {turn!r}")
+        raise WrongTypeError(f"a turn is text like '44n66' or an int code, not {turn!r}")
     if isinstance(turn, Turn) and turn.geometry is not geometry and turn.geometry != geometry:
         raise IllegalTurnError(f"turn {turn} is on the {turn.geometry.name} board, not "
                                f"the {geometry.name} board")
