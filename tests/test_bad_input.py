@@ -223,6 +223,19 @@ def test_bad_numbers_are_one_line_everywhere(args):
     assert not os.path.exists("never-made") and not os.path.exists("never-made.jsonl")
 
 
+@pytest.mark.parametrize("args", [["starmap", "--seed"],
+                                  ["selfplay", "1", "--out", "never-made", "--seed"]],
+                         ids=lambda a: a[0])
+def test_empty_and_overlong_seeds_are_refused(args):
+    """An empty seed is most often a shell variable that was not set: refused, as a
+    seed of many lines or thousands of characters is, before any work."""
+    for seed in ["", "  ", "a\nb", "x" * 201]:
+        r = CliRunner().invoke(main, args + [seed])
+        assert_clean(r, ())
+        assert "--seed" in r.stderr, r.stderr
+    assert not os.path.exists("never-made")
+
+
 @pytest.mark.parametrize("args", [
     ["puzzle", "show"], ["puzzle", "solve"], ["puzzle", "check", "SOLUTION"],
     ["puzzle", "endgame", "show"], ["puzzle", "endgame", "check", "TURN"],

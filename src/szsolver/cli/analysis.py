@@ -11,7 +11,7 @@ import sys
 import click
 
 from ..inputs import SHOWN_PATH, cut
-from .common import (EXAMPLE_TURNS_LEFT, MAX_WHOLE, SECONDS, BadInput, Names, WholeRange, emit,
+from .common import (EXAMPLE_TURNS_LEFT, MAX_WHOLE, SECONDS, SEED, BadInput, Names, WholeRange, emit,
                      earlier_outputs, examples, input_files, refuse_earlier, remove_earlier,
                      whole_number, write_file)
 from .games import check as check_game, run
@@ -116,7 +116,7 @@ SELFPLAY_RECORD = re.compile(r"(game)-[0-9]+\.szg")
 @click.option("--blue", "blue_name", default="engine", show_default=True,
               type=Names(["engine", "greedy", "random", "potential-greedy"]),
               help="Blue's player (as --red).")
-@click.option("--seed", default="0", show_default=True, help="Seed (any text).")
+@click.option("--seed", type=SEED, default="0", show_default=True, help="Seed (any text).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
 def selfplay_cmd(games, seconds, out_dir, force, rule, neutrals, red_name, blue_name, seed,
                  as_json):

@@ -89,6 +89,26 @@ class Seconds(click.ParamType):
         return x
 
 
+class SeedText(click.ParamType):
+    """A seed: any text of one line, not empty (an empty one is most often a shell
+    variable that was not set), at most :data:`MAX_SEED` characters."""
+    name = "text"
+
+    def convert(self, value, param, ctx):
+        if not isinstance(value, str):
+            value = str(value)
+        if not value.strip():
+            self.fail("empty: give any text (the same seed gives the same result)", param, ctx)
+        if len(value) > MAX_SEED or any(ch in value for ch in "\r\n\0"):
+            self.fail(f"one line of at most {MAX_SEED} characters, got {_short(value, quote=True)}",
+                      param, ctx)
+        return value
+
+
+MAX_SEED = 200
+SEED = SeedText()
+
+
 #: what ``float()`` reads as NaN or infinite: a number, but not a time limit
 _NOT_FINITE = {"nan", "-nan", "inf", "-inf", "infinity", "-infinity"}
 

@@ -17,7 +17,7 @@ import sys
 
 import click
 
-from .common import (SECONDS, Names, WholeRange, emit, end_progress, examples, input_files,
+from .common import (SECONDS, SEED, Names, WholeRange, emit, end_progress, examples, input_files,
                      progress_printer, write_file)
 from .pictures import out_path as svg_path
 
@@ -189,7 +189,8 @@ def check_cmd(source, solution, as_json):
 @click.command("starmap")
 @click.option("--board", default="stars-zone", show_default=True,
               help="stars-zone, square-N (N x N) or hex.")
-@click.option("--seed", default="0", show_default=True, help="Any text; the same seed gives the same starmap.")
+@click.option("--seed", type=SEED, default="0", show_default=True,
+              help="Any text; the same seed gives the same starmap.")
 @click.option("--good-form", is_flag=True, help="No two stars adjacent; the all-blank star inside.")
 @click.option("--rule", type=Names(["basic", "advanced"]), default="basic", show_default=True,
               help="advanced: blocked points (the Stars' Zone centre) cut beams.")
