@@ -5,6 +5,7 @@ was at some commit). Prints markdown tables in the form of docs/engine.md's "Val
 Run: python3 benchmarks/match.py [--a PYTHON] [--b PYTHON] [--time 1] [--b-time S]
          [--games 20] [--first-pair 0] [--rules basic,advanced] [--opening-turns 2]
          [--jobs 1] [--json FILE] [--report FILE [FILE ...]] [--self-check]
+         [--resume EARLIER.json --resume-at K]
 
 * Engines: ``--a`` and ``--b`` are interpreters whose ``import szsolver`` gives each
   version (default: this one), e.g. the ``.venv/bin/python`` of a worktree checked out
@@ -40,6 +41,15 @@ Run: python3 benchmarks/match.py [--a PYTHON] [--b PYTHON] [--time 1] [--b-time 
   tables of such files, their games together (one match extended by ``--first-pair``;
   files of other engines, budgets or openings are refused). ``--jobs N``: N games at a time, each with its own two servers.
   ``--self-check``: the doctests of the pure functions here.
+* ``--resume FILE --resume-at K``: the games of an earlier match (its ``--json``, the
+  same engine B, budgets and openings) replayed as they went up to K turns left, then
+  played on by the engines. Both engines are deterministic, so where engine A differs
+  from the earlier match's only at K turns left or fewer, its games are the same turn
+  for turn up to there, and the games are compared one by one (results better, worse
+  and the same) at a fraction of the cost (eight turns a game instead of thirty). As a
+  guard, A is asked for its last turn before K turns left: a game where it answers
+  otherwise than the earlier game is counted and said (the change acts earlier: resume
+  earlier). ``--rules`` selects the rules; ``--games`` and ``--first-pair`` are not used.
 
 Cost: at ``--time 1`` a game of this engine against the one of 029ff7b took about 28
 CPU s (both engines, 30 turns) and 35-40 s of wall time on the project's 2-core machine
@@ -215,8 +225,10 @@ def merge(runs: list[dict]) -> dict:
             "complete": all(r.get("complete") for r in runs)}
 
 
-def play(servers, rule, j, a_red, turns, a_time, b_time) -> dict:
-    """One game: opening ``j`` of ``rule``, engine A Red when ``a_red``."""
+def play(servers, rule, j, a_red, turns, a_time, b_time, earlier=None, at=None) -> dict:
+    """One game: opening ``j`` of ``rule``, engine A Red when ``a_red``; with an
+    ``earlier`` game of the same opening and colours, its turns replayed up to ``at``
+    turns left (A asked for its last turn before, as a guard), then played on."""
     a, b = servers
     start = opening(rule, turns, j)
     pos = start.copy()
@@ -224,6 +236,23 @@ def play(servers, rule, j, a_red, turns, a_time, b_time) -> dict:
         ((b, b_time, "b"), (a, a_time, "a"))
     played, cpu = [], {"a": [], "b": []}
     wall = time.time()
+    resumed = {}
+    if earlier is not None:
+        if earlier["opening"] != position_string(start):
+            raise MatchError(f"{rule} pair {j}: the earlier game's opening is another one")
+        last_a = None
+        for text in earlier["turns"]:
+            if pos.turns_left <= at or pos.is_over():
+                break
+            if (red, blue)[pos.side][2] == "a":
+                last_a = (pos.copy(), text)
+            pos.play(parse_turn(text, pos.geometry))
+            played.append(text)
+        same = None
+        if last_a is not None:
+            same = a.turn(last_a[0], a_time)[2] == last_a[1]
+        resumed = {"resumed_at": pos.turns_left, "turns_replayed": len(played),
+                   "a_same_before": same, "earlier_a_value": earlier["a_value"]}
     while not pos.is_over():
         server, seconds, who = (red, blue)[pos.side]
         turn, c, text = server.turn(pos, seconds)
@@ -234,7 +263,8 @@ def play(servers, rule, j, a_red, turns, a_time, b_time) -> dict:
     return {"rule": rule, "pair": j, "a_red": a_red, "opening": position_string(start),
             "turns": played, "scores": list(pos.scores()), "value": v,
             "a_value": v if a_red else -v, "winner": pos.winner(),
-            "cpu_a": cpu["a"], "cpu_b": cpu["b"], "wall": round(time.time() - wall, 1)}
+            "cpu_a": cpu["a"], "cpu_b": cpu["b"], "wall": round(time.time() - wall, 1),
+            **resumed}
 
 
 # --- tallies -----------------------------------------------------------------------------
@@ -337,6 +367,19 @@ def report(data) -> str:
             f"mean {s['mean']:+.1f} a pair (standard error {s['se']:.1f}); "
             f"{_mean([g['wall'] for g in gs]):.0f} s a game (wall), "
             f"{_mean([len(g['turns']) for g in gs]):.1f} turns.")
+    resumed = [g for g in games if "earlier_a_value" in g]
+    if resumed:
+        sign = lambda v: (v > 0) - (v < 0)
+        d = [sign(g["a_value"]) - sign(g["earlier_a_value"]) for g in resumed]
+        off = sum(1 for g in resumed if g["a_same_before"] is False)
+        lines += ["", f"Resumed at {data['args'].get('resume_at')} turns left from "
+                  f"{data['args'].get('resume')}: against the earlier games, results better "
+                  f"in {sum(x > 0 for x in d)}, worse in {sum(x < 0 for x in d)}, the same in "
+                  f"{sum(x == 0 for x in d)} of {len(d)}; values changed in "
+                  f"{sum(g['a_value'] != g['earlier_a_value'] for g in resumed)}. "
+                  + (f"A's last turn before differed in {off} games: the change acts "
+                     "earlier, resume earlier." if off else
+                     "A's last turn before was the earlier game's in every game.")]
     lines += ["", "| rule | pair | opening | A Red: scores, value | A Blue: scores, value | "
               "A's sum |", "|---|---:|---|---|---|---:|"]
     for r, bl in complete_pairs(games):
@@ -372,9 +415,16 @@ def _write(path, data):
 def run(args) -> int:
     data = {"args": {"a": args.a, "b": args.b, "time": args.time, "b_time": args.b_time,
                      "games": args.games, "first_pair": args.first_pair, "rules": args.rules,
-                     "opening_turns": args.opening_turns, "jobs": args.jobs},
+                     "opening_turns": args.opening_turns, "jobs": args.jobs,
+                     "resume": args.resume, "resume_at": args.resume_at},
             "engines": {}, "games": [], "load_start": os.getloadavg(), "complete": False}
-    todo = tasks(args.rules, args.games, args.first_pair)
+    earlier = {}
+    if args.resume:
+        earlier = {(g["rule"], g["pair"], g["a_red"]): g for g in args.earlier["games"]
+                   if g["rule"] in args.rules}
+        todo = sorted(earlier, key=lambda k: (k[1], list(RULES).index(k[0]), not k[2]))
+    else:
+        todo = tasks(args.rules, args.games, args.first_pair)
     work = queue.Queue()
     for i, t in enumerate(todo):
         work.put((i, t))
@@ -400,7 +450,8 @@ def run(args) -> int:
             except queue.Empty:
                 return
             try:
-                g = play(pair, rule, j, a_red, args.opening_turns, args.time, args.b_time)
+                g = play(pair, rule, j, a_red, args.opening_turns, args.time, args.b_time,
+                         earlier.get((rule, j, a_red)), args.resume_at)
             except MatchError as e:
                 if not stop.is_set():
                     failure.append(str(e))
@@ -469,6 +520,9 @@ def main(argv=None) -> int:
     ap.add_argument("--report", nargs="+", default=None,
                     help="print the tables of --json files (the runs of one match)")
     ap.add_argument("--self-check", action="store_true", help="run the doctests")
+    ap.add_argument("--resume", default=None, metavar="EARLIER.json",
+                    help="replay an earlier match's games up to --resume-at turns left")
+    ap.add_argument("--resume-at", type=int, default=None, metavar="K")
     args = ap.parse_args(argv)
     if args.self_check:
         fails, n = doctest.testmod()
@@ -505,6 +559,22 @@ def main(argv=None) -> int:
         return _fail("--opening-turns 0 gives one opening (the start): --games 2 at most")
     if args.jobs < 1:
         return _fail(f"--jobs must be at least 1, got {args.jobs}")
+    if (args.resume is None) != (args.resume_at is None):
+        return _fail("--resume and --resume-at go together")
+    if args.resume:
+        if not 1 <= args.resume_at <= 30:
+            return _fail(f"--resume-at must be 1..30 turns left, got {args.resume_at}")
+        try:
+            with open(args.resume) as f:
+                args.earlier = json.load(f)
+        except (OSError, ValueError) as e:
+            return _fail(f"cannot read {args.resume}: {e}")
+        prev = args.earlier.get("args", {})
+        for key, mine in (("time", args.time), ("b_time", args.b_time),
+                          ("opening_turns", args.opening_turns)):
+            if prev.get(key) != mine:
+                return _fail(f"{args.resume} is a match with another {key} "
+                             f"({prev.get(key)} against {mine})")
     return run(args)
 
 
