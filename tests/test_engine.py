@@ -229,12 +229,13 @@ def test_settled_nodes_carry_the_exact_solvers_values(rule, left):
 
 
 @pytest.mark.parametrize("rule", [0, 1])
-def test_the_engine_settles_nodes_under_both_rules(rule):
-    # measured (docs/engine.md): the exact nodes help in play under both rules
+def test_the_engine_settles_nodes_under_the_basic_rule_only(rule):
+    # measured: under Basic the exact nodes and pair targets find more optimal turns,
+    # under Advanced they did not (docs/engine.md): the engine's tree follows the rule
     pos = sample(rule, 26)
     tree = Engine(iterations=2000)._tree(pos, position_string(pos))
     tree.run(2000)
-    assert tree.settled()
+    assert bool(tree.settled()) == (rule == 0)
 
 
 def test_pair_targets_find_a_neutral_that_denies_a_pattern_two_stones_short():

@@ -134,12 +134,9 @@ JUDGE_SHARE = 0.8
 #: positions at 6 turns left (docs/engine.md, "Settled nodes and pair targets"): the
 #: tree's turn optimal 65 % of the time instead of 50 % (at 4 turns left 97 % instead
 #: of 70 %). Under Advanced the pair targets lost (30 % instead of 57 % on 23
-#: positions): off; the exact nodes (two turns from the end there) changed nothing
-#: measurable on those positions, but in play against 029ff7b they made 10 of 80 games'
-#: results better and 5 worse, the rest the same, at cheaper iterations (docs/engine.md,
-#: "Where the games are decided"): on.
+#: positions) and the exact nodes changed nothing measurable: off.
 RULE_TREE_OPTIONS = {BASIC: {"exact_deep": True, "pair_targets": 2, "pair_depth": 2},
-                     ADVANCED: {"exact_deep": True}}
+                     ADVANCED: {}}
 #: Children below this share of the most visited one's visits do not count in the
 #: minimax backup of the means (their means rest on too few playouts).
 BACKED_FRACTION = 0.1
