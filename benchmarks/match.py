@@ -562,6 +562,8 @@ def main(argv=None) -> int:
     if (args.resume is None) != (args.resume_at is None):
         return _fail("--resume and --resume-at go together")
     if args.resume:
+        if args.json and os.path.abspath(args.json) == os.path.abspath(args.resume):
+            return _fail("--json would write over the --resume file: give another path")
         if not 1 <= args.resume_at <= 30:
             return _fail(f"--resume-at must be 1..30 turns left, got {args.resume_at}")
         try:
