@@ -2,7 +2,7 @@
 takes, start-up and bounds included, at every stage of the game.
 
 Run: python3 benchmarks/bench_budget.py [--time 1] [--rules basic,advanced]
-         [--stages 32,25,17,12,11,10,9,8,6] [--sources example,uniform,random,greedy]
+         [--stages 32,25,17,12,11,10,9,8,6] [--sources example,uniform,random,greedy,stones]
          [--positions 1] [--wall-clock] [--out results.jsonl] [--report results.jsonl]
 
 Each run is one whole command in a new process, as a person types it (``szsolver
@@ -21,8 +21,12 @@ turn 8, 17 before turn 16, 9 before turn 24):
 * ``random``: the project's random player (a random stone, a random neutral 35 % of
   the time while the supply lasts);
 * ``greedy``: two greedy players (the stone that most raises the score lead);
+* ``stones``: uniformly random stones, no neutral spent: both supplies in hand to the
+  end, where an iteration and a proof cost the most;
 
-the last two as benchmarks/bench_engine.py samples them (``sample_position``).
+the random and greedy players as benchmarks/bench_engine.py samples them
+(``sample_position``), which also gives ``engine``: two engines at a tiny budget (not
+in the default set).
 
 ``--positions K``: K seeded positions per random source and cell. The start position
 is the same for every source and is run once. The table gives per rule and stage the
@@ -51,7 +55,7 @@ import time
 
 RULES = {"basic": 0, "advanced": 1}
 STAGES = [32, 25, 17, 12, 11, 10, 9, 8, 6]
-SOURCES = ["example", "uniform", "random", "greedy"]
+SOURCES = ["example", "uniform", "random", "greedy", "stones"]
 
 
 def stage_position(rule: int, turns_left: int, source: str, k: int):
@@ -59,6 +63,7 @@ def stage_position(rule: int, turns_left: int, source: str, k: int):
     seeded by ``k``; None when the source has none (the example under another rule is
     replayed, so it always has one)."""
     from szsolver import Game, Position
+    from szsolver.rules.base import NO_NEUTRAL, turn_neutral
     from bench_engine import sample_position
     n = 5 if rule == 0 else 4
     if source == "example":
@@ -72,10 +77,13 @@ def stage_position(rule: int, turns_left: int, source: str, k: int):
             pos.play(t)
         return pos
     pos = Position(red_neutrals=n, blue_neutrals=n, rule=rule)
-    if source == "uniform":
-        rng = random.Random(f"uniform-{rule}-{turns_left}-{k}")
+    if source in ("uniform", "stones"):
+        rng = random.Random(f"{source}-{rule}-{turns_left}-{k}")
         while pos.turns_left > turns_left:
-            pos.play(rng.choice(list(pos.legal_turns())))
+            turns = list(pos.legal_turns())
+            if source == "stones":
+                turns = [t for t in turns if turn_neutral(t) == NO_NEUTRAL]
+            pos.play(rng.choice(turns))
         return pos
     return sample_position(rule, turns_left, k, source)
 

@@ -7,7 +7,8 @@ Run: python3 benchmarks/bench_tree.py make POSITIONS.txt [--stages ...] [--posit
 
 ``make`` writes positions of every stage and both rules (benchmarks/bench_budget.py's
 sources: the rulebook game, uniformly random legal play, the random and the greedy
-players), one a line: rule, stage, source, k and the position string.
+players, random stones with every neutral kept), one a line: rule, stage, source, k
+and the position string.
 
 ``check`` prints the root's statistics (``Tree.root_stats()``, full precision) after
 ``--iterations`` iterations per position, the tree made as ``Engine`` makes it (the
@@ -69,7 +70,7 @@ def make(a):
     from types import SimpleNamespace
     from bench_budget import positions
     spec = SimpleNamespace(rules=["basic", "advanced"], stages=a.stages,
-                           sources=["example", "uniform", "random", "greedy"],
+                           sources=["example", "uniform", "random", "greedy", "stones"],
                            positions=a.positions)
     with open(a.path, "w") as f:
         f.write("# rule, stage (turns left), source, k, position (bench_tree.py make)\n")
