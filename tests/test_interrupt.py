@@ -428,14 +428,15 @@ def test_ctrl_c_while_a_long_solves_table_is_made_stops_at_the_searchs_first_loo
     from stress_interrupt import DEEP
     pos = parse_position(DEEP)
     r = None
-    for _attempt in range(5):
+    for attempt in range(5):
         previous = signal.signal(signal.SIGALRM, signal.default_int_handler)
         try:
-            signal.setitimer(signal.ITIMER_REAL, 0.005)     # the faulting takes 0.1 s or more
+            # the faulting takes 0.1 s or more: 5 ms in, later on each try
+            signal.setitimer(signal.ITIMER_REAL, 0.005 * 2 ** attempt)
             r = solve(pos, node_limit=4_000_000_000, tt_size=2**24)
         except KeyboardInterrupt:
             # on a loaded machine the alarm can come before the solver looks for it:
-            # try again (let through, it ended the whole test run)
+            # try again, a little later (let through, it ended the whole test run)
             r = None
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
