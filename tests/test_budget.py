@@ -30,7 +30,8 @@ def stated_iteration_seconds(pos):
     """docs/engine.md's formula, written out: the log of the cost is c0 + c1 ln t +
     c2 ln^2 t + ln(1 + n) (q0 + q1 ln t), plus under Basic the regimes of the tree's
     exact nodes and pair targets (dc + dq ln(1 + n) up to 10 turns left, and another
-    up to 9, to 8 and to 7)."""
+    up to 9, to 8 and to 7), under Advanced the late stages' dearer playouts (one term
+    up to 9 turns left, another up to 7)."""
     c0, c1, c2, q0, q1 = search.ITERATION_COST[pos.rule]
     t = pos.turns_left
     mine, theirs = (t + 1) // 2, t // 2
@@ -44,6 +45,10 @@ def stated_iteration_seconds(pos):
         assert (ten, nine, eight, seven) == (10, 9, 8, 7)
         log_cost += ((dc10 + dq10 * ln if t <= 10 else 0) + (dc9 + dq9 * ln if t <= 9 else 0)
                      + (dc8 + dq8 * ln if t <= 8 else 0) + (dc7 + dq7 * ln if t <= 7 else 0))
+    else:
+        (nine, dc9, dq9), (seven, dc7, dq7) = search.LATE_COST[1]
+        assert (nine, seven) == (9, 7)
+        log_cost += (dc9 + dq9 * ln if t <= 9 else 0) + (dc7 + dq7 * ln if t <= 7 else 0)
     return search.COST_MARGIN * math.exp(log_cost)
 
 
@@ -119,6 +124,41 @@ def test_the_solver_gets_the_larger_share_where_its_proofs_need_it(rule, ply):
     assert Engine(1.0).plan(pos) == b
 
 
+def stones_only(rule, turns_left, seed=0):
+    """Uniformly random stones, every neutral kept: where a proof and an iteration
+    cost the most."""
+    pos = Position(rule=rule, red_neutrals=5 - rule, blue_neutrals=5 - rule)
+    rng = seeded_rng("stones only", rule, turns_left, seed)
+    while pos.turns_left > turns_left:
+        pos.play(rng.choice([q for q in range(pos.geometry.size) if pos.empty >> q & 1]))
+    return pos
+
+
+def test_under_basic_the_solvers_own_bounds_stand_in_for_the_cpsat_bounds():
+    """Where the solver runs first under Basic and stops, its bounds are kept and the
+    CP-SAT bounds are not computed: their part of the budget goes to the solver and the
+    tree. The CP-SAT bounds, computed apart, are no tighter, and the exact value lies
+    within. Under Advanced the CP-SAT bounds still run."""
+    pos = stones_only(0, 7)
+    eng = Engine(0.05, bounds=True)
+    plan = eng.plan(pos)
+    assert plan == budget(pos, 0.05, solver=True) and plan.bounds_work == 0
+    assert plan.solver_nodes > budget(pos, 0.05, solver=True, bounds=True).solver_nodes
+    res = eng.analyse(pos)
+    assert res.method == "engine" and res.stopped == "node limit" and res.score_bounds is None
+    lo, hi = value.bounds_from_scores(pos, value.score_bounds(pos, work_limit=work_for(1.0)))
+    assert lo <= res.lower <= res.upper <= hi and (lo, hi) != value.trivial_bounds(pos)
+    exact = solve(pos, pv=False).value
+    assert res.lower <= exact <= res.upper and res.lower <= res.value <= res.upper
+    far = stones_only(0, 9)                              # the solver not tried: CP-SAT's
+    assert Engine(1.0, bounds=True).plan(far) == budget(far, 1.0, bounds=True)
+    advanced = stones_only(1, 6)
+    aplan = Engine(0.05, bounds=True).plan(advanced)
+    assert aplan == budget(advanced, 0.05, solver=True, bounds=True) and aplan.bounds_work > 0
+    ares = Engine(0.05, bounds=True).analyse(advanced)
+    assert not ares.exact and ares.score_bounds is not None
+
+
 @pytest.mark.parametrize("spent", [float("nan"), float("inf"), -0.1, True, "0.1"])
 def test_the_engine_refuses_a_bad_time_spent_before(spent):
     from szsolver.errors import InputError
@@ -168,7 +208,8 @@ def test_answers_stay_legal_and_inside_the_proved_bounds_at_every_stage(rule, pl
     """Start, turns 8, 16, 12 to 9 turns left (bounds; the solver from 9), 8 and 6
     turns left: a legal turn, the value inside the proved bounds (at 6 turns left
     around the exact value), and the CP-SAT score bounds hold for a real continuation
-    (they bound any play; the value's bounds bound the game's value)."""
+    (they bound any play; the value's bounds bound the game's value); under Basic,
+    where the solver ran and stopped, there are none (its own bounds stand in)."""
     pos = sample(rule, ply)
     res = Engine(0.05, bounds=True).analyse(pos)
     assert pos.is_legal(res.turn)
@@ -182,7 +223,11 @@ def test_answers_stay_legal_and_inside_the_proved_bounds_at_every_stage(rule, pl
     else:
         end = pos.copy()
         random_play(end, end.turns_left, seeded_rng("budget end", rule, ply))
+        assert res.lower <= end.value() <= res.upper
         sb = res.score_bounds
+        if rule == 0 and res.nodes:
+            assert sb is None
+            return
         r, b = end.scores()
         assert sb["red"][0] <= r <= sb["red"][1] and sb["blue"][0] <= b <= sb["blue"][1]
 

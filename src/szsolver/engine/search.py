@@ -75,18 +75,31 @@ ITERATION_COST = {BASIC: (-20.2295, 4.4486, -0.5666, 0.4065, -0.0574),
 #: cost varies most (2.3 M iterations a second with no neutral in hand, 190,000 with
 #: one, at the same stage and supply), the band's ``dc`` is raised so that the budget's
 #: cost is at least a quarter of the measured one everywhere (the constants before
-#: reached 0.27, at the same position): a budget there ends early rather than late.
-LATE_COST = {BASIC: ((10, 0.4247, -0.0142), (9, 0.2782, 0.0041), (8, -1.6813, 1.08),
+#: reached 0.27, at the same position): a budget there ends early rather than late. The
+#: band at 8 turns left was then lowered by 0.3, to centre it on the positions where the
+#: tree runs there, after the solver stops (neutrals in hand): the budget's cost 0.63-1.71
+#: of the measured one at 7 such positions, median 0.99 (1.33 before). Under Advanced
+#: late playouts cost more than the curve says where the stones fell at random (0.50-0.66
+#: of the measured cost with every neutral in hand) and less after engine self-play
+#: (0.97-1.56, median by stage at 9-5 turns left): one band up to 9 turns left and one up
+#: to 7, fitted to the curve's residual on 154 positions of those stages (bench_budget.py's
+#: five sources and 50 of self-play, 1.5 CPU s each): medians 0.85-1.03 by stage, all
+#: within 0.46-2.12.
+LATE_COST = {BASIC: ((10, 0.4247, -0.0142), (9, 0.2782, 0.0041), (8, -1.9813, 1.08),
                     (7, 0.5784, -0.1415)),
-             ADVANCED: ()}
+             ADVANCED: ((9, 0.0075, 0.055), (7, 0.197, -0.1595))}
 #: The fitted cost times this factor. 1: the fit is centred on the measured cost (it
 #: misses both ways, a fifth for nine positions in ten), and with a margin (1.1 before
 #: the last fit) ``best --time 3`` ended after 2.2-2.9 s.
 COST_MARGIN = 1.0
-#: Exact-solver nodes per second of budget, per rule (measured: a search stopped by its
-#: node limit at 5-9 turns left ran 2.3-4.5 M nodes a CPU second under Basic, 1.0-4.5 M
-#: under Advanced, median 3.6 M and 1.7 M).
-SOLVER_NODES_PER_SECOND = {BASIC: 3_000_000, ADVANCED: 1_500_000}
+#: Exact-solver nodes per second of budget, per rule: the median where a search stops
+#: at its node limit (where it finishes the answer comes early), measured at 5-9 turns
+#: left on the positions of bench_budget.py's five sources: Basic 3.9 M a CPU second
+#: (11 positions, quartiles 3.7-4.2 M; 2.3-4.5 M, median 3.6 M, on an earlier set),
+#: Advanced 1.28 M (21 positions, quartiles 1.12-1.61 M; most with the supplies in
+#: hand, which the earlier set's median of 1.7 M missed). Basic counts 3.6 M, the lower
+#: quartile: its late budgets end early otherwise (docs/engine.md, "The budget").
+SOLVER_NODES_PER_SECOND = {BASIC: 3_600_000, ADVANCED: 1_300_000}
 #: the least node limit the solver is given (it proves most 6-turn positions in it)
 MIN_SOLVER_NODES = 100_000
 #: The solver's share of what the bounds leave, where it is tried: a proof is worth more
@@ -113,6 +126,14 @@ BOUNDS_START = 0.35
 BOUNDS_SHARE = 0.1
 BOUNDS_CHARGE = 0.1
 MIN_BOUNDS_SECONDS = 0.005
+#: Where the solver runs first (and stops), whether its own score tables bound the value
+#: as tightly as the CP-SAT bounds, which are then skipped and their part of the budget
+#: (OR-Tools' import and the four solves, 0.45 s of a 1 s budget) goes to the solver and
+#: the tree. Under Basic: at 7-12 turns left (the four sources of bench_budget.py, 23
+#: positions where the solver ran on a 1 s budget and stopped) CP-SAT was tighter at none,
+#: and the solver's bounds tighter at 7. Under Advanced the solver's first probe seldom
+#: proves more than the trivial bounds, and CP-SAT's are needed.
+SOLVER_BOUNDS_SUFFICE = {BASIC: True, ADVANCED: False}
 #: A command's start-up before its analysis (CPU seconds measured: the interpreter
 #: 0.02, the package and the command line 0.10, the engine's modules 0.03): ``best``
 #: plans it as spent, so that ``best --time S`` takes about S in all.
@@ -368,7 +389,8 @@ class Engine:
     the exact solver with at most this many turns left (0: never), and beyond that where
     it usually finishes in its share of the budget (``endgame.solver.usually_proved``).
     ``bounds``: also
-    compute the CP-SAT score bounds (within the budget; off for fast play). ``seed``:
+    compute the CP-SAT score bounds (within the budget; off for fast play; not where
+    the solver's own bounds suffice, :data:`SOLVER_BOUNDS_SUFFICE`). ``seed``:
     mixes into every search's seed. ``spent``: seconds of the budget the caller spent
     before (a command's start-up, :data:`COMMAND_START`: a fixed figure, so the plan
     stays deterministic). Other keywords go to the tree search (``_mcts.Tree``).
@@ -424,9 +446,13 @@ class Engine:
         return self._plan(core, solver and self._tries_solver(core))
 
     def _plan(self, core, solver: bool) -> Budget:
-        return budget(core, self.seconds, bounds=self.bounds, solver=solver,
+        return budget(core, self.seconds, bounds=self._bounds_at(core, solver), solver=solver,
                       solver_nodes=self.solver_nodes, iterations=self.fixed_iterations,
                       spent=self.spent)
+
+    def _bounds_at(self, core, solver: bool) -> bool:
+        """Whether the CP-SAT bounds run at ``core`` (:data:`SOLVER_BOUNDS_SUFFICE`)."""
+        return self.bounds and not (solver and SOLVER_BOUNDS_SUFFICE[_rule(core)])
 
     def _tries_solver(self, core) -> bool:
         """Whether the solver runs first at ``core`` (under a node limit; the last turns,
@@ -456,7 +482,9 @@ class Engine:
         stopped = None
         nodes = 0
         tail = self._tail(core)     # nothing for the tree to weigh: always solved, no limit
-        if tail or (solver and self._tries_solver(core)):
+        tried = tail or (solver and self._tries_solver(core))
+        bounds = self._bounds_at(core, tried)
+        if tried:
             # The solver first: where it finishes, the answer is proved and needs no bounds.
             if report is not None:
                 report(EngineResult(pstr, None, None, False, "solver", lo, hi, budget=plan,
@@ -488,7 +516,7 @@ class Engine:
             lo, hi = max(lo, res.lower), min(hi, res.upper)
             stopped = res.stopped
         sb = None
-        if self.bounds:
+        if bounds:
             if report is not None:
                 report(EngineResult(pstr, None, None, False, "engine", lo, hi, nodes=nodes,
                                     stopped=stopped, budget=plan, partial="bounds",
@@ -512,7 +540,7 @@ class Engine:
             # The search's own clock: what the solver and the bounds took beyond their
             # shares (OR-Tools' import, a model's set-up) is not taken from the search.
             now = time.perf_counter()
-            before = (BOUNDS_SHARE if self.bounds else 0.0) + \
+            before = (BOUNDS_SHARE if bounds else 0.0) + \
                 (solver_share(core) if nodes else 0.0)
             left = self.seconds - min(now - start, before * self.seconds)
             # until the time is up, at most MAX_ITERATIONS (the tree's memory)
