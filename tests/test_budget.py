@@ -159,6 +159,27 @@ def test_under_basic_the_solvers_own_bounds_stand_in_for_the_cpsat_bounds():
     assert not ares.exact and ares.score_bounds is not None
 
 
+@pytest.mark.parametrize("left", [8, 7])
+def test_where_the_solver_seldom_finishes_the_tree_has_the_whole_budget(left):
+    """Under Advanced at 8 and 7 turns left with the supplies in hand the solver is not
+    tried (SOLVER_SELDOM): the tree gets the whole budget, and the answer stays legal
+    and inside the proved bounds; with the supplies spent the solver still answers, and
+    under Basic it is tried with both in hand."""
+    pos = stones_only(1, left)
+    assert search.spendable_neutrals(pos) >= search.SOLVER_SELDOM[1][left]
+    plan = Engine(1.0).plan(pos)
+    assert plan.solver_nodes == 0 and plan == budget(pos, 1.0)
+    res = Engine(0.05, bounds=True).analyse(pos)
+    assert res.method == "engine" and res.nodes == 0 and pos.is_legal(res.turn)
+    assert res.lower <= res.value <= res.upper and res.score_bounds is not None
+    spent = uniform_play(1, left, 0)
+    assert search.spendable_neutrals(spent) == 0
+    assert Engine(1.0).plan(spent).solver_nodes > 0
+    res = Engine(1.0).analyse(spent)
+    assert res.exact and res.value == solve(spent, pv=False).value
+    assert Engine(1.0).plan(stones_only(0, left)).solver_nodes > 0
+
+
 @pytest.mark.parametrize("spent", [float("nan"), float("inf"), -0.1, True, "0.1"])
 def test_the_engine_refuses_a_bad_time_spent_before(spent):
     from szsolver.errors import InputError

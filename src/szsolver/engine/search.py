@@ -113,6 +113,15 @@ SOLVER_SHARE = 0.5
 #: proof finishes with either and the tree needs its half.
 LATE_SOLVER_SHARE = 0.8
 LATE_SOLVER_TURNS = {BASIC: 7, ADVANCED: 6}
+#: Within the solver's turns, where it seldom finishes in a budget's nodes, the tree gets
+#: the whole budget: per rule, turns left -> the least neutrals to spend from which the
+#: solver is not tried. Under Advanced at 8 turns left with 2-8 neutrals to spend the
+#: solver proved 0 of 32 positions in 1.5 M nodes, at 7 with 3-7 0 of 29 (the match's 40
+#: positions at 7: 0), and stopped there its bounds are the trivial ones. Resumed at 9
+#: turns left, 80 Advanced match games: 6 results better, 3 worse (docs/engine.md,
+#: "Where the games are decided"). Under Basic at 8 turns left the same was 3 better, 2
+#: worse on 40 positions: not taken.
+SOLVER_SELDOM = {BASIC: {}, ADVANCED: {8: 2, 7: 3}}
 #: The CP-SAT score bounds (``bounds=True``): a first CP-SAT call in a process imports
 #: OR-Tools (numpy and pandas with it: 0.33-0.40 CPU s measured), charged to every budget
 #: with bounds, so the budget stays a function of the input alone; then four solves of
@@ -456,10 +465,14 @@ class Engine:
 
     def _tries_solver(self, core) -> bool:
         """Whether the solver runs first at ``core`` (under a node limit; the last turns,
-        :meth:`_tail`, are solved apart): with at most ``solver_turns`` turns left, and
-        beyond where it usually finishes in the nodes it gets (``endgame.solver.usually_proved``)."""
+        :meth:`_tail`, are solved apart): with at most ``solver_turns`` turns left but
+        where it seldom finishes (:data:`SOLVER_SELDOM`), and beyond where it usually
+        finishes in the nodes it gets (``endgame.solver.usually_proved``)."""
         from ..endgame.solver import usually_proved
         if not self.solver_turns or self._tail(core):
+            return False
+        seldom = SOLVER_SELDOM[_rule(core)].get(core.turns_left)
+        if seldom is not None and spendable_neutrals(core) >= seldom:
             return False
         if core.turns_left <= self.solver_turns:
             return True
