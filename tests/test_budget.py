@@ -162,13 +162,17 @@ def test_under_basic_the_solvers_own_bounds_stand_in_for_the_cpsat_bounds():
 @pytest.mark.parametrize("left", [8, 7])
 def test_where_the_solver_seldom_finishes_the_tree_has_the_whole_budget(left):
     """Under Advanced at 8 and 7 turns left with the supplies in hand the solver is not
-    tried (SOLVER_SELDOM): the tree gets the whole budget, and the answer stays legal
-    and inside the proved bounds; with the supplies spent the solver still answers, and
-    under Basic it is tried with both in hand."""
+    tried (SOLVER_SELDOM) on fewer than SELDOM_NODES nodes: the tree gets the whole
+    budget, and the answer stays legal and inside the proved bounds; with the supplies
+    spent the solver still answers, and under Basic it is tried with both in hand."""
     pos = stones_only(1, left)
     assert search.spendable_neutrals(pos) >= search.SOLVER_SELDOM[1][left]
     plan = Engine(1.0).plan(pos)
     assert plan.solver_nodes == 0 and plan == budget(pos, 1.0)
+    # a budget whose nodes reach SELDOM_NODES tries the solver there
+    large = search.SELDOM_NODES / search.SOLVER_NODES_PER_SECOND[1] / search.SOLVER_SHARE
+    assert Engine(large * 0.99).plan(pos).solver_nodes == 0
+    assert Engine(large * 1.01).plan(pos).solver_nodes >= search.SELDOM_NODES
     res = Engine(0.05, bounds=True).analyse(pos)
     assert res.method == "engine" and res.nodes == 0 and pos.is_legal(res.turn)
     assert res.lower <= res.value <= res.upper and res.score_bounds is not None

@@ -120,8 +120,11 @@ LATE_SOLVER_TURNS = {BASIC: 7, ADVANCED: 6}
 #: positions at 7: 0), and stopped there its bounds are the trivial ones. Resumed at 9
 #: turns left, 80 Advanced match games: 6 results better, 3 worse (docs/engine.md,
 #: "Where the games are decided"). Under Basic at 8 turns left the same was 3 better, 2
-#: worse on 40 positions: not taken.
+#: worse on 40 positions: not taken. Only below :data:`SELDOM_NODES` solver nodes (the
+#: limit those positions were measured with, where some cells' medians lie): a larger
+#: budget tries the solver there.
 SOLVER_SELDOM = {BASIC: {}, ADVANCED: {8: 2, 7: 3}}
+SELDOM_NODES = 3_000_000
 #: The CP-SAT score bounds (``bounds=True``): a first CP-SAT call in a process imports
 #: OR-Tools (numpy and pandas with it: 0.33-0.40 CPU s measured), charged to every budget
 #: with bounds, so the budget stays a function of the input alone; then four solves of
@@ -466,19 +469,18 @@ class Engine:
     def _tries_solver(self, core) -> bool:
         """Whether the solver runs first at ``core`` (under a node limit; the last turns,
         :meth:`_tail`, are solved apart): with at most ``solver_turns`` turns left but
-        where it seldom finishes (:data:`SOLVER_SELDOM`), and beyond where it usually
-        finishes in the nodes it gets (``endgame.solver.usually_proved``)."""
+        where it seldom finishes in the nodes it gets (:data:`SOLVER_SELDOM`), and beyond
+        where it usually finishes in them (``endgame.solver.usually_proved``)."""
         from ..endgame.solver import usually_proved
         if not self.solver_turns or self._tail(core):
             return False
+        near = core.turns_left <= self.solver_turns
         seldom = SOLVER_SELDOM[_rule(core)].get(core.turns_left)
-        if seldom is not None and spendable_neutrals(core) >= seldom:
-            return False
-        if core.turns_left <= self.solver_turns:
+        if near and (seldom is None or spendable_neutrals(core) < seldom):
             return True
         nodes = solver_nodes_for(core, self.seconds * solver_share(core)) if self.wall_clock \
             else self._plan(core, True).solver_nodes
-        return usually_proved(core, nodes)
+        return nodes >= SELDOM_NODES if near else usually_proved(core, nodes)
 
     def _analyse(self, pos, solver: bool, report=None, every: float = REPORT_EVERY) -> EngineResult:
         from ..endgame.solver import solve, tt_entries_for
