@@ -164,7 +164,7 @@ def test_where_the_solver_seldom_finishes_the_tree_has_the_whole_budget(left):
     """Under Advanced at 8 and 7 turns left with the supplies in hand the solver is not
     tried (SOLVER_SELDOM) on fewer than SELDOM_NODES nodes: the tree gets the whole
     budget, and the answer stays legal and inside the proved bounds; with the supplies
-    spent the solver still answers, and under Basic it is tried with both in hand."""
+    spent the solver still answers. Under Basic the same at 8 turns left, not at 7."""
     pos = stones_only(1, left)
     assert search.spendable_neutrals(pos) >= search.SOLVER_SELDOM[1][left]
     plan = Engine(1.0).plan(pos)
@@ -181,7 +181,9 @@ def test_where_the_solver_seldom_finishes_the_tree_has_the_whole_budget(left):
     assert Engine(1.0).plan(spent).solver_nodes > 0
     res = Engine(1.0).analyse(spent)
     assert res.exact and res.value == solve(spent, pv=False).value
-    assert Engine(1.0).plan(stones_only(0, left)).solver_nodes > 0
+    basic = stones_only(0, left)
+    assert Engine(1.0).plan(basic).solver_nodes == (0 if left == 8 else
+                                                      budget(basic, 1.0, solver=True).solver_nodes)
 
 
 @pytest.mark.parametrize("spent", [float("nan"), float("inf"), -0.1, True, "0.1"])
@@ -269,7 +271,7 @@ def test_the_solver_gets_a_table_its_node_limit_can_fill(monkeypatch):
         seen.append(kw)
         return real(pos, **kw)
     monkeypatch.setattr(endgame_solver, "solve", spy)
-    pos = example_game().positions[23]                       # 8 turns left
+    pos = uniform_play(0, 8, 0)             # 8 turns left, the supplies spent: tried
     res = Engine(0.1).analyse(pos)
     (kw,) = seen
     nodes = Engine(0.1).plan(pos).solver_nodes

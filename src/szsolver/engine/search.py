@@ -117,13 +117,12 @@ LATE_SOLVER_TURNS = {BASIC: 7, ADVANCED: 6}
 #: the whole budget: per rule, turns left -> the least neutrals to spend from which the
 #: solver is not tried. Under Advanced at 8 turns left with 2-8 neutrals to spend the
 #: solver proved 0 of 32 positions in 1.5 M nodes, at 7 with 3-7 0 of 29 (the match's 40
-#: positions at 7: 0), and stopped there its bounds are the trivial ones. Resumed at 9
-#: turns left, 80 Advanced match games: 6 results better, 3 worse (docs/engine.md,
-#: "Where the games are decided"). Under Basic at 8 turns left the same was 3 better, 2
-#: worse on 40 positions: not taken. Only below :data:`SELDOM_NODES` solver nodes (the
-#: limit those positions were measured with, where some cells' medians lie): a larger
-#: budget tries the solver there.
-SOLVER_SELDOM = {BASIC: {}, ADVANCED: {8: 2, 7: 3}}
+#: positions at 7: 0), and stopped there its bounds are the trivial ones; under Basic at
+#: 8 with 5-8, 0 of 32. Resumed at 9 turns left, 80 match games of each rule: Advanced 6
+#: results better, 3 worse; Basic 4 better, 2 worse (docs/engine.md, "Where the games
+#: are decided"). Only below :data:`SELDOM_NODES` solver nodes (the limit those positions
+#: were measured with, where some cells' medians lie): a larger budget tries the solver.
+SOLVER_SELDOM = {BASIC: {8: 5}, ADVANCED: {8: 2, 7: 3}}
 SELDOM_NODES = 3_000_000
 #: The CP-SAT score bounds (``bounds=True``): a first CP-SAT call in a process imports
 #: OR-Tools (numpy and pandas with it: 0.33-0.40 CPU s measured), charged to every budget
