@@ -351,11 +351,7 @@ def test_beyond_eight_turns_the_spent_supplies_are_proved_within_the_budget(rule
 def test_beyond_eight_turns_with_neutrals_in_hand_the_tree_keeps_the_whole_budget(rule):
     """Where the solver seldom finishes (both supplies in hand at 9 turns left) it is
     not tried: the plan has no solver nodes and the tree its full iterations."""
-    pos = Position(rule=rule, red_neutrals=5 - rule, blue_neutrals=5 - rule)
-    rng = seeded_rng("in hand", rule)
-    while pos.turns_left > 9:
-        empty = [q for q in range(pos.geometry.size) if pos.empty >> q & 1]
-        pos.play(rng.choice(empty))          # stones only: every neutral kept
+    pos = stones_only(rule, 9)
     assert search.spendable_neutrals(pos) >= 8
     plan = Engine(1.0, bounds=True).plan(pos)
     assert plan.solver_nodes == 0
