@@ -491,12 +491,13 @@ class Engine:
             v = core.value()
             return EngineResult(pstr, None, v, True, "over", v, v,
                                 seconds=time.perf_counter() - start)
-        plan = None if self.wall_clock else self.plan(core, solver=solver)
+        tail = self._tail(core)     # nothing for the tree to weigh: always solved, no limit
+        limited = not tail and solver and self._tries_solver(core)
+        plan = None if self.wall_clock else self._plan(core, limited)     # as plan() says
         lo, hi = trivial_bounds(core)
         stopped = None
         nodes = 0
-        tail = self._tail(core)     # nothing for the tree to weigh: always solved, no limit
-        tried = tail or (solver and self._tries_solver(core))
+        tried = tail or limited
         bounds = self._bounds_at(core, tried)
         if tried:
             # The solver first: where it finishes, the answer is proved and needs no bounds.
