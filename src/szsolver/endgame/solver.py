@@ -927,6 +927,53 @@ def _solve_threads(core, orbits, searchers, budget, all_turns, pv, pstr,
                         seconds=budget.elapsed(), tt=tt)
 
 
+class ValueTests:
+    """Null-window tests "is the value at least ``gamma``?" at a few positions with the
+    same turns left (``turns_left``), on one transposition table and one pool of
+    ``node_limit`` nodes. A test that fails is cheap beside a value: under Basic at 7
+    turns left with the supplies in hand one took 50-300 k nodes, one that passes
+    0.8-1.7 M, about a value's proof (docs/engine.md, "The solver's audit of the
+    tree's neutral")."""
+
+    def __init__(self, node_limit: int, turns_left: int):
+        check_count(node_limit, "the node limit", none_ok=False)
+        self.budget = Budget(node_limit)
+        self.entries = tt_entries_for(turns_left, None, node_limit)
+        self.searchers = {}
+
+    @property
+    def nodes(self) -> int:
+        """The nodes the tests have searched so far."""
+        return self.budget.spent()
+
+    def at_least(self, position, gamma: int, side: int = 0) -> bool | None:
+        """Whether the value at ``position`` is at least ``gamma`` in ``side``'s view
+        (0 Red, 1 Blue): True or False, proved, or None when the pool ran out first.
+        Ctrl-C raises :class:`~szsolver.interrupt.Interrupted`."""
+        interrupt.raise_if_interrupted()
+        core = to_core(position)
+        if core.is_over():
+            v = core.value() if side == 0 else -core.value()
+            return v >= gamma
+        key = position_string(core)
+        s = self.searchers.get(key)
+        if s is None:
+            check_searchable(core)
+            first = next(iter(self.searchers.values()), None)
+            s = new_searcher(core, 2 if first else self.entries, None, None)
+            if first is not None:
+                s.share_table(first)
+            self.searchers[key] = self.budget.join(s)
+        if not self.budget.arm(s):
+            return None
+        r = probe(s, gamma, side)
+        if r is None:
+            if stop_reason(s) == "interrupted":
+                raise interrupt.Interrupted()
+            return None
+        return r[1]
+
+
 def turn_values(position, **kwargs) -> list[tuple[int, int | None]]:
     """(turn, value) for every legal turn, Red's side, best first for the side to
     move; turns equal by a symmetry of the position come together. A value is
