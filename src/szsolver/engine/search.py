@@ -31,7 +31,9 @@ Contracts
 * The turn: the most visited one (its stone alone where that looks as good, the
   neutral kept), or with at most :data:`BACKED_TURNS` turns left the best minimax
   backup of the means (:func:`choose`); the value: that turn's mean (or backed)
-  final value. Measurements behind these choices: docs/engine.md.
+  final value. Where the solver seldom finishes and the tree's turn spends a
+  neutral, the solver's null-window tests may keep the neutral instead
+  (:func:`audit_neutral`). Measurements behind these choices: docs/engine.md.
 """
 from __future__ import annotations
 
@@ -124,6 +126,21 @@ LATE_SOLVER_TURNS = {BASIC: 7, ADVANCED: 6}
 #: were measured with, where some cells' medians lie): a larger budget tries the solver.
 SOLVER_SELDOM = {BASIC: {8: 5}, ADVANCED: {8: 2, 7: 3}}
 SELDOM_NODES = 3_000_000
+#: There, where the tree's turn spends a neutral, the solver audits the neutral
+#: (:func:`audit_neutral`) on this share of the tree's part of the budget, in its nodes;
+#: the tree runs on the rest first, and on all of it where its turn so far keeps the
+#: neutral (the fixed-work budget only: ``wall_clock`` runs the tree alone). Under
+#: Basic at 8 turns left the stone alone was at least as good as the tree's stone and
+#: neutral in 11 of 17 match positions, a better result in 4 (docs/engine.md, "The
+#: solver's audit of the tree's neutral"). Under Advanced a test at 7 turns left costs
+#: more than the budget has: off.
+NEUTRAL_AUDIT_SHARE = {BASIC: 0.5, ADVANCED: 0.0}
+#: The least pool an audit runs on: a test that passes took 0.8-1.7 M nodes there. At
+#: ``best --time 1`` the CP-SAT bounds leave the tree about 0.4 s, half of it 0.72 M
+#: nodes: no audit; the players' engine (no bounds) audits on 1.8 M.
+AUDIT_NODES = 1_500_000
+#: A win by a point or more: the neutrals left move a value by less than this.
+POINT_WIN = 51
 #: The CP-SAT score bounds (``bounds=True``): a first CP-SAT call in a process imports
 #: OR-Tools (numpy and pandas with it: 0.33-0.40 CPU s measured), charged to every budget
 #: with bounds, so the budget stays a function of the input alone; then four solves of
@@ -387,6 +404,39 @@ def _kept_neutral(stats, side: int, turn: int, mean: float) -> tuple[int, float]
     return turn, mean
 
 
+def audit_neutral(core, turn: int, nodes: int) -> tuple[int, int | None, int]:
+    """The tree's ``turn`` at ``core`` (a stone and a neutral) or its stone alone, by
+    null-window tests of the solver on the two positions after them (at most ``nodes``
+    in all; ``endgame.solver.ValueTests``), in the mover's view: the stone alone where
+    it is proved to win (unless the turn is proved to win by a point where the stone
+    alone is not), or proved to draw where the turn is proved not to win; else the
+    turn. A neutral kept is worth a unit, so a tie in result goes to the stone alone.
+    Returns (the turn to play, the best value proved for the mover, in its view, or
+    None where no test passed and the turn rests on the tree alone; the nodes
+    searched)."""
+    from ..endgame.solver import ValueTests
+    stone = turn_stone(turn)
+    alone, spent = core.copy(), core.copy()
+    alone.make(stone)
+    spent.make(turn)
+    tests = ValueTests(nodes, core.turns_left - 1)
+    proved = []
+
+    def at_least(pos, gamma):
+        r = tests.at_least(pos, gamma, core.side)
+        if r:
+            proved.append(gamma)
+        return r
+
+    if at_least(alone, 1):
+        pick = turn if at_least(spent, POINT_WIN) and not at_least(alone, POINT_WIN) else stone
+    elif at_least(spent, 1) is not False:
+        pick = turn
+    else:
+        pick = stone if at_least(alone, 0) else turn
+    return pick, max(proved, default=None), tests.nodes
+
+
 #: A 64-bit seed from SHA-256 of ``repr(parts)``: the playout recipe of rules.seeds.
 seed_for = playout_seed_v1
 
@@ -561,17 +611,56 @@ class Engine:
             # until the time is up, at most MAX_ITERATIONS (the tree's memory)
             _run_until(tree.run, MAX_ITERATIONS, now + left, tell, every)
         else:
-            _run_until(tree.run, plan.iterations if plan is not None else self.fixed_iterations,
-                       None, tell, every)
+            n = plan.iterations if plan is not None else self.fixed_iterations
+            pool = self._audit_nodes(core, n) if solver else 0
+            first = n - int(n * NEUTRAL_AUDIT_SHARE[_rule(core)]) if pool else n
+            _run_until(tree.run, first, None, tell, every)
+            rest = n - first
+            if pool:
+                turn, _v = choose(tree.backed_stats(BACKED_FRACTION), core.side, self._how(core))
+                if turn_neutral(turn) != NO_NEUTRAL:
+                    pick, proved, nodes = audit_neutral(core, turn, pool)
+                    if proved is not None:      # a test passed: its turn, and a bound
+                        lo, hi = (max(lo, proved), hi) if core.side == RED else \
+                            (lo, min(hi, -proved))
+                        return self._tree_result(core, pstr, tree, lo, hi, sb, nodes,
+                                                 stopped, plan, start, turn=pick)
+                    # nothing proved: the nodes the tests left go back to the tree
+                    rest = int(rest * (pool - nodes) / pool)
+            _run_until(tree.run, rest, None, tell, every)
         return result()
 
+    def _audit_nodes(self, core, iterations: int) -> int:
+        """The solver nodes of the neutral's audit at ``core`` where the tree has
+        ``iterations`` (:data:`NEUTRAL_AUDIT_SHARE` of its part, as nodes), or 0: no
+        audit, where the solver is tried or the pool falls short of
+        :data:`AUDIT_NODES`."""
+        share = NEUTRAL_AUDIT_SHARE[_rule(core)]
+        if not share or not self._seldom(core):
+            return 0
+        nodes = solver_nodes_for(core, share * iterations * iteration_seconds(core))
+        return nodes if nodes >= AUDIT_NODES else 0
+
+    def _seldom(self, core) -> bool:
+        """Whether ``core`` is where the solver seldom finishes and is not tried
+        (:data:`SOLVER_SELDOM`), the tree on the whole budget."""
+        seldom = SOLVER_SELDOM[_rule(core)].get(core.turns_left)
+        return bool(self.solver_turns) and core.turns_left <= self.solver_turns and \
+            seldom is not None and spendable_neutrals(core) >= seldom and \
+            not self._tail(core) and not self._tries_solver(core)
+
     def _tree_result(self, core, pstr, tree, lo, hi, sb, nodes, stopped, plan, start,
-                     partial=None) -> EngineResult:
-        """The tree search's answer so far: its turn, value (within ``lo``..``hi``),
-        line and candidates."""
+                     partial=None, turn=None) -> EngineResult:
+        """The tree search's answer so far: its turn (``turn`` where given: the value is
+        then its mean, or the chosen turn's where the tree did not visit it), value
+        (within ``lo``..``hi``), line and candidates."""
         stats = tree.backed_stats(BACKED_FRACTION)
         how = self._how(core)
-        turn, value = choose(stats, core.side, how)
+        chosen, value = choose(stats, core.side, how)
+        if turn is None:
+            turn = chosen
+        else:
+            value = next((m for t, _n, _r, m, _b in stats if t == turn), value)
         value = min(max(int(round(value)), lo), hi)
         # "estimate": the measure the turn was chosen by (its mean, or its backed value)
         cands = [{"turn": t, "visits": n, "value": round(b, 1), "mean": round(v, 1),
