@@ -524,12 +524,18 @@ class Engine:
         if not self.solver_turns or self._tail(core):
             return False
         near = core.turns_left <= self.solver_turns
-        seldom = SOLVER_SELDOM[_rule(core)].get(core.turns_left)
-        if near and (seldom is None or spendable_neutrals(core) < seldom):
+        if near and not self._seldom_stage(core):
             return True
         nodes = solver_nodes_for(core, self.seconds * solver_share(core)) if self.wall_clock \
             else self._plan(core, True).solver_nodes
         return nodes >= SELDOM_NODES if near else usually_proved(core, nodes)
+
+    @staticmethod
+    def _seldom_stage(core) -> bool:
+        """Whether ``core``'s turns left and neutrals to spend are where the solver
+        seldom finishes (:data:`SOLVER_SELDOM`)."""
+        seldom = SOLVER_SELDOM[_rule(core)].get(core.turns_left)
+        return seldom is not None and spendable_neutrals(core) >= seldom
 
     def _analyse(self, pos, solver: bool, report=None, every: float = REPORT_EVERY) -> EngineResult:
         from ..endgame.solver import solve, tt_entries_for
@@ -644,10 +650,8 @@ class Engine:
     def _seldom(self, core) -> bool:
         """Whether ``core`` is where the solver seldom finishes and is not tried
         (:data:`SOLVER_SELDOM`), the tree on the whole budget."""
-        seldom = SOLVER_SELDOM[_rule(core)].get(core.turns_left)
         return bool(self.solver_turns) and core.turns_left <= self.solver_turns and \
-            seldom is not None and spendable_neutrals(core) >= seldom and \
-            not self._tail(core) and not self._tries_solver(core)
+            self._seldom_stage(core) and not self._tail(core) and not self._tries_solver(core)
 
     def _tree_result(self, core, pstr, tree, lo, hi, sb, nodes, stopped, plan, start,
                      partial=None, turn=None) -> EngineResult:
