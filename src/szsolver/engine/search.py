@@ -619,7 +619,7 @@ class Engine:
             _run_until(tree.run, MAX_ITERATIONS, now + left, tell, every)
         else:
             n = plan.iterations if plan is not None else self.fixed_iterations
-            pool = self._audit_nodes(core, n) if solver else 0
+            pool = self._audit_nodes(core, n) if solver and not tried else 0
             first = n - int(n * NEUTRAL_AUDIT_SHARE[_rule(core)]) if pool else n
             _run_until(tree.run, first, None, tell, every)
             rest = n - first
@@ -638,21 +638,16 @@ class Engine:
         return result()
 
     def _audit_nodes(self, core, iterations: int) -> int:
-        """The solver nodes of the neutral's audit at ``core`` where the tree has
-        ``iterations`` (:data:`NEUTRAL_AUDIT_SHARE` of its part, as nodes), or 0: no
-        audit, where the solver is tried or the pool falls short of
+        """The solver nodes of the neutral's audit at ``core``, where the solver was
+        not tried (the caller knows) and the tree has ``iterations``:
+        :data:`NEUTRAL_AUDIT_SHARE` of its part, as nodes, at a stage where the solver
+        seldom finishes; or 0: no audit, also where the pool falls short of
         :data:`AUDIT_NODES`."""
         share = NEUTRAL_AUDIT_SHARE[_rule(core)]
-        if not share or not self._seldom(core):
+        if not share or core.turns_left > self.solver_turns or not self._seldom_stage(core):
             return 0
         nodes = solver_nodes_for(core, share * iterations * iteration_seconds(core))
         return nodes if nodes >= AUDIT_NODES else 0
-
-    def _seldom(self, core) -> bool:
-        """Whether ``core`` is where the solver seldom finishes and is not tried
-        (:data:`SOLVER_SELDOM`), the tree on the whole budget."""
-        return bool(self.solver_turns) and core.turns_left <= self.solver_turns and \
-            self._seldom_stage(core) and not self._tail(core) and not self._tries_solver(core)
 
     def _tree_result(self, core, pstr, tree, lo, hi, sb, nodes, stopped, plan, start,
                      partial=None, turn=None) -> EngineResult:
