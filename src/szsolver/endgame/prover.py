@@ -310,13 +310,17 @@ def narrow(bound: Bound, guess: int, test, told=None) -> tuple[Bound, bool]:
     return bound, True
 
 
-def mtdf(s, bound: Bound, guess: int, progress=None) -> tuple[Bound, bool]:
+def mtdf(s, bound: Bound, guess: int, progress=None, reached=None) -> tuple[Bound, bool]:
     """MTD(f) (:func:`narrow`) on one searcher: narrow ``bound`` (Red's side) by
     null-window probes at the searcher's position, from the test value ``guess``
     (:func:`first_guess` in the serial solve). Returns (the bound, finished): a stopped
     probe leaves the bounds the finished ones proved. ``progress``: optional callable,
-    told a :class:`Progress` after each probe."""
-    if progress is None:
+    told a :class:`Progress` after each probe. ``reached``: optional list, set to
+    ``[turn, bound]`` each time a probe proves the mover's bound by a turn (``bound`` in
+    Red's view: a lower bound when Red moves, an upper one when Blue does; each one
+    the mover's best so far), so that a stopped search still names a turn that
+    reaches what it proved."""
+    if progress is None and reached is None:
         return narrow(bound, guess, s.red_probe)
     red = s.position().side == 0
     probes, best = 0, None
@@ -326,6 +330,10 @@ def mtdf(s, bound: Bound, guess: int, progress=None) -> tuple[Bound, bool]:
         probes += 1
         if is_lower == red and s.last_refutation >= 0:
             best = s.last_refutation        # the turn that reached the mover's bound
+            if reached is not None:
+                reached[:] = [best, v]
+        if progress is None:
+            return False
         nodes = s.stats()["nodes"]
         progress(Progress(bounds_text(bound, nodes), bounds=(bound.lo, bound.hi),
                           probes=probes, nodes=nodes, node_counter=node_counter(s),
@@ -519,6 +527,10 @@ class SolveResult:
     tt: dict = field(default_factory=dict)
     best_complete: bool = False     # ``best`` holds every optimal turn
     pv_complete: bool = False       # ``pv`` reaches the end of the game
+    # where the value is not proved: (turn, bound), a turn proved to reach the mover's
+    # proved bound (Red's view: ``lower`` when Red moves, ``upper`` when Blue does), or
+    # None (no probe proved one by a turn)
+    reached: tuple[int, int] | None = None
 
     @property
     def complete(self) -> bool:
@@ -544,6 +556,8 @@ class SolveResult:
         self.pv = [table[t] for t in self.pv]
         for tv in self.turns or ():
             tv.turn = table[tv.turn]
+        if self.reached is not None:
+            self.reached = (table[self.reached[0]], self.reached[1])
         return self
 
     def to_json(self, geometry=None) -> dict:
@@ -590,7 +604,8 @@ def stopped_text(reason: str | None, proved: bool, best_complete: bool = True,
 def solve_result(position: str, bound: Bound, proved: bool, reason: str | None = None, *,
                  best=(), best_complete: bool = False, pv=(), pv_complete: bool = False,
                  scores: dict | None = None, turns=None, nodes: int = 0,
-                 seconds: float = 0.0, tt: dict | None = None) -> SolveResult:
+                 seconds: float = 0.0, tt: dict | None = None,
+                 reached=None) -> SolveResult:
     """The answer: ``bound`` (Red's view) and whether the value was ``proved``; with it
     ``best`` (``best_complete``: every optimal turn), ``pv`` (``pv_complete``: to the end
     of the game, ``scores`` its final scores). Both flags True when they were not asked
@@ -600,4 +615,5 @@ def solve_result(position: str, bound: Bound, proved: bool, reason: str | None =
                        nodes=nodes, seconds=seconds,
                        stopped=stopped_text(reason, proved, best_complete, pv_complete),
                        tt={} if tt is None else tt, best_complete=proved and best_complete,
-                       pv_complete=proved and pv_complete)
+                       pv_complete=proved and pv_complete,
+                       reached=None if proved or not reached else tuple(reached))

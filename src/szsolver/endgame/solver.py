@@ -20,7 +20,9 @@ Contracts
   is False, ``value`` is None and ``lower <= true value <= upper`` is what was
   proved (each bound comes from a finished null-window probe or a static score
   bound). With ``all_turns`` the turns already proved keep their exact values,
-  the others get bounds. ``stopped`` names the reason.
+  the others get bounds. ``stopped`` names the reason. ``reached``, where a probe
+  proved the mover's bound by a turn: ``(turn, bound)``, the turn proved to reach at
+  least ``bound`` for the mover (Red's view; within ``lower..upper``); else None.
 * When it stops after the value was proved, ``exact`` stays True but
   ``complete`` is False: ``pv`` is the proved start of an optimal line
   (``pv_complete`` False, ``scores`` None) and ``best`` the turns proved optimal
@@ -301,6 +303,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     turns = None
     every = True                       # every turn's value proved (with all_turns)
     bound = static_bound(s)
+    reached = []                       # a turn that reaches the mover's proved bound
     try:
         if all_turns:
             bound, done, turns, every = _all_turns(s, core, orbits, progress)
@@ -311,7 +314,7 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
             if driver == "pvs":
                 bound, done = pvs(s, bound)
             else:
-                bound, done = mtdf(s, bound, first_guess(s), progress)
+                bound, done = mtdf(s, bound, first_guess(s), progress, reached)
             s.set_root_turns(None)
     except KeyboardInterrupt:          # between probes: same answer as a stop inside one
         done = False
@@ -350,7 +353,8 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     return solve_result(pstr, bound, done, budget.why(s), best=best,
                         best_complete=best_complete, pv=line, pv_complete=pv_complete,
                         scores=scores, turns=turns, nodes=s.stats()["nodes"],
-                        seconds=budget.elapsed(), tt=s.stats()).with_turns(core.geometry)
+                        seconds=budget.elapsed(), tt=s.stats(),
+                        reached=reached).with_turns(core.geometry)
 
 
 def _all_turns(s: Searcher, core, orbits, progress):
