@@ -275,6 +275,9 @@ def measure(a):
     entries = [e for e in store.values() if e.get("value") is not None
                and (not a.names or a.names in e["name"])]
     print(f"{len(entries)} proved positions of {len(store)} in the store")
+    if not entries:
+        sys.exit(f"Error: no proved position's name contains {a.names!r}"
+                 if a.names else "Error: no proved position in the store: run prove first")
     parts = a.parts.split(",")
     unknown = set(parts) - set(PARTS)
     if unknown:

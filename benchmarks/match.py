@@ -5,7 +5,7 @@ was at some commit). Prints markdown tables in the form of docs/engine.md's "Val
 Run: python3 benchmarks/match.py [--a PYTHON] [--b PYTHON] [--time 1] [--b-time S]
          [--games 20] [--first-pair 0] [--rules basic,advanced] [--opening-turns 2]
          [--jobs 1] [--json FILE] [--report FILE [FILE ...]] [--self-check]
-         [--resume EARLIER.json --resume-at K]
+         [--resume EARLIER.json --resume-at K] [--a-exact K]
 
 * Engines: ``--a`` and ``--b`` are interpreters whose ``import szsolver`` gives each
   version (default: this one), e.g. the ``.venv/bin/python`` of a worktree checked out
@@ -50,6 +50,11 @@ Run: python3 benchmarks/match.py [--a PYTHON] [--b PYTHON] [--time 1] [--b-time 
   guard, A is asked for its last turn before K turns left: a game where it answers
   otherwise than the earlier game is counted and said (the change acts earlier: resume
   earlier). ``--rules`` selects the rules; ``--games`` and ``--first-pair`` are not used.
+* ``--a-exact K``: engine A's turns with K turns left or fewer come from the exact
+  solver, unlimited (an optimal turn): what a perfect player from K turns left would
+  make of A's games (with ``--resume ... --resume-at K``, of the same games). Minutes a
+  game where the supplies are in hand (Basic at 8 turns left: 5-20 s a turn; Advanced
+  at 7: minutes, at 6: seconds).
 
 Cost: at ``--time 1`` a game of this engine against the one of 029ff7b took about 28
 CPU s (both engines, 30 turns) and 35-40 s of wall time on the project's 2-core machine
@@ -91,9 +96,13 @@ for line in sys.stdin:
         req = json.loads(line)
         pos = parse_position(req["position"])
         t = time.process_time()
-        res = Engine(req["seconds"]).analyse(pos)
+        if req.get("exact"):
+            from szsolver.endgame.solver import solve
+            turn = solve(pos).best[0]
+        else:
+            turn = Engine(req["seconds"]).analyse(pos).turn
         cpu = time.process_time() - t
-        out = {"turn": format_turn(int(res.turn), pos.geometry), "cpu": cpu}
+        out = {"turn": format_turn(int(turn), pos.geometry), "cpu": cpu}
     except Exception as e:
         out = {"error": f"{type(e).__name__}: {e}",
                "trace": traceback.format_exc()}
@@ -124,11 +133,13 @@ class EngineServer:
         except ValueError:
             raise MatchError(f"engine {self.name} answered something not JSON: {line!r}")
 
-    def turn(self, pos, seconds: float) -> tuple[int, float, str]:
-        """The engine's turn at ``pos`` (checked legal), its CPU seconds and its text."""
+    def turn(self, pos, seconds: float, exact: bool = False) -> tuple[int, float, str]:
+        """The engine's turn at ``pos`` (checked legal), its CPU seconds and its text;
+        ``exact``: an optimal turn from the exact solver instead."""
         pstr = position_string(pos)
+        req = {"position": pstr, "seconds": seconds, **({"exact": True} if exact else {})}
         try:
-            self.proc.stdin.write(json.dumps({"position": pstr, "seconds": seconds}) + "\n")
+            self.proc.stdin.write(json.dumps(req) + "\n")
             self.proc.stdin.flush()
         except OSError as e:
             raise MatchError(f"engine {self.name} stopped ({e})")
@@ -211,8 +222,8 @@ def merge(runs: list[dict]) -> dict:
     """
     first = runs[0]
     for r in runs[1:]:
-        for key in ("time", "b_time", "opening_turns"):
-            if r["args"].get(key) != first["args"].get(key):
+        for key in ("time", "b_time", "opening_turns", "a_exact"):
+            if r["args"].get(key, 0) != first["args"].get(key, 0):
                 raise ValueError(f"the runs are not one match: their {key} differs")
         for who in "ab":
             if r["engines"].get(who, {}).get("commit") != first["engines"].get(who, {}).get("commit"):
@@ -225,10 +236,12 @@ def merge(runs: list[dict]) -> dict:
             "complete": all(r.get("complete") for r in runs)}
 
 
-def play(servers, rule, j, a_red, turns, a_time, b_time, earlier=None, at=None) -> dict:
+def play(servers, rule, j, a_red, turns, a_time, b_time, earlier=None, at=None,
+         a_exact=0) -> dict:
     """One game: opening ``j`` of ``rule``, engine A Red when ``a_red``; with an
     ``earlier`` game of the same opening and colours, its turns replayed up to ``at``
-    turns left (A asked for its last turn before, as a guard), then played on."""
+    turns left (A asked for its last turn before, as a guard), then played on; A's
+    turns with ``a_exact`` turns left or fewer from the exact solver."""
     a, b = servers
     start = opening(rule, turns, j)
     pos = start.copy()
@@ -255,7 +268,7 @@ def play(servers, rule, j, a_red, turns, a_time, b_time, earlier=None, at=None) 
                    "a_same_before": same, "earlier_a_value": earlier["a_value"]}
     while not pos.is_over():
         server, seconds, who = (red, blue)[pos.side]
-        turn, c, text = server.turn(pos, seconds)
+        turn, c, text = server.turn(pos, seconds, who == "a" and pos.turns_left <= a_exact)
         pos.play(turn)
         played.append(text)
         cpu[who].append(round(c, 4))
@@ -322,6 +335,10 @@ def _mean(xs) -> float:
     return statistics.mean(xs) if xs else float("nan")
 
 
+def _exact_note(k) -> str:
+    return f" (A's turns with {k} turns left or fewer: the exact solver's)" if k else ""
+
+
 def report(data) -> str:
     """The markdown tables of a match (the data of ``--json``): complete pairs only."""
     games = [g for p in complete_pairs(data["games"]) for g in p]
@@ -329,7 +346,9 @@ def report(data) -> str:
     lines = [f"Engine A: {data['engines']['a'].get('package')} "
              f"({data['engines']['a'].get('commit', '?')}), {a:g} s a turn; engine B: "
              f"{data['engines']['b'].get('package')} ({data['engines']['b'].get('commit', '?')}), "
-             f"{b:g} s a turn. Openings: the start and {data['args']['opening_turns']} "
+             f"{b:g} s a turn"
+             f"{_exact_note(data['args'].get('a_exact'))}. Openings: the start and "
+             f"{data['args']['opening_turns']} "
              f"random turns. {len(games)} games in complete pairs"
              f"{' (run cut short)' if not data.get('complete') else ''}.", "",
              "| rule | match | A plays | games | W-D-L | win rate (95 % CI) | score rate | "
@@ -416,7 +435,8 @@ def run(args) -> int:
     data = {"args": {"a": args.a, "b": args.b, "time": args.time, "b_time": args.b_time,
                      "games": args.games, "first_pair": args.first_pair, "rules": args.rules,
                      "opening_turns": args.opening_turns, "jobs": args.jobs,
-                     "resume": args.resume, "resume_at": args.resume_at},
+                     "resume": args.resume, "resume_at": args.resume_at,
+                     "a_exact": args.a_exact},
             "engines": {}, "games": [], "load_start": os.getloadavg(), "complete": False}
     earlier = {}
     if args.resume:
@@ -451,7 +471,7 @@ def run(args) -> int:
                 return
             try:
                 g = play(pair, rule, j, a_red, args.opening_turns, args.time, args.b_time,
-                         earlier.get((rule, j, a_red)), args.resume_at)
+                         earlier.get((rule, j, a_red)), args.resume_at, args.a_exact)
             except MatchError as e:
                 if not stop.is_set():
                     failure.append(str(e))
@@ -523,6 +543,8 @@ def main(argv=None) -> int:
     ap.add_argument("--resume", default=None, metavar="EARLIER.json",
                     help="replay an earlier match's games up to --resume-at turns left")
     ap.add_argument("--resume-at", type=int, default=None, metavar="K")
+    ap.add_argument("--a-exact", type=int, default=0, metavar="K",
+                    help="A's turns with K turns left or fewer from the exact solver")
     args = ap.parse_args(argv)
     if args.self_check:
         fails, n = doctest.testmod()
@@ -561,6 +583,8 @@ def main(argv=None) -> int:
         return _fail(f"--jobs must be at least 1, got {args.jobs}")
     if (args.resume is None) != (args.resume_at is None):
         return _fail("--resume and --resume-at go together")
+    if not 0 <= args.a_exact <= 10:
+        return _fail(f"--a-exact must be 0..10 turns left (the solver's reach), got {args.a_exact}")
     if args.resume:
         if args.json and os.path.abspath(args.json) == os.path.abspath(args.resume):
             return _fail("--json would write over the --resume file: give another path")
