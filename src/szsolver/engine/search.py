@@ -187,6 +187,9 @@ JUDGE_SHARE = 0.8
 #: positions) and the exact nodes changed nothing measurable: off.
 RULE_TREE_OPTIONS = {BASIC: {"exact_deep": True, "pair_targets": 2, "pair_depth": 2},
                      ADVANCED: {}}
+#: Where the solver is stopped before the value but has proved a win for the mover by
+#: a turn, that turn is played (the tree's estimate within the bounds otherwise).
+PLAY_PROVED_WIN = True
 #: Children below this share of the most visited one's visits do not count in the
 #: minimax backup of the means (their means rest on too few playouts).
 BACKED_FRACTION = 0.1
@@ -554,6 +557,7 @@ class Engine:
         lo, hi = trivial_bounds(core)
         stopped = None
         nodes = 0
+        won = None                  # a turn the stopped solver proved to win
         tried = tail or limited
         bounds = self._bounds_at(core, tried)
         if tried:
@@ -584,9 +588,13 @@ class Engine:
                                     nodes=res.nodes, seconds=time.perf_counter() - start,
                                     budget=plan)
             # Not exact, or the value proved but the node limit struck before an optimal
-            # turn was: the tree search picks the turn within the proved bounds.
+            # turn was: the tree search picks the turn within the proved bounds, unless
+            # the solver proved a win by a turn: no estimate beats a proved result.
             lo, hi = max(lo, res.lower), min(hi, res.upper)
             stopped = res.stopped
+            if PLAY_PROVED_WIN and res.reached is not None and \
+                    (res.reached[1] if core.side == RED else -res.reached[1]) >= 1:
+                won = int(res.reached[0])
         sb = None
         if bounds:
             if report is not None:
@@ -606,7 +614,7 @@ class Engine:
 
         def result(partial=None):
             return self._tree_result(core, pstr, tree, lo, hi, sb, nodes, stopped, plan,
-                                     start, partial)
+                                     start, partial, turn=won)
         tell = None if report is None else (lambda: report(result("tree")))
         if self.wall_clock and self.fixed_iterations is None:
             # The search's own clock: what the solver and the bounds took beyond their
