@@ -7,13 +7,17 @@ Run: python3 benchmarks/calibration.py prove [--time-limit S] [--names SUB] [--s
      python3 benchmarks/calibration.py seeds [--seeds 0,1,2,3] [--factor 1]
          [--option NAME=VALUE] [--constant NAME=VALUE]
 
-Positions, both rules, each at 9 and 10 turns left, with the turn its game played next:
+Positions, both rules, each at 9 and 10 turns left (``uniform`` also at 11 and 12), with
+the turn its game played next:
 * ``example``: the rulebook example game; ``greedy1``-``greedy4``: the greedy games of
   make_solver_positions.py (neutrals kept, close scores);
 * ``selfplay0``-``selfplay2``: its engine self-play games (most of both supplies in hand);
 * ``opening0``-``opening2``: random openings followed by good play: 12 uniformly random
   legal turns (every legal turn equally likely, so neutrals go early), then the engine
-  against itself at ``Engine(0.25)``, seeded through rules.seeds.
+  against itself at ``Engine(0.25)``, seeded through rules.seeds;
+* ``uniform0``-``uniform2``: uniformly random legal play from the first turn to the
+  last (the supplies spent early, the scores often close), seeded the same way: the
+  inputs least like the engine's own games.
 
 ``prove`` proves, per position, with one transposition table
 (``analysis.check.turn_facts``): the value after the played turn, the value, and
@@ -61,6 +65,8 @@ from stats import rate
 HERE = os.path.dirname(os.path.abspath(__file__))
 STORE = os.path.join(HERE, "calibration_positions.json")
 DEPTHS = (10, 9)
+UNIFORM_DEPTHS = (12, 11, 10, 9)
+UNIFORM_GAMES = 3
 OPENING_TURNS = 12
 OPENING_GAMES = 3
 OPENING_SECONDS = 0.25
@@ -87,6 +93,18 @@ def opening_game(rule, neutrals, index):
     return states
 
 
+def uniform_game(rule, neutrals, index):
+    """Uniformly random legal play (every legal turn equally likely) to the end: every
+    position of the game."""
+    rng = playout_rng_v1("calibration uniform", rule, neutrals, index)
+    p = _core.Position(red_neutrals=neutrals, blue_neutrals=neutrals, rule=rule)
+    states = [p.copy()]
+    while not p.is_over():
+        p.play(rng.choice(sorted(p.legal_turns())))
+        states.append(p.copy())
+    return states
+
+
 def games():
     """(name, rule name, states) for every source game, in the set's order."""
     for rule, neutrals, rname in RULES:
@@ -97,6 +115,8 @@ def games():
             yield f"selfplay{i}", rname, mk.selfplay_game(rule, neutrals, i)
         for i in range(OPENING_GAMES):
             yield f"opening{i}", rname, opening_game(rule, neutrals, i)
+        for i in range(UNIFORM_GAMES):
+            yield f"uniform{i}", rname, uniform_game(rule, neutrals, i)
 
 
 def turn_between(a, b):
@@ -115,7 +135,7 @@ def positions():
     out = []
     for game, rname, states in games():
         assert len(states) == 33, (game, rname, len(states))
-        for d in DEPTHS:
+        for d in (UNIFORM_DEPTHS if game.startswith("uniform") else DEPTHS):
             a, b = states[32 - d], states[33 - d]
             out.append({"name": f"{rname}-{game}-{d}", "source": game.rstrip("0123456789"),
                         "rule": rname, "turns_left": d, "position": position_string(a),
@@ -198,7 +218,7 @@ def measure_one(entry, factor, limit, store, parts=PARTS):
     pos = core_of(entry)
     mover, value = pos.side, entry["value"]
     played = parse_turn(entry["played"])
-    out = {"name": entry["name"]}
+    out = {"name": entry["name"], "source": entry["source"]}
     for tag, k in (("1x", 1.0), (f"{factor:g}x", factor)):
         out[tag] = {}
         if "best" in parts:
@@ -253,6 +273,28 @@ def report(rows, factor, parts=PARTS):
               f"worst {max(errors)}")
         print(f"  best seconds (wall): median {statistics.median(x['best_seconds'] for x in r):.2f},"
               f" max {max(x['best_seconds'] for x in r):.2f}")
+    by_source(rows, factor, parts)
+
+
+def by_source(rows, factor, parts):
+    """Per source, at both budgets: the check's verdicts right and the engine's turn
+    optimal (the sources differ in kind: uniform play is far easier to judge)."""
+    sources = list(dict.fromkeys(x["source"] for x in rows))
+    if len(sources) < 2:
+        return
+    print("\nby source")
+    for src in sources:
+        r = [x for x in rows if x["source"] == src]
+        said = []
+        for tag in ("1x", f"{factor:g}x"):
+            what = []
+            if "check" in parts:
+                what.append(f"check right {sum(x[tag]['check_verdict'] == x['proved_verdict'] for x in r)}")
+            if "best" in parts:
+                worst = max((x[tag]["loss"] or 0) for x in r)
+                what.append(f"turn optimal {sum(x[tag]['optimal'] for x in r)} (worst loss {worst})")
+            said.append(f"{tag} " + ", ".join(what))
+        print(f"  {src:<9} {len(r):>3} positions: " + "; ".join(said))
 
 
 def confusion(rows, verdict, label):
@@ -273,11 +315,13 @@ def confusion(rows, verdict, label):
 def measure(a):
     store = load_store()
     entries = [e for e in store.values() if e.get("value") is not None
-               and (not a.names or a.names in e["name"])]
+               and (not a.names or a.names in e["name"])
+               and (not a.sources or e["source"] in a.sources.split(","))]
     print(f"{len(entries)} proved positions of {len(store)} in the store")
     if not entries:
-        sys.exit(f"Error: no proved position's name contains {a.names!r}"
-                 if a.names else "Error: no proved position in the store: run prove first")
+        sys.exit("Error: no proved position matches --names and --sources"
+                 if a.names or a.sources else
+                 "Error: no proved position in the store: run prove first")
     parts = a.parts.split(",")
     unknown = set(parts) - set(PARTS)
     if unknown:
@@ -342,12 +386,15 @@ def main():
     p.add_argument("--time-limit", type=float, default=600.0)
     p.add_argument("--names", default=None)
     p.add_argument("--sources", default=None,
-                   help="comma-separated: example, greedy, selfplay, opening (default all)")
+                   help="comma-separated: example, greedy, selfplay, opening, uniform "
+                        "(default all)")
     p.add_argument("--list", action="store_true", help="print the set and exit")
     m = sub.add_parser("measure")
     m.add_argument("--factor", type=float, default=4.0)
     m.add_argument("--prove-limit", type=float, default=600.0)
     m.add_argument("--names", default=None)
+    m.add_argument("--sources", default=None,
+                   help="comma-separated: example, greedy, selfplay, opening, uniform")
     m.add_argument("--json", default=None)
     m.add_argument("--parts", default=",".join(PARTS),
                    help="comma-separated: best, check, engine (default all)")

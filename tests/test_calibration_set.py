@@ -24,7 +24,7 @@ def cheapest(n):
 @pytest.mark.parametrize("entry", cheapest(3), ids=lambda e: e["name"])
 def test_the_stored_proofs_are_the_solvers(entry):
     pos = parse_position(entry["position"], backend=_core.Position)
-    assert pos.turns_left in (9, 10) and entry["played"] in entry["turns"]
+    assert 9 <= pos.turns_left <= 12 and entry["played"] in entry["turns"]
     res = solve(pos, node_limit=10**8)
     assert res.exact and res.value == entry["value"]
     assert sorted(format_turn(t) for t in res.best) == sorted(entry["best"])
