@@ -14,14 +14,16 @@ STORE = os.path.join(os.path.dirname(__file__), os.pardir, "benchmarks",
                      "calibration_positions.json")
 
 
-def cheapest(n):
+def cheapest(n, least_turns=9):
     with open(STORE, encoding="utf-8") as f:
         entries = json.load(f)["positions"]
-    proved = [e for e in entries if e.get("best")]
+    proved = [e for e in entries if e.get("best") and e["turns_left"] >= least_turns]
     return sorted(proved, key=lambda e: (e["cpu_s"], e["name"]))[:n]
 
 
-@pytest.mark.parametrize("entry", cheapest(3), ids=lambda e: e["name"])
+# the three cheapest, and the cheapest from beyond 10 turns left (uniformly random play)
+@pytest.mark.parametrize("entry", cheapest(3) + cheapest(1, least_turns=11),
+                         ids=lambda e: e["name"])
 def test_the_stored_proofs_are_the_solvers(entry):
     pos = parse_position(entry["position"], backend=_core.Position)
     assert 9 <= pos.turns_left <= 12 and entry["played"] in entry["turns"]
