@@ -10,6 +10,7 @@ pictures in docs/screenshots are made so).
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -753,7 +754,12 @@ def test_every_turn_beyond_the_solver_shows_the_engines_estimates(server, page):
     # the answer, or the error it got instead (a 1 s limit: the job's deadline is 11 s)
     page.wait_for_selector("table.sz-estimates, #sz-values-out .sz-bad", timeout=30000)
     assert page.locator("#sz-values-out .sz-bad").count() == 0, page.text_content("#sz-values-out")
-    assert "not proved" in page.text_content("#sz-values-out .sz-estimated")
+    estimated = page.text_content("#sz-values-out .sz-estimated")
+    assert "not proved" in estimated
+    # one proved range, the tighter of the solver's and the engine's, on both lines
+    first = page.locator("#sz-values-out p").all_inner_texts()[0]
+    bounds = re.compile(r"([+-]?\d+) <= value <= ([+-]?\d+)")
+    assert first.startswith("Not proved") and bounds.findall(first) == bounds.findall(estimated)
     cells = page.inner_text("table.sz-estimates tr.sz-best").split()
     assert cells[1].startswith("~") and int(cells[2]) > 0
     assert page.locator(".sz-value-label.sz-estimate").count() >= 1

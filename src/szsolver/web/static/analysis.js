@@ -1236,7 +1236,14 @@ async function turnValues(signal) {
   if (!r.ok) { para(out, r.data.error, 'sz-bad'); return; }
   const d = r.data;
   const every = (d.turns || []).every(t => t.exact);
-  para(out, !d.exact ? `Not proved within the limit (${d.stopped}): ${signed(d.lower)} <= value <= ${signed(d.upper)}.`
+  // Both the solver's stopped bounds and the engine's CP-SAT bounds are proved: one
+  // line gives the tighter of each, not two different "proved" ranges.
+  let lo = d.lower, hi = d.upper;
+  if (!d.exact && d.estimates) {
+    lo = Math.max(lo, d.estimates.lower);
+    hi = Math.min(hi, d.estimates.upper);
+  }
+  para(out, !d.exact ? `Not proved within the limit (${d.stopped}): ${signed(lo)} <= value <= ${signed(hi)}.`
     : every ? `Value ${signed(d.value)} (exact, Red's side): ${d.winner || 'draw'}; best ${d.best.join(' ')}.`
     : `Value ${signed(d.value)} (exact, Red's side): ${d.winner || 'draw'}; proved best so far ${d.best.join(' ') || 'none'}; ` +
       `the limit stopped before every turn's value (those not reached show their proved bounds).`);
@@ -1273,7 +1280,7 @@ async function turnValues(signal) {
   table.dataset.rows = String(rows.size);
   if (!d.estimates) { out.appendChild(box); return; }
   // Turns not proved: the engine's estimates first, the proved bounds of every turn folded.
-  estimatedTurns(out, d.estimates, red);
+  estimatedTurns(out, d.estimates, red, d.exact ? null : [lo, hi]);
   const fold = document.createElement('details');
   const summary = document.createElement('summary');
   summary.textContent = "Proved bounds of every turn";
@@ -1283,9 +1290,10 @@ async function turnValues(signal) {
 
 // Beyond the solver's reach: the engine's candidate turns with their estimated values
 // (marked ~, never proved), beside the proved bounds of the position's value.
-function estimatedTurns(out, e, red) {
+function estimatedTurns(out, e, red, bounds) {
+  const [lo, hi] = bounds || [e.lower, e.upper];
   para(out, `Estimated by the engine (${e.iterations.toLocaleString('en')} iterations, not proved): ` +
-    `value about ${signed(e.value)}; proved ${signed(e.lower)} <= value <= ${signed(e.upper)}.`, 'sz-estimated');
+    `value about ${signed(e.value)}; proved ${signed(lo)} <= value <= ${signed(hi)}.`, 'sz-estimated');
   const table = document.createElement('table');
   table.className = 'sz-values sz-estimates';
   const head = table.insertRow();
