@@ -104,3 +104,14 @@ def test_the_other_games_refuse_bad_limits(bad):
         StarEngine(seconds=bad)
     with pytest.raises(UnsupportedError):
         StargazersEngine(seconds=bad)
+
+
+def test_a_cut_limit_takes_its_most_and_says_so_when_refusing():
+    assert check_seconds(25, "time_limit", most=10, cut=True) == 10.0
+    assert check_seconds(1e300, "time_limit", most=10, cut=True) == 10.0
+    assert check_seconds(2.5, "time_limit", most=10, cut=True) == 2.5
+    for bad in (0, -1, float("inf")):
+        with pytest.raises(UnsupportedError, match=r"finite \(more than 10 is cut to 10\)"):
+            check_seconds(bad, "time_limit", most=10, cut=True)
+    with pytest.raises(UnsupportedError, match="finite and at most 10, got 25"):
+        check_seconds(25, "time_limit", most=10)

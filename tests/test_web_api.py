@@ -482,11 +482,11 @@ def test_the_next_puzzle_a_solved_page_offers(client):
     ("/api/solve", b'{"position": %s, "time_limit": NaN}' % json.dumps(LATE).encode(), 400,
      "time_limit: NaN is not a number of seconds"),
     ("/api/solve", {"position": LATE, "time_limit": 0}, 400,
-     "time_limit must be a positive number of seconds, finite and at most 10, got 0"),
+     "time_limit must be a positive number of seconds, finite (more than 10 is cut to 10), got 0"),
     ("/api/annotate", b'{"example": true, "time_per_turn": NaN}', 400,
      "time_per_turn: NaN is not a number of seconds"),
     ("/api/annotate", {"example": True, "time_per_turn": -1}, 400,
-     "time_per_turn must be a positive number of seconds, finite and at most 1, got -1"),
+     "time_per_turn must be a positive number of seconds, finite (more than 1 is cut to 1), got -1"),
     ("/api/score", {"position": LATE.replace(" 1 2 ", " -1 2 ")}, 400,
      "red neutrals left must be 0..7, got '-1'"),
     ("/api/check", {"position": LATE, "turn": "\u0663\u0668"}, 400,
@@ -1355,7 +1355,7 @@ def test_the_live_evaluation_is_proved_near_the_end(client):
     ({"position": LATE, "time_limit": "soon"}, "time_limit must be a number of seconds, got 'soon'"),
     ({"position": LATE, "time_limit": "0"}, "time_limit must be a positive number"),
     ({"position": LATE, "time_limit": "NaN"}, "time_limit: NaN is not a number of seconds"),
-    ({"position": LATE, "time_limit": "inf"}, "finite and at most 10, got inf"),
+    ({"position": LATE, "time_limit": "inf"}, "finite (more than 10 is cut to 10), got inf"),
     ({"position": LATE, "time_limit": "\u0663"}, "time_limit must be a number of seconds, got '\u0663'"),
     ({"position": LATE.replace(" 1 2 ", " -1 2 ")}, "red neutrals left must be 0..7, got '-1'"),
     ({"position": LATE, "depth": "3"}, "unknown parameter 'depth'"),
@@ -1370,11 +1370,11 @@ def test_a_bad_live_evaluation_is_a_4xx_in_one_line(client, query, words):
 
 def test_a_live_evaluations_time_limit_is_refused_as_written(client):
     """The query's text is quoted as written (not as the float it became), with the
-    real maximum."""
+    real maximum, which a larger limit is cut to (not refused)."""
     for text in ("-1", "0", "-0.5"):
         r = client.get("/api/evaluate", params={"position": LATE, "time_limit": text})
-        assert r.json()["error"] == ("time_limit must be a positive number of seconds, finite and "
-                                     f"at most 10, got {text}"), r.text
+        assert r.json()["error"] == ("time_limit must be a positive number of seconds, finite "
+                                     f"(more than 10 is cut to 10), got {text}"), r.text
 
 
 def test_another_website_cannot_start_a_live_evaluation(client):

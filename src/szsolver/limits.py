@@ -36,11 +36,13 @@ MAX_COUNT = 2 ** 63 - 1
 
 
 def check_seconds(value, what: str = "time_limit", *, none_ok: bool = True,
-                  most: float = MAX_SECONDS,
+                  most: float = MAX_SECONDS, cut: bool = False,
                   error: type[ValueError] = UnsupportedError) -> float | None:
     """``value`` as float seconds if it is a real number above 0 and at most ``most``
-    (:data:`MAX_SECONDS`; or None, with ``none_ok``); else ``error`` naming ``what``
-    and the limit (NaN by its name). Booleans and strings are not numbers here."""
+    (:data:`MAX_SECONDS`; or None, with ``none_ok``; with ``cut``, a finite number
+    above ``most`` is ``most``, and the message says so); else ``error`` naming
+    ``what`` and the limit (NaN by its name). Booleans and strings are not numbers
+    here."""
     if value is None and none_ok:
         return None
     if isinstance(value, float) and math.isnan(value):
@@ -52,10 +54,13 @@ def check_seconds(value, what: str = "time_limit", *, none_ok: bool = True,
         except OverflowError:          # an int too large for a float
             ok = False
         else:
+            if cut and math.isfinite(x) and x > most:
+                return float(most)
             ok = math.isfinite(x) and 0 < x <= most
     if not ok:
-        raise error(f"{what} must be a positive number of seconds, finite and at most "
-                    f"{most:g}, got {_short(value)}")
+        limit = f"(more than {most:g} is cut to {most:g})" if cut else f"and at most {most:g}"
+        raise error(f"{what} must be a positive number of seconds, finite {limit}, "
+                    f"got {_short(value)}")
     return x
 
 

@@ -8,8 +8,6 @@ one-line message for bad input.
 """
 from __future__ import annotations
 
-import math
-
 from ..errors import IllegalTurnError, InputError, ParseError, UnsupportedError
 from ..limits import check_seconds
 
@@ -25,10 +23,7 @@ def time_limit_from(value, name: str = "time_limit", default: float = DEFAULT_TI
     UnsupportedError naming ``name`` and ``cap`` for anything else."""
     if value is None:
         return min(default, cap)
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) \
-            and value > cap:
-        return cap
-    return check_seconds(value, name, most=cap)
+    return check_seconds(value, name, most=cap, cut=True)
 
 
 def seconds_from_text(value, name: str):
