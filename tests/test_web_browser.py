@@ -177,7 +177,22 @@ def test_example_game_step_through_and_turn_values(server, page):
     page.click("#sz-check")                    # the turn that led here: 78n35
     page.wait_for_selector(".sz-verdict", timeout=30000)
     assert page.text_content(".sz-verdict").startswith("78n35 (blue):")
+    assert page.locator(".sz-precision").count() == 0        # proved: no estimate's margin
     shot(page, "analysis.png")
+
+
+def test_an_estimated_check_says_how_its_loss_is_read(server, page):
+    """Early in the game the check is the engine's estimate: the panel says that a loss
+    under half a point counts as 0 (an estimated drop of 11 with "loss 0" puzzled a user)."""
+    page.goto(server + "/analysis?example=1")
+    page.wait_for_selector("body[data-ready]")
+    page.click('button.sz-turn[data-turn="5"]')
+    page.wait_for_selector('body[data-at="5"]')
+    page.fill("#sz-limit", "2")
+    page.click("#sz-check")
+    page.wait_for_selector(".sz-verdict", timeout=30000)
+    assert "estimated" in page.text_content(".sz-verdict")
+    assert "counts as 0" in page.text_content(".sz-precision")
 
 
 FAMILY_GAMES = {

@@ -1222,6 +1222,10 @@ async function checkTurn(signal) {
   const how = d.exact ? 'proved' : d.method === 'engine' ? 'estimated by the engine' : 'from proved bounds';
   para(out, `${d.played} (${d.mover}): ${d.verdict || 'no verdict'} (${how}).`, 'sz-verdict sz-v-' + (d.verdict || 'open'));
   para(out, `Value before ${signed(d.value_before)}, after ${signed(d.played_value)}, loss ${d.loss == null ? '?' : d.loss} (Red's side).`);
+  if (!d.exact && d.method === 'engine') {
+    para(out, 'Estimates, not proved: a loss under half a point (50) is within their precision ' +
+      'and counts as 0, unless the proved bounds show it.', 'sz-note sz-precision');
+  }
   if (d.best.length) para(out, 'Best: ' + d.best.slice(0, 12).join(' ') + (d.best.length > 12 ? ' ...' : ''));
   for (const n of d.notes) para(out, n, 'sz-note');
 }
