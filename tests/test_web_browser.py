@@ -108,6 +108,15 @@ def stars_shown(pg):
     return sorted(pg.eval_on_selector_all("[data-star]", "els => els.map(e => e.dataset.star)"))
 
 
+def example_at(page, server, turn):
+    """The analysis board on the rulebook game, stepped to the position after ``turn``
+    turns."""
+    page.goto(server + "/analysis?example=1")
+    page.wait_for_selector("body[data-ready]")
+    page.click(f'button.sz-turn[data-turn="{turn}"]')
+    page.wait_for_selector(f'body[data-at="{turn}"]')
+
+
 def test_solve_a_puzzle_by_clicking(server, page):
     gen = puzzle_from_id("sz-medium-3")
     g = gen.puzzle.geometry
@@ -184,10 +193,7 @@ def test_example_game_step_through_and_turn_values(server, page):
 def test_an_estimated_check_says_how_its_loss_is_read(server, page):
     """Early in the game the check is the engine's estimate: the panel says that a loss
     under half a point counts as 0 (an estimated drop of 11 with "loss 0" puzzled a user)."""
-    page.goto(server + "/analysis?example=1")
-    page.wait_for_selector("body[data-ready]")
-    page.click('button.sz-turn[data-turn="5"]')
-    page.wait_for_selector('body[data-at="5"]')
+    example_at(page, server, 5)
     page.fill("#sz-limit", "2")
     page.click("#sz-check")
     page.wait_for_selector(".sz-verdict", timeout=30000)
@@ -739,10 +745,7 @@ def test_an_answer_is_not_shown_on_another_position(server, page):
     """A tool's answer that comes back after the board moved on is dropped, and
     stepping clears the answers about the position left; a tool's button waits for
     its answer."""
-    page.goto(server + "/analysis?example=1")
-    page.wait_for_selector("body[data-ready]")
-    page.click('button.sz-turn[data-turn="25"]')
-    page.wait_for_selector('body[data-at="25"]')
+    example_at(page, server, 25)
     page.click("#sz-values")
     assert page.is_disabled("#sz-values")          # one request at a time
     page.click('button.sz-turn[data-turn="28"]')
@@ -759,10 +762,7 @@ def test_an_answer_is_not_shown_on_another_position(server, page):
 
 def test_every_turn_beyond_the_solver_shows_the_engines_estimates(server, page):
     """16 turns left: the engine's candidate turns, marked estimated, on the board too."""
-    page.goto(server + "/analysis?example=1")
-    page.wait_for_selector("body[data-ready]")
-    page.click('button.sz-turn[data-turn="16"]')
-    page.wait_for_selector('body[data-at="16"]')
+    example_at(page, server, 16)
     page.fill("#sz-limit", "1")
     page.click("#sz-values")
     assert page.is_disabled("#sz-values")          # the request went out
@@ -786,10 +786,7 @@ def test_a_tools_button_is_not_moved_away_by_the_live_evaluation_during_a_click(
     "Evaluating ..." between the press on a tool's button and the release, the release
     missed the button, and the tool never started. The panel keeps the room of its
     whole answer."""
-    page.goto(server + "/analysis?example=1")
-    page.wait_for_selector("body[data-ready]")
-    page.click('button.sz-turn[data-turn="16"]')
-    page.wait_for_selector('body[data-at="16"]')
+    example_at(page, server, 16)
     # the live evaluation shows its work: more lines than "Evaluating ..."
     page.wait_for_selector('#sz-live-out[data-state="running"], #sz-live-out[data-state="done"]')
     page.fill("#sz-limit", "1")
