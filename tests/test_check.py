@@ -487,6 +487,54 @@ def test_a_time_limit_holds_where_the_engine_cost_model_is_too_hopeful(monkeypat
     assert check(pos, turn, engine_seconds=0.05, cpsat=False).engine_stopped is False
 
 
+@pytest.mark.parametrize("index, limit", [(20, 5.0), (23, 1.0), (24, 1.0), (24, 3.0)])
+def test_a_time_limit_is_fixed_work_planned_from_the_limit(monkeypatch, index, limit):
+    """Under a time limit every part of a check is fixed work from the limit alone
+    (``plan``): the CP-SAT bounds by work, every solve by nodes, the engine by
+    iterations; the clock is only a safety net. So a fresh process (the command, with
+    OR-Tools still to import) and a warm one (the web's jobs) do the same work and give
+    the same answer (12, 9 and 8 turns left: the engine, the probes, the solver)."""
+    import szsolver.endgame.solver as solver_module
+    from szsolver.analysis import check as check_module
+    from szsolver.bounds import value
+    from szsolver.engine.search import Engine
+    plan = check_module.plan(limit)
+    bounds, solves, judged = [], [], []
+    real_bounds, real_solve, real_facts = value.score_bounds, solver_module.solve, \
+        check_module.turn_facts
+    real_judge = Engine.judge
+
+    def spy_bounds(pos, time_limit=None, work_limit=None):
+        bounds.append((time_limit, work_limit))
+        return real_bounds(pos, time_limit, work_limit)
+
+    def spy_solve(pos, **kw):
+        solves.append(kw.get("node_limit"))
+        return real_solve(pos, **kw)
+
+    def spy_facts(pos, turn, time_limit=None, node_limit=None, **kw):
+        solves.append(node_limit)
+        return real_facts(pos, turn, time_limit, node_limit, **kw)
+
+    def spy_judge(self, pos, turn, seconds=None, **kw):
+        judged.append(seconds)
+        return real_judge(self, pos, turn, seconds, **kw)
+    monkeypatch.setattr(value, "score_bounds", spy_bounds)
+    monkeypatch.setattr(solver_module, "solve", spy_solve)
+    monkeypatch.setattr(check_module, "turn_facts", spy_facts)
+    monkeypatch.setattr(Engine, "judge", spy_judge)
+    game = example_game()
+    pos = game.position_before(index)
+    res = check(pos, game.turns[index], time_limit=limit)
+    assert all(t is None and w == plan.bounds_work for t, w in bounds)
+    assert bool(bounds) == (plan.bounds_work is not None and pos.turns_left > 10)
+    assert all(n is not None for n in solves) and bool(solves) == (pos.turns_left <= 10)
+    solver_used = pos.turns_left <= 10
+    assert judged == ([] if res.exact else
+                      [check_module.plan(limit, solver=solver_used).engine_seconds])
+    assert res.lower["value_before"] <= res.value_before <= res.upper["value_before"]
+
+
 def test_bad_turns_are_input_errors():
     game = example_game()
     pos = game.position_before(10)

@@ -28,11 +28,12 @@ Contracts
   is read beside those bounds (``verdict.classify_estimate``). Without a
   time limit the solver runs to the end there, and each CP-SAT bound gets
   ``CPSAT_TIME`` seconds of budget as CP-SAT work (proved, looser when stopped);
-  with one, the budget is shared: the solver up to 60 %, the CP-SAT bounds up to
-  10 %, the engine the rest as a fixed number of iterations derived from the
-  limit (so the estimate does not depend on the clock). The limit still bounds the
-  whole check: on a machine slower than the engine's cost model assumes, the engine
-  stops at it (the notes say so, and the estimate then rests on fewer iterations).
+  with one, the check is fixed work planned from the limit alone (:func:`plan`: the
+  CP-SAT bounds as work where the limit affords them, the solver's nodes, the
+  engine's iterations), so the answer does not depend on the clock or on the
+  process being fresh. The limit still bounds the whole check: on a machine more
+  than twice as slow as the cost models assume, the solver and then the engine stop
+  at it (the notes say so, and the answer then depends on the machine).
 """
 from __future__ import annotations
 
@@ -60,7 +61,6 @@ ENGINE_SECONDS = 2.0
 #: deterministic). Early in a game a floor's proof can take a minute (an exact Basic
 #: floor at the first turn took 35-47 s), and a stopped bound is still proved.
 CPSAT_TIME = 2.0
-SOLVER_SHARE, BOUNDS_SHARE, ENGINE_SHARE = 0.6, 0.1, 0.3
 #: Beyond the solver's horizon, up to this many turns more (9 and 10 turns left by
 #: default), the positions after the played turn and after the engine's most visited
 #: turns are probed by the exact solver under a node limit (value only): a proved value
@@ -74,13 +74,69 @@ PROBE_TURNS = 2
 PROBE_CANDIDATES = 5
 #: The probes' nodes together, as seconds of the budget at the solver's rate
 #: (``engine.search.SOLVER_NODES_PER_SECOND``): without a time limit this many times
-#: the engine's budget, with one :data:`SOLVER_SHARE` of the limit (the solver's share,
-#: which a position beyond the horizon has no other use for). The probes take turns at
-#: the pool: each gets what is left divided by the probes still to come (the played
-#: turn's first), so what one does not use goes to the next, and a check's work is
-#: fixed by its input (node counts, not the clock).
+#: the engine's budget, with a time limit the solver's part of it (:func:`plan`). The
+#: probes take turns at the pool: each gets what is left divided by the probes still to
+#: come (the played turn's first), so what one does not use goes to the next, and a
+#: check's work is fixed by its input (node counts, not the clock).
 PROBE_SHARE = 2.0
+#: Under a time limit a check is fixed work planned from the limit alone (:func:`plan`),
+#: so that one limit gives one answer on every run: in a fresh process (the command) as
+#: in a warm one (the web's jobs, OR-Tools loaded). The CP-SAT bounds come first, as
+#: CP-SAT work: :data:`BOUNDS_SHARE` of the limit, charged besides OR-Tools' import
+#: (``engine.search.BOUNDS_START``) and :data:`BOUNDS_CALL` seconds for each of the two
+#: positions bounded; they run only where that charge is at most :data:`BOUNDS_MOST` of
+#: the limit. Measured on the rulebook game (every third turn, OR-Tools loaded): a
+#: position's four bounds at the work of a 1 s limit took 0.03-0.22 s, most where the
+#: game is young and they prove least; the import 0.40-0.55 s. (Before, a 1 s check
+#: spent 0.8-0.9 s on them in a fresh process, the engine's deadline then stopped it,
+#: and the command and the web answered differently.)
+BOUNDS_SHARE = 0.1
+BOUNDS_CALL = 0.15
+BOUNDS_MOST = 0.25
+#: Of what the bounds leave, the exact solver gets this share as nodes where it is used
+#: (at most :data:`PROBE_TURNS` beyond ``exact_turns``: its proofs, the probes), and the
+#: engine :data:`ENGINE_SHARE` of what is left then as iterations (of all of it where the
+#: solver is not used). The remainder is a margin: the limit is a deadline (the solver
+#: and then the engine stop at it), and the cost models miss by a fifth either way on
+#: the project's machine and by more on a busy one (measured on a day the tree ran at
+#: 0.56-0.86 of its model), so that the deadline stays a safety net.
+SOLVER_SHARE = 0.5
+ENGINE_SHARE = 0.5
+#: Under a time limit, the solve of the engine's own turn after the solver stopped
+#: (:func:`refine`) gets this share of the solver's part as nodes, beside its whole
+#: part before.
+REFINE_SHARE = 0.25
 _FAR = 10 ** 6
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A time limit's fixed work (:func:`plan`)."""
+    bounds_work: float | None     # each CP-SAT bound's work limit (None: no CP-SAT bounds)
+    solver_seconds: float         # the exact solver's part, as nodes at its rate
+    engine_seconds: float         # the engine's part, as iterations at its cost model
+
+
+def plan(time_limit: float, cpsat: bool = True, solver: bool = True) -> Plan:
+    """The one conversion of ``check``'s time limit into fixed work, a pure function of
+    its arguments: the CP-SAT bounds first (where the limit affords them,
+    :data:`BOUNDS_MOST`); of the rest the exact solver :data:`SOLVER_SHARE` where it is
+    used (``solver``), the engine :data:`ENGINE_SHARE` of what is left.
+
+    >>> plan(1.0)
+    Plan(bounds_work=None, solver_seconds=0.5, engine_seconds=0.25)
+    >>> plan(1.0, solver=False).engine_seconds
+    0.5
+    >>> plan(5.0).bounds_work is not None, plan(4.0).bounds_work
+    (True, None)
+    """
+    from ..engine.search import BOUNDS_START
+    charge = BOUNDS_START + 2 * BOUNDS_CALL + BOUNDS_SHARE * time_limit
+    bounds = cpsat and charge <= BOUNDS_MOST * time_limit
+    rest = time_limit - charge if bounds else time_limit
+    solver_part = SOLVER_SHARE * rest if solver else 0.0
+    return Plan(work_for(BOUNDS_SHARE * time_limit / 8) if bounds else None,
+                solver_part, ENGINE_SHARE * (rest - solver_part))
 
 
 @dataclass
@@ -228,16 +284,6 @@ def within_reach(pos, exact_turns: int, nodes: int | None) -> bool:
     (``endgame.solver.usually_proved``)."""
     from ..endgame.solver import usually_proved
     return pos.turns_left <= exact_turns or usually_proved(pos, nodes)
-
-
-def solver_nodes(pos, time_limit: float | None, node_limit: int | None) -> int | None:
-    """The nodes :func:`check`'s solver may search at ``pos`` under its limits (its share
-    of ``time_limit`` at the solver's rate, at most ``node_limit``; None: no limit)."""
-    from ..engine.search import solver_nodes_for
-    nodes = None if time_limit is None else solver_nodes_for(pos, time_limit * SOLVER_SHARE)
-    if node_limit is not None:
-        nodes = node_limit if nodes is None else min(nodes, node_limit)
-    return nodes
 
 
 def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
@@ -533,7 +579,7 @@ def probe_played(child, nodes: int, node_limit=None, time_limit=None) -> tuple[F
 
 
 def probe(pos, turn: int, estimate: dict, nodes: int, exact_turns: int = EXACT_TURNS,
-          time_limit=None, node_limit=None, threads: int = 1) -> dict:
+          time_limit=None, node_limit=None, threads: int = 1, refine_nodes=None) -> dict:
     """The engine's ``estimate`` at ``pos`` with its most visited turns (its own
     first, :data:`PROBE_CANDIDATES` in all, not ``turn``) probed by the exact solver:
     the engine's own turn as :func:`refine` does where that leaves at most
@@ -543,11 +589,13 @@ def probe(pos, turn: int, estimate: dict, nodes: int, exact_turns: int = EXACT_T
     the best value); a turn proved at least as good as the engine's own (its proved
     value, else its estimate) becomes ``best``, valued exactly (``best_exact``).
     ``time_limit``: :func:`refine`'s, and a safety net for all the probes together
-    (None: none); ``threads``: :func:`refine`'s."""
+    (None: none); ``threads``: :func:`refine`'s; ``refine_nodes``: its node limit
+    (None: ``node_limit``)."""
     red = pos.side == RED
     start = time.perf_counter()
     if estimate["best"] != turn:
-        estimate = refine(pos, estimate, exact_turns, time_limit, node_limit, threads)
+        estimate = refine(pos, estimate, exact_turns, time_limit,
+                          node_limit if refine_nodes is None else refine_nodes, threads)
     own = estimate["best"]
     order = [own] + [t for t in estimate.get("candidates", ()) if t != own]
     bound, found = None, None
@@ -598,16 +646,31 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     the engine's estimate). Raises IllegalTurnError / InputError for bad input.
     """
     from ..rules.backends import to_core
-    from ..engine.search import MIN_ITERATIONS, Engine
+    from ..engine.search import MIN_ITERATIONS, Engine, solver_nodes_for
     check_seconds(time_limit, "the time limit")
     check_seconds(engine_seconds, "the engine's time", none_ok=False)
     check_count(node_limit, "the node limit")
     exact_turns = max(exact_turns, MIN_EXACT_TURNS)
     start = time.perf_counter()
-    share = (lambda f: None) if time_limit is None else (lambda f: time_limit * f)
     core = to_core(pos)
-    if within_reach(core, exact_turns, solver_nodes(core, time_limit, node_limit)):
+    work = None if time_limit is None else plan(time_limit, cpsat)
+
+    def time_left():
+        """The time to the limit, the solver's safety net (its node limits come first)."""
+        return None if time_limit is None else \
+            max(time_limit - (time.perf_counter() - start), 0.001)
+
+    def nodes_for(f):
+        """The solver's nodes for the share ``f`` of its part of the plan (at most
+        ``node_limit``; None: no limit)."""
+        if work is None:
+            return node_limit
+        n = max(solver_nodes_for(core, work.solver_seconds * f), 1)
+        return n if node_limit is None else min(n, node_limit)
+    if within_reach(core, exact_turns, nodes_for(1.0)):
         exact_turns = max(exact_turns, core.turns_left)   # beyond it where cheap: supplies spent
+    if work is not None and core.turns_left > exact_turns + PROBE_TURNS:
+        work = plan(time_limit, cpsat, solver=False)  # no solver: its part to the engine
     turn = checked_turn_to_judge(core, turn)
     child = core.copy()
     child.make(turn)
@@ -620,16 +683,16 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     tell = progress or (lambda msg: None)
     probing = beyond_horizon(core, exact_turns)
     budget = engine.seconds if engine is not None else engine_seconds
-    nodes = probe_nodes(core, budget * PROBE_SHARE if time_limit is None
-                        else time_limit * SOLVER_SHARE) if probing else 0
+    nodes = probe_nodes(core, budget * PROBE_SHARE if work is None
+                        else work.solver_seconds) if probing else 0
     if core.turns_left - 1 == exact_turns and not played.exact:
-        played = solver_facts(child, share(SOLVER_SHARE / 2), node_limit,   # the value after
+        played = solver_facts(child, time_left(), nodes_for(0.5),   # the value after
                               _phase(progress, "after the turn"))
     elif probing and not played.exact:
         tell(f"the exact solver after the turn ({nodes // (1 + PROBE_CANDIDATES):,} nodes)")
-        played, nodes = probe_played(child, nodes, node_limit, share(SOLVER_SHARE / 2))
+        played, nodes = probe_played(child, nodes, node_limit, time_left())
     if core.turns_left <= exact_turns:
-        before, played = turn_facts(core, turn, share(SOLVER_SHARE), node_limit,
+        before, played = turn_facts(core, turn, time_left(), nodes_for(1.0),
                                     progress=progress)
         if before.stopped:
             notes.append(f"solver stopped ({before.stopped})")
@@ -640,20 +703,20 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
 
     # 2. Proved bounds from CP-SAT (each side's best and worst reachable score).
     interrupt.raise_if_interrupted()
+    # as CP-SAT work (the same bounds on every run), and under a time limit only where
+    # the plan affords them
+    cpsat_work = work_for(CPSAT_TIME) if work is None else work.bounds_work
+    cpsat = cpsat and cpsat_work is not None
     if cpsat:
         tell("CP-SAT score bounds")
-    if time_limit is None:
-        t, work = None, work_for(CPSAT_TIME)
-    else:
-        t, work = max(share(BOUNDS_SHARE) / 8, 0.01), None
-    before = bound_facts(core, before, t, cpsat, work)
-    played = bound_facts(child, played, t, cpsat, work)
+    before = bound_facts(core, before, None, cpsat, cpsat_work)
+    played = bound_facts(child, played, None, cpsat, cpsat_work)
 
     # 3. The engine's estimates, on a budget fixed by the limit (not by the clock).
     interrupt.raise_if_interrupted()
     eng = engine or Engine(engine_seconds)
-    seconds = (eng.seconds if engine is not None else engine_seconds) if time_limit is None \
-        else time_limit * ENGINE_SHARE
+    seconds = (eng.seconds if engine is not None else engine_seconds) if work is None \
+        else work.engine_seconds
     estimate = None
     if core.turns_left > MIN_EXACT_TURNS and (
             time_limit is None or eng.iterations_for(core, seconds) > MIN_ITERATIONS):
@@ -662,13 +725,13 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
         # keeps the limit where the cost model is too hopeful for this machine.
         estimate = eng.judge(core, turn, seconds,
                              deadline=None if time_limit is None else start + time_limit)
-        left = None if time_limit is None else \
-            max(time_limit - (time.perf_counter() - start), 0.001)
+        left = time_left()
         if probing:
             tell(f"the exact solver after the engine's turns ({nodes:,} nodes)")
-            estimate = probe(core, turn, estimate, nodes, exact_turns, left, node_limit)
+            estimate = probe(core, turn, estimate, nodes, exact_turns, left, node_limit,
+                             refine_nodes=nodes_for(REFINE_SHARE))
         elif estimate["best"] != turn and not before.exact:
-            estimate = refine(core, estimate, exact_turns, left, node_limit)
+            estimate = refine(core, estimate, exact_turns, left, nodes_for(REFINE_SHARE))
     res = judge(core, turn, before, played, estimate, notes)
     res.seconds = time.perf_counter() - start
     return res.with_turns()
