@@ -235,15 +235,17 @@ def over_facts(pos) -> Facts:
     return Facts(v, v, True, [], {"red": r, "blue": b})
 
 
-def solver_facts(pos, time_limit=None, node_limit=None, progress=None, threads=1) -> Facts:
+def solver_facts(pos, time_limit=None, node_limit=None, progress=None, threads=1,
+                 tt_size=None) -> Facts:
     """The exact solver's answer at ``pos`` (with ``time_limit`` or ``node_limit``:
     proved bounds if it stops early). ``progress``: optional callable(str).
-    ``threads``: the solver's threads (the same value and best turns)."""
+    ``threads``: the solver's threads (the same value and best turns); ``tt_size``: its
+    table's entries (None: ``solve``'s default)."""
     from ..endgame.solver import solve
     if pos.is_over():
         return over_facts(pos)
     r = solve(pos, time_limit=time_limit, node_limit=node_limit, progress=progress,
-              threads=threads)
+              threads=threads, tt_size=tt_size)
     if r.stopped and r.stopped.startswith("interrupted"):
         raise interrupt.Interrupted()   # the search absorbed Ctrl-C: the judging stops
     if r.exact and r.best_complete:
@@ -287,7 +289,7 @@ def within_reach(pos, exact_turns: int, nodes: int | None) -> bool:
 
 
 def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
-               best: bool = True, progress=None) -> tuple[Facts, Facts]:
+               best: bool = True, progress=None, tt_size=None) -> tuple[Facts, Facts]:
     """What the exact solver proves at ``pos`` (a core position, game not over) and
     after ``turn`` there: ``(before, played)``, as two :func:`solver_facts` would,
     with less search. One searcher (one transposition table) does both: first the
@@ -303,7 +305,8 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
     from a finished probe or a static bound) and, once a value is proved, that value
     without its optimal turns (``stopped`` names the reason). Ctrl-C raises
     :class:`~szsolver.interrupt.Interrupted`. ``progress``: optional callable(str),
-    told each proved bound as it comes."""
+    told each proved bound as it comes. ``tt_size``: the table's entries (None: as
+    ``solve`` sizes it)."""
     from ..endgame import prover
     from ..endgame import solver as sv
     interrupt.raise_if_interrupted()
@@ -311,7 +314,7 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
     child = pos.copy()
     child.make(turn)
     # a long judging beyond the default depth gets a long solve's table, as `solve` does
-    size = sv.tt_entries_for(pos.turns_left, time_limit, node_limit)
+    size = tt_size or sv.tt_entries_for(pos.turns_left, time_limit, node_limit)
     s = sv.new_searcher(pos, size, None, None)
     s.set_limits(node_limit or 0, time_limit or 0.0)
 
@@ -660,6 +663,15 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
         return None if time_limit is None else \
             max(time_limit - (time.perf_counter() - start), 0.001)
 
+    def table_for(nodes):
+        """Under a plan, a table no larger than the nodes (as the engine's solver has):
+        a fresh table's page faults are work the plan does not count (128 MiB, twice
+        1.8 M nodes, took 0.35 s at 11 turns left)."""
+        if work is None or nodes is None:
+            return None
+        from ..endgame.solver import tt_entries_for
+        return min(tt_entries_for(core.turns_left), 1 << max(14, (nodes - 1).bit_length()))
+
     def nodes_for(f):
         """The solver's nodes for the share ``f`` of its part of the plan (at most
         ``node_limit``; None: no limit)."""
@@ -687,13 +699,14 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
                         else work.solver_seconds) if probing else 0
     if core.turns_left - 1 == exact_turns and not played.exact:
         played = solver_facts(child, time_left(), nodes_for(0.5),   # the value after
-                              _phase(progress, "after the turn"))
+                              _phase(progress, "after the turn"),
+                              tt_size=table_for(nodes_for(0.5)))
     elif probing and not played.exact:
         tell(f"the exact solver after the turn ({nodes // (1 + PROBE_CANDIDATES):,} nodes)")
         played, nodes = probe_played(child, nodes, node_limit, time_left())
     if core.turns_left <= exact_turns:
         before, played = turn_facts(core, turn, time_left(), nodes_for(1.0),
-                                    progress=progress)
+                                    progress=progress, tt_size=table_for(nodes_for(1.0)))
         if before.stopped:
             notes.append(f"solver stopped ({before.stopped})")
     if before.exact and (played.exact or turn in before.best):
