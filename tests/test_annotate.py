@@ -222,6 +222,9 @@ def test_cli_annotate_json_and_html(tmp_path):
     assert r.exit_code == 0
     out = r.output
     assert out.index("Estimated (turns 27-28") < out.index("Proved (turns 29-32")
+    # how an estimated loss is read, said where the estimates are
+    assert out.index("(a loss under 50, half a point, is within the estimates' precision") \
+        < out.index("Proved (turns 29-32")
     assert "accuracy" in out
     # Stars' Zone proves at most 8 turns left; the other games' counts are cells
     r = CliRunner().invoke(main, ["annotate", str(f), "--exact-turns", "9"])

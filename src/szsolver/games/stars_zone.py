@@ -11,7 +11,7 @@ import time
 
 from ..errors import InputError
 from ..formats.notation import format_turn
-from ..verdict import describe_value, turns_listed, verdict_count
+from ..verdict import ESTIMATE_MARGIN, describe_value, turns_listed, verdict_count
 from .contract import Answer, Entry
 from .views import (annotate_progress, answer, counted, engine_progress, progress_line,
                     replay_lines, rough, turn_to_judge, warnings_of)
@@ -254,6 +254,9 @@ def annotation_text(ann) -> str:
         lines.append("")
         lines.append(f"Estimated (turns {first}-{last}: engine estimates, not proved; "
                      "values Red's side):")
+        lines.append(f"  (a loss under {ESTIMATE_MARGIN}, half a point, is within the estimates' "
+                     "precision")
+        lines.append("   and counts as 0, unless the proved bounds show it)")
         lines.append(header)
         for k in est:
             lines.append(row(ann.numbers[k], k, ann.turns[k]))
