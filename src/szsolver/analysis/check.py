@@ -664,13 +664,11 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
             max(time_limit - (time.perf_counter() - start), 0.001)
 
     def table_for(nodes):
-        """Under a plan, a table no larger than the nodes (as the engine's solver has):
-        a fresh table's page faults are work the plan does not count (128 MiB, twice
-        1.8 M nodes, took 0.35 s at 11 turns left)."""
-        if work is None or nodes is None:
-            return None
-        from ..endgame.solver import tt_entries_for
-        return min(tt_entries_for(core.turns_left), 1 << max(14, (nodes - 1).bit_length()))
+        """Under a plan, a table its nodes can fill, as the engine's solver has (None:
+        ``solve``'s default)."""
+        from ..endgame.solver import tt_entries_filled
+        return None if work is None or nodes is None else \
+            tt_entries_filled(core.turns_left, nodes)
 
     def nodes_for(f):
         """The solver's nodes for the share ``f`` of its part of the plan (at most

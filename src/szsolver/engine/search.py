@@ -542,7 +542,7 @@ class Engine:
         return seldom is not None and spendable_neutrals(core) >= seldom
 
     def _analyse(self, pos, solver: bool, report=None, every: float = REPORT_EVERY) -> EngineResult:
-        from ..endgame.solver import solve, tt_entries_for
+        from ..endgame.solver import solve, tt_entries_filled
         from ..rules.backends import to_core
         start = time.perf_counter()
         core = to_core(pos)
@@ -569,7 +569,6 @@ class Engine:
                 res = solve(core)
             else:
                 # a table no larger than the search can fill: a larger one only costs
-                # (8 turns left: 256 MiB, 0.5 s of page faults for a search of 0.3 s)
                 if self.wall_clock:
                     limit = max(self.seconds * solver_share(core), 0.01)
                     nodes = solver_nodes_for(core, limit)
@@ -577,7 +576,7 @@ class Engine:
                     limit, nodes = None, plan.solver_nodes
                 res = solve(core, node_limit=nodes if limit is None else None,
                             time_limit=limit,
-                            tt_size=min(tt_entries_for(core.turns_left), _power_of_two(nodes)))
+                            tt_size=tt_entries_filled(core.turns_left, nodes))
             nodes = res.nodes
             if res.exact and (res.pv or res.best):
                 pick = _first_in_pv(res)
@@ -794,11 +793,6 @@ def _tail_judgement(core, turn: int) -> dict:
     return {"best": best, "best_value": values[best], "played_value": values[turn],
             "visits": {"best": 0, "played": 0}, "iterations": 0, "exact": True,
             "stopped": False}
-
-
-def _power_of_two(n: int) -> int:
-    """The least power of two >= ``n`` (at least 2**14)."""
-    return 1 << max(14, (max(n, 1) - 1).bit_length())
 
 
 def _first_in_pv(res) -> int:
