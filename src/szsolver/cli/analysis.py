@@ -63,8 +63,8 @@ def check_cmd(args, turn_number, example, time_limit, rule, as_json):
                    "left.")
 @click.option("--time", "time", type=SECONDS, default=None, metavar="S",
               help="Budget in seconds (default 1), as fixed work (iterations, solver "
-                   "nodes, CP-SAT work) that takes about S seconds on a 2-core machine: "
-                   "the same answer on every run.")
+                   "nodes, CP-SAT work) fitted to take about S seconds on a 2-core machine "
+                   "(a slower one takes longer): the same answer on every run.")
 @click.option("--wall-clock", is_flag=True,
               help="Search for S seconds of real time instead, counted from when the "
                    "search starts (not reproducible).")
