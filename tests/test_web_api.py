@@ -731,6 +731,49 @@ def test_a_job_past_its_deadline_is_killed():
     assert jobs.stats["timed_out"] == 1 and not jobs._live     # the process is gone
 
 
+def _uvloop():
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("uvloop", [False, pytest.param(True, marks=pytest.mark.skipif(
+    not _uvloop(), reason="uvloop is not installed"))], ids=["asyncio", "uvloop"])
+def test_an_answer_longer_than_the_pipe_comes_back_whole(uvloop):
+    """2 MB from a job's process (the pipe holds 64 kB): whole, on the event loop
+    ``serve`` runs on (uvloop, with the web extras, makes the pipe non-blocking while
+    it waits for it; the answer then came back half read, a 500)."""
+    jobs = Jobs(workers=1)
+
+    async def run():
+        return await jobs.run(os.urandom, 2_000_000, deadline=60)
+    for _ in range(3):
+        assert len(anyio.run(run, backend_options={"use_uvloop": uvloop})) == 2_000_000
+    assert jobs.stats["done"] == 3 and jobs.stats["failed"] == 0
+
+
+def test_a_message_is_read_whole_from_a_non_blocking_pipe():
+    """The cause above without an event loop: the read end left non-blocking, a message
+    far longer than the pipe, written as it is read."""
+    import multiprocessing
+    import threading
+    from szsolver.web.jobs import _receive
+    parent, child = multiprocessing.Pipe(duplex=False)
+    os.set_blocking(parent.fileno(), False)
+    big = ("ok", b"x" * 4_000_000)
+    writer = threading.Thread(target=child.send, args=(big,), daemon=True)
+    writer.start()
+    try:
+        assert parent.poll(30)
+        assert _receive(parent) == big
+    finally:
+        parent.close()      # a writer still blocked (the read failed) ends at once
+        writer.join(30)
+        child.close()
+
+
 def test_bad_input_in_a_job_comes_back_as_its_class():
     from szsolver.web import tasks
     jobs = Jobs(workers=1)

@@ -104,6 +104,15 @@ def _child(conn, fn, args, reports=False):
         conn.close()
 
 
+def _receive(conn):
+    """One whole message from ``conn``, in a worker thread. The event loop's wait for
+    the pipe to be readable may have made it non-blocking (uvloop, which ``serve`` runs
+    on, does), and then an answer longer than the pipe's buffer came back half read
+    (BlockingIOError): the read is made blocking again first."""
+    os.set_blocking(conn.fileno(), True)
+    return conn.recv()
+
+
 class Jobs:
     """Runs heavy jobs (see the module doc). Create it anywhere; use it from one event loop."""
 
@@ -231,7 +240,7 @@ class Jobs:
                 while True:
                     await anyio.wait_readable(parent)
                     try:
-                        msg = await anyio.to_thread.run_sync(parent.recv)
+                        msg = await anyio.to_thread.run_sync(_receive, parent)
                     except EOFError:
                         if self.closed:                   # killed by stop()
                             raise Busy(SHUTTING_DOWN) from None
