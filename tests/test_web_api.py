@@ -144,10 +144,27 @@ def test_every_turn_the_limit_leaves_unproved_comes_with_the_engines_estimates(m
     assert got["exact"] and got["value"] == real(pos).value
     assert not got["complete"] and not all(t["exact"] for t in got["turns"])
     assert "estimates" not in got                  # the engine proves the value: no more
-    guess = {"method": "engine", "turn": got["turns"][0]["turn"], "candidates": []}
+    # an engine far off either way: its answer comes within what is proved (the value,
+    # each turn's bounds), as check clamps its estimates
+    far = [(t["turn"], 5000 * (-1) ** k) for k, t in enumerate(got["turns"][:6])]
+    guess = {"method": "engine", "turn": far[0][0], "value": 5000, "lower": -9999,
+             "upper": 9999, "iterations": 10,
+             "candidates": [{"turn": t, "visits": 3, "value": v, "mean": v, "estimate": v}
+                            for t, v in far]}
     monkeypatch.setattr(tasks, "evaluate_position", lambda position, seconds: guess)
     got = tasks.solve_position({"position": position_string(pos)}, 2.0, True)
-    assert got["exact"] and got["estimates"] == guess
+    est = got["estimates"]
+    assert got["exact"] and est["lower"] == est["upper"] == est["value"] == got["value"]
+    assert [c["turn"] for c in est["candidates"]] == [t for t, _ in far]
+    bounds = {t["turn"]: (t["lower"], t["upper"]) for t in got["turns"]}
+    for c in est["candidates"]:
+        lo, hi = bounds[c["turn"]]
+        assert lo <= c["estimate"] == c["mean"] == c["value"] <= hi
+        assert c["estimate"] in (lo, hi)                       # it was outside: clamped
+    # and the mover does no better with any turn than the proved value
+    red = pos.side == 0
+    assert all((c["estimate"] <= got["value"]) if red else (c["estimate"] >= got["value"])
+               for c in est["candidates"])
 
 
 def test_check_is_the_cli_json(client):

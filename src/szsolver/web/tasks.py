@@ -81,8 +81,28 @@ def solve_position(position: dict, time_limit: float, all_turns: bool) -> dict:
         # where the value is proved, only the engine's estimates add to it (its own
         # solve would prove that value again, and no more)
         if not res.exact or est["method"] == "engine":
-            out["estimates"] = est
+            out["estimates"] = within_proved(est, out)
     return out
+
+
+def within_proved(est: dict, solved: dict) -> dict:
+    """The engine's answer ``est`` read beside what the solver proved (``solved``, a
+    solve's JSON with every turn's bounds): the value's bounds are the tighter of the
+    two, and each estimate lies within its turn's proved bounds (a turn proved at most
+    +100 is not estimated +161), as ``check`` clamps its estimates."""
+    lo = max(est["lower"], solved["lower"])
+    hi = min(est["upper"], solved["upper"])
+    bounds = {t["turn"]: (t["lower"], t["upper"]) for t in solved.get("turns") or ()}
+
+    def clamp(v, b):
+        return v if v is None else min(max(v, b[0]), b[1])
+    cands = []
+    for c in est.get("candidates") or ():
+        b = bounds.get(c["turn"], (lo, hi))
+        cands.append({**c, **{k: clamp(c[k], b) for k in ("value", "mean", "estimate")
+                              if k in c}})
+    return {**est, "lower": lo, "upper": hi, "value": clamp(est["value"], (lo, hi)),
+            "candidates": cands}
 
 
 def check_turn(position: dict, turn: str, time_limit: float) -> dict:

@@ -1296,8 +1296,12 @@ async function turnValues(signal) {
 // (marked ~, never proved), beside the proved bounds of the position's value.
 function estimatedTurns(out, e, red, bounds) {
   const [lo, hi] = bounds || [e.lower, e.upper];
-  para(out, `Estimated by the engine (${e.iterations.toLocaleString('en')} iterations, not proved): ` +
-    `value about ${signed(e.value)}; proved ${signed(lo)} <= value <= ${signed(hi)}.`, 'sz-estimated');
+  // where the value is proved, the estimates are only of the turns not proved yet, each
+  // within its proved bounds (the server clamps them)
+  para(out, lo === hi
+    ? `The turns not proved yet, estimated by the engine (${e.iterations.toLocaleString('en')} iterations, not proved; each within its proved bounds):`
+    : `Estimated by the engine (${e.iterations.toLocaleString('en')} iterations, not proved): ` +
+      `value about ${signed(e.value)}; proved ${signed(lo)} <= value <= ${signed(hi)}.`, 'sz-estimated');
   const table = document.createElement('table');
   table.className = 'sz-values sz-estimates';
   const head = table.insertRow();
