@@ -302,16 +302,18 @@ def test_searcher_checks_its_inputs():
 
 
 def test_a_short_limit_gets_a_table_it_can_fill():
-    """A table holds twice the nodes a short limit allows (a time limit at the fastest
-    rate): a 256 MiB table cost 0.5 s of page faults before a 0.02 s search started.
-    The answer under the limit stays proved."""
+    """A table holds twice the nodes a node limit allows, and what a time limit's search
+    can store (2 M entries a second): a 256 MiB table cost 0.5 s of page faults before
+    a 0.02 s search started, and up to 1.1 s of a 1.5 s solve. The answer under the
+    limit stays proved."""
     from szsolver.endgame import solver as sv
     from szsolver.formats.record import example_game
     assert sv.tt_entries_for(8) == 1 << 23
-    assert sv.tt_entries_for(8, time_limit=0.02) == 1 << 19          # 320,000 nodes' room
+    assert sv.tt_entries_for(8, time_limit=0.02) == 1 << 16          # 40,000 entries' room
     assert sv.tt_entries_for(8, node_limit=1000) == 1 << 14          # the least table
     assert sv.tt_entries_for(8, time_limit=1, node_limit=100_000) == 1 << 18
-    assert sv.tt_entries_for(8, time_limit=1) == 1 << 23             # the depth's size
+    assert sv.tt_entries_for(8, time_limit=1.5) == 1 << 22
+    assert sv.tt_entries_for(8, time_limit=5) == 1 << 23             # the depth's size
     pos = example_game().positions[24]
     res = sv.solve(pos, node_limit=20_000)
     assert res.tt["tt_entries"] == 1 << 16 and res.tt["tt_stores"] <= res.tt["tt_entries"]

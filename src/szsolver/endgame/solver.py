@@ -141,11 +141,15 @@ def ordered_orbit_turns(s: Searcher, orbits) -> list[int]:
 LONG_TT_ENTRIES = 1 << 25          # a long deep solve's table: 1 GiB (docs/solver.md, "Table size")
 LONG_SEARCH_SECONDS = 60           # a limit from which a solve beyond the default depth is long
 LONG_SEARCH_NODES = 200_000_000
-#: A short limit's table holds twice the nodes the limit lets the search visit, at this
-#: rate (above its fastest measured, 4.5 M nodes a CPU second): a search stores at most
-#: one entry a node, and a table of 256 MiB took 0.5 s of page faults before the first
-#: node (a 0.02 s ``check --time-limit`` at 8 turns left took 0.5-1.6 s).
-SHORT_SEARCH_NODES_PER_SECOND = 8_000_000
+#: A short time limit's table holds this many entries a second of the limit: what the
+#: search can store in it. At its fastest (4.5 M nodes a CPU second) it stores an entry
+#: at 0.1-0.4 of its nodes, and a table of half its stores costs it 1-5 % more nodes
+#: (8 turns left: 2**20 entries against 2**23 for proofs of 1.1-7 M nodes), where the
+#: page faults of a table far larger cost up to the whole limit: with 2**23 entries
+#: (256 MiB in huge pages, which the kernel may stop to make room for) a fresh
+#: process's solve under 1.5 s spent 0.13-1.1 s in them and once searched 0.4 M nodes
+#: where 2**22 took 0.02 s and searched 2.8-3.7 M (docs/solver.md, technique 2).
+SHORT_SEARCH_ENTRIES_PER_SECOND = 2_000_000
 
 
 def physical_memory() -> int | None:
@@ -165,13 +169,14 @@ def tt_entries_for(turns_left: int, time_limit: float | None = None,
     node limit of 200 M or more) fills that table many times over, and gets up to
     :data:`LONG_TT_ENTRIES` (1 GiB), at most an eighth of the machine's memory: at 10
     turns left it searched 1.55 G nodes in 471 CPU s with 2**23 entries, 0.95 G in 301
-    s with 2**25. A short limit gets a smaller table: twice the nodes it allows, at most
-    (:data:`SHORT_SEARCH_NODES_PER_SECOND` for a time limit), at least 2**14."""
+    s with 2**25. A short limit gets a smaller table, at least 2**14: twice the nodes a
+    node limit allows, :data:`SHORT_SEARCH_ENTRIES_PER_SECOND` for each second of a time
+    limit."""
     entries = 1 << max(14, min(23, 7 + 2 * turns_left))
-    reach = [n for n in (node_limit, time_limit and time_limit * SHORT_SEARCH_NODES_PER_SECOND)
-             if n]
-    if reach:
-        entries = min(entries, 1 << max(14, (int(2 * min(reach)) - 1).bit_length()))
+    room = [n for n in (node_limit and 2 * node_limit,
+                        time_limit and time_limit * SHORT_SEARCH_ENTRIES_PER_SECOND) if n]
+    if room:
+        entries = min(entries, 1 << max(14, (int(min(room)) - 1).bit_length()))
     long = turns_left > MAX_TURNS_WITHOUT_LIMIT and (
         (time_limit or 0) >= LONG_SEARCH_SECONDS or (node_limit or 0) >= LONG_SEARCH_NODES)
     memory = physical_memory() if long else None
