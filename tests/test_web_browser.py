@@ -425,7 +425,8 @@ def test_paste_a_game_and_annotate_it(server, page):
     page.wait_for_selector(".sz-chart svg", timeout=60000)
     items = page.eval_on_selector_all("ol.sz-annotation li", "els => els.map(e => e.textContent)")
     assert len(items) == 6 and items[1].startswith("78n35?! blue: inaccuracy (proved)")
-    assert "blue: 1 inaccuracy, 0 mistakes, 0 blunders" in page.text_content("#sz-annotate-out")
+    said = page.text_content("#sz-annotate-out")
+    assert "blue: 1 inaccuracy, 0 mistakes, 0 blunders; 2 of 3 judged turns optimal (67%: 2 of 3 proved)." in said, said
     # the verdicts marked in the turn list, the proved ones solid; the legend
     assert page.text_content('#sz-turns button[data-turn="2"] .sz-mark.sz-proved') == "?!"
     assert page.locator("#sz-turns .sz-mark").count() == 1
@@ -1049,6 +1050,13 @@ def test_a_shared_link_opens_at_its_turn(server, page, browser):
     other.goto(server + "/analysis?Rule=advanced&turns=44n66.64&turn=\u0661")     # Arabic-Indic 1
     other.wait_for_selector('body[data-ready][data-at="2"]')
     assert "turn must be a number (digits 0-9), got '\u0661'" in other.text_content("#sz-msg")
+    other.goto(server + "/analysis?Rule=advanced&turns=44n66.64&turn=99")   # past the end
+    other.wait_for_selector('body[data-ready][data-at="2"]')
+    assert "turn 99 is past the line's end: its last turn, 2, is shown" in \
+        other.text_content("#sz-msg")
+    other.goto(server + "/analysis?example=1&turn=5")
+    other.wait_for_selector('body[data-ready][data-at="5"]')
+    assert other.text_content("#sz-position") == str(game.positions[4])
     other.goto(server + "/analysis?turns=44.44")
     other.wait_for_selector("body[data-ready]")
     assert "round 1, blue: illegal turn 44: point 44 is occupied" in other.text_content("#sz-msg")
@@ -1171,6 +1179,8 @@ def test_the_live_evaluation_shows_from_the_first_turn(server, page):
     page.dispatch_event("#sz-limit", "change")
     page.wait_for_selector("#sz-msg:has-text('at most 10: 10 s is used.')")
     assert page.input_value("#sz-limit") == "10"
+    page.fill("#sz-limit", "0.5")              # a good value: the message is taken back
+    assert page.text_content("#sz-msg") == ""
 
 
 def test_a_step_closes_the_live_evaluation_and_the_server_stops_it(server, page):
@@ -1199,14 +1209,17 @@ def test_the_live_evaluation_is_proved_near_the_end(server, page):
 
 
 def test_the_annotation_shows_its_progress_and_cancel_stops_it(server, page):
-    """The whole example game: "turn k of 32" as it goes; Cancel stops the server's job."""
+    """The whole example game: "k of 32 turns judged" as it goes, with the turn being
+    judged (the proved last ones first); Cancel stops the server's job."""
     page.goto(server + "/analysis?example=1")
     page.wait_for_selector("body[data-ready]")
     live_off(page, server)
     before = health(server)
     page.click("#sz-annotate")
-    page.wait_for_selector("#sz-annotate-out .sz-progress p:has-text('of 32:')", timeout=30000)
-    assert page.text_content("#sz-annotate-out .sz-progress p").startswith("Turn ")
+    page.wait_for_selector("#sz-annotate-out .sz-progress p:has-text('of 32 turns judged; ')",
+                           timeout=30000)
+    said = page.text_content("#sz-annotate-out .sz-progress p")
+    assert re.match(r"\d+ of 32 turns judged; (solving|estimating) turn \d+ \.\.\.$", said), said
     page.wait_for_selector("#sz-annotate-out[data-done]", state="attached", timeout=30000)
     assert health(server)["running"] == 1
     page.click("#sz-annotate-cancel")

@@ -51,9 +51,12 @@ function limit() {
   if (v > 0 && v <= most) return v;
   const used = v > most ? most : parseFloat(box.defaultValue);
   box.value = String(used);
-  say(msg, `The time limit must be a number of seconds above 0 and at most ${most}: ${used} s is used.`, 'info');
+  limitSaid = `The time limit must be a number of seconds above 0 and at most ${most}: ${used} s is used.`;
+  say(msg, limitSaid, 'info');
   return used;
 }
+// the message limit() left, taken back once the box holds another value
+let limitSaid = null;
 
 // Run one tool's request: its button is off meanwhile, and once the board moves to
 // another position (or game) the request is given up (the server then stops its
@@ -453,8 +456,14 @@ async function openAddress(how) {
   }
   let ok = true;
   let error = '';
-  if (params.get('example')) ok = await loadGame({ example: true }, 0, how);
-  else if (params.get('position')) ok = await loadGame({ source: params.get('position') }, asked ? asked.turn : null, how);
+  if (params.get('example')) {
+    ok = await loadGame({ example: true }, asked && asked.turn !== null ? asked.turn : 0, how);
+    if (ok && asked) sayBadTurn(asked);
+  }
+  else if (params.get('position')) {
+    ok = await loadGame({ source: params.get('position') }, asked ? asked.turn : null, how);
+    if (ok && asked) sayBadTurn(asked);
+  }
   else if (asked) {
     const saved = savedTree();
     ok = await loadGame({ game: { type: 'game', tags: asked.tags, turns: asked.turns } }, asked.turn, how);
@@ -472,6 +481,10 @@ async function openAddress(how) {
 
 // An address's turn that is no number 0-9999 in digits 0-9 (the game is shown at its end).
 function sayBadTurn(asked) {
+  if (asked.turn !== null && node && node.ply < asked.turn) {
+    say(msg, `The address's turn ${asked.turn} is past the line's end: its last turn, ${node.ply}, is shown.`, 'bad');
+    return;
+  }
   if (asked.badTurn === null) return;
   const shown = asked.badTurn.length > 40 ? asked.badTurn.slice(0, 40) + '...' : asked.badTurn;
   say(msg, `The address's turn must be a number (digits 0-9), got '${shown}': the line's last turn is shown.`, 'bad');
@@ -1400,8 +1413,8 @@ function startAnnotation() {
     // a "progress" event of the annotation's stream
     progress(d) {
       if (annotated !== asked) return;
-      const k = Math.min(d.done + 1, d.total);
-      label.textContent = d.done >= d.total ? `All ${d.total} turns judged.` : `Turn ${k} of ${d.total}: ${d.text} ...`;
+      // the turns judged so far, as the command says it (the proved last turns come first)
+      label.textContent = d.done >= d.total ? `All ${d.total} turns judged.` : `${d.done} of ${d.total} turns judged; ${d.text} ...`;
       bar.max = d.total;
       bar.value = d.done;
       out.dataset.done = String(d.done);
@@ -1466,8 +1479,13 @@ async function annotateGame(signal) {
     'italic: estimated by the engine (within half a point it counts as optimal).', 'sz-help sz-legend-verdicts');
   for (const side of ['red', 'blue']) {
     const s = d.summary[side];
+    // the accuracy as the command's report words it (every judged turn, the proved
+    // verdicts apart from the estimated ones)
+    const parts = ['proved', 'estimated'].filter((k) => s[`judged_${k}`])
+      .map((k) => `${s[`optimal_${k}`]} of ${s[`judged_${k}`]} ${k}`);
     para(out, `${side}: ${verdictCounts(s.inaccuracies, s.mistakes, s.blunders)}` +
-      (s.accuracy == null ? '' : `; accuracy ${(100 * s.accuracy).toFixed(0)}% of the turns judged exactly`) + '.');
+      (s.judged ? `; ${s.optimal} of ${s.judged} judged turns optimal ` +
+        `(${(100 * s.accuracy_judged).toFixed(0)}%: ${parts.join(', ')})` : '') + '.');
   }
   renderTurns();
   markChart();
@@ -1518,6 +1536,10 @@ $('sz-annotate').addEventListener('click', () => job('annotate', family ? family
 $('sz-live').addEventListener('change', () => {
   try { localStorage.setItem(LIVE_KEY, liveOn() ? '1' : '0'); } catch (e) { /* not kept */ }
   startLive();
+});
+$('sz-limit').addEventListener('input', () => {
+  if (limitSaid !== null && msg.textContent === limitSaid) say(msg, '');
+  limitSaid = null;
 });
 $('sz-limit').addEventListener('change', () => { if (liveOn()) startLive(); });
 try { if (localStorage.getItem(LIVE_KEY) === '0') $('sz-live').checked = false; } catch (e) { /* on */ }
