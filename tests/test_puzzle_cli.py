@@ -139,6 +139,7 @@ MISTYPED = {
     "sq13-easy-1": "unknown board code 'sq13'",
     "sq08-easy-1": "bad puzzle ID",
     "sz-hard-\u0667": "bad puzzle ID",          # an Arabic-Indic 7 is not a 7
+    "eg-basic-medium-7": "an eg-... ID is an endgame puzzle: `szsolver puzzle endgame show`",
 }
 
 

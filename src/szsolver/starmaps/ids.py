@@ -107,8 +107,10 @@ def parse_id_rule(pid: str) -> tuple[Geometry, str, str, int]:
     text = _lower_names(str(pid).strip())
     m = _ID_RE.fullmatch(text)
     if not m:
+        endgame = " (an eg-... ID is an endgame puzzle: `szsolver puzzle endgame show` " \
+            "has them)" if text.startswith("eg-") else ""
         raise UnknownPuzzleError(f"bad puzzle ID {shown(str(pid).strip())}: expected "
-                                 "BOARD-GRADE-SEED like sz-easy-7")
+                                 f"BOARD-GRADE-SEED like sz-easy-7{endgame}")
     return board_from_code(m.group(1)), m.group(3), m.group(4), ADVANCED if m.group(2) else BASIC
 
 
