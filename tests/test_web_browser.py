@@ -1183,6 +1183,28 @@ def test_the_live_evaluation_shows_from_the_first_turn(server, page):
     assert page.text_content("#sz-msg") == ""
 
 
+def test_a_live_evaluation_the_server_stops_keeps_what_it_had(server, page):
+    """The server's limit reached (a busy machine: the fixed work outlasts it), the
+    stream ends with its error: the panel keeps the last figures the search streamed,
+    says they are where it stopped, and gives the server's words."""
+    from szsolver.formats.notation import position_string
+    from szsolver.web import tasks
+    start = position_string(example_game().positions[0])
+    seen = []
+    tasks.evaluate_position({"position": start}, 0.2, report=seen.append)
+    last = [d for d in seen if d.get("value") is not None][-1]
+    body = (f"event: progress\ndata: {json.dumps(last)}\n\n"
+            'event: error\ndata: {"error": "no answer within the server\'s limit of 20 s"}\n\n')
+    page.route("**/api/evaluate?*", lambda route: route.fulfill(
+        status=200, headers={"Content-Type": "text/event-stream"}, body=body))
+    page.goto(server + "/analysis")
+    page.wait_for_selector('#sz-live-out[data-state="error"]', state="attached", timeout=30000)
+    said = page.text_content("#sz-live-out")
+    assert "estimated" in page.text_content("#sz-live-out .sz-eval-value")
+    assert "no answer within the server's limit of 20 s. The figures above are where " \
+        "the search had got to." in said, said
+
+
 def test_a_step_closes_the_live_evaluation_and_the_server_stops_it(server, page):
     page.goto(server + "/analysis?example=1")
     page.wait_for_selector('body[data-ready][data-at="0"]')

@@ -1105,7 +1105,8 @@ function startLive() {
     entry.source = source;
     const mine = () => live === entry && node === here;
     source.addEventListener('progress', (e) => {
-      if (mine()) (family ? familyLiveProgress : showLive)(JSON.parse(e.data), false);
+      entry.last = JSON.parse(e.data);
+      if (mine()) (family ? familyLiveProgress : showLive)(entry.last, false);
     });
     source.addEventListener('done', (e) => {
       source.close();
@@ -1118,7 +1119,13 @@ function startLive() {
       if (!mine()) return;
       let text = 'The live evaluation stopped: the server did not answer.';
       if (e.data) { try { text = JSON.parse(e.data).error; } catch (err) { /* keep the text */ } }
-      out.replaceChildren();
+      if (entry.last) {
+        // what the search had got to stays (said to be where it stopped), not a blank panel
+        (family ? familyLiveProgress : showLive)(entry.last, false);
+        text = text.replace(/\.?$/, '.') + ' The figures above are where the search had got to.';
+      } else {
+        out.replaceChildren();
+      }
       out.dataset.state = 'error';
       para(out, text, 'sz-bad');
     });
