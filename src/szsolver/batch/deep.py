@@ -95,6 +95,9 @@ NODE_GRAIN = 4096
 #: jobs in flight per worker thread (running or queued on a worker); the client holds
 #: the rest in order, so cancelling them costs nothing
 IN_FLIGHT_PER_THREAD = 2
+#: seconds between the client's looks at the cluster's workers while it waits for a job
+#: (a worker lost: its jobs are sent again, :meth:`_Deep.watch`)
+WATCH_SECONDS = 0.5
 
 #: solves a worker remembers as ended (a late job of one answers at once)
 ENDED_KEPT = 256
@@ -372,6 +375,7 @@ class _Job:
         self.d, self.path, self.gamma, self.kind, self.value = d, path, gamma, kind, value
         self.cancel_event, self.done, self.prefer = cancel, done, prefer
         self.future = None
+        self.addr = None                 # the worker it was sent to (None: any)
         self.grant = 0
         self.over = False
 
@@ -632,16 +636,39 @@ class _Deep:
                 continue
             self.waiting.pop(0)
             j.grant = g
-            addr = j.prefer if isinstance(j.prefer, str) else \
-                self.workers[_spread(j.prefer, len(self.workers))] if self.workers else None
-            j.future = self.client.submit(
-                job, self.solve, self.pstr, list(j.path), j.gamma, j.kind, j.value, grant=g,
-                deadline=self.pool.deadline, cancel=j.cancel_event, tt_size=self.tt_size,
-                workers=[addr] if addr else None, allow_other_workers=True, pure=False,
-                retries=self.retries)
-            self.in_flight[j.future.key] = j
+            self.send(j)
             self.jobs_started += 1
-            self.ac.add(j.future)
+
+    def send(self, j: _Job) -> None:
+        """Submit job ``j`` (its grant given) to its worker: the one it prefers while
+        that one is alive, else the one its path's hash picks."""
+        addr = j.prefer if isinstance(j.prefer, str) and j.prefer in self.workers else \
+            self.workers[_spread(j.prefer, len(self.workers))] \
+            if self.workers and not isinstance(j.prefer, str) else None
+        j.addr = addr
+        j.future = self.client.submit(
+            job, self.solve, self.pstr, list(j.path), j.gamma, j.kind, j.value, grant=j.grant,
+            deadline=self.pool.deadline, cancel=j.cancel_event, tt_size=self.tt_size,
+            workers=[addr] if addr else None, allow_other_workers=bool(addr), pure=False,
+            retries=self.retries)
+        self.in_flight[j.future.key] = j
+        self.ac.add(j.future)
+
+    def watch(self) -> None:
+        """A worker lost (killed: its nanny starts another, at a new address) leaves the
+        jobs sent to it waiting in the scheduler for that address for ever, though
+        they may run elsewhere, and the client with them: they are sent again, to the
+        workers alive (a job's answer is a proved fact, so one run twice is harmless;
+        its first run, if it ever ends, is ignored)."""
+        alive = sorted(self.client.nthreads())
+        self.workers = alive
+        if not alive:
+            return                       # none yet (a nanny starts one): the next look
+        for key, j in list(self.in_flight.items()):
+            if j.addr is not None and j.addr not in alive and not j.future.done():
+                del self.in_flight[key]
+                self.client.cancel(j.future)
+                self.send(j)
 
     def set_event(self, name: str) -> None:
         from distributed import Event
@@ -652,9 +679,26 @@ class _Deep:
         """Wait for the next job to end and hand its answer on."""
         if not self.in_flight:
             raise RuntimeError("the deep solve waits for no job")   # pragma: no cover
+        # as_completed's own wait (its condition is notified as a job is queued), with a
+        # look at the workers every WATCH_SECONDS; not distributed.wait, which runs on
+        # the default client (with --scheduler, another client's loop: it spun for ever)
+        ready = getattr(self.ac, "thread_condition", None)
+        look = time.monotonic() + WATCH_SECONDS
+        while not self.ac.has_ready():
+            if ready is None:
+                time.sleep(0.002)
+            else:
+                with ready:
+                    if not self.ac.has_ready():
+                        ready.wait(timeout=0.1)
+            if time.monotonic() >= look:
+                self.watch()
+                look = time.monotonic() + WATCH_SECONDS
         fut, r = next(self.ac)
-        j = self.in_flight.pop(fut.key)
+        j = self.in_flight.pop(fut.key, None)
         fut.release()
+        if j is None or j.future is not fut:     # sent again since (watch): ignored
+            return
         self.jobs_done += 1
         if r is None:                                # the solve ended (cannot be: we run)
             self.pool.back(j.grant, 0)
