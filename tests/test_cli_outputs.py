@@ -368,6 +368,19 @@ def test_batch_without_dask_says_what_to_install_exit_1(monkeypatch, tmp_path):
     assert 'pip install "szsolver[batch]"' in r.stderr
 
 
+def test_a_local_cluster_that_does_not_start_is_the_systems_failure_exit_1(monkeypatch):
+    """Its nanny's process killed as it starts: "Error: ...", exit 1, not an internal error."""
+    import distributed
+
+    def no_nanny(*a, **k):
+        raise RuntimeError("Nanny failed to start.")
+    monkeypatch.setattr(distributed, "LocalCluster", no_nanny)
+    r = CliRunner().invoke(main, ["solve", "--example", "--workers", "1"])
+    assert r.exit_code == 1, r.output
+    assert r.stdout == "", r.output
+    assert r.stderr == "Error: the local Dask cluster did not start: Nanny failed to start.\n"
+
+
 # --- an output never replaces an input, and is written whole or not at all ------------------
 
 STAR_LATE = ("star:5x6:BBWWB/BWBWWW/W.BBBBW/WWBBWBWW/WWBW.W.WB/WBBWWBB.BW/WBW.BBB.W/"

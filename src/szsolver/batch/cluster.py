@@ -298,9 +298,15 @@ def open_client(workers: int | None = None, scheduler: str | None = None,
     interrupted = False
     with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
         try:
-            cluster = d.LocalCluster(n_workers=1 if threads else n,
-                                     threads_per_worker=n if threads else 1, processes=True,
-                                     dashboard_address=":0", silence_logs=50)
+            try:
+                cluster = d.LocalCluster(n_workers=1 if threads else n,
+                                         threads_per_worker=n if threads else 1,
+                                         processes=True, dashboard_address=":0",
+                                         silence_logs=50)
+            except RuntimeError as e:
+                # "Nanny failed to start" (its process killed, no memory for one): the
+                # system's failure, said as such
+                raise OSError(f"the local Dask cluster did not start: {e}") from None
             client = d.Client(cluster)
             yield client
         except KeyboardInterrupt:

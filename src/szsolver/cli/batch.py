@@ -373,8 +373,9 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json,
                      "the end): " + (" ".join(res["pv"]) or "none yet"))
     elif res["pv"]:
         lines.append("Principal variation: " + " ".join(res["pv"]))
-    lines.append(f"Root turns: {len(res['tasks'])} ({cut} refuted); {res['task_count']} jobs "
-                 f"on {res['workers']} workers; {res['nodes']:,} nodes in {res['seconds']:.3f} s")
+    lines.append(f"Root turns: {len(res['tasks'])} ({cut} refuted); {res['task_count']} job"
+                 f"{'' if res['task_count'] == 1 else 's'} on {res['workers']} worker"
+                 f"{'' if res['workers'] == 1 else 's'}; {res['nodes']:,} nodes in {res['seconds']:.3f} s")
     emit(res, "\n".join(lines), as_json)
     if not res["exact"]:
         sys.exit(3)
