@@ -111,6 +111,16 @@ def proved_result(bounds: tuple[int, int], mover: int) -> int | None:
     return lo if lo == hi else None
 
 
+def within(value, bounds: tuple[int, int]):
+    """An estimate read inside the proved interval ``bounds`` (lower, upper) it lies in:
+    a turn proved at most +100 is never estimated +161. None stays None.
+
+    >>> within(161, (-604, 100)), within(-9, (1, 1)), within(None, (0, 5))
+    (100, 1, None)
+    """
+    return value if value is None else min(max(value, bounds[0]), bounds[1])
+
+
 def classify_estimate(best_value: int, played_value: int, mover: int,
                       best: tuple[int, int] | None = None,
                       played: tuple[int, int] | None = None) -> tuple[int, str]:

@@ -48,7 +48,7 @@ from ..limits import check_count, check_seconds
 from ..rules.base import RED, SIDE_NAMES
 from ..rules.geometry import STARS_ZONE
 from ..rules.text import checked_turn, turn_table
-from ..verdict import classify, classify_bounds, classify_estimate, loss_of
+from ..verdict import classify, classify_bounds, classify_estimate, loss_of, within
 
 EXACT_TURNS = 8                 # the solver is tried with at most this many turns left
 #: at least this many: the solver proves them in a moment, and the engine's tree has no
@@ -511,14 +511,14 @@ def judge(pos, turn: int, before: Facts, played: Facts, estimate: dict | None = 
             # the played turn looks better than the engine's choice: the best found
             vb, best, loss = vp, [turn], 0
         res.lower, res.upper = _bounds_dict(b, p, mover)
-        vp = min(max(vp, p[0]), p[1])
+        vp = within(vp, p)
         if not exact_b and not estimate.get("best_exact"):
             # the level from the played value (proved or estimated), the gap the
             # engine's, both within the proved bounds (where the engine's own turn is
             # proved, its value is the best's level instead: no estimate is left)
-            loss = min(max(loss, res.lower["loss"]), res.upper["loss"])
+            loss = within(loss, (res.lower["loss"], res.upper["loss"]))
             vb = vp + loss if mover == RED else vp - loss
-        vb = min(max(vb, b[0]), b[1])
+        vb = within(vb, b)
         vb = max(vb, vp) if mover == RED else min(vb, vp)
         res.value_before = res.best_value = vb
         res.played_value = vp

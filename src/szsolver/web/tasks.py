@@ -17,6 +17,7 @@ from ..bounds import potential as _potential_mod  # noqa: F401
 from ..endgame import solver as _solver_mod  # noqa: F401
 from ..formats.notation import parse_position_json
 from ..starmaps import generate as _generate_mod  # noqa: F401
+from ..verdict import within
 
 
 def game_answer(game: str, command: str, text: str, options: dict, report=None) -> dict:
@@ -88,20 +89,17 @@ def solve_position(position: dict, time_limit: float, all_turns: bool) -> dict:
 def within_proved(est: dict, solved: dict) -> dict:
     """The engine's answer ``est`` read beside what the solver proved (``solved``, a
     solve's JSON with every turn's bounds): the value's bounds are the tighter of the
-    two, and each estimate lies within its turn's proved bounds (a turn proved at most
-    +100 is not estimated +161), as ``check`` clamps its estimates."""
+    two, and each estimate lies within its turn's proved bounds (:func:`verdict.within`,
+    as ``check`` reads its estimates)."""
     lo = max(est["lower"], solved["lower"])
     hi = min(est["upper"], solved["upper"])
     bounds = {t["turn"]: (t["lower"], t["upper"]) for t in solved.get("turns") or ()}
-
-    def clamp(v, b):
-        return v if v is None else min(max(v, b[0]), b[1])
     cands = []
     for c in est.get("candidates") or ():
         b = bounds.get(c["turn"], (lo, hi))
-        cands.append({**c, **{k: clamp(c[k], b) for k in ("value", "mean", "estimate")
+        cands.append({**c, **{k: within(c[k], b) for k in ("value", "mean", "estimate")
                               if k in c}})
-    return {**est, "lower": lo, "upper": hi, "value": clamp(est["value"], (lo, hi)),
+    return {**est, "lower": lo, "upper": hi, "value": within(est["value"], (lo, hi)),
             "candidates": cands}
 
 
