@@ -206,7 +206,8 @@ def summarise(game, results) -> dict:
     judged turn (one with a verdict): ``judged`` and ``accuracy_judged`` (the share
     of optimal ones), apart for the verdicts proved (``judged_proved``, with
     ``optimal_proved`` optimal) and those only estimated (``judged_estimated``,
-    ``optimal_estimated``)."""
+    ``optimal_estimated``), and ``accuracy_text``, the accuracy in words
+    (:func:`accuracy_text`)."""
     out = {}
     for side, name in enumerate(SIDE_NAMES):
         mine = [r for k, r in enumerate(results) if game.side_of(k) == side]
@@ -223,5 +224,17 @@ def summarise(game, results) -> dict:
         d["judged_estimated"] = d["judged"] - d["judged_proved"]
         d["optimal_estimated"] = d["optimal"] - d["optimal_proved"]
         d["accuracy_judged"] = round(d["optimal"] / len(judged), 4) if judged else None
+        d["accuracy_text"] = accuracy_text(d)
         out[name] = d
     return out
+
+
+def accuracy_text(s: dict) -> str:
+    """A player's accuracy over every judged turn, the proved verdicts apart from the
+    estimated ones (``s``: the player's summary of an annotation)."""
+    if not s["judged"]:
+        return "no turn judged"
+    parts = [f"{s[f'optimal_{k}']} of {s[f'judged_{k}']} {k}" for k in ("proved", "estimated")
+             if s[f"judged_{k}"]]
+    return (f"{s['optimal']} of {s['judged']} judged turns optimal "
+            f"({s['accuracy_judged']:.0%}: {', '.join(parts)})")

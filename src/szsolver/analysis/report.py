@@ -14,6 +14,7 @@ from html import escape
 from ..formats.notation import format_turn
 from ..formats.palette import BACKGROUND, BLUE_STONE, RED_STONE
 from ..verdict import describe_value
+from .annotate import accuracy_text
 
 MARKS = {"optimal": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 VERDICT_COLOURS = {"optimal": "#3cb371", "inaccuracy": "#e0b000", "mistake": "#ff8c00",
@@ -254,17 +255,6 @@ def _turn_table(ann) -> str:
             f"<td>{escape(best)}</td></tr>")
     rows.append("</table>")
     return "\n".join(rows)
-
-
-def accuracy_text(s: dict) -> str:
-    """A player's accuracy over every judged turn, the proved verdicts apart from the
-    estimated ones (``s``: the player's summary of an annotation)."""
-    if not s["judged"]:
-        return "no turn judged"
-    parts = [f"{s[f'optimal_{k}']} of {s[f'judged_{k}']} {k}" for k in ("proved", "estimated")
-             if s[f"judged_{k}"]]
-    return (f"{s['optimal']} of {s['judged']} judged turns optimal "
-            f"({s['accuracy_judged']:.0%}: {', '.join(parts)})")
 
 
 def _summary_table(ann) -> str:

@@ -223,7 +223,7 @@ def best_text(res, geometry) -> str:
 
 def annotation_text(ann) -> str:
     """The annotated game as a table, the proved part apart from the estimated one."""
-    from ..analysis.report import accuracy_text
+    from ..analysis.annotate import accuracy_text
     g = ann.game
     geo = g.geometry
     lines = []

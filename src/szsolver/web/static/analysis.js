@@ -1486,13 +1486,9 @@ async function annotateGame(signal) {
     'italic: estimated by the engine (within half a point it counts as optimal).', 'sz-help sz-legend-verdicts');
   for (const side of ['red', 'blue']) {
     const s = d.summary[side];
-    // the accuracy as the command's report words it (every judged turn, the proved
-    // verdicts apart from the estimated ones)
-    const parts = ['proved', 'estimated'].filter((k) => s[`judged_${k}`])
-      .map((k) => `${s[`optimal_${k}`]} of ${s[`judged_${k}`]} ${k}`);
+    // the accuracy in the server's words, as the command's report has it
     para(out, `${side}: ${verdictCounts(s.inaccuracies, s.mistakes, s.blunders)}` +
-      (s.judged ? `; ${s.optimal} of ${s.judged} judged turns optimal ` +
-        `(${(100 * s.accuracy_judged).toFixed(0)}%: ${parts.join(', ')})` : '') + '.');
+      (s.judged ? `; ${s.accuracy_text}` : '') + '.');
   }
   renderTurns();
   markChart();
