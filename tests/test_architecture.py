@@ -14,12 +14,14 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "src" / "szsolver"
 
 # Which layers each layer may import from (besides itself). The front door
 # (szsolver/__init__.py, api), the entry point and the command line may use anything.
-# errors, interrupt, limits and inputs (the reading of numbers and names) are the ground
-# floor: every layer may use them; they use nothing but the errors.
-GROUND = {"errors", "interrupt", "limits", "inputs"}
+# errors, interrupt, limits, inputs (the reading of numbers and names) and cpsat (OR-Tools'
+# loader) are the ground floor: every layer may use them; they use nothing but the errors
+# (interrupt: the loader, for its CP-SAT solver).
+GROUND = {"errors", "interrupt", "limits", "inputs", "cpsat"}
 ALLOWED = {
     "errors": set(),
-    "interrupt": set(),
+    "cpsat": set(),                 # OR-Tools' cp_model, loaded without pandas
+    "interrupt": {"cpsat"},
     "limits": {"errors"},
     "inputs": {"errors"},
     "rules": GROUND,

@@ -1,7 +1,8 @@
 """Ctrl-C for every long command: stop within about a second, one line, exit code 130.
 
 A bottom-layer module (like :mod:`szsolver.errors`): it imports nothing of the package,
-only the standard library (OR-Tools lazily, for :data:`CpSolver`).
+only the standard library (and OR-Tools lazily, through :mod:`szsolver.cpsat`, for
+:data:`CpSolver`).
 
 How it works:
 
@@ -323,7 +324,8 @@ def run_cp_sat(solver, model, callback=None, grace: float = GRACE):
 
 
 def _cp_solver_class():
-    from ortools.sat.python import cp_model
+    from .cpsat import cp_model as load
+    cp_model = load()
 
     class CpSolver(cp_model.CpSolver):
         """``cp_model.CpSolver`` whose ``solve()`` is stopped by Ctrl-C (see

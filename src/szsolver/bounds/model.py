@@ -95,8 +95,8 @@ OPTIONS: dict = {"balance": True, "presolve": False, "search": True}
 def _cp_model():
     """OR-Tools' ``cp_model``, imported on first use: a potential that the local search
     settles (every pattern shown) never loads OR-Tools, most of a command's start-up."""
-    from ortools.sat.python import cp_model
-    return cp_model
+    from ..cpsat import cp_model
+    return cp_model()
 
 
 def score_of(geometry, own: int, neutral: int, advanced: bool) -> int:

@@ -144,9 +144,9 @@ def complete_starmap(geometry: Geometry, seed=0, good_form: bool = False, rule=B
     model = StarmapModel(puzzle)
     if good_form:
         _add_good_form(model)
-    from ortools.sat.python import cp_model
+    from ..cpsat import cp_model
     status, mask, _s = model.solve_once(left, workers=1, seed=starmap_seed_v1("sat", seed) % (2 ** 31))
-    if status == cp_model.INFEASIBLE:
+    if status == cp_model().INFEASIBLE:
         raise NoStarmap(f"no complete starmap on {g.name} with these blocked points"
                         f" ({RULE_NAMES[rule]} rule{', good form' if good_form else ''}): proved")
     if mask is None:

@@ -30,14 +30,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model
-
-from .. import interrupt
+from .. import cpsat, interrupt
 from ..errors import InputError, InvalidPuzzleError
 from ..limits import check_seconds
 from ..rules.base import ADVANCED
 from ..rules.beams import sight_lines
 from ..rules.seeds import STARMAP_SAT_SEED
+
+cp_model = cpsat.cp_model()
 from .model import Puzzle, solution_problems
 
 UNIQUE, MULTIPLE, NONE, UNKNOWN, FOUND = "unique", "multiple", "none", "unknown", "found"
