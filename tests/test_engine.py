@@ -421,6 +421,30 @@ def test_cli_selfplay_writes_records(tmp_path):
     assert r.exit_code == 2 and "at least 1" in r.output
 
 
+def test_cli_selfplay_says_each_game_as_it_ends(tmp_path, monkeypatch):
+    """Ctrl-C during the third game: the first two games' lines are out already (they
+    were printed only at the end, so a stopped run said nothing of its records)."""
+    from szsolver import interrupt
+    from szsolver.engine import players
+    played = players.play_game
+    calls = []
+
+    def stopped_on_the_third(*a, **k):
+        calls.append(1)
+        if len(calls) == 3:
+            raise interrupt.Interrupted()
+        return played(*a, **k)
+    monkeypatch.setattr(players, "play_game", stopped_on_the_third)
+    out = tmp_path / "games"
+    r = run("selfplay", "--games", "5", "--time", "0.01", "--out", str(out), "--red", "random",
+            "--blue", "random")
+    assert r.exit_code == 130, r.output
+    lines = r.stdout.splitlines()
+    assert [ln.split(":")[0] for ln in lines] == [str(out / "game-001.szg"),
+                                                  str(out / "game-002.szg")]
+    assert sorted(os.listdir(out)) == ["game-001.szg", "game-002.szg"]
+
+
 def test_cli_selfplay_refuses_to_replace_an_earlier_run_before_playing(tmp_path, monkeypatch):
     out = tmp_path / "games"
     args = ["selfplay", "--games", "3", "--time", "0.01", "--out", str(out), "--red", "random",

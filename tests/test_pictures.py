@@ -264,6 +264,20 @@ def test_replay_svg_force_leaves_no_older_picture_behind(tmp_path, longer, short
         assert (out / name).read_bytes() == (fresh / name).read_bytes()
 
 
+def test_replay_svg_force_never_removes_its_own_input(tmp_path):
+    """A game record named like an earlier replay's picture, in the --svg folder: the
+    clean-up --force does would remove it; refused before anything is written."""
+    out = tmp_path / "pictures"
+    out.mkdir()
+    record = out / "turn-09.svg"
+    record.write_text("1. 44n66 64 2. 41 54\n")
+    r = run("replay", record, "--svg", out, "--force")
+    one_line_error(r)
+    assert "--force would remove" in r.stderr and "read as the input" in r.stderr
+    assert os.listdir(out) == ["turn-09.svg"]
+    assert record.read_text() == "1. 44n66 64 2. 41 54\n"
+
+
 def test_replay_force_needs_svg():
     one_line_error(run("replay", "--example", "--force"))
 

@@ -158,17 +158,20 @@ def selfplay_cmd(games, seconds, out_dir, force, rule, neutrals, red_name, blue_
         write_file(path, game_string(game))
         r, b = game.final.scores()
         v = game.final.value()
-        summary.append({"file": path, "scores": {"red": r, "blue": b}, "value": v,
-                        "winner": "red" if v > 0 else "blue" if v < 0 else "draw"})
+        s = {"file": path, "scores": {"red": r, "blue": b}, "value": v,
+             "winner": "red" if v > 0 else "blue" if v < 0 else "draw"}
+        summary.append(s)
+        if not as_json:             # each game's line as it ends: kept if Ctrl-C comes
+            if tty:
+                click.echo("\r\033[K", err=True, nl=False)
+            click.echo(f"{s['file']}: {r}-{b} ({s['winner']})")
     if tty:
         click.echo("\r\033[K", err=True, nl=False)
     wins = {w: sum(1 for s in summary if s["winner"] == w) for w in ("red", "blue", "draw")}
-    lines = [f"{s['file']}: {s['scores']['red']}-{s['scores']['blue']} ({s['winner']})"
-             for s in summary]
-    lines.append(f"Red ({red_name}) {wins['red']}, Blue ({blue_name}) {wins['blue']}, "
-                 f"draws {wins['draw']}.")
     emit({"games": summary, "wins": wins, "red": red_name, "blue": blue_name,
-          "rule": rule, "time": seconds}, "\n".join(lines), as_json)
+          "rule": rule, "time": seconds},
+         f"Red ({red_name}) {wins['red']}, Blue ({blue_name}) {wins['blue']}, "
+         f"draws {wins['draw']}.", as_json)
 
 
 #: ``--exact-turns``, as each game counts it (annotate, batch annotate)

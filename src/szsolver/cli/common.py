@@ -372,6 +372,22 @@ def earlier_outputs(directory: str, pattern, kind: str | None = None) -> list[st
                   if m and kind in (None, m.group(1)))
 
 
+def not_removing_an_input(paths, option: str, inputs=()) -> None:
+    """BadInput (one line, exit code 2, checked before anything is written) when
+    ``--force`` would remove one of the files the command reads: ``paths`` are the
+    earlier outputs it would remove (:func:`remove_earlier`), ``inputs`` as for
+    :func:`not_an_input` (a game record named like an earlier replay's picture)."""
+    from ..formats.sources import same_file, stdin_is
+    from ..inputs import SHOWN_PATH, cut
+    for path in paths:
+        for source in inputs:
+            if (source == "-" and stdin_is(path)) or \
+                    (source and source != "-" and same_file(path, source)):
+                raise BadInput(f"--force would remove {cut(path, SHOWN_PATH)}, named as an "
+                               f"earlier run's output but read as the input: give {option} "
+                               "another folder")
+
+
 def remove_earlier(directory: str, pattern, keep=()) -> None:
     """With ``--force``: remove an earlier run's numbered outputs in ``directory``
     (:func:`earlier_outputs`, of every kind) except the paths in ``keep`` (this

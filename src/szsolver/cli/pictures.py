@@ -10,8 +10,8 @@ import os
 import re
 
 from ..inputs import SHOWN_PATH, cut
-from .common import (BadInput, earlier_outputs, not_an_input, output_error, refuse_earlier,
-                     remove_earlier, write_file)
+from .common import (BadInput, earlier_outputs, not_an_input, not_removing_an_input,
+                     output_error, refuse_earlier, remove_earlier, write_file)
 
 #: the names of a replay's pictures, every game's: ``turn-01.svg`` ... (Stars' Zone,
 #: Stargazers), ``move-001.svg`` ... (Star); group 1 is the naming
@@ -112,6 +112,8 @@ def write_replay(directory: str, files: list[tuple[str, str]], inputs=(),
         not_an_input(path, "--svg", inputs, instead="give another directory")
     if not force:
         refuse_earlier([p for p, _ in files] + replay_pictures_in(directory), "--svg")
+    else:
+        not_removing_an_input(replay_pictures_in(directory), "--svg", inputs)
     write_all(files, directory=directory, inputs=inputs)
     if force:
         remove_earlier(directory, REPLAY_PICTURE, keep=[p for p, _ in files])
