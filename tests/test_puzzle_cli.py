@@ -356,6 +356,32 @@ def test_generate_writes_all_or_nothing(tmp_path):
     assert r.exit_code == 2 and not out.exists()  # the JSON files are taken back too
 
 
+def test_generate_stopped_keeps_the_puzzles_it_proved(tmp_path, monkeypatch):
+    """Ctrl-C during the third of five puzzles: the two proved are written whole, each
+    the puzzle a run of its own seed writes, and the command exits 130."""
+    from szsolver import interrupt
+    from szsolver.starmaps import generate as gen_mod
+    real, calls = gen_mod.generate, []
+
+    def stopped_on_the_third(*a, **k):
+        calls.append(1)
+        if len(calls) == 3:
+            raise interrupt.Interrupted()
+        return real(*a, **k)
+    monkeypatch.setattr(gen_mod, "generate", stopped_on_the_third)
+    out = tmp_path / "out"
+    r = run("puzzle", "generate", "--grade", "easy", "--seed", "s", "--count", "5", "--out", out)
+    assert r.exit_code == 130, r.output
+    assert "Stopped after 2 of 5 puzzles; their files are written." in r.stderr
+    monkeypatch.setattr(gen_mod, "generate", real)
+    one = tmp_path / "one"
+    for seed in ("s.0", "s.1"):
+        assert run("puzzle", "generate", "--grade", "easy", "--seed", seed, "--out", one).exit_code == 0
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in one.iterdir())
+    for p in out.iterdir():
+        assert p.read_text() == (one / p.name).read_text()
+
+
 def _puzzle_sources(tmp_path):
     """(label, SOURCE) pairs that are not puzzles: files and inline text."""
     rnd = random.Random(20261123)

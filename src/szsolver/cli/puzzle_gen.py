@@ -125,28 +125,40 @@ def generate_cmd(board, grade, seed, count, rule, with_solution, as_json, svg_fi
                     same_file(planned, svg_file):
                 raise BadInput(f"--svg {svg_file} is the puzzle file --out writes: give "
                                "another name")
+    from ..starmaps.io import puzzle_svg
+
+    def files_of(results) -> list:
+        files = []
+        if out_dir:
+            files += [(os.path.join(out_dir, gen.id + ".json"),
+                       json.dumps(gen.to_json(), indent=1) + "\n") for gen in results]
+        if svg_file:
+            for s, gen in zip(seeds, results):
+                path = svg_file
+                if count > 1:
+                    root, ext = os.path.splitext(svg_file)
+                    path = f"{root}-{s}{ext or '.svg'}"
+                files.append((path, puzzle_svg(gen.puzzle, gen.solution if with_solution
+                                               else None, pid=gen.id, grade=gen.grade)))
+        return files
     show = progress_printer()
     results = []
-    for s in seeds:
-        if show:
-            show(f"generating {grade} puzzle, seed {s} ...")
-        results.append(generate(g, grade, s, rule=rule, progress=_progress_cb(show, f"seed {s}")))
+    try:
+        for s in seeds:
+            if show:
+                show(f"generating {grade} puzzle, seed {s} ...")
+            results.append(generate(g, grade, s, rule=rule,
+                                    progress=_progress_cb(show, f"seed {s}")))
+    except KeyboardInterrupt:
+        end_progress(show)
+        if results and (out_dir or svg_file):   # the puzzles proved so far are kept
+            write_all(files_of(results), directory=out_dir or None)
+            click.echo(f"Stopped after {len(results)} of {count} puzzles; their files are "
+                       "written.", err=True)
+        raise
     end_progress(show)
     # every file at the end, all or nothing
-    from ..starmaps.io import puzzle_svg
-    files = []
-    if out_dir:
-        files += [(os.path.join(out_dir, gen.id + ".json"), json.dumps(gen.to_json(), indent=1) + "\n")
-                  for gen in results]
-    if svg_file:
-        for s, gen in zip(seeds, results):
-            path = svg_file
-            if count > 1:
-                root, ext = os.path.splitext(svg_file)
-                path = f"{root}-{s}{ext or '.svg'}"
-            files.append((path, puzzle_svg(gen.puzzle, gen.solution if with_solution else None,
-                                           pid=gen.id, grade=gen.grade)))
-    write_all(files, directory=out_dir or None)
+    write_all(files_of(results), directory=out_dir or None)
     described = [_describe(gen, with_solution, False) for gen in results]
     data = described[0][0] if count == 1 else [d for d, _ in described]
     emit(data, "\n\n".join(t for _, t in described), as_json)
