@@ -140,6 +140,28 @@ def test_resumed_run_repeats_no_work(client, tmp_path):
     assert again.computed == [] and again.skipped == len(lines)
 
 
+def test_another_inputs_results_are_never_dropped(client, tmp_path):
+    """OUT.jsonl holding another input's results (lines this input does not have, or
+    no record of this input's text) is refused before any work, the file untouched;
+    an input edited in one line resumes, that line done again."""
+    from szsolver.errors import InputError
+
+    def units(lines):               # as batch solve makes them: each of its line's text
+        return [Unit(i + 1, solve_unit, (i, ln, None, None), source=ln)
+                for i, ln in enumerate(lines)]
+    lines = POSITIONS[:4]
+    out = tmp_path / "kept.jsonl"
+    run_units(client, units(lines), JsonLines(str(out), "line"))
+    before = out.read_bytes()
+    for other in (lines[:1], [lines[3], lines[2], lines[1], lines[0]]):
+        with pytest.raises(InputError, match="holds the results of another input"):
+            run_units(client, units(other), JsonLines(str(out), "line"))
+        assert out.read_bytes() == before
+    edited = lines[:3] + [lines[0]]
+    report = run_units(client, units(edited), JsonLines(str(out), "line"))
+    assert report.computed == [4] and report.skipped == 3
+
+
 def test_a_killed_worker_loses_and_duplicates_nothing(client, tmp_path):
     lines = _late_positions(4, 6)
     out = tmp_path / "killed.jsonl"

@@ -18,7 +18,8 @@ Contracts:
   run's, unless the unit's ``settled`` says no option changes it (a solve proved
   exact and complete: a larger limit proves nothing more; one a limit stopped is
   tried again). A torn last line of a JSON-lines file (a run killed mid-write) is
-  dropped and that unit done again.
+  dropped and that unit done again. A JSON-lines file of another input's results
+  (:func:`_another_inputs`) is refused before any work, never dropped.
 * When every unit is done, a JSON-lines file is rewritten (atomically) in input order,
   one record per unit: the finished file is the same whatever the order of arrival,
   the number of workers or the number of runs it took.
@@ -32,6 +33,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..errors import InputError
 from ..formats.sources import write_text_file
 
 
@@ -177,6 +179,23 @@ class Directory:
         pass
 
 
+def _another_inputs(path: str, existing: dict, units: list[Unit]) -> None:
+    """InputError (one line, exit 2, before any work) when the results file ``path``
+    holds another input's results, which this run would drop: records of lines this
+    input does not have, or (two or more) records none of which is of this input's
+    text. A resumed run, or one whose input was edited in places, goes on."""
+    keys = {str(u.key) for u in units}
+    extra = sorted((k for k in existing if str(k) not in keys), key=str)
+    ours = {str(u.key): u.fingerprint for u in units if u.source is not None}
+    mine = [k for k, r in existing.items() if str(k) in ours and isinstance(r, dict)
+            and r.get("source_sha256") == ours[str(k)]]
+    if extra or (ours and len(existing) >= 2 and not mine):
+        why = (f"{len(extra)} of its {len(existing)} records are of lines this input does not "
+               "have" if extra else f"none of its {len(existing)} records is of this input")
+        raise InputError(f"{path} holds the results of another input ({why}): give another "
+                         "file name, or remove it")
+
+
 def run_units(client, units: list[Unit], out, *, retries: int = 3, progress=None,
               on_result=None, window: int | None = None) -> RunReport:
     """Run the ``units`` not yet in ``out`` on ``client``; write each result to ``out``
@@ -194,6 +213,8 @@ def run_units(client, units: list[Unit], out, *, retries: int = 3, progress=None
         raise ValueError("two units with one key")
     existing = out.done()
     done = {str(k): r for k, r in existing.items()}
+    if isinstance(out, JsonLines):
+        _another_inputs(out.path, existing, units)
 
     def same_input(u: Unit) -> bool:
         r = done.get(str(u.key))
