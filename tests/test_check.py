@@ -178,6 +178,31 @@ def test_turn_facts_agree_with_brute_force_on_every_turn(text):
         assert _scores_fit(before, core)
 
 
+@pytest.mark.parametrize("text", [c[0] for c in CASES])
+def test_is_any_turn_better_answers_as_brute_force_does(text):
+    """The root test "is any turn better than the played one?" (9 turns left by
+    default) on every turn of small positions: no better turn exactly when the brute
+    force calls the turn optimal, and then the value before is the played value; else
+    a proved bound beyond it that the true value meets."""
+    from szsolver.analysis.check import better_than_played
+    from szsolver.rules.backends import to_core
+    from szsolver.formats.notation import format_turn
+    values = brute(text)
+    core = to_core(Reference(text))
+    red = core.side == 0
+    best_value = (max if red else min)(values.values())
+    for turn in core.legal_turns():
+        v = values[format_turn(turn)]
+        f, used = better_than_played(core, Facts(v, v, True), 10 ** 8)
+        assert used > 0 and not f.exact
+        if v == best_value:
+            assert (f.lower, f.upper) == (v, v)
+        elif red:
+            assert f.lower == v + 1 <= best_value and f.upper == Facts().upper
+        else:
+            assert f.upper == v - 1 >= best_value and f.lower == Facts().lower
+
+
 def _deeper_cases():
     """Positions with 4-6 turns left (the rulebook game, and random play under both
     rules with neutrals in hand), each with the game's or a random turn and an

@@ -581,6 +581,25 @@ def probe_played(child, nodes: int, node_limit=None, time_limit=None) -> tuple[F
     return f, nodes - f.nodes
 
 
+def better_than_played(pos, played: Facts, nodes: int) -> tuple[Facts, int]:
+    """One null-window test at ``pos``, whose turn's value ``played`` is proved: "is any
+    turn better than the played one?" (the solver's own order of turns, on one table,
+    under ``nodes``). Returns what it proves of the value before (no better turn: the
+    played value; a better one: beyond it; not decided in the nodes: nothing) and the
+    nodes it searched. A fail far from the value is cheap, and so is a pass where a
+    better turn comes early in the solver's order (measured at 9 turns left:
+    docs/engine.md, "Is any turn better?")."""
+    from ..endgame.solver import ValueTests
+    mover, v = pos.side, played.lower
+    tests = ValueTests(max(nodes, 1), pos.turns_left)
+    better = tests.at_least(pos, (v if mover == RED else -v) + 1, mover)
+    if better is None:
+        return Facts(), tests.nodes
+    if better:
+        return (Facts(lower=v + 1) if mover == RED else Facts(upper=v - 1)), tests.nodes
+    return Facts(v, v), tests.nodes
+
+
 def probe(pos, turn: int, estimate: dict, nodes: int, exact_turns: int = EXACT_TURNS,
           time_limit=None, node_limit=None, threads: int = 1, refine_nodes=None) -> dict:
     """The engine's ``estimate`` at ``pos`` with its most visited turns (its own
@@ -711,6 +730,13 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
         res = judge(core, turn, before, played, None, notes)
         res.seconds = time.perf_counter() - start
         return res.with_turns()
+    if probing and played.exact and core.turns_left - 1 == exact_turns and nodes > 0:
+        # one turn beyond the horizon, the played value proved: "is any turn better?"
+        # first, on the probes' pool (its candidates get what it leaves)
+        tell(f"the exact solver: is any turn better? ({nodes:,} nodes)")
+        before, used = better_than_played(core, played, nodes if node_limit is None
+                                          else min(nodes, node_limit))
+        nodes = max(nodes - used, 0)
 
     # 2. Proved bounds from CP-SAT (each side's best and worst reachable score).
     interrupt.raise_if_interrupted()
