@@ -95,3 +95,21 @@ def test_cli_prints_one_line(tmp_path):
                        (["puzzle", "show", "sz-tricky-1"], "Error: bad puzzle ID 'sz-tricky-1'")):
         r = CliRunner().invoke(main, args)
         assert r.exit_code == 2 and r.output.startswith(want) and r.output.count("\n") == 1
+
+
+def test_starmap_cut_short_by_its_limit_is_unknown_exit_12(monkeypatch):
+    """Not an error (exit 1 is for the system's failures): the answer a limit cut
+    short, exit 12 as puzzle solve's unknown, in words and in JSON."""
+    from click.testing import CliRunner
+    from szsolver.cli import main
+    from szsolver.starmaps import complete
+
+    def cut_short(*a, **k):              # how complete_starmap says its limit ran out
+        raise TimeoutError("time limit")
+    monkeypatch.setattr(complete, "complete_starmap", cut_short)
+    r = CliRunner().invoke(main, ["starmap", "--board", "hex", "--time-limit", "0.001"])
+    assert r.exit_code == 12, r.output
+    assert r.stdout == "No starmap found within 0.001 s (nothing proved: the search was cut short).\n"
+    r = CliRunner().invoke(main, ["starmap", "--board", "hex", "--time-limit", "0.001", "--json"])
+    assert r.exit_code == 12 and json.loads(r.stdout) == {
+        "status": "unknown", "board": "hex-768", "seed": "0", "time_limit": 0.001}

@@ -7,6 +7,7 @@ Exit codes scripts can rely on (also in each command's ``--help``):
 ``puzzle solve`` 0 unique (or, with ``--max-solutions 1``, a solution found),
 10 several solutions, 11 no solution, 12 unknown (a time limit stopped it);
 ``puzzle check`` (and ``--check`` of ``show`` and ``daily``) 0 right, 1 wrong;
+``starmap`` 0 found, 12 unknown (its time limit ran out);
 every puzzle command 2 for bad input and 130 when stopped with Ctrl-C.
 """
 from __future__ import annotations
@@ -186,7 +187,8 @@ def check_cmd(source, solution, as_json):
 
 @examples("szsolver starmap --seed 1",
           "szsolver starmap --board square-8 --svg starmap.svg")
-@click.command("starmap")
+@click.command("starmap", epilog="Exit codes: 0 found, 12 unknown (the time limit ran out "
+               "first: nothing proved), 2 bad input, 130 stopped by Ctrl-C.")
 @click.option("--board", default="stars-zone", show_default=True,
               help="stars-zone, square-N (N x N) or hex.")
 @click.option("--seed", type=SEED, default="0", show_default=True,
@@ -222,8 +224,12 @@ def starmap_cmd(board, seed, good_form, rule, time_limit, as_json, svg_file):
                                  stats=stats, progress=show)
     except TimeoutError:
         end_progress(show)
-        raise click.ClickException(f"no starmap found within {time_limit} s "
-                                   "(nothing proved: the search was cut short)")
+        # as puzzle solve's unknown: not an error, an answer a limit cut short
+        said = (f"No starmap found within {time_limit:g} s (nothing proved: the search was "
+                "cut short).")
+        emit({"status": "unknown", "board": g.name, "seed": seed, "time_limit": time_limit},
+             said, as_json)
+        sys.exit(SOLVE_EXIT["unknown"])
     end_progress(show)
     p = Puzzle(g, blocked=g.fixed_neutral_mask, rule=rule)
     pats = star_patterns(g, stars, p.blocked, p.rule)
