@@ -369,8 +369,8 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json,
     elif res["best"]:
         lines.append("Best turns: " + " ".join(res["best"]))
     if res["exact"] and not res["pv_complete"]:
-        lines.append(f"Principal variation (the first {len(res['pv'])} turns, proved; not to "
-                     "the end): " + (" ".join(res["pv"]) or "none yet"))
+        from ..games.views import line_words
+        lines.append(line_words(res["pv"], False))
     elif res["pv"]:
         lines.append("Principal variation: " + " ".join(res["pv"]))
     lines.append(f"Root turns: {len(res['tasks'])} ({cut} refuted); {res['task_count']} job"

@@ -214,7 +214,7 @@ def best(pos, game, o):
     if res.pv:
         lines.append(("Line of best play: " if res.exact else "Expected line: ")
                      + " ".join(format_move(x, b) for x in res.pv))
-    lines.append(f"{counted(res.iterations, 'iteration')}, {res.nodes:,} solver nodes, "
+    lines.append(f"{counted(res.iterations, 'iteration')}, {counted(res.nodes, 'solver node')}, "
                  f"{res.seconds:.1f} s.")
     return answer(res.to_json(), "\n".join(lines), game)
 

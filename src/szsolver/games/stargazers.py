@@ -269,7 +269,7 @@ def best(pos, game, o):
     st = status(pos)
     lines.append(f"Assured red {st.assured[0]}, blue {st.assured[1]}; potential red "
                  f"{st.potential[0]}, blue {st.potential[1]}.")
-    lines.append(f"{counted(a.iterations, 'iteration')}, {a.nodes:,} solver nodes, "
+    lines.append(f"{counted(a.iterations, 'iteration')}, {counted(a.nodes, 'solver node')}, "
                  f"{a.seconds:.1f} s.")
     return answer(a.to_json(str(pos)), "\n".join(lines), game)
 

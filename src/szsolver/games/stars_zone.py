@@ -13,8 +13,8 @@ from ..errors import InputError
 from ..formats.notation import format_turn
 from ..verdict import ESTIMATE_MARGIN, describe_value, turns_listed, verdict_count
 from .contract import Answer, Entry
-from .views import (annotate_progress, answer, counted, engine_progress, progress_line,
-                    replay_lines, rough, turn_to_judge, warnings_of)
+from .views import (annotate_progress, answer, counted, engine_progress, line_words,
+                    progress_line, replay_lines, rough, turn_to_judge, warnings_of)
 
 NAME = "stars-zone"
 
@@ -198,9 +198,7 @@ def best_text(res, geometry) -> str:
         lines.append(("All optimal turns: " if res.best_complete else
                       "Optimal turns proved before the limit (others not checked): ")
                      + " ".join(format_turn(b, geometry) for b in res.best))
-        lines.append(("Principal variation: " if res.pv_complete else
-                      f"Principal variation (the first {len(res.pv)} turns, proved; not to "
-                      "the end): ") + " ".join(format_turn(b, geometry) for b in res.pv))
+        lines.append(line_words([format_turn(b, geometry) for b in res.pv], res.pv_complete))
     else:
         lines.append(f"Best turn: {t} (engine, not proved). Estimated value {_signed(res.value)} "
                      f"(Red's side): {describe_estimate(res.value)}{rough(res.iterations)}.")
@@ -215,7 +213,7 @@ def best_text(res, geometry) -> str:
         lines.append(proved + (f"; {sbt}." if sbt else "."))
         if res.stopped:
             lines.append(f"(The exact solver stopped: {res.stopped}.)")
-    lines.append(f"{counted(res.iterations, 'iteration')}, {res.nodes:,} solver nodes, "
+    lines.append(f"{counted(res.iterations, 'iteration')}, {counted(res.nodes, 'solver node')}, "
                  f"{res.seconds:.1f} s.")
     return "\n".join(lines)
 
@@ -298,8 +296,7 @@ def _text(res, g, side: int, top: int | None = None) -> str:
     elif res.best:
         lines.append("Best turns: " + " ".join(format_turn(t, g) for t in res.best))
     if res.exact and not res.pv_complete:
-        lines.append(f"Principal variation (the first {len(res.pv)} turns, proved; not to "
-                     "the end): " + (" ".join(format_turn(t, g) for t in res.pv) or "none yet"))
+        lines.append(line_words([format_turn(t, g) for t in res.pv], False))
     elif res.pv:
         lines.append("Principal variation: " + " ".join(format_turn(t, g) for t in res.pv))
     tt = res.tt

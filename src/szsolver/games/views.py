@@ -61,6 +61,23 @@ def counted(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
+def line_words(turns: list[str], complete: bool) -> str:
+    """A proved principal variation in words: whole, the first turns a limit left
+    proved, or none yet.
+
+    >>> line_words(["35", "57"], True), line_words([], False)
+    ('Principal variation: 35 57', 'Principal variation: none proved yet (a limit stopped the solve first)')
+    >>> line_words(["35"], False)
+    'Principal variation (the first turn, proved; not to the end): 35'
+    """
+    if complete:
+        return "Principal variation: " + " ".join(turns)
+    if not turns:
+        return "Principal variation: none proved yet (a limit stopped the solve first)"
+    first = "the first turn" if len(turns) == 1 else f"the first {len(turns)} turns"
+    return f"Principal variation ({first}, proved; not to the end): " + " ".join(turns)
+
+
 def rough(iterations: int, enough: int | None = None) -> str:
     """``, from only N playouts: a rough guess`` for an engine's estimate that rests on
     fewer than ``enough`` iterations (one playout each; default Stars' Zone's
