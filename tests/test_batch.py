@@ -907,6 +907,19 @@ def test_cli_split_solve_stopped_by_a_limit_says_so(client):
     assert _scheduler_state(client) == []
 
 
+def test_cli_deep_solve_says_its_limit_ran_out_as_the_cluster_started(client):
+    """A time limit spent before the first job (the clock starts before the cluster):
+    said, not read as a search stopped after a few milliseconds."""
+    from szsolver.cli import main
+    addr = ["--scheduler", client.scheduler.address]
+    r = CliRunner().invoke(main, ["batch", "deep-solve", "--example", "--time-limit", "0.001",
+                                  *addr])
+    assert r.exit_code == 3, r.output
+    assert "; 0 jobs on " in r.output and "s to start, within the time limit)" in r.output
+    assert "The time limit ran out as the cluster started (" in r.output
+    assert "of 0.001 s): nothing was searched." in r.output
+
+
 def test_cli_batch_annotate_does_a_changed_game_again(client, tmp_path):
     """A game record changed since the run that annotated it is annotated again (its
     result held the old game); an unchanged one is resumed."""

@@ -345,9 +345,11 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json,
     the value unproved. ``tt_size``: each worker's table (None: by depth)."""
     from ..batch.cluster import open_client
     from ..batch.deep import deep_solve
-    deadline = time.time() + time_limit if time_limit else None   # the cluster's start counts
+    started = time.time()
+    deadline = started + time_limit if time_limit else None   # the cluster's start counts
     progress, show = _bar("jobs")
     with open_client(workers, scheduler, threads=True) as client:   # one table for all
+        ready = time.time() - started
         res = deep_solve(client, pos, node_limit=node_limit, progress=progress,
                          deadline=deadline, tt_size=tt_size)
     end_progress(show)
@@ -375,7 +377,12 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json,
         lines.append("Principal variation: " + " ".join(res["pv"]))
     lines.append(f"Root turns: {len(res['tasks'])} ({cut} refuted); {res['task_count']} job"
                  f"{'' if res['task_count'] == 1 else 's'} on {res['workers']} worker"
-                 f"{'' if res['workers'] == 1 else 's'}; {res['nodes']:,} nodes in {res['seconds']:.3f} s")
+                 f"{'' if res['workers'] == 1 else 's'}; {res['nodes']:,} nodes in {res['seconds']:.3f} s"
+                 + (f" (the cluster took {ready:.1f} s to start, within the time limit)"
+                    if time_limit else ""))
+    if time_limit and res["stopped"] == "time limit" and not res["task_count"]:
+        lines.append(f"The time limit ran out as the cluster started ({ready:.1f} s of "
+                     f"{time_limit:g} s): nothing was searched.")
     emit(res, "\n".join(lines), as_json)
     if not res["exact"]:
         sys.exit(3)
