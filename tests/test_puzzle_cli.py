@@ -356,6 +356,16 @@ def test_generate_writes_all_or_nothing(tmp_path):
     assert r.exit_code == 2 and not out.exists()  # the JSON files are taken back too
 
 
+def test_puzzle_solve_reads_standard_input_for_dash():
+    """``-`` is standard input, as for every SOURCE (it was taken for a puzzle ID)."""
+    shown = run("puzzle", "show", "sz-easy-1", "--json")
+    assert shown.exit_code == 0
+    by_id = run("puzzle", "solve", "sz-easy-1", "--json")
+    r = CliRunner().invoke(main, ["puzzle", "solve", "-", "--json"], input=shown.stdout)
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["solutions"] == json.loads(by_id.stdout)["solutions"]
+
+
 def test_generate_stopped_keeps_the_puzzles_it_proved(tmp_path, monkeypatch):
     """Ctrl-C during the third of five puzzles: the two proved are written whole, each
     the puzzle a run of its own seed writes, and the command exits 130."""

@@ -70,7 +70,7 @@ def load_puzzle_source(source: str, show=None):
     if valid and os.path.lexists(source):
         click.echo(f"Note: {source.strip()} is read as a puzzle ID; the file {source} is "
                    f"ignored (give ./{source} to read the file)", err=True)
-    if valid or (not os.path.exists(source) and _id_like(source)):
+    if source != "-" and (valid or (not os.path.exists(source) and _id_like(source))):
         from ..starmaps.generate import puzzle_from_id
         if show:
             show(f"loading {source.strip()} ...")
