@@ -488,6 +488,7 @@ def test_the_next_puzzle_a_solved_page_offers(client):
     ("/api/score", b"\xff\xfe", 400, "not UTF-8"),
     ("/api/score", b"[" * 60000 + b"]" * 60000, 413, "over"),
     ("/api/score", b"[" * 30000 + b"]" * 30000, 400, "nested too deeply"),
+    ("/api/score", b'{"position": "x", "position": "y"}', 400, "the key 'position' twice"),
     ("/api/score", {"position": LATE, "colour": "red"}, 400, "unknown key 'colour'"),
     ("/api/score", {}, 400, "missing key 'position'"),
     ("/api/score", {"position": 44}, 400, "position must be a string"),

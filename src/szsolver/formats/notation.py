@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 from ..errors import ParseError
-from ..inputs import json_int
+from ..inputs import cut, json_int
 from ..rules.base import BLUE, RED, RULE_NAMES, SIDE_NAMES, rule_code
 from ..rules.geometry import STARS_ZONE, Geometry
 from .patterns import pattern_list, pattern_name  # re-exported: one home in formats.patterns
@@ -94,12 +94,18 @@ def json_loads(text, what: str = "JSON"):
     """``json.loads`` for input: ParseError with one line for malformed JSON, for JSON
     nested too deeply to read (``json.loads`` raises RecursionError), for a whole number
     of more than :data:`szsolver.inputs.MAX_DIGITS` digits (:func:`szsolver.inputs.json_int`,
-    the one ``parse_int`` of JSON input) and for bytes that are not UTF-8. A leading UTF-8 byte-order mark is skipped.
+    the one ``parse_int`` of JSON input), for bytes that are not UTF-8 and for an object
+    with a key twice (which of the two was meant?). A leading UTF-8 byte-order mark is
+    skipped.
 
     >>> json_loads("[" * 100000)
     Traceback (most recent call last):
     ...
     szsolver.errors.ParseError: JSON: nested too deeply
+    >>> json_loads('{"position": "a", "position": "b"}')
+    Traceback (most recent call last):
+    ...
+    szsolver.errors.ParseError: malformed JSON: the key 'position' twice in one object
     """
     import json
     if isinstance(text, str) and text.startswith("\ufeff"):
@@ -107,7 +113,7 @@ def json_loads(text, what: str = "JSON"):
     elif isinstance(text, (bytes, bytearray)) and text.startswith(b"\xef\xbb\xbf"):
         text = text[3:]
     try:
-        return json.loads(text, parse_int=json_int)
+        return json.loads(text, parse_int=json_int, object_pairs_hook=_once_each)
     except json.JSONDecodeError as e:
         raise ParseError(f"malformed JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
     except ParseError:              # a number of too many digits (json_int)
@@ -116,6 +122,15 @@ def json_loads(text, what: str = "JSON"):
         raise ParseError(f"{what}: nested too deeply") from None
     except ValueError as e:  # an integer of more than 4300 digits, bytes not UTF-8
         raise ParseError(f"malformed JSON: {str(e).splitlines()[0]}") from None
+
+
+def _once_each(pairs) -> dict:
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise ParseError(f"malformed JSON: the key {cut(k)!r} twice in one object")
+        out[k] = v
+    return out
 
 
 def json_object(data, what: str) -> dict:

@@ -50,7 +50,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import errors, games
-from ..inputs import MAX_DIGITS, is_digits, json_int
+from ..inputs import MAX_DIGITS, is_digits
+from ..formats.notation import json_loads
 from ..formats.record import with_warnings
 from . import analysis as an
 from . import assets, puzzles, tasks
@@ -160,17 +161,13 @@ async def read_json(request: Request, allowed: set, required: set = frozenset())
     if not body.strip():
         raise ApiError(400, "the request needs a JSON object as its body")
     try:
-        data = json.loads(body.decode("utf-8"), parse_int=json_int)
-    except errors.InputError as e:   # a number of too many digits (json_int)
-        raise ApiError(400, str(e)) from None
+        text = body.decode("utf-8")
     except UnicodeDecodeError:
         raise ApiError(400, "the request body is not UTF-8") from None
-    except json.JSONDecodeError as e:
-        raise ApiError(400, f"malformed JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
-    except RecursionError:
-        raise ApiError(400, "the JSON is nested too deeply") from None
-    except ValueError as e:          # anything else json.loads refuses
-        raise ApiError(400, f"malformed JSON: {str(e).splitlines()[0][:80]}") from None
+    try:
+        data = json_loads(text, "the JSON")     # the one reading of JSON input
+    except errors.InputError as e:
+        raise ApiError(400, str(e)[:200]) from None
     if not isinstance(data, dict):
         raise ApiError(400, "the request body must be a JSON object")
     an.require_keys(data, allowed, required)
