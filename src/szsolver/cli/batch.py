@@ -355,7 +355,9 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json,
     end_progress(show)
     cut = sum(t["cut"] for t in res["tasks"])
     if res["exact"]:
-        lines = [f"Position: {res['position']}", f"Value: {res['value']:+d} (Red's side, exact)"]
+        from ..verdict import describe_value
+        lines = [f"Position: {res['position']}",
+                 f"Value: {res['value']:+d} (Red's side, exact): {describe_value(res['value'])}"]
     else:
         lines = [f"Position: {res['position']}",
                  f"Value: not proved ({res['stopped']}); {res['lower']:+d} <= value <= {res['upper']:+d}"]
