@@ -156,3 +156,21 @@ def worker_killer():
         deadline = time.time() + 30
         while len(client.run(os.getpid)) < n and time.time() < deadline:
             time.sleep(0.2)
+
+
+@pytest.fixture
+def ctrl_c_on_call():
+    """``ctrl_c_on_call(real, n)``: ``real`` that raises Ctrl-C (Interrupted) on its
+    ``n``-th call instead, as a person pressing it during that piece of work."""
+    from szsolver import interrupt
+
+    def make(real, n):
+        calls = []
+
+        def wrapped(*a, **k):
+            calls.append(1)
+            if len(calls) == n:
+                raise interrupt.Interrupted()
+            return real(*a, **k)
+        return wrapped
+    return make

@@ -421,20 +421,11 @@ def test_cli_selfplay_writes_records(tmp_path):
     assert r.exit_code == 2 and "at least 1" in r.output
 
 
-def test_cli_selfplay_says_each_game_as_it_ends(tmp_path, monkeypatch):
+def test_cli_selfplay_says_each_game_as_it_ends(tmp_path, monkeypatch, ctrl_c_on_call):
     """Ctrl-C during the third game: the first two games' lines are out already (they
     were printed only at the end, so a stopped run said nothing of its records)."""
-    from szsolver import interrupt
     from szsolver.engine import players
-    played = players.play_game
-    calls = []
-
-    def stopped_on_the_third(*a, **k):
-        calls.append(1)
-        if len(calls) == 3:
-            raise interrupt.Interrupted()
-        return played(*a, **k)
-    monkeypatch.setattr(players, "play_game", stopped_on_the_third)
+    monkeypatch.setattr(players, "play_game", ctrl_c_on_call(players.play_game, 3))
     out = tmp_path / "games"
     r = run("selfplay", "--games", "5", "--time", "0.01", "--out", str(out), "--red", "random",
             "--blue", "random")

@@ -366,19 +366,12 @@ def test_puzzle_solve_reads_standard_input_for_dash():
     assert json.loads(r.stdout)["solutions"] == json.loads(by_id.stdout)["solutions"]
 
 
-def test_generate_stopped_keeps_the_puzzles_it_proved(tmp_path, monkeypatch):
+def test_generate_stopped_keeps_the_puzzles_it_proved(tmp_path, monkeypatch, ctrl_c_on_call):
     """Ctrl-C during the third of five puzzles: the two proved are written whole, each
     the puzzle a run of its own seed writes, and the command exits 130."""
-    from szsolver import interrupt
     from szsolver.starmaps import generate as gen_mod
-    real, calls = gen_mod.generate, []
-
-    def stopped_on_the_third(*a, **k):
-        calls.append(1)
-        if len(calls) == 3:
-            raise interrupt.Interrupted()
-        return real(*a, **k)
-    monkeypatch.setattr(gen_mod, "generate", stopped_on_the_third)
+    real = gen_mod.generate
+    monkeypatch.setattr(gen_mod, "generate", ctrl_c_on_call(real, 3))
     out = tmp_path / "out"
     r = run("puzzle", "generate", "--grade", "easy", "--seed", "s", "--count", "5", "--out", out)
     assert r.exit_code == 130, r.output
