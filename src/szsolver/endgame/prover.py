@@ -272,7 +272,7 @@ class Progress(str):
 
 
 def bounds_text(bound: Bound, nodes: int) -> str:
-    return f"{bound.lo:+d} <= value <= {bound.hi:+d} ({nodes:,} nodes)"
+    return f"{bound.lo:+d} <= value <= {bound.hi:+d} ({nodes:,} node{'' if nodes == 1 else 's'})"
 
 
 def node_counter(s):
