@@ -120,3 +120,29 @@ def test_node_limits_give_proved_bounds_while_the_client_keeps_plies(client, lim
         assert got["value"] == want.value
         assert set(got["best"]) <= {format_turn(t, pos.geometry) for t in want.best}
         assert (got["stopped"] is None) == got["complete"]
+
+
+def test_a_scheduler_with_no_worker_keeps_the_limit_or_says_so(monkeypatch):
+    """No worker alive: jobs wait in the scheduler and never answer. A time limit still
+    ends the solve (each job's deadline cannot: nothing runs it), with the static
+    bounds, which hold the true value; with no time limit, the solve gives up after
+    WORKERLESS_SECONDS and says why (it waited for ever before)."""
+    import time
+    pos = parse_source_text(POSITIONS[3])[0]
+    want = solve(pos).value
+    cluster = distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0",
+                                       silence_logs=50)
+    try:
+        with distributed.Client(cluster) as c:
+            t = time.monotonic()
+            got = deep_solve(c, pos, time_limit=1.0, frontier_turns=2)
+            assert time.monotonic() - t < 30      # it ends (it waited for ever before)
+            assert not got["exact"] and got["stopped"] == "time limit"
+            assert got["lower"] <= want <= got["upper"]
+            assert got["task_count"] == 0 and got["workers"] == 0
+            monkeypatch.setattr(deep, "WORKERLESS_SECONDS", 1.0)
+            with pytest.raises(OSError, match="no Dask worker was alive for 1 s"):
+                deep_solve(c, pos, node_limit=10 ** 6, frontier_turns=2)
+    finally:
+        cluster.close()
+

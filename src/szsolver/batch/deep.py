@@ -98,6 +98,13 @@ IN_FLIGHT_PER_THREAD = 2
 #: seconds between the client's looks at the cluster's workers while it waits for a job
 #: (a worker lost: its jobs are sent again, :meth:`_Deep.watch`)
 WATCH_SECONDS = 0.5
+#: seconds past the deadline the client waits for its jobs to say they stopped (each
+#: job has the deadline too) before it stops them itself: a job with no worker to run
+#: it never says anything
+DEADLINE_GRACE = 2.0
+#: seconds with no worker alive before the solve gives up (a nanny restarts a killed
+#: worker in a few seconds)
+WORKERLESS_SECONDS = 60.0
 
 #: solves a worker remembers as ended (a late job of one answers at once)
 ENDED_KEPT = 256
@@ -538,8 +545,10 @@ class _Deep:
         self.proved_on = {}              # path -> the worker whose table proved it last
         self.by_root = collections.defaultdict(lambda: {"nodes": 0, "seconds": 0.0,
                                                         "cpu": 0.0, "jobs": 0})
-        self.threads = max(1, sum(client.nthreads().values()))
+        self.threads_seen = sum(client.nthreads().values())    # as the solve starts
+        self.threads = max(1, self.threads_seen)
         self.workers = sorted(client.nthreads())
+        self.workerless = None           # since when no worker was alive (monotonic)
         self._orders: dict = {}
 
     def new_id(self) -> int:
@@ -662,13 +671,33 @@ class _Deep:
         its first run, if it ever ends, is ignored)."""
         alive = sorted(self.client.nthreads())
         self.workers = alive
-        if not alive:
-            return                       # none yet (a nanny starts one): the next look
+        if not alive:                    # none yet (a nanny starts one): the next look
+            if self.workerless is None:
+                self.workerless = time.monotonic()
+            elif time.monotonic() - self.workerless >= WORKERLESS_SECONDS:
+                raise OSError(f"no Dask worker was alive for {WORKERLESS_SECONDS:g} s: "
+                              "nothing runs the solve's jobs")
+            return
+        self.workerless = None
         for key, j in list(self.in_flight.items()):
             if j.addr is not None and j.addr not in alive and not j.future.done():
                 del self.in_flight[key]
                 self.client.cancel(j.future)
                 self.send(j)
+
+    def stop_all(self) -> None:
+        """The deadline passed and the jobs in flight have not said so (no worker runs
+        them): each is stopped here, its grant back unspent (what it searched, if it
+        ever runs, is not counted), and the solve ends as its limit says."""
+        self.pool.stop("time limit")
+        jobs = list(self.in_flight.values())
+        self.in_flight.clear()
+        for j in jobs:
+            j.future.cancel()
+            self.pool.back(j.grant, 0)
+            if not j.over:
+                j.done(None)
+        self.flush()
 
     def set_event(self, name: str) -> None:
         from distributed import Event
@@ -694,6 +723,10 @@ class _Deep:
             if time.monotonic() >= look:
                 self.watch()
                 look = time.monotonic() + WATCH_SECONDS
+                if self.pool.deadline is not None and \
+                        time.time() >= self.pool.deadline + DEADLINE_GRACE:
+                    self.stop_all()
+                    return
         fut, r = next(self.ac)
         j = self.in_flight.pop(fut.key, None)
         fut.release()
@@ -949,7 +982,7 @@ def deep_solve(client, position, *, time_limit: float | None = None,
                       "window": (bound.lo if red else bound.hi) if cut else None,
                       "nodes": rec["nodes"], "seconds": round(rec["seconds"], 6),
                       "cpu": round(rec["cpu"], 6), "jobs": rec["jobs"]})
-    out.update(job_nodes=dict(d.by_kind), workers=d.threads, task_count=len(d.task_cpu),
+    out.update(job_nodes=dict(d.by_kind), workers=d.threads_seen, task_count=len(d.task_cpu),
                task_seconds=[round(x, 6) for x in d.task_seconds],
                task_cpu=[round(x, 6) for x in d.task_cpu], tasks=tasks)
     return out

@@ -384,7 +384,9 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json,
                     if time_limit else ""))
     if time_limit and res["stopped"] == "time limit" and not res["task_count"]:
         lines.append(f"The time limit ran out as the cluster started ({ready:.1f} s of "
-                     f"{time_limit:g} s): nothing was searched.")
+                     f"{time_limit:g} s): nothing was searched." if ready >= time_limit else
+                     "No job ended within the time limit: nothing was searched"
+                     + (" (the scheduler had no worker)." if not res["workers"] else "."))
     emit(res, "\n".join(lines), as_json)
     if not res["exact"]:
         sys.exit(3)
