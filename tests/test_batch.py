@@ -162,6 +162,32 @@ def test_another_inputs_results_are_never_dropped(client, tmp_path):
     assert report.computed == [4] and report.skipped == 3
 
 
+def test_a_smaller_limit_keeps_the_earlier_record_that_proved_more(client, tmp_path):
+    """A line done again under other limits keeps the earlier record where it proved
+    more (narrower bounds, or the value): no run throws away a proof; a larger limit
+    that proves more replaces it."""
+    from szsolver.batch.units import solve_kept, solve_settled
+    # 9 turns left (a greedy game's): 200,000 nodes prove more than 1,000
+    deep = "NN/NN..NR/NBBB.NR/NRR.RBB./.BR.N..../RR....../.B.R.../RBBBRR/B. B 2 0 basic"
+
+    def units(node_limit):
+        return [Unit(1, solve_unit, (0, deep, None, node_limit), deep,
+                     {"time_limit": None, "node_limit": node_limit}, solve_settled, solve_kept)]
+    out = tmp_path / "kept.jsonl"
+    run_units(client, units(200_000), JsonLines(str(out), "line"))
+    earlier = _read_jsonl(out)[0]
+    fresh = tmp_path / "fresh.jsonl"
+    run_units(client, units(1000), JsonLines(str(fresh), "line"))
+    looser = _read_jsonl(fresh)[0]
+    assert looser["upper"] - looser["lower"] > earlier["upper"] - earlier["lower"]
+    report = run_units(client, units(1000), JsonLines(str(out), "line"))
+    assert report.again == [1] and report.kept == [1]
+    assert _read_jsonl(out) == [earlier]
+    assert solve_kept(looser, earlier) is earlier and solve_kept(earlier, looser) is earlier
+    assert solve_kept(earlier, {**looser, "exact": True}) is not earlier
+    assert solve_kept({"error": "x"}, looser) is looser
+
+
 def test_a_killed_worker_loses_and_duplicates_nothing(client, tmp_path):
     lines = _late_positions(4, 6)
     out = tmp_path / "killed.jsonl"

@@ -17,7 +17,8 @@ Contracts:
   record (``options``); a record made under other options is done again under this
   run's, unless the unit's ``settled`` says no option changes it (a solve proved
   exact and complete: a larger limit proves nothing more; one a limit stopped is
-  tried again). A torn last line of a JSON-lines file (a run killed mid-write) is
+  tried again; ``keep`` may then keep the earlier record where it proved more). A
+  torn last line of a JSON-lines file (a run killed mid-write) is
   dropped and that unit done again. A JSON-lines file of another input's results
   (:func:`_another_inputs`) is refused before any work, never dropped.
 * When every unit is done, a JSON-lines file is rewritten (atomically) in input order,
@@ -50,6 +51,9 @@ class Unit:
     source: str | None = None
     options: dict | None = None
     settled: Callable[[dict], bool] | None = None
+    #: ``keep(earlier, new)``: the record to write when this unit is done again under
+    #: other options (an earlier record of the same input proved more: it stays)
+    keep: Callable[[dict, dict], dict] | None = None
 
     @property
     def fingerprint(self) -> str | None:
@@ -69,6 +73,8 @@ class RunReport:
                                                    # other options (its record not settled)
     unsettled: list = field(default_factory=list)  # units whose record (this run's or kept) is
                                                    # not settled, errors aside
+    kept: list = field(default_factory=list)       # ... of the again, those whose earlier
+                                                   # record stayed (``Unit.keep``)
 
     @property
     def units_per_second(self) -> float:
@@ -263,6 +269,12 @@ def run_units(client, units: list[Unit], out, *, retries: int = 3, progress=None
                 record = {**record, "source_sha256": u.fingerprint}
             if u.options is not None and isinstance(record, dict):
                 record = {**record, "options": u.options}
+            if u.keep is not None and isinstance(record, dict) and same_input(u) \
+                    and isinstance(done[str(u.key)], dict):
+                chosen = u.keep(done[str(u.key)], record)
+                if chosen is not record:
+                    report.kept.append(u.key)
+                record = chosen
             out.write(u.key, record)
             if u.settled is not None and isinstance(record, dict):
                 final[str(u.key)] = record

@@ -56,6 +56,22 @@ def solve_settled(record: dict) -> bool:
         and "error" not in record
 
 
+def solve_kept(earlier: dict, new: dict) -> dict:
+    """Of two ``batch solve`` records of one position under other limits, both proved
+    facts, the one that proved more: a value proved over bounds, else the narrower
+    bounds (the new one when they tie); an error, either side, gives the new one. A
+    run under a smaller limit never replaces tighter bounds with looser ones."""
+    if "error" in earlier or "error" in new or new.get("exact"):
+        return new
+    if earlier.get("exact"):
+        return earlier
+    try:
+        wider = (new["upper"] - new["lower"]) > (earlier["upper"] - earlier["lower"])
+    except (KeyError, TypeError):
+        return new
+    return earlier if wider else new
+
+
 def puzzle_unit(date: str) -> dict:
     """The daily puzzle of ``date`` (YYYY-MM-DD) as ``puzzle daily --solution --json``
     prints it: the puzzle, its solution, its ID and the date."""

@@ -106,8 +106,10 @@ def _summary(report, path: str) -> str:
     bad = len(report.errors)
     errors = (f", {bad} of them {'an error' if bad == 1 else 'errors'} (the record says why)"
               if bad else "")
-    n = len(report.again)
-    again = (f", {n} of them again (done before under other options)" if n else "")
+    n, kept = len(report.again), len(report.kept)
+    again = (f", {n} of them again (done before under other options"
+             + (f"; {kept} kept the earlier record, which proved more" if kept else "")
+             + ")" if n else "")
     line = (f"{report.total} unit{'' if report.total == 1 else 's'}: {len(report.computed)} "
             f"computed{errors}{again}, {report.skipped} done before; "
             f"{report.units_per_second:.2f} units/s; {path}")
@@ -251,7 +253,7 @@ def solve_cmd(positions_file, out_file, example, time_limit, node_limit, tt_size
     finished file is in input order. A re-run with other limits solves again the lines a
     limit stopped."""
     from ..batch.run import JsonLines, Unit
-    from ..batch.units import solve_settled, solve_unit
+    from ..batch.units import solve_kept, solve_settled, solve_unit
     if example:
         if out_file is not None:
             raise BadInput("with --example give only OUT.jsonl, not POSITIONS_FILE too")
@@ -268,7 +270,7 @@ def solve_cmd(positions_file, out_file, example, time_limit, node_limit, tt_size
     limits = {"time_limit": time_limit, "node_limit": node_limit,
               **({} if tt_size is None else {"tt_size": tt_size})}
     units = [Unit(i + 1, solve_unit, (i, ln.strip(), time_limit, node_limit, tt_size),
-                  ln.strip(), limits, solve_settled)
+                  ln.strip(), limits, solve_settled, solve_kept)
              for i, ln in enumerate(text.splitlines())
              if ln.strip() and not ln.lstrip().startswith("#")]
     report = _run(units, JsonLines(out_file, "line"), workers, scheduler, "positions")
