@@ -17,10 +17,10 @@ Contracts:
   record (``options``); a record made under other options is done again under this
   run's, unless the unit's ``settled`` says no option changes it (a solve proved
   exact and complete: a larger limit proves nothing more; one a limit stopped is
-  tried again; ``keep`` may then keep the earlier record where it proved more). A
-  torn last line of a JSON-lines file (a run killed mid-write) is
-  dropped and that unit done again. A JSON-lines file of another input's results
-  (:func:`_another_inputs`) is refused before any work, never dropped.
+  tried again; ``keep`` may then keep the earlier record where it proved more). A torn
+  last line of a JSON-lines file (a run killed mid-write) is dropped and that unit done
+  again. A JSON-lines file of another input's results (:func:`_another_inputs`) is
+  refused before any work, never dropped.
 * When every unit is done, a JSON-lines file is rewritten (atomically) in input order,
   one record per unit: the finished file is the same whatever the order of arrival,
   the number of workers or the number of runs it took.

@@ -379,9 +379,10 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json,
         lines.append(line_words(res["pv"], False))
     elif res["pv"]:
         lines.append("Principal variation: " + " ".join(res["pv"]))
-    lines.append(f"Root turns: {len(res['tasks'])} ({cut} refuted); {res['task_count']} job"
-                 f"{'' if res['task_count'] == 1 else 's'} on {res['workers']} worker"
-                 f"{'' if res['workers'] == 1 else 's'}; {res['nodes']:,} nodes in {res['seconds']:.3f} s"
+    from ..games.views import counted
+    lines.append(f"Root turns: {len(res['tasks'])} ({cut} refuted); "
+                 f"{counted(res['task_count'], 'job')} on {counted(res['workers'], 'worker')}; "
+                 f"{counted(res['nodes'], 'node')} in {res['seconds']:.3f} s"
                  + (f" (the cluster took {ready:.1f} s to start, within the time limit)"
                     if time_limit else ""))
     if time_limit and res["stopped"] == "time limit" and not res["task_count"]:

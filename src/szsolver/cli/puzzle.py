@@ -157,7 +157,8 @@ def solve_cmd(source, max_solutions, time_limit, workers, as_json, svg_file):
         lines.append(puzzle_text(p, s).rstrip())
     if len(r.solutions) > 2:
         lines.append(f"... and {len(r.solutions) - 2} more (use --json to list them)")
-    lines.append(f"({r.seconds:.2f} s, {r.stats['solves']} CP-SAT solve{'' if r.stats['solves'] == 1 else 's'})")
+    from ..games.views import counted
+    lines.append(f"({r.seconds:.2f} s, {counted(r.stats['solves'], 'CP-SAT solve')})")
     emit(data, "\n".join(lines), as_json)
     sys.exit(SOLVE_EXIT[r.status])
 
