@@ -6,10 +6,9 @@ A bottom-layer module (like :mod:`szsolver.errors`): the standard library only.
 never calls, and pandas was most of a CP-SAT command's start: importing ``cp_model``
 took 0.48-0.62 CPU s plainly and 0.28-0.35 CPU s this way, ``import szsolver``
 included (five runs each, the machine loaded; numpy, which ``cp_model`` needs, is the
-most of what is left). So :func:`cp_model` lets it import
-against a stand-in for pandas, whose names are blank classes while ``cp_model``'s
-import reads them (its type aliases and annotations), then leaves ``sys.modules`` as
-it was. Afterwards the stand-in imports the real pandas the first time ``cp_model``
+most of what is left). So :func:`cp_model` lets it import against a stand-in for
+pandas, whose names are blank classes while ``cp_model``'s import reads them (its type
+aliases and annotations), then leaves ``sys.modules`` as it was. Afterwards the stand-in imports the real pandas the first time ``cp_model``
 itself reaches for it, so its pandas helpers still work (tested), and a program that
 imports pandas gets the real one. If pandas is loaded already, or the import with the
 stand-in fails in any way, ``cp_model`` is imported plainly.

@@ -16,7 +16,8 @@ def map_text(position, pmap: PotentialMap) -> str:
     best = pmap.potential
     head = (f"{side}: potential {best.potential}"
             + ("" if best.proven else f" (not proven; at most {best.upper_bound})")
-            + f", {best.stones_left} stone{'' if best.stones_left == 1 else 's'} to place; each number: the potential if "
+            + f", {best.stones_left} stone{'' if best.stones_left == 1 else 's'} to place; "
+              "each number: the potential if "
               f"{side}'s next stone goes there")
     if not pmap.all_proven:
         head += "\n  (time limit: values marked ~ are lower bounds)"

@@ -377,12 +377,10 @@ def not_removing_an_input(paths, option: str, inputs=()) -> None:
     ``--force`` would remove one of the files the command reads: ``paths`` are the
     earlier outputs it would remove (:func:`remove_earlier`), ``inputs`` as for
     :func:`not_an_input` (a game record named like an earlier replay's picture)."""
-    from ..formats.sources import same_file, stdin_is
     from ..inputs import SHOWN_PATH, cut
     for path in paths:
         for source in inputs:
-            if (source == "-" and stdin_is(path)) or \
-                    (source and source != "-" and same_file(path, source)):
+            if _reads(source, path):
                 raise BadInput(f"--force would remove {cut(path, SHOWN_PATH)}, named as an "
                                f"earlier run's output but read as the input: give {option} "
                                "another folder")
@@ -417,6 +415,15 @@ def input_files(*sources: str | None, example: bool = False) -> list[str]:
     return paths
 
 
+def _reads(source: str | None, path: str) -> bool:
+    """Is ``path`` the file the command reads as ``source`` (``-``: the file on
+    standard input; by device and inode)?"""
+    from ..formats.sources import same_file, stdin_is
+    if source == "-":
+        return stdin_is(path)
+    return bool(source) and same_file(path, source)
+
+
 def not_an_input(path: str | None, option: str, inputs=(), outputs=(),
                  instead: str = "give another file name") -> None:
     """BadInput (one line, exit code 2, checked before any work) when the output
@@ -424,16 +431,17 @@ def not_an_input(path: str | None, option: str, inputs=(), outputs=(),
     SOURCE, PUZZLE... as given, ``-`` the file redirected to standard input; by device
     and inode, so ``./c.szg``, a symbolic link and a hard link count) or as another of its outputs (``outputs``: (option, path)
     pairs): writing it would replace that file. ``instead``: what to do about it."""
-    from ..formats.sources import same_file, stdin_is
+    from ..formats.sources import same_file
     if not path:
         return
     for source in inputs:
-        if source == "-" and stdin_is(path):
+        if not _reads(source, path):
+            continue
+        if source == "-":
             raise BadInput(f"{option} {path} would replace the input, the file on standard "
                            f"input: {instead}")
-        if source and source != "-" and same_file(path, source):
-            shown = source if source == path else f"{source} (the same file)"
-            raise BadInput(f"{option} {path} would replace the input {shown}: {instead}")
+        shown = source if source == path else f"{source} (the same file)"
+        raise BadInput(f"{option} {path} would replace the input {shown}: {instead}")
     import os
     for other, other_path in outputs:
         if other_path and (same_file(path, other_path)
