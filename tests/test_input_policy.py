@@ -368,3 +368,45 @@ def test_an_option_names_its_own_cap():
                       (["--games", "100001"], "100000"), (["--neutrals", "8"], "7")):
         r = CliRunner().invoke(main, ["selfplay", "--out", "never-made", *args])
         assert r.exit_code == 2 and f"at most {cap}," in r.stderr, r.output
+
+
+# --- whitespace and invisible characters --------------------------------------------------
+
+@pytest.mark.parametrize("turn, fix", [("44 n66", "44n66"), ("44n 66", "44n66"),
+                                       ("4 4", "44"), ("4, 4", "4,4"), ("44\u00a0n66", "44n66")])
+def test_a_turn_has_no_space_inside_wherever_it_is_read(turn, fix):
+    # `check POS TURN` reads the turn as a record does: spaces separate turns, so a
+    # space inside one is refused on both ways in, with the text to write instead.
+    line = one_line_error(run("check", START, turn))
+    assert "has no space inside" in line and f"(write {fix})" in line, line
+    record = one_line_error(run("show", f"1. {turn} 64"))
+    assert record.startswith("Error: round 1, "), record
+
+
+
+def test_spaces_around_a_turn_are_no_part_of_it():
+    def answer(turn):
+        return {k: v for k, v in json_of(run("check", LATE, turn, "--json")).items()
+                if k != "seconds"}
+    assert answer(" 15n23\u00a0") == answer("15n23")
+
+
+def test_a_stargazers_turn_has_no_space_inside():
+    line = one_line_error(run("check", "stargazers:12-star:1-2:r=9,30:b=16,23", "17, 20"))
+    assert "(write 17,20)" in line, line
+
+
+@pytest.mark.parametrize("text", ["1. 44n66\u200b 64", "1. 4\u200b4n66 64",
+                                  f"{ROWS} R 5 5\u200b basic", f"{ROWS} R\u00ad 5 5 basic"])
+def test_an_invisible_character_is_named(text):
+    # its quoted form alone ('44n66\u200b') hides what to delete
+    line = one_line_error(run("show", text))
+    assert "(with an invisible U+200B ZERO WIDTH SPACE)" in line or \
+        "(with an invisible U+00AD SOFT HYPHEN)" in line, line
+
+
+def test_any_unicode_whitespace_separates_a_position_string_and_a_record():
+    spaced = json_of(run("show", f"{ROWS}\u3000R\u00a05\t5 basic", "--json"))
+    assert spaced == json_of(run("show", START, "--json"))
+    game = json_of(run("replay", "1.\u00a044n66\u200a64\u20032. 41", "--json"))
+    assert game == json_of(run("replay", "1. 44n66 64 2. 41", "--json"))

@@ -182,6 +182,8 @@ CANONICAL = "1. 44n66 64\n2. 41\n"
     "{before}1.{inside\nover lines}44n66 64 2. 41{after}",
     "1. 44n66 64 ; the rest of the line is a comment 2. 99\n2. 41",
     "1. 44n66 {a comment} 1... 64 2. 41",                # the round number again before Blue
+    "% an escape line\n1. 44n66 64\n%another\r\n2. 41",     # PGN's escape lines
+    "1.\u00a044n66\u00a064\u30002.\t41",                  # any Unicode whitespace separates
 ])
 def test_pgn_habits_read_as_the_canonical_record(text):
     game = parse_game(text, reference.Position)

@@ -11,6 +11,12 @@ reaches ``int()``'s own limit of 4,300 digits.
 **Names** (rules, boards, grades, puzzle IDs, game prefixes) are ASCII and read in
 any case; what is printed back is the canonical lower-case form.
 
+**Whitespace** is any Unicode whitespace (a no-break or an ideographic space as much as
+a space or a tab): it separates the parts of a position string or a record and is
+ignored around a value, never inside one (``44 n66`` is not a turn). An invisible
+character that is no whitespace (a zero-width space, a soft hyphen) is part of the text:
+a message that refuses such text names it, since its quoted form alone hides it.
+
 Every message names the field and the text, cut to :data:`SHOWN` characters (a file
 name to :data:`SHOWN_PATH`).
 
@@ -37,11 +43,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+import unicodedata
 
 from .errors import ParseError
 
-__all__ = ["MAX_DIGITS", "SHOWN", "SHOWN_PATH", "is_digits", "shown", "cut", "number",
-           "json_int", "is_decimal", "name_key", "choice", "iso_date", "date_of_digits"]
+__all__ = ["MAX_DIGITS", "SHOWN", "SHOWN_PATH", "is_digits", "shown", "invisible", "cut",
+           "number", "json_int", "is_decimal", "name_key", "choice", "iso_date",
+           "date_of_digits"]
 
 #: the most digits a number may have (a C ``long long`` holds every 18-digit number)
 MAX_DIGITS = 18
@@ -69,13 +77,29 @@ def shown(value, width: int = SHOWN) -> str:
 
     >>> shown("x" * 100, 5)
     "'xxxxx...' (100 characters)"
+    >>> print(shown("44\u200b"))
+    '44\u200b' (with an invisible U+200B ZERO WIDTH SPACE)
     """
     if not isinstance(value, str):
         r = repr(value)
         return r if len(r) <= width else f"{r[:width]}... ({len(r)} characters)"
+    hidden = invisible(value[:width])
+    note = f" (with an invisible {hidden})" if hidden else ""
     if len(value) <= width:
-        return repr(value)
-    return f"{value[:width] + '...'!r} ({len(value)} characters)"
+        return repr(value) + note
+    return f"{value[:width] + '...'!r} ({len(value)} characters){note}"
+
+
+def invisible(text: str) -> str | None:
+    """The first invisible character in ``text`` that is no whitespace (Unicode's format
+    characters: a zero-width space, a word joiner, a soft hyphen...), by its code and
+    name; None when there is none.
+
+    >>> invisible("4\u200b4"), invisible("44 n66")
+    ('U+200B ZERO WIDTH SPACE', None)
+    """
+    ch = next((ch for ch in text if unicodedata.category(ch) == "Cf"), None)
+    return None if ch is None else f"U+{ord(ch):04X} {unicodedata.name(ch, 'character')}"
 
 
 def cut(text: str, width: int = SHOWN) -> str:

@@ -69,7 +69,9 @@ RECOMMENDED_NEUTRALS = {BASIC: 5, 1: 4}  # rulebook: 5 each under Basic, 4 each 
 EXAMPLE_NAME = "example-2023-07-17.szg"
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
-_TOKEN_RE = re.compile(r'(\[)|([0-9]+)(\.+)|([^\s\[\]{};]+)', re.ASCII)
+#: a word ends at any whitespace, as :func:`_skip_space` reads it (a no-break or an
+#: ideographic space between two turns separates them, as it does in a position string)
+_TOKEN_RE = re.compile(r'(\[)|([0-9]+)(\.+)|([^\s\[\]{};]+)')
 _RESULT_RE = re.compile(rf"([0-9]{{1,{MAX_DIGITS}}})-([0-9]{{1,{MAX_DIGITS}}})", re.ASCII)
 #: a result after the turns, as PGN ends its movetext: final scores, or * (unfinished)
 _RESULT_TOKEN_RE = re.compile(r"[0-9]+-[0-9]+|\*", re.ASCII)
@@ -116,12 +118,16 @@ def tag_line(name: str, value: str) -> str:
 def _skip_space(text: str, pos: int) -> int:
     """The index of the next part of ``text`` at or after ``pos``: whitespace and
     comments (``{...}``, which may span lines, and ``;`` to the end of the line) are
-    skipped. ParseError for a ``{`` never closed."""
+    skipped, and PGN's escape lines (a ``%`` at the start of a line, to its end).
+    ParseError for a ``{`` never closed."""
     n = len(text)
     while pos < n:
         ch = text[pos]
         if ch.isspace():
             pos += 1
+        elif ch == "%" and (pos == 0 or text[pos - 1] in "\r\n"):
+            close = text.find("\n", pos)
+            pos = n if close < 0 else close + 1
         elif ch == "{":
             close = text.find("}", pos + 1)
             if close < 0:
@@ -148,8 +154,8 @@ def read_record(text: str):
       scores ``16-14``, or ``*`` (unfinished);
     - ``("word", line, token)`` for any other word: a turn or a move.
 
-    Comments are skipped: ``{...}`` between any two parts (it may span lines) and
-    ``;`` to the end of its line. ``line`` counts from 1. ParseError names the line of
+    Comments are skipped: ``{...}`` between any two parts (it may span lines),
+    ``;`` to the end of its line, and a line that starts with ``%`` (PGN's escape). ``line`` counts from 1. ParseError names the line of
     anything else (a malformed tag, a stray ``]``, a comment never closed). What the
     tags and words mean is the caller's.
 

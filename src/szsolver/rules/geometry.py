@@ -249,8 +249,10 @@ class Geometry:
     def parse_point(self, text: str) -> int:
         """Inverse of :meth:`coord_text`; accepts '44', '4,4' or '10,3' (ASCII digits)."""
         t = text.strip()
-        parts = [x.strip() for x in t.split(",")] if "," in t else (
-            [t[0], t[1]] if len(t) == 2 else [])
+        if any(ch.isspace() for ch in t):
+            raise ParseError(f"bad point {shown(text)}: a point has no space inside "
+                             f"(write {''.join(t.split())})")
+        parts = t.split(",") if "," in t else ([t[0], t[1]] if len(t) == 2 else [])
         if len(parts) != 2 or not all(is_digits(x) and len(x) <= MAX_DIGITS for x in parts):
             raise ParseError(f"bad point {shown(text)}: expected two digits 0-9 like 44 or "
                              "'row,col'")

@@ -62,8 +62,12 @@ class Turn(tuple):
 
 def parse_turn(text: str) -> Turn:
     """The Turn ``text`` names (``17`` or ``17,23``); ParseError otherwise."""
-    parts = str(text).strip().split(",")
-    if not 1 <= len(parts) <= 2 or not all(is_digits(p.strip()) for p in parts):
+    t = str(text).strip()
+    if any(ch.isspace() for ch in t):
+        raise ParseError(f"bad Stargazers turn {shown(str(text))}: a turn has no space "
+                         f"inside (write {''.join(t.split())})")
+    parts = t.split(",")
+    if not 1 <= len(parts) <= 2 or not all(is_digits(p) for p in parts):
         raise ParseError(f"bad Stargazers turn {shown(str(text))}: a cell index like 17, "
                          "or two like 17,23")
     cells = [number(p, "a Stargazers cell index") for p in parts]
