@@ -677,3 +677,130 @@ def test_the_console_script_and_python_m_are_the_same_command(tmp_path):
         b = subprocess.run([sys.executable, "-m", "szsolver", *args], capture_output=True,
                            text=True, cwd=tmp_path)
         assert (a.returncode, a.stdout, a.stderr) == (b.returncode, b.stdout, b.stderr)
+
+
+# --- Star and Stargazers: a Ctrl-C during a solve prints what it proved ------------------
+
+STAR_EMPTY = ("star:5x6:...../....../......./......../........./........../........./"
+              "......../......./......:B")
+STARGAZERS_DEEP = "stargazers:12-star:1-2:r=9,30:b=16,23"
+
+
+def sigint_on_call(real, n):
+    """``real`` that, on its ``n``-th call, sends this process SIGINT first: Ctrl-C
+    pressed during that piece of work, through the command's own handler."""
+    calls = []
+
+    def wrapped(*a, **k):
+        calls.append(1)
+        if len(calls) == n:
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(*a, **k)
+    return wrapped
+
+
+@pytest.mark.parametrize("game", ["star", "stargazers"])
+def test_a_star_or_stargazers_solve_prints_its_proved_bounds_on_ctrl_c(game, monkeypatch):
+    """As Stars' Zone's solve does: the bounds proved, labelled interrupted, then the one
+    line ``Interrupted.`` and exit 130 (before, only that line)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from szsolver.cli import main
+    if game == "star":
+        from szsolver.star import solver as mod
+        monkeypatch.setattr(mod._Search, "_check", sigint_on_call(mod._Search._check, 3))
+        pos, said = STAR_EMPTY, "Value: not proved (interrupted); "
+    else:
+        from szsolver.stargazers import solver as mod
+        clock = type("clock", (), {"process_time": staticmethod(
+            sigint_on_call(time.process_time, 4))})
+        monkeypatch.setattr(mod, "time", clock)        # looked at every 1,024 nodes
+        pos, said = STARGAZERS_DEEP, "Not proved: interrupted; "
+    r = CliRunner().invoke(main, ["solve", pos, "--node-limit", "1000000000",
+                                  "--time-limit", "1000"])
+    assert r.exit_code == 130 and r.stderr == "Interrupted.\n", (r.exit_code, r.stderr)
+    assert said in r.stdout, r.stdout
+    monkeypatch.undo()
+    if game == "star":
+        monkeypatch.setattr(mod._Search, "_check", sigint_on_call(mod._Search._check, 3))
+    else:
+        monkeypatch.setattr(mod, "time", type("clock", (), {"process_time": staticmethod(
+            sigint_on_call(time.process_time, 4))}))
+    r = CliRunner().invoke(main, ["solve", pos, "--node-limit", "1000000000",
+                                  "--time-limit", "1000", "--json"])
+    assert r.exit_code == 130 and r.stderr == "Interrupted.\n"
+    data = json.loads(r.stdout)
+    assert data["exact"] is False and data["stopped"] == "interrupted"
+    assert data["lower"] <= data["upper"] and 0 < data["nodes"] < 100_000
+
+
+STAR_LATE = ("star:5x6:B.BWW/.BWBB./.WWBW.W/BBBB..W./WBWWBBBWW/BB..BWWB.W/WW.BB.WBW/"
+             "W.BWW.WB/BWBBBWW/BBWWBW:B")
+STARGAZERS_LATE = ("stargazers:12-star:1-2:r=6,7,10,11,13,18,19,21,23,32,35,46,48:"
+                   "b=2,3,4,16,24,25,29,30,31,36,40,42,43,47")
+
+
+class ctrl_c_at:
+    """A progress callback that raises Ctrl-C on its ``n``-th call (the solvers tell it
+    every 1,024 nodes); ``calls`` holds what it was told."""
+
+    def __init__(self, n):
+        self.n, self.calls = n, []
+
+    def __call__(self, *a):
+        self.calls.append(a)
+        if len(self.calls) == self.n:
+            raise KeyboardInterrupt
+
+
+def test_the_star_and_stargazers_solvers_keep_what_they_proved_on_ctrl_c():
+    from szsolver.star import solver as star_solver
+    from szsolver.star.position import parse_position as star_position
+    from szsolver.stargazers import fast
+    from szsolver.stargazers import solver as sg_solver
+    r = star_solver.solve(star_position(STAR_EMPTY), node_limit=10 ** 9, progress=ctrl_c_at(3))
+    assert r.stopped == "interrupted" and not r.exact and r.lower <= r.upper
+    assert r.nodes < 5000
+    s = sg_solver.solve(fast.Position(STARGAZERS_DEEP), node_limit=10 ** 9,
+                        progress=ctrl_c_at(3))
+    assert s.stopped == "interrupted" and not s.exact and s.lower <= s.upper
+    assert s.nodes < 5000
+
+
+@pytest.mark.parametrize("work", ["star best", "star check", "stargazers best",
+                                  "stargazers check"])
+def test_an_engine_or_check_stops_when_its_solver_saw_ctrl_c(work):
+    """The solvers keep what they proved on Ctrl-C; an engine or a check that called one
+    must stop there, not carry on to its tree search as if a limit had stopped it."""
+    from szsolver.star import analysis as star_analysis
+    from szsolver.star.engine import Engine as StarEngine
+    from szsolver.star.position import parse_position as star_position
+    from szsolver.stargazers import analysis as sg_analysis
+    from szsolver.stargazers import fast
+    from szsolver.stargazers.engine import Engine as StargazersEngine
+    progress = ctrl_c_at(3)         # the first call says the solver starts
+    if work == "star best":
+        run = lambda: StarEngine(1.0).analyse(star_position(STAR_LATE), progress)  # noqa: E731
+    elif work == "star check":
+        pos = star_position(STAR_LATE)
+        run = lambda: star_analysis.check(pos, pos.legal_turns()[0],  # noqa: E731
+                                          progress=progress)
+    elif work == "stargazers best":
+        run = lambda: StargazersEngine(1.0).analyse(  # noqa: E731
+            fast.Position(STARGAZERS_LATE), progress)
+    else:
+        pos = fast.Position(STARGAZERS_LATE)
+        run = lambda: sg_analysis.check(pos, str(next(iter(pos.legal_placements()))),  # noqa: E731
+                                        progress=progress)
+    with pytest.raises(interrupt.Interrupted):
+        run()
+    assert [a[0] for a in progress.calls] == ["solver"] * 3    # stopped in the solver
+
+
+def test_raise_if_absorbed_raises_only_for_an_interrupt():
+    with pytest.raises(interrupt.Interrupted):
+        interrupt.raise_if_absorbed("interrupted")
+    interrupt.raise_if_absorbed(None)
+    interrupt.raise_if_absorbed("node limit 5 reached")

@@ -49,7 +49,7 @@ import threading
 import time
 
 __all__ = ["Interrupted", "EXIT_CODE", "MESSAGE", "install", "uninstall", "installed",
-           "requested", "raise_if_interrupted", "armed", "run_blocking", "run_cp_sat", "prepare",
+           "requested", "raise_if_interrupted", "raise_if_absorbed", "armed", "run_blocking", "run_cp_sat", "prepare",
            "stop_on_interrupt", "exit_interrupted", "CpSolver"]
 
 EXIT_CODE = 130
@@ -94,6 +94,14 @@ def requested() -> bool:
 def raise_if_interrupted() -> None:
     """Raise :class:`Interrupted` if Ctrl-C has been pressed."""
     if _requested.is_set():
+        raise Interrupted()
+
+
+def raise_if_absorbed(stopped) -> None:
+    """Raise :class:`Interrupted` if a search says a Ctrl-C stopped it (``stopped``
+    ``"interrupted"``, the solvers' word): the search keeps what it proved for a command
+    that prints it, and a caller with more work to do stops there."""
+    if isinstance(stopped, str) and stopped.startswith("interrupted"):
         raise Interrupted()
 
 

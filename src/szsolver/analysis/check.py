@@ -246,8 +246,7 @@ def solver_facts(pos, time_limit=None, node_limit=None, progress=None, threads=1
         return over_facts(pos)
     r = solve(pos, time_limit=time_limit, node_limit=node_limit, progress=progress,
               threads=threads, tt_size=tt_size)
-    if r.stopped and r.stopped.startswith("interrupted"):
-        raise interrupt.Interrupted()   # the search absorbed Ctrl-C: the judging stops
+    interrupt.raise_if_absorbed(r.stopped)      # the judging stops with the search
     if r.exact and r.best_complete:
         return Facts(r.value, r.value, True, sorted(r.best), r.scores)
     if r.exact:
@@ -265,8 +264,7 @@ def probe_facts(pos, node_limit: int, time_limit=None) -> Facts:
     if pos.is_over():
         return over_facts(pos)
     r = solve(pos, node_limit=node_limit, time_limit=time_limit, pv=False)
-    if r.stopped and r.stopped.startswith("interrupted"):
-        raise interrupt.Interrupted()   # the search absorbed Ctrl-C: the judging stops
+    interrupt.raise_if_absorbed(r.stopped)      # the judging stops with the search
     if r.exact:
         return Facts(r.value, r.value, True, nodes=r.nodes)
     return Facts(r.lower, r.upper, stopped=r.stopped, nodes=r.nodes)

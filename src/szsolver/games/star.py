@@ -147,7 +147,7 @@ def replay(pos, game, o):
 def solve(pos, game, o):
     """The exact value of a late position, its optimal moves, a line of best play and
     (``--all-turns``) every move's value; a limit that stops the search gives proved
-    bounds and exit code 3."""
+    bounds and exit code 3, Ctrl-C the same and 130."""
     from ..star.position import format_move
     from ..star.solver import describe
     with progress_line(o, not o.as_json, lines=True) as show:
@@ -179,13 +179,15 @@ def solve(pos, game, o):
         for mv in res.turns[:o.top]:
             lines.append(f"  {mv.value:+4d}  {format_move(mv.turn, b)}")
     lines.append(f"Nodes: {res.nodes:,} in {res.seconds:.2f} s.")
+    interrupted = res.stopped == "interrupted"     # what was proved printed, no picture
     files = ()
-    if o.svg:
+    if o.svg and not interrupted:
         caption = (f"Value {res.value:+d}: {describe(res.value)}; best "
                    + " ".join(format_move(m, b) for m in res.best[:6])) if res.exact else \
             f"Value between {res.lower:+d} and {res.upper:+d} (not proved)"
         files = ((o.svg, svg(pos, caption=caption)),)
-    return answer(data, "\n".join(lines), game, files, exit_code=0 if res.exact else 3)
+    return answer(data, "\n".join(lines), game, files,
+                  exit_code=130 if interrupted else 0 if res.exact else 3)
 
 
 def best(pos, game, o):

@@ -202,7 +202,8 @@ def _value_words(margin: int, winner: str) -> str:
 
 def solve(pos, game, o):
     """Exact value, best placements, every placement's value (``--all-turns``), a line;
-    a limit that stops the search gives the proved bounds and exit code 3."""
+    a limit that stops the search gives the proved bounds and exit code 3, Ctrl-C 130."""
+    from ..stargazers.solver import INTERRUPTED
     every = bool(o.all_turns or o.top)
     with progress_line(o, not o.as_json, lines=True) as show:
         s = solve_position(pos, all_turns=every, node_limit=o.node_limit,
@@ -215,11 +216,13 @@ def solve(pos, game, o):
             "best": [str(c) for c in s.best], "pv": [str(c) for c in s.pv],
             "nodes": s.nodes, "seconds": round(s.seconds, 3), "unit": "placement",
             "stopped": s.stopped, "complete": s.exact and s.stopped is None}
+    interrupted = s.stopped == INTERRUPTED      # what was proved printed, no picture
     if not s.exact:
         return answer(data, f"Not proved: {s.stopped}; {s.lower:+d} <= margin <= "
-                            f"{s.upper:+d} for {s.side} (to place).", game, exit_code=3)
+                            f"{s.upper:+d} for {s.side} (to place).", game,
+                      exit_code=130 if interrupted else 3)
     files = ()
-    if o.svg:
+    if o.svg and not interrupted:
         labels = {c: str(k + 1) for k, c in enumerate(s.pv[:9])}
         files = ((o.svg, svg(pos, labels=labels)),)
     moves = sorted(s.moves.items(), key=lambda kv: (-kv[1], not s.wins[kv[0]], kv[0]))
@@ -239,7 +242,7 @@ def solve(pos, game, o):
     if s.stopped is not None:
         lines.append(f"Stopped: {s.stopped}.")
     lines.append(f"{s.nodes:,} nodes, {s.seconds:.2f} s.")
-    return answer(data, "\n".join(lines), game, files)
+    return answer(data, "\n".join(lines), game, files, exit_code=130 if interrupted else 0)
 
 
 def best(pos, game, o):

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from ..verdict import (ESTIMATE_MARGIN, VERDICT_COUNTS, bounds_json, classify,
                        judged_bounds, proved_words, turns_listed, verdict_count)
+from .. import interrupt
 from ..errors import IllegalTurnError, InputError
 from ..limits import check_seconds
 from .engine import DEFAULT_SECONDS, SOLVER_NODES_PER_SECOND, Engine, value_bounds
@@ -163,6 +164,7 @@ def check(pos: Position, move: int, *, time_limit: float | None = None,
         if progress is not None:
             progress("solver", 0, work.solver_nodes)
         res = solve(pos, all_turns=True, node_limit=work.solver_nodes, progress=progress)
+        interrupt.raise_if_absorbed(res.stopped)
         before = (res.lower, res.upper)
         if res.exact:
             played = next(m.value for m in res.turns if m.turn == move)

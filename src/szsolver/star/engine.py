@@ -49,6 +49,7 @@ import math
 import time
 from dataclasses import dataclass, field
 
+from .. import interrupt
 from ..errors import InputError
 from ..limits import Budget, check_seconds, fixed_work
 from ..rules.seeds import playout_rng_v1
@@ -203,6 +204,7 @@ class Engine:
             if progress is not None:
                 progress("solver", 0, plan.solver_nodes)
             res = solve(pos, node_limit=plan.solver_nodes, progress=progress)
+            interrupt.raise_if_absorbed(res.stopped)
             if res.exact and res.best_complete:
                 return EngineResult(position_string(pos), res.best[0], res.value, True,
                                     "solver", res.value, res.value, list(res.best),

@@ -12,7 +12,9 @@ Contracts
   already has, and the most it could still reach). A limit never raises: ``stopped``
   says what stopped the search (None when nothing did); when it struck after the value
   was proved, the answer stays exact and ``best`` and ``pv`` hold what was proved by
-  then (``complete`` is False).
+  then (``complete`` is False). A Ctrl-C during the search stops it the same way
+  (``stopped == "interrupted"``, the Stars' Zone solver's word), so the command can
+  print what was proved before it ends as interrupted.
 * Deterministic: node limits never depend on the clock.
 
 How the game's structure makes it fast
@@ -354,8 +356,8 @@ def solve(pos: Position, *, all_turns: bool = False, node_limit: int | None = No
         res.best_complete = True
         res.pv = _line(search, pos, res.value)
         res.pv_complete = True
-    except _Stop as stop:
-        res.stopped = stop.reason
+    except (_Stop, KeyboardInterrupt) as stop:
+        res.stopped = stop.reason if isinstance(stop, _Stop) else "interrupted"
         if res.exact is False:
             res.value = None
     res.nodes = search.nodes

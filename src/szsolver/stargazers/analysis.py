@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..verdict import ESTIMATE_MARGIN, bounds_json, classify, judged_bounds, proved_words
+from .. import interrupt
 from ..errors import IllegalTurnError
 from ..limits import check_seconds
 from .base import RED, SIDE_NAMES
@@ -69,6 +70,7 @@ def _proved(position, node_limit, time_limit, progress=None, turn_length: int = 
         progress("solver", 0, node_limit)
     s = solve(position, all_turns=False, node_limit=node_limit, time_limit=time_limit,
               progress=progress, turn_length=turn_length)
+    interrupt.raise_if_absorbed(s.stopped)
     if not s.exact:
         return None, s, s.nodes
     red_margin = s.margin if s.side == "red" else -s.margin

@@ -40,6 +40,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from .. import interrupt
 from ..errors import InputError
 from ..limits import Budget, check_seconds, fixed_work
 from ..rules.bits import popcount
@@ -219,6 +220,7 @@ class Engine:
             if progress is not None:
                 progress("solver", 0, nodes)
             s = solve(position, all_turns=False, node_limit=nodes, progress=progress)
+            interrupt.raise_if_absorbed(s.stopped)
             if s.exact and s.best:
                 move = s.pv[0] if s.pv else s.best[0]       # the search's own choice
                 return EngineResult(move=move, method="solver", value=s.margin,

@@ -33,6 +33,9 @@ from dataclasses import dataclass, field
 from ..errors import UnsupportedError
 from ..limits import check_count, check_seconds
 from ..rules.bits import popcount
+# at the top, not in the function: after a Ctrl-C the bounds are still given, and
+# szsolver.interrupt refuses every import from then on
+from .assured import status
 from .base import BLUE, RED, SIDE_NAMES, side_of_placement
 from .fast import inspired_mask, legal_mask
 
@@ -226,6 +229,9 @@ class _Search:
         return out
 
 
+#: ``stopped`` after a Ctrl-C during the search (the Stars' Zone solver's word): the
+#: answer holds what was proved by then, and the command ends as interrupted
+INTERRUPTED = "interrupted"
 #: positions with more empty playable cells need a node or time limit: 16 take about
 #: 15 CPU s and each more cell about three times the work (docs/stargazers.md; 18 took
 #: 101 CPU s with every placement's value)
@@ -260,14 +266,14 @@ def solve(position, *, all_turns: bool = True, node_limit: int | None = None,
     stopped = None
     try:
         root = s.value(red, blue, -_INF, _INF)
-    except SearchLimit:
+    except (SearchLimit, KeyboardInterrupt) as stop:
         lower, upper = _margin_bounds(position)
         return SolveResult(margin=None, winner=None, best=[], moves={}, pv=[], nodes=s.nodes,
                         seconds=time.process_time() - start, side=SIDE_NAMES[side],
                         lower=lower, upper=upper,
-                        stopped=f"the Stargazers solver reached its limit of "
-                                f"{_limit_text(s, node_limit, time_limit)} before proving "
-                                "the value")
+                        stopped=INTERRUPTED if isinstance(stop, KeyboardInterrupt) else
+                        f"the Stargazers solver reached its limit of "
+                        f"{_limit_text(s, node_limit, time_limit)} before proving the value")
     moves = {}
     best_c = s.tt[(red, blue)][2]
     if best_c is not None:          # at the root, on the full window: a best placement
@@ -292,6 +298,8 @@ def solve(position, *, all_turns: bool = True, node_limit: int | None = None,
         stopped = (f"the Stargazers solver reached its limit of "
                    f"{_limit_text(s, node_limit, time_limit)} after proving the value, "
                    + ("before every placement's" if all_turns else "before every best turn"))
+    except KeyboardInterrupt:
+        stopped = INTERRUPTED
     best = sorted(c for c, v in moves.items() if v == root)
     if not pairs:
         turns = {(c,) for c in best}
@@ -301,9 +309,11 @@ def solve(position, *, all_turns: bool = True, node_limit: int | None = None,
     root_margin = sign * _margin(root)
     winner = SIDE_NAMES[RED] if root > 0 else SIDE_NAMES[BLUE]
     try:
-        line = s.line(red, blue)
+        line = [] if stopped == INTERRUPTED else s.line(red, blue)
     except SearchLimit:
         line = []
+    except KeyboardInterrupt:
+        line, stopped = [], INTERRUPTED
     return SolveResult(margin=root_margin, winner=winner, best=best,
                     moves={c: sign * _margin(v) for c, v in sorted(moves.items())},
                     pv=line, nodes=s.nodes, seconds=time.process_time() - start,
@@ -315,7 +325,6 @@ def solve(position, *, all_turns: bool = True, node_limit: int | None = None,
 def _margin_bounds(position) -> tuple[int, int]:
     """The margin's proved bounds for the side to move: each side's final score lies
     between its assured score and its potential."""
-    from .assured import status
     st = status(position)
     own, other = (RED, BLUE) if position.side == RED else (BLUE, RED)
     return (st.assured[own] - st.potential[other], st.potential[own] - st.assured[other])
