@@ -30,7 +30,7 @@ def tail_game(turns_left):
 
 @pytest.fixture(scope="module")
 def ann():
-    return annotate(tail_game(10), time_per_turn=0.05, exact_turns=4)
+    return annotate(tail_game(10), engine_seconds=0.05, exact_turns=4)
 
 
 def brute(pos):
@@ -78,16 +78,17 @@ def test_estimates_lie_inside_proved_bounds(ann):
             assert r.lower[key] <= v <= r.upper[key]
 
 
-@pytest.mark.parametrize("cap,limit", [(2.0, 0.05), (0.03, 0.03)])
-def test_each_position_gets_cpsat_bounds_once_within_the_budget(monkeypatch, cap, limit):
+@pytest.mark.parametrize("time_per_turn", [None, 1.0, 0.05])
+def test_each_position_gets_cpsat_bounds_once_within_the_budget(monkeypatch, time_per_turn):
     """A position is shared by the turn before and the turn after it: its CP-SAT
-    bounds are computed once, each call limited to the time per turn (at most
-    ``CPSAT_TIME``) as CP-SAT work and not wall time (reproducible), and the
-    estimates stay inside the bounds they gave."""
-    from szsolver.analysis import annotate as annotate_module
+    bounds are computed once, each call limited as CP-SAT work and not wall time
+    (reproducible): without a time per turn to ``CPSAT_TIME``, as ``check`` without a
+    limit; with one, as ``check``'s plan for that limit, which leaves them out where
+    it cannot afford them. The estimates stay inside the bounds they gave."""
+    from szsolver.analysis import check as check_module
     from szsolver.bounds.model import WORK_PER_SECOND
     from szsolver.bounds import value
-    monkeypatch.setattr(annotate_module, "CPSAT_TIME", cap)
+    monkeypatch.setattr(check_module, "BOUNDS_MOST", 1.0)   # 1 s affords them, 0.05 not
     calls = []
     real = value.score_bounds
 
@@ -95,11 +96,19 @@ def test_each_position_gets_cpsat_bounds_once_within_the_budget(monkeypatch, cap
         calls.append((position_string(pos), time_limit, work_limit))
         return real(pos, time_limit, work_limit)
     monkeypatch.setattr(value, "score_bounds", spy)
-    ann = annotate(GameRecord({"Rule": "basic"}, ["44n66", "64", "41"]), time_per_turn=0.05,
-                   exact_turns=4)
-    assert len(calls) == 4                                  # the start and three positions
-    assert len({pos for pos, _, _ in calls}) == 4
-    assert all((t, w) == (None, pytest.approx(limit * WORK_PER_SECOND)) for _, t, w in calls)
+    if time_per_turn is None:
+        from szsolver.analysis import annotate as annotate_module
+        monkeypatch.setattr(annotate_module, "CPSAT_TIME", 0.03)
+    ann = annotate(GameRecord({"Rule": "basic"}, ["44n66", "64", "41"]),
+                   time_per_turn=time_per_turn, engine_seconds=0.05, exact_turns=4)
+    if time_per_turn == 0.05:
+        assert calls == [] and all(r.score_bounds is None for r in ann.turns)
+    else:
+        work = 0.03 * WORK_PER_SECOND if time_per_turn is None else \
+            check_module.plan(time_per_turn).bounds_work
+        assert len(calls) == 4                              # the start and three positions
+        assert len({pos for pos, _, _ in calls}) == 4
+        assert all((t, w) == (None, pytest.approx(work)) for _, t, w in calls)
     for r in ann.turns:
         for key in ("value_before", "played_value"):
             assert r.lower[key] <= getattr(r, key) <= r.upper[key]
@@ -258,7 +267,7 @@ def test_threads_give_the_same_judgements(ann, monkeypatch):
             seen.append(kw.get("threads"))
         return real(pos, **kw)
     monkeypatch.setattr(solver, "solve", spy)
-    two = annotate(tail_game(10), time_per_turn=0.05, exact_turns=4, threads=2)
+    two = annotate(tail_game(10), engine_seconds=0.05, exact_turns=4, threads=2)
     assert seen and set(seen) == {2}
     for a, b in zip(ann.turns, two.turns):
         assert (a.exact, a.value_before, a.played_value, a.verdict, a.loss) == \
@@ -368,7 +377,7 @@ def test_rows_beyond_the_horizon_are_check_s_judgements():
     so its row is what ``check`` says of that turn."""
     from szsolver.analysis.check import check
     game = tail_game(6)
-    res = annotate(game, time_per_turn=0.05, exact_turns=4, cpsat=False)
+    res = annotate(game, engine_seconds=0.05, exact_turns=4, cpsat=False)
     pos = game.start.copy()
     for k, turn in enumerate(game.turns[:2]):
         row = res.turns[k].to_json()
@@ -380,34 +389,31 @@ def test_rows_beyond_the_horizon_are_check_s_judgements():
     assert res.turns[0].played_exact and not res.turns[0].exact     # probed and proved
 
 
-def test_beyond_the_horizon_with_the_supplies_spent_the_proved_part_goes_on():
-    """Uniformly random play spends the neutrals early: the positions 9-11 turns from
-    the end are usually proved in a moment (``check.within_reach``), so the proved part
-    of such a game starts before the horizon, and its values there are those of solves
-    of each position on its own."""
-    from szsolver import Position
-    from szsolver.analysis.check import within_reach
-    from szsolver.rules.playout import seeded_rng
-    rng = seeded_rng("annotate beyond", 0)
-    pos = Position(red_neutrals=5, blue_neutrals=5)
-    while pos.turns_left > 11:
-        pos.play(rng.choice(list(pos.legal_turns())))
-    start, turns = pos.copy(), []
-    while not pos.is_over():
-        t = rng.choice(list(pos.legal_turns()))
-        turns.append(t)
-        pos.play(t)
-    game = GameRecord({"Position": position_string(start)}, turns)
-    reached = [within_reach(p, 8, None) for p in [game.start] + game.positions[:-1]]
-    first = reached.index(True)
-    assert first < 3                       # at least one position beyond 8 turns left
-    res = annotate(game, time_per_turn=0.05, exact_turns=8, cpsat=False)
-    assert res.proved_from is not None and res.proved_from <= turn_number(game, first)
-    p = game.start.copy()
-    for k, turn in enumerate(game.turns):
-        if k >= first:
-            row = res.turns[k]
-            assert row.exact
-            alone = solve(p, pv=False, node_limit=50_000_000)
-            assert alone.exact and row.value_before == alone.value, k
-        p.play(turn)
+@pytest.mark.parametrize("rule", ["basic", "advanced"])
+def test_a_time_per_turn_judges_each_turn_as_check_with_that_time_limit(rule):
+    """``annotate --time-per-turn S`` plans each estimated turn's work (bounds, probes,
+    engine) as ``check --time-limit S`` does, so each turn takes about S seconds and its
+    row is what that check says, the root's "is any turn better?" test included (one
+    turn beyond the horizon, the played value proved). The check's limit is also a
+    deadline, a safety net on a machine slower than the cost models (annotate's turns
+    are fixed work only): a turn it cut short is not compared."""
+    from szsolver.analysis.check import check
+    game = tail_game(6)
+    if rule == "advanced":
+        game = game.with_rule(1)
+    res = annotate(game, time_per_turn=0.6, exact_turns=4)
+    pos = game.start.copy()
+    compared = 0
+    for k, turn in enumerate(game.turns[:2]):            # 6 and 5 turns left: estimated
+        row = res.turns[k].to_json()
+        alone = check(pos, turn, time_limit=0.6, exact_turns=4)
+        pos.play(turn)
+        if alone.engine_stopped or any("time limit" in n for n in alone.notes):
+            continue
+        alone = alone.to_json()
+        for d in (row, alone):
+            del d["seconds"]
+        assert row == alone, (k, row, alone)
+        compared += 1
+    assert compared, "every check was cut short by its deadline"
+    assert res.settings["time_per_turn"] == 0.6 and res.turns[0].method == "engine"

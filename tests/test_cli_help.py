@@ -98,12 +98,15 @@ def test_every_example_works(tmp_path, monkeypatch):
 def test_annotates_defaults_in_its_help_are_each_games_own():
     """annotate serves the three games: its help gives each game's default budget per
     estimated turn and each one's limit per exact solve, as the code has them."""
-    from szsolver.analysis.annotate import SOLVER_TIME, TIME_PER_TURN
+    from szsolver.analysis.annotate import SOLVER_TIME
+    from szsolver.analysis.check import CPSAT_TIME, ENGINE_SECONDS
     from szsolver.star.engine import DEFAULT_SECONDS as STAR_SECONDS
     from szsolver.stargazers.analysis import ENGINE_SECONDS as STARGAZERS_SECONDS
     text = " ".join(_help(("szsolver", "annotate")).split())
-    assert f"default {TIME_PER_TURN:g} for Stars' Zone, {STAR_SECONDS:g} for Star and " \
-           "Stargazers" in text and STAR_SECONDS == STARGAZERS_SECONDS
+    assert f"default: as check without a limit ({ENGINE_SECONDS:g} s of engine, each CP-SAT " \
+           f"bound {CPSAT_TIME:g} s of work)" in text
+    assert f"Star and Stargazers: the engine's (default {STAR_SECONDS:g})" in text
+    assert STAR_SECONDS == STARGAZERS_SECONDS
     assert f"Stars' Zone: default {SOLVER_TIME:g}; Stargazers: default a fixed number of " \
            "nodes" in text
 

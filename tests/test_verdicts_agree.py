@@ -122,7 +122,7 @@ def test_stars_zone_engine_turn_is_optimal_and_check_agrees_with_annotate():
     # 0.03 s: 4,000-8,000 iterations a turn at 9 to 6 turns left (the budget's rates)
     game = sz_tail(9)
     settings = dict(exact_turns=5, cpsat=False)
-    ann = sz_annotate.annotate(game, time_per_turn=0.03, **settings)
+    ann = sz_annotate.annotate(game, engine_seconds=0.03, **settings)
     estimated = 0
     for i, t in enumerate(game.turns):
         pos = game.position_before(i)
@@ -142,10 +142,11 @@ def test_stars_zone_check_and_annotate_default_to_one_budget():
     engine the same budget and the CP-SAT bounds the same work, so they agree."""
     import inspect
     from szsolver.analysis.check import CPSAT_TIME
-    check_default = inspect.signature(sz_check).parameters["engine_seconds"].default
-    annotate_default = inspect.signature(sz_annotate.annotate).parameters["time_per_turn"].default
-    assert check_default == annotate_default
-    assert min(CPSAT_TIME, annotate_default) == CPSAT_TIME   # annotate's CP-SAT work is check's
+    check_params = inspect.signature(sz_check).parameters
+    annotate_params = inspect.signature(sz_annotate.annotate).parameters
+    assert check_params["engine_seconds"].default == annotate_params["engine_seconds"].default
+    # no time per turn: as check without a time limit (its CP-SAT work is CPSAT_TIME)
+    assert check_params["time_limit"].default is annotate_params["time_per_turn"].default is None
 
 
 def test_star_a_move_the_engine_ranks_second_is_no_mistake():

@@ -43,10 +43,10 @@ from ..limits import check_count, check_seconds
 from ..rules.base import SIDE_NAMES
 from ..verdict import VERDICT_COUNTS
 from .check import (CPSAT_TIME, ENGINE_SECONDS, EXACT_TURNS, MIN_EXACT_TURNS, PROBE_SHARE,
-                    Facts, beyond_horizon, bound_facts, judge, over_facts, probe,
-                    probe_nodes, probe_played, refine, solver_facts, within_reach)
+                    REFINE_SHARE, Facts, beyond_horizon, better_than_played, bound_facts,
+                    judge, over_facts, plan, probe, probe_nodes, probe_played, refine,
+                    solver_facts, within_reach)
 
-TIME_PER_TURN = ENGINE_SECONDS   # default engine budget per estimated turn, as check's
 SOLVER_TIME = 60.0           # default limit per exact solve (seconds)
 
 
@@ -83,10 +83,17 @@ def turn_number(game, i: int) -> int:
     return game.start.ply + i + 1
 
 
-def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = EXACT_TURNS,
+def annotate(game, *, time_per_turn: float | None = None, exact_turns: int = EXACT_TURNS,
              solver_time: float | None = SOLVER_TIME, cpsat: bool = True, engine=None,
-             progress=None, threads: int = 1) -> Annotation:
+             progress=None, threads: int = 1,
+             engine_seconds: float = ENGINE_SECONDS) -> Annotation:
     """Judge every turn of ``game`` (a :class:`szsolver.formats.record.GameRecord`).
+
+    ``time_per_turn``: each estimated turn's whole judgement (its bounds, probes and
+    estimate) is the fixed work ``check``'s time limit plans (:func:`check.plan`), so
+    that it takes about that many seconds and judges the turn as ``check --time-limit``
+    does. None: as ``check`` without a limit (the engine ``engine_seconds``, each
+    CP-SAT bound ``CPSAT_TIME`` of work, the probes ``PROBE_SHARE`` times the engine's).
 
     ``progress``: optional callable(done, total, text) before each step, ``done`` the
     turns judged so far (the last turns are proved first), ``total`` the game's turns,
@@ -97,8 +104,9 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     is fixed work only there.
     """
     from ..rules.backends import to_core
-    from ..engine.search import Engine, solver_nodes_for
-    check_seconds(time_per_turn, "the time per turn", none_ok=False)
+    from ..engine.search import MIN_ITERATIONS, Engine, solver_nodes_for
+    check_seconds(time_per_turn, "the time per turn")
+    check_seconds(engine_seconds, "the engine's time", none_ok=False)
     check_seconds(solver_time, "the solver's time")
     check_count(threads, "the threads", minimum=1)
     if isinstance(exact_turns, bool) or not isinstance(exact_turns, int) or exact_turns < 0:
@@ -107,11 +115,9 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
     if not game.turns:
         raise InputError("the game has no turns to judge")
     start, cpu_start = time.perf_counter(), time.process_time()
-    eng = engine or Engine(time_per_turn)
-    # A small budget per turn asks for a quick run: the CP-SAT bounds (four calls per
-    # position, each position once) get no more time each than a turn's estimate.
-    # Work, not wall time: the same game gives the same bounds under any load.
-    cpsat_work = work_for(min(CPSAT_TIME, time_per_turn))
+    eng = engine or Engine(engine_seconds)
+    if engine is not None:
+        engine_seconds = engine.seconds
     cores = [to_core(game.start)] + [to_core(p) for p in game.positions]
     n = len(game.turns)
     facts: list[Facts | None] = [None] * (n + 1)
@@ -151,24 +157,44 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
         if need_estimate:
             if progress:
                 progress(done, n, f"estimating turn {turn_number(game, i)}")
-            before = bound_facts(cores[i], before, cpsat=cpsat, work_limit=cpsat_work)
-            after = bound_facts(cores[i + 1], after, cpsat=cpsat, work_limit=cpsat_work)
-            facts[i], facts[i + 1] = before, after
             probing = beyond_horizon(cores[i], exact_turns)
-            nodes = probe_nodes(cores[i], time_per_turn * PROBE_SHARE) if probing else 0
+            # check's work, without a limit or planned from the time per turn (the
+            # same for every turn: a position's bounds serve the turns on both sides).
+            # Fixed work only, no deadline: a game gives one annotation (the web's
+            # stream and its plain answer alike) on a machine of any speed.
+            work = None if time_per_turn is None else plan(time_per_turn, cpsat, probing)
+            bounds_work = work_for(CPSAT_TIME) if work is None else work.bounds_work
+            with_cpsat = cpsat and bounds_work is not None
+            before = bound_facts(cores[i], before, cpsat=with_cpsat, work_limit=bounds_work)
+            after = bound_facts(cores[i + 1], after, cpsat=with_cpsat, work_limit=bounds_work)
+            facts[i], facts[i + 1] = before, after
+            nodes = probe_nodes(cores[i], engine_seconds * PROBE_SHARE if work is None
+                                else work.solver_seconds) if probing else 0
             if probing and not after.exact and cores[i + 1].turns_left > exact_turns:
                 # as check probes (the same pool): kept to this turn's judgement
                 f, nodes = probe_played(cores[i + 1], nodes)
                 after = f if f.exact else Facts(
                     max(after.lower, f.lower), min(after.upper, f.upper),
                     score_bounds=after.score_bounds, stopped=f.stopped)
-            if cores[i].turns_left > MIN_EXACT_TURNS:     # else a stopped solve: bounds only
-                estimate = eng.judge(cores[i], turn, time_per_turn)
+            if probing and after.exact and cores[i].turns_left - 1 == exact_turns and nodes:
+                # as check asks: is any turn better than the played one? (the pool first)
+                r, used = better_than_played(cores[i], after, nodes)
+                nodes = max(nodes - used, 0)
+                before = Facts(max(before.lower, r.lower), min(before.upper, r.upper),
+                               score_bounds=before.score_bounds)
+                facts[i] = before
+            seconds = engine_seconds if work is None else work.engine_seconds
+            if cores[i].turns_left > MIN_EXACT_TURNS and (   # else bounds only, as check
+                    work is None or eng.iterations_for(cores[i], seconds) > MIN_ITERATIONS):
+                estimate = eng.judge(cores[i], turn, seconds)
+                limit = solver_time if work is None else None
+                refine_nodes = None if work is None else \
+                    solver_nodes_for(cores[i], work.solver_seconds * REFINE_SHARE)
                 if probing:
-                    estimate = probe(cores[i], turn, estimate, nodes, exact_turns,
-                                     solver_time, threads=threads)
+                    estimate = probe(cores[i], turn, estimate, nodes, exact_turns, limit,
+                                     threads=threads, refine_nodes=refine_nodes)
                 elif estimate["best"] != turn and not before.exact:
-                    estimate = refine(cores[i], estimate, exact_turns, solver_time,
+                    estimate = refine(cores[i], estimate, exact_turns, limit, refine_nodes,
                                       threads=threads)
             done += 1
         results.append(judge(cores[i], turn, before, after, estimate))
@@ -191,7 +217,8 @@ def annotate(game, *, time_per_turn: float = TIME_PER_TURN, exact_turns: int = E
                        "upper": None if f is None else f.upper,
                        "position": position_string(cores[i]), **board_json(game.geometry)})
     ann = Annotation(game, results, [turn_number(game, i) for i in range(n)], values,
-                     proved_from, {"time_per_turn": time_per_turn, "exact_turns": exact_turns,
+                     proved_from, {"time_per_turn": time_per_turn, "engine_seconds": engine_seconds,
+                                   "exact_turns": exact_turns,
                                    "solver_time": solver_time, "cpsat": cpsat},
                      seconds=time.perf_counter() - start,
                      cpu_seconds=time.process_time() - cpu_start)

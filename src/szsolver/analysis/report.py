@@ -271,6 +271,13 @@ def _summary_table(ann) -> str:
     return "\n".join(rows)
 
 
+
+def _budget_words(settings: dict) -> str:
+    """An annotation's budget per estimated turn, in words (the page's subtitle)."""
+    if settings.get("time_per_turn") is not None:
+        return f"about {settings['time_per_turn']:g} s per turn, bounds and probes included"
+    return f"{settings.get('engine_seconds', 2):g} s of search per turn"
+
 def annotation_html(ann, title: str | None = None) -> str:
     """The page (a string) for an :class:`~szsolver.analysis.annotate.Annotation`."""
     g = ann.game
@@ -291,7 +298,7 @@ def annotation_html(ann, title: str | None = None) -> str:
         f"<h1>{escape(title)}</h1>",
         f"<p class='sub'>{['Basic', 'Advanced'][g.rule]} rule, neutrals {g.neutrals[0]}+"
         f"{g.neutrals[1]}. Final score {r}-{b}. {escape(proved)}; earlier turns estimated by "
-        f"the engine ({s['time_per_turn']:g} s budget per turn).</p>",
+        f"the engine ({_budget_words(s)}).</p>",
         "<div class='wrap'><div>",
         "<div class='board'>", *_boards(ann), "</div>",
         "<div class='controls'><button id='first' title='start'>&laquo;</button>"

@@ -186,10 +186,11 @@ EXACT_TURNS_HELP = ("Prove the turns with at most N turns left (0 to 8, default 
 @click.argument("source", required=False)
 @click.option("--example", is_flag=True, help="Annotate the bundled rulebook example game.")
 @click.option("--time-per-turn", type=SECONDS, default=None, metavar="S",
-              help="Engine budget per estimated turn (default 2 for Stars' Zone, 1 for "
-                   "Star and Stargazers; fixed iterations); under Stars' Zone each CP-SAT "
-                   "bound of a position gets at most S seconds too, as CP-SAT work (the "
-                   "same bounds on every run).")
+              help="Budget per estimated turn, as fixed work (the same answer on every "
+                   "run). Stars' Zone: the turn's whole judgement, planned as check "
+                   "--time-limit S plans it (bounds, probes and engine: about S seconds a "
+                   "turn); default: as check without a limit (2 s of engine, each CP-SAT "
+                   "bound 2 s of work). Star and Stargazers: the engine's (default 1).")
 @click.option("--exact-turns", type=WholeRange(0, beyond=True), default=None, metavar="N",
               help=EXACT_TURNS_HELP)
 @click.option("--solver-time", type=SECONDS, default=None, metavar="S",

@@ -91,8 +91,7 @@ def check_turn(pos, turn, *, time_limit: float | None = None, progress=None):
 
 
 def annotate_game(game, *, exact_turns: int | None = None, **options):
-    from ..analysis.annotate import EXACT_TURNS, SOLVER_TIME, TIME_PER_TURN, annotate
-    options.setdefault("time_per_turn", TIME_PER_TURN)
+    from ..analysis.annotate import EXACT_TURNS, SOLVER_TIME, annotate
     options.setdefault("solver_time", SOLVER_TIME)
     return annotate(game, exact_turns=EXACT_TURNS if exact_turns is None else exact_turns,
                     **options)

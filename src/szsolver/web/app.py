@@ -565,9 +565,10 @@ async def api_potential(request: Request):
     return JSONResponse(with_warnings(out, game))
 
 
-# A whole game is judged in about 10-20 s on a 2-core machine: a small engine budget per
-# estimated turn, the last turns proved, no CP-SAT bounds (they took most of a minute).
-ANNOTATE_TIME_PER_TURN = 0.2
+# A whole game is judged in about 10-20 s on a 2-core machine: a small budget per
+# estimated turn (0.4 s planned as check --time-limit plans it: 0.2 s of engine beyond
+# the probes' turns), the last turns proved, no CP-SAT bounds (they took most of a minute).
+ANNOTATE_TIME_PER_TURN = 0.4
 ANNOTATE_MAX_TIME_PER_TURN = 1.0
 ANNOTATE_EXACT_TURNS = 6
 ANNOTATE_SOLVER_TIME = 5.0
@@ -701,7 +702,8 @@ ENDPOINTS = [
      'solve), "svg"?: true for the heat map}',
      "the JSON of `szsolver potential --map --side SIDE --json`, plus \"svg\""),
     ("POST", "/api/annotate", api_annotate, "Judge every turn of a game (any game).",
-     '{"source" | "game" | "example" as for /api/game, "time_per_turn"? (engine seconds, '
+     '{"source" | "game" | "example" as for /api/game, "time_per_turn"? (seconds a '
+     f'turn, bounds and probes included: each turn as /api/check with that time_limit; '
      f'at most {ANNOTATE_MAX_TIME_PER_TURN:g})}}',
      f"the JSON of `szsolver annotate --json` (the last {ANNOTATE_EXACT_TURNS} turns proved, "
      f"exact solves under {ANNOTATE_SOLVER_TIME:g} s, no CP-SAT bounds for the estimated turns: "
