@@ -330,6 +330,22 @@ def test_potential_map_matches_forced_brute_force(rule):
     assert max(mp.values.values()) == mp.potential.potential
 
 
+def test_a_map_tells_its_progress_and_is_the_same_map():
+    """``potential --map`` is one CP-SAT solve per value it finds, each up to the time
+    limit: its progress line hears each solve and how many points are settled."""
+    pos = example_after(24, BASIC)
+    told = []
+    shown = P.potential_map(pos, RED, progress=lambda *a: told.append(a))
+    plain = P.potential_map(pos, RED)
+    assert (shown.values, shown.bounds, shown.proven) == (plain.values, plain.bounds,
+                                                           plain.proven)
+    assert told[0] == (0, None, 0)                       # before the first solve
+    solves = [n for _s, _p, n in told]
+    assert solves == list(range(len(told))) and len(told) == shown.solves
+    settled = [s for s, _p, _n in told[1:]]
+    assert settled == sorted(settled) and all(p == len(plain.values) for _s, p, _n in told[1:])
+
+
 def test_map_text_and_svg():
     pos = example_after(24, BASIC)
     mp = P.potential_map(pos, RED)

@@ -196,7 +196,8 @@ def _improve(model: Model, st: int, nt: int, fixed: int, cap: int, passes: int =
     return v, st, nt
 
 
-def potential_map(position, side, time_limit=None, *, kind: str = "potential") -> PotentialMap:
+def potential_map(position, side, time_limit=None, *, kind: str = "potential",
+                  progress=None) -> PotentialMap:
     """The potential for each empty point as the side's next stone.
 
     Exact, without one solve per point. Let v(p) be the map value of p and M the
@@ -220,6 +221,10 @@ def potential_map(position, side, time_limit=None, *, kind: str = "potential") -
     neutral allowance of both sides): ``bounds[p]`` is then an upper bound on the
     side's final score over every continuation in which the side's next stone goes
     on p (whatever neutral comes with it), hence for every node below those turns.
+
+    ``progress``: optional callable(settled, points, solves), told before each CP-SAT
+    solve: the points whose value is settled so far, of the points, and the solves
+    so far (the map is the same without it).
     """
     t0 = time.perf_counter()
     if kind not in ("potential", "bound"):
@@ -231,6 +236,8 @@ def potential_map(position, side, time_limit=None, *, kind: str = "potential") -
     bounds: dict[int, int] = {}
     proven = set()
     found: list = []
+    if progress is not None:
+        progress(0, None, 0)
     r, model = maximise(args, time_limit, collect=found, need_model=True)
     m = model.m
     best = PotentialResult(side, r["value"], max(r["bound"], r["value"]),
@@ -288,6 +295,8 @@ def potential_map(position, side, time_limit=None, *, kind: str = "potential") -
             _swap_closure(model, lower, level, rest)
             continue
         # group solve: best score with at least one own stone in ``rest``, capped at level
+        if progress is not None:
+            progress(len(points) - len(rest), len(points), solves)
         grp = m.new_bool_var("")
         m.add(sum(model.x[p] for p in rest) >= 1).only_enforce_if(grp)
         if level not in cap_lits:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, Names, emit, examples, input_files,
-                     load_source_arg, write_file)
+from .common import (EXAMPLE_TURNS_LEFT, SECONDS, BadInput, Names, emit, end_progress, examples,
+                     input_files, load_source_arg, progress_printer, write_file)
 from .games import stars_zone_only
 from ..rules.base import SIDE_NAMES
 
@@ -39,7 +39,6 @@ def potential_cmd(position, example, side, with_map, svg_file, rule, as_json, ti
     position), or - for standard input.
     """
     source = stars_zone_only("potential", position, example, EXAMPLE_TURNS_LEFT)
-    from ..bounds.potential import potential, potential_map
     from ..bounds.render import map_svg, map_text
     from .pictures import out_path
     out_path(svg_file, inputs=input_files(position, example=example))
@@ -52,14 +51,16 @@ def potential_cmd(position, example, side, with_map, svg_file, rule, as_json, ti
         with_map = True
     data = {}
     texts = []
+    # a map is one CP-SAT solve per value it finds, each up to --time-limit: say how far
+    show = progress_printer(not as_json)
+    try:
+        for s in sides:
+            data[SIDE_NAMES[s]] = _side(pos, s, with_map, time_limit, show)
+    finally:
+        end_progress(show)
     for s in sides:
         name = SIDE_NAMES[s]
-        if with_map:
-            pm = potential_map(pos, s, time_limit)
-            res = pm.potential
-        else:
-            pm = None
-            res = potential(pos, s, time_limit)
+        pm, res = data[name]
         entry = res.to_json(g)
         if pm is not None:
             entry["map"] = pm.to_json(g)
@@ -80,3 +81,20 @@ def potential_cmd(position, example, side, with_map, svg_file, rule, as_json, ti
         if svg_file:
             write_file(svg_file, map_svg(pos, pm))
     emit(data, "\n\n".join(texts) if with_map else "\n".join(texts), as_json, game)
+
+
+def _side(pos, side, with_map, time_limit, show):
+    """(the map or None, the potential) of ``side``, its work shown on ``show``."""
+    from ..bounds.potential import potential, potential_map
+    name = SIDE_NAMES[side]
+    if not with_map:
+        if show is not None:
+            show(f"{name}'s potential: one CP-SAT solve")
+        return None, potential(pos, side, time_limit)
+
+    def told(settled, points, solves):
+        if show is not None:
+            show(f"{name}'s map: CP-SAT solve {solves + 1}" + (
+                "" if points is None else f", {settled} of {points} points settled"))
+    pm = potential_map(pos, side, time_limit, progress=told)
+    return pm, pm.potential
