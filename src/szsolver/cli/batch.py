@@ -355,30 +355,9 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json,
         res = deep_solve(client, pos, node_limit=node_limit, progress=progress,
                          deadline=deadline, tt_size=tt_size)
     end_progress(show)
+    from ..games.views import solve_lines
     cut = sum(t["cut"] for t in res["tasks"])
-    if res["exact"]:
-        from ..verdict import describe_value
-        lines = [f"Position: {res['position']}",
-                 f"Value: {res['value']:+d} (Red's side, exact): {describe_value(res['value'])}"]
-    else:
-        lines = [f"Position: {res['position']}",
-                 f"Value: not proved ({res['stopped']}); {res['lower']:+d} <= value <= {res['upper']:+d}"]
-    lines.append(f"Winner: {res['winner'] or 'not proved'}")
-    if res["exact"] and res["stopped"]:
-        lines.append(f"Stopped: {res['stopped']}")
-    if res["scores"]:
-        lines.append(f"Final scores (end of PV): red {res['scores']['red']}, "
-                     f"blue {res['scores']['blue']}")
-    if res["exact"] and not res["best_complete"]:
-        lines.append("Best turns (proved so far, others not checked): "
-                     + (" ".join(res["best"]) or "none yet"))
-    elif res["best"]:
-        lines.append("Best turns: " + " ".join(res["best"]))
-    if res["exact"] and not res["pv_complete"]:
-        from ..games.views import line_words
-        lines.append(line_words(res["pv"], False))
-    elif res["pv"]:
-        lines.append("Principal variation: " + " ".join(res["pv"]))
+    lines = solve_lines(res)         # labelled as the serial solve labels its answer
     from ..games.views import counted
     lines.append(f"Root turns: {len(res['tasks'])} ({cut} refuted); "
                  f"{counted(res['task_count'], 'job')} on {counted(res['workers'], 'worker')}; "

@@ -14,7 +14,8 @@ from ..formats.notation import format_turn
 from ..verdict import ESTIMATE_MARGIN, describe_value, turns_listed, verdict_count
 from .contract import Answer, Entry
 from .views import (annotate_progress, answer, counted, engine_progress, line_words,
-                    progress_line, replay_lines, rough, turn_to_judge, warnings_of)
+                    progress_line, replay_lines, rough, solve_lines, turn_to_judge,
+                    warnings_of)
 
 NAME = "stars-zone"
 
@@ -279,25 +280,7 @@ def annotation_text(ann) -> str:
 
 
 def _text(res, g, side: int, top: int | None = None) -> str:
-    lines = [f"Position: {res.position}"]
-    if res.exact:
-        lines.append(f"Value: {res.value:+d} (Red's side, exact): {describe_value(res.value)}")
-    else:
-        lines.append(f"Value: not proved ({res.stopped}); {res.lower:+d} <= value <= {res.upper:+d}")
-    lines.append(f"Winner: {res.winner or 'not proved'}")
-    if res.exact and res.stopped:
-        lines.append(f"Stopped: {res.stopped}")
-    if res.scores:
-        lines.append(f"Final scores (end of PV): red {res.scores['red']}, blue {res.scores['blue']}")
-    if res.exact and not res.best_complete:
-        lines.append("Best turns (proved so far, others not checked): "
-                     + (" ".join(format_turn(t, g) for t in res.best) or "none yet"))
-    elif res.best:
-        lines.append("Best turns: " + " ".join(format_turn(t, g) for t in res.best))
-    if res.exact and not res.pv_complete:
-        lines.append(line_words([format_turn(t, g) for t in res.pv], False))
-    elif res.pv:
-        lines.append("Principal variation: " + " ".join(format_turn(t, g) for t in res.pv))
+    lines = solve_lines(res.to_json(g))
     tt = res.tt
     lines.append(f"Nodes: {res.nodes:,} in {res.seconds:.3f} s ({res.nodes_per_second:,.0f}/s); "
                  f"TT {tt['tt_hits']:,}/{tt['tt_probes']:,} hits, {tt['tt_stores']:,} stores, "

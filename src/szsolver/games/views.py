@@ -78,6 +78,43 @@ def line_words(turns: list[str], complete: bool) -> str:
     return f"Principal variation ({first}, proved; not to the end): " + " ".join(turns)
 
 
+def solve_lines(data: dict) -> list[str]:
+    """The head of a Stars' Zone solve's text, from its JSON (``solve --json``, one
+    machine's or a cluster's: the same keys): the value, proved or its bounds, the
+    winner, the final scores of the proved line, the best turns and the line, each
+    labelled with what a limit left unproved.
+
+    >>> solve_lines({"position": "P", "exact": False, "stopped": "time limit",
+    ...              "lower": -3, "upper": 98, "winner": None, "scores": None, "best": [],
+    ...              "pv": [], "best_complete": False, "pv_complete": False})
+    ['Position: P', 'Value: not proved (time limit); -3 <= value <= +98', 'Winner: not proved']
+    """
+    from ..verdict import describe_value
+    d = data
+    lines = [f"Position: {d['position']}"]
+    if d["exact"]:
+        lines.append(f"Value: {d['value']:+d} (Red's side, exact): {describe_value(d['value'])}")
+    else:
+        lines.append(f"Value: not proved ({d['stopped']}); {d['lower']:+d} <= value <= "
+                     f"{d['upper']:+d}")
+    lines.append(f"Winner: {d['winner'] or 'not proved'}")
+    if d["exact"] and d["stopped"]:
+        lines.append(f"Stopped: {d['stopped']}")
+    if d["scores"]:
+        lines.append(f"Final scores (end of PV): red {d['scores']['red']}, "
+                     f"blue {d['scores']['blue']}")
+    if d["exact"] and not d["best_complete"]:
+        lines.append("Best turns (proved so far, others not checked): "
+                     + (" ".join(d["best"]) or "none yet"))
+    elif d["best"]:
+        lines.append("Best turns: " + " ".join(d["best"]))
+    if d["exact"] and not d["pv_complete"]:
+        lines.append(line_words(d["pv"], False))
+    elif d["pv"]:
+        lines.append(line_words(d["pv"], True))
+    return lines
+
+
 def rough(iterations: int, enough: int | None = None) -> str:
     """``, from only N playouts: a rough guess`` for an engine's estimate that rests on
     fewer than ``enough`` iterations (one playout each; default Stars' Zone's
