@@ -122,6 +122,35 @@ def test_node_limits_give_proved_bounds_while_the_client_keeps_plies(client, lim
         assert (got["stopped"] is None) == got["complete"]
 
 
+@pytest.mark.parametrize("when", ["first job", "last job"])
+def test_ctrl_c_keeps_what_the_deep_solve_proved(client, when):
+    """Ctrl-C as a job ends: the solve stops with the bounds (or the value) proved by
+    then, labelled interrupted, for the command to print, as the serial solve does;
+    they hold the serial solve's value. As the first job ends nothing is proved yet;
+    as the last one does, the value is (one worker: the same jobs in the same order)."""
+    pos = parse_source_text(POSITIONS[2])[0]    # 55 jobs, a second
+    want = solve(pos).value
+    jobs = deep_solve(client, pos, frontier_turns=2)["task_count"]
+    after = 1 if when == "first job" else jobs - 1
+    seen = []
+
+    def ctrl_c(done, total):
+        seen.append(done)
+        if len(seen) == after:
+            raise KeyboardInterrupt
+    with pytest.raises(deep.SolveInterrupted) as stop:
+        deep_solve(client, pos, frontier_turns=2, progress=ctrl_c)
+    got = stop.value.answer
+    assert got["lower"] <= want <= got["upper"] and not got["complete"]
+    if got["exact"]:
+        assert got["value"] == want and got["stopped"] == (
+            "interrupted after the value was proved (best turns and PV incomplete)")
+    else:
+        assert got["value"] is None and got["stopped"] == "interrupted"
+    if len(client.scheduler_info()["workers"]) == 1:
+        assert got["exact"] == (when == "last job"), got
+
+
 def test_a_scheduler_with_no_worker_keeps_the_limit_or_says_so(monkeypatch):
     """No worker alive: jobs wait in the scheduler and never answer. A time limit still
     ends the solve (each job's deadline cannot: nothing runs it), with the static

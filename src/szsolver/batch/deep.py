@@ -69,6 +69,7 @@ import hashlib
 import threading
 import time
 
+from .. import interrupt
 from ..endgame import prover
 from ..errors import UnsupportedError
 
@@ -885,6 +886,16 @@ class _Deep:
 ALL_POINTS = (1 << 64) - 1
 
 
+class SolveInterrupted(interrupt.Interrupted):
+    """Ctrl-C stopped a deep solve: ``answer`` holds what it had proved by then, as
+    ``solve --json`` says it (``stopped`` "interrupted"), for the command to print
+    before it ends as interrupted, as the serial solve does."""
+
+    def __init__(self, answer: dict):
+        super().__init__()
+        self.answer = answer
+
+
 def _spread(path: tuple, n: int) -> int:
     """A worker index for the children of the node after ``path`` (a stable hash)."""
     h = hashlib.blake2b(repr(tuple(path)).encode(), digest_size=8).digest()
@@ -937,8 +948,14 @@ def deep_solve(client, position, *, time_limit: float | None = None,
     d = _Deep(client, core, pstr, pool, FRONTIER_TURNS if frontier_turns is None
               else frontier_turns, tt_size, retries, progress, trace)
     red = core.side == 0
+    proved = [prover.static_bound(d.s), False]      # the bound so far, and is it the value
+
+    def told(bound, gamma, v, is_lower):
+        proved[0] = bound
+        return False
     try:
-        bound, done = prover.narrow(prover.static_bound(d.s), prover.first_guess(d.s), d.test)
+        bound, done = prover.narrow(proved[0], prover.first_guess(d.s), d.test, told)
+        proved[:] = [bound, done]
         orbits = root_orbits(d.s, turn_orbits(core))
         best, line, best_complete, pv_complete, scores = [], [], False, False, None
         if done:
@@ -959,7 +976,10 @@ def deep_solve(client, position, *, time_limit: float | None = None,
     except KeyboardInterrupt:
         if not _in_process(client):
             d.end(drain=False)
-        raise
+        bound, done = proved
+        raise SolveInterrupted(prover.solve_result(
+            pstr, bound, done, "interrupted", nodes=pool.counted,
+            seconds=time.perf_counter() - t0).to_json(g)) from None
     except BaseException:
         d.end(drain=False)
         raise

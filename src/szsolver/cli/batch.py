@@ -346,19 +346,27 @@ def run_deep_solve(pos, workers, scheduler, time_limit, node_limit, as_json,
     (text or JSON), labelled as the serial solve labels it; exit 3 when a limit left
     the value unproved. ``tt_size``: each worker's table (None: by depth)."""
     from ..batch.cluster import open_client
-    from ..batch.deep import deep_solve
+    from ..batch.deep import SolveInterrupted, deep_solve
+    # imported before the solve: after Ctrl-C every import raises
+    from ..games.views import counted, solve_lines
     started = time.time()
     deadline = started + time_limit if time_limit else None   # the cluster's start counts
     progress, show = _bar("jobs")
     with open_client(workers, scheduler, threads=True) as client:   # one table for all
         ready = time.time() - started
-        res = deep_solve(client, pos, node_limit=node_limit, progress=progress,
-                         deadline=deadline, tt_size=tt_size)
+        try:
+            res = deep_solve(client, pos, node_limit=node_limit, progress=progress,
+                             deadline=deadline, tt_size=tt_size)
+        except SolveInterrupted as e:
+            # what was proved, labelled interrupted, before the cluster goes (which may
+            # leave the process at once)
+            end_progress(show)
+            emit(e.answer, "\n".join(solve_lines(e.answer)), as_json)
+            sys.stdout.flush()
+            raise
     end_progress(show)
-    from ..games.views import solve_lines
     cut = sum(t["cut"] for t in res["tasks"])
     lines = solve_lines(res)         # labelled as the serial solve labels its answer
-    from ..games.views import counted
     lines.append(f"Root turns: {len(res['tasks'])} ({cut} refuted); "
                  f"{counted(res['task_count'], 'job')} on {counted(res['workers'], 'worker')}; "
                  f"{counted(res['nodes'], 'node')} in {res['seconds']:.3f} s"
