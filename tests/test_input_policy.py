@@ -401,8 +401,38 @@ def test_a_stargazers_turn_has_no_space_inside():
 def test_an_invisible_character_is_named(text):
     # its quoted form alone ('44n66\u200b') hides what to delete
     line = one_line_error(run("show", text))
-    assert "(with an invisible U+200B ZERO WIDTH SPACE)" in line or \
-        "(with an invisible U+00AD SOFT HYPHEN)" in line, line
+    assert "invisible U+200B ZERO WIDTH SPACE" in line or \
+        "invisible U+00AD SOFT HYPHEN" in line, line
+
+
+@pytest.mark.parametrize("text, said", [
+    ("\u200bstargazers:12-star:1-2:r=9,30:b=16,23", "is no file, and no position"),
+    ('[Rule "basic"\u200b]\n1. 44', "malformed tag on line 1"),
+    (f"{ROWS[:20]}\u200b{ROWS[20:]} R 5 5 basic", "(column 21)")])
+def test_an_invisible_character_is_named_where_the_text_is_not_read(text, said):
+    line = one_line_error(run("show", text))
+    assert said in line and "invisible U+200B ZERO WIDTH SPACE" in line, line
+
+
+@pytest.mark.parametrize("text, said", [
+    ("1. 44 n66 64", "(a space inside a turn? 44n66 is one turn)"),
+    ("1. 44n 66 64", "(a space inside a turn? write it without one)"),
+    ('[Game "stargazers"] 1. 9 16, 23', "(a space inside a turn? write it without one)"),
+    ("stargazers:12-star:1-2:r=9, 30:b=16,23", "(write stargazers:12-star:1-2:r=9,30:b=16,23)")])
+def test_a_space_inside_a_turn_of_a_record_or_a_position_says_so(text, said):
+    assert said in one_line_error(run("show", text))
+
+
+@pytest.mark.parametrize("game, turn, fix", [
+    ("stargazers:12-star:1-2:r=9,30:b=16,23", "2 3", "2,3"),     # not 23: another cell
+    (START, "6 4", "64")])
+def test_the_text_to_write_instead_is_the_turn_meant(game, turn, fix):
+    assert one_line_error(run("check", game, turn)).endswith(f"(write {fix})")
+
+
+def test_no_text_to_write_where_the_spaces_part_two_turns():
+    line = one_line_error(run("replay", '{"type": "game", "turns": ["44n66 64"]}'))
+    assert line.endswith("a turn has no space inside"), line
 
 
 def test_any_unicode_whitespace_separates_a_position_string_and_a_record():

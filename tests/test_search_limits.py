@@ -329,6 +329,10 @@ def test_a_long_deep_solve_gets_a_larger_table(monkeypatch):
     assert sv.tt_entries_for(10, time_limit=180) == 1 << 25
     assert sv.tt_entries_for(9, node_limit=300_000_000) == 1 << 25
     assert sv.tt_entries_for(10, time_limit=5) == 1 << 23
+    # a short time limit beside a large node limit is a short search: no 1 GiB table
+    # (its page faults took 2.9 s of a 1 s limit)
+    assert sv.tt_entries_for(12, time_limit=1, node_limit=10 ** 9) == 1 << 21
+    assert sv.tt_entries_for(12, time_limit=180, node_limit=10 ** 9) == 1 << 25
     assert sv.tt_entries_for(8, time_limit=600) == 1 << 23
     assert sv.tt_entries_for(3, time_limit=600) == 1 << 14
     monkeypatch.setattr(sv, "physical_memory", lambda: 2 << 30)   # 256 MiB an eighth

@@ -56,7 +56,7 @@ import os
 import re
 
 from ..errors import IllegalTurnError, InputError, ParseError, WrongTypeError
-from ..inputs import MAX_DIGITS, SHOWN_PATH, choice, cut, number, shown
+from ..inputs import MAX_DIGITS, SHOWN_PATH, choice, cut, invisible, number, shown
 from ..rules.base import BASIC, MAX_NEUTRALS_PER_SIDE, RED, RULE_NAMES, SIDE_NAMES, rule_code
 from ..rules.geometry import STARS_ZONE
 from ..rules.text import board_of, turn_code, turn_table
@@ -174,7 +174,10 @@ def read_record(text: str):
         if m.group(1):
             t = _TAG_RE.match(text, pos)
             if not t:
-                raise ParseError(f"malformed tag on line {line}: use [Name \"value\"]")
+                end = text.find("\n", pos)
+                hidden = invisible(text[pos:None if end < 0 else end])
+                raise ParseError(f"malformed tag on line {line}: use [Name \"value\"]"
+                                 + (f" (it holds an invisible {hidden})" if hidden else ""))
             pos = t.end()
             yield "tag", line, t.group(1), _unescape(t.group(2))
         elif m.group(2) is not None:
@@ -513,6 +516,7 @@ def read_numbered_game(text: str, new_game, play, word: str = "turn",
     expect_round = side = round_no = None
     in_round = 0          # turns seen since the last round number
     result = None         # the result written after the turns
+    previous = None       # the last turn read: a hint for one split by a space
     for part in read_record(text):
         kind = part[0]
         if result is not None:
@@ -564,7 +568,18 @@ def read_numbered_game(text: str, new_game, play, word: str = "turn",
             mark = f"{expect_round}." if side == 0 else f"{expect_round}..."
             raise ParseError(f"{where}: {word} {shown(token)} needs its round number first: "
                              f"'{mark} {cut(token)}'")
-        play(game, token, f"round {round_no}, {side_names[side]}")
+        try:
+            play(game, token, f"round {round_no}, {side_names[side]}")
+        except ParseError as e:
+            if previous is not None and token[:1] in ("n", "N", ","):
+                # '44 n66', '16, 23': the rest of the last turn, after a space
+                raise ParseError(f"{e} (a space inside a turn? {previous}{token} is one "
+                                 "turn)") from None
+            if token[-1:] in ("n", "N", ","):      # '44n 66', '16, 23': cut short by one
+                raise ParseError(f"{e} (a space inside a turn? write it without "
+                                 "one)") from None
+            raise
+        previous = token
         in_round += 1
         if side != 0:
             expect_round += 1
@@ -743,6 +758,11 @@ def parse_source_text(text: str, backend=None):
     if looks_like_record(t):
         game = parse_game(t, backend)
         return game.final, game
+    hidden = invisible(t)
+    if hidden:
+        raise ParseError(f"the position string holds an invisible {hidden} (column "
+                         f"{next(i for i, ch in enumerate(t) if invisible(ch)) + 1}): "
+                         "delete it")
     lines = [ln for ln in t.splitlines() if ln.strip()]
     if len(lines) > 1:
         raise ParseError("a position string is one line; this text has "
@@ -794,6 +814,9 @@ def load_source(source: str, rule=None, backend=None):
     elif (s and not any(ch.isspace() for ch in s) and not s.startswith(("{", "[", "\ufeff"))
           and not re.fullmatch(r"[.RBN/]*/[.RBN/]*", s) and not looks_like_record(s)):
         # One word that is neither a position, JSON nor a record: a file that is not there.
+        if invisible(s):        # or a position with a character no one sees
+            raise ParseError(f"{shown(s)} is no file, and no position: delete the "
+                             "invisible character")
         raise InputError(f"no such file: {cut(source, SHOWN_PATH)}")
     else:
         text = source

@@ -156,6 +156,8 @@ def check_text(res) -> str:
     lo, hi = res.lower, res.upper
     proved = (f"Proved: value after {t} between {_signed(lo['played_value'])} and "
               f"{_signed(hi['played_value'])}")
+    if lo["played_value"] == hi["played_value"]:      # bounds that meet: the value
+        proved = f"Proved: value after {t} {_signed(lo['played_value'])}"
     if res.played_exact:
         proved = f"Proved: value after {t} {_signed(res.played_value)} " \
                  f"({winner_words(res.played_value, sc.get('played'))})"

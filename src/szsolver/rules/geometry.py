@@ -250,8 +250,14 @@ class Geometry:
         """Inverse of :meth:`coord_text`; accepts '44', '4,4' or '10,3' (ASCII digits)."""
         t = text.strip()
         if any(ch.isspace() for ch in t):
+            joined = "".join(t.split())
+            try:                # the text to write instead, where it is one point
+                self.parse_point(joined)
+            except ParseError:
+                raise ParseError(f"bad point {shown(text)}: a point has no space "
+                                 "inside") from None
             raise ParseError(f"bad point {shown(text)}: a point has no space inside "
-                             f"(write {''.join(t.split())})")
+                             f"(write {joined})")
         parts = t.split(",") if "," in t else ([t[0], t[1]] if len(t) == 2 else [])
         if len(parts) != 2 or not all(is_digits(x) and len(x) <= MAX_DIGITS for x in parts):
             raise ParseError(f"bad point {shown(text)}: expected two digits 0-9 like 44 or "

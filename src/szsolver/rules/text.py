@@ -71,8 +71,13 @@ def parse_turn(text: str, geometry: Geometry = STARS_ZONE) -> "Turn":
     if not t:
         raise ParseError("empty turn")
     if any(ch.isspace() for ch in t):
+        joined = "".join(t.split())
+        try:                    # the text to write instead, where it is one turn
+            parse_turn(joined, geometry)
+        except ParseError:
+            raise ParseError(f"bad turn {shown(text)}: a turn has no space inside") from None
         raise ParseError(f"bad turn {shown(text)}: a turn has no space inside "
-                         f"(write {''.join(t.split())})")
+                         f"(write {joined})")
     if invisible(t):
         raise ParseError(f"bad turn {shown(text)}: delete the invisible character")
     stone_text, sep, neutral_text = t.partition("n")

@@ -89,6 +89,9 @@ def parse_position_fields(text: str):
     """(board, red, blue, protocol) from a position string; ParseError naming the
     problem."""
     s = str(text).strip().lstrip("\ufeff")
+    if any(ch.isspace() for ch in s):       # one word, as every position's fields are
+        raise ParseError(f"a Stargazers position string has no space inside, got "
+                         f"{shown(s)} (write {''.join(s.split())})")
     parts = s.split(":")
     if name_key(parts[0]) != PREFIX:
         raise ParseError(f"a Stargazers position starts with '{PREFIX}:', got "

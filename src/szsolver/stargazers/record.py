@@ -38,6 +38,8 @@ the record's last turn while the game goes on (a turn in progress).
 """
 from __future__ import annotations
 
+import re
+
 from ..errors import IllegalTurnError, ParseError
 from ..inputs import is_digits, number, shown
 from ..formats.notation import json_object
@@ -64,8 +66,15 @@ def parse_turn(text: str) -> Turn:
     """The Turn ``text`` names (``17`` or ``17,23``); ParseError otherwise."""
     t = str(text).strip()
     if any(ch.isspace() for ch in t):
+        # its cells joined by commas, where that is one turn ('2 3' is 2,3: not 23)
+        fix = ",".join(x for x in re.split(r"[\s,]+", t) if x)
+        try:
+            parse_turn(fix)
+        except ParseError:
+            raise ParseError(f"bad Stargazers turn {shown(str(text))}: a turn has no "
+                             "space inside") from None
         raise ParseError(f"bad Stargazers turn {shown(str(text))}: a turn has no space "
-                         f"inside (write {''.join(t.split())})")
+                         f"inside (write {fix})")
     parts = t.split(",")
     if not 1 <= len(parts) <= 2 or not all(is_digits(p) for p in parts):
         raise ParseError(f"bad Stargazers turn {shown(str(text))}: a cell index like 17, "
