@@ -540,6 +540,21 @@ def test_the_programs_own_script_takes_ctrl_c_from_its_first_import():
                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert (p.returncode, p.stdout, p.stderr) == (0, "True\n", "")
 
+@pytest.mark.parametrize("name, takes", [("szsolver", True), ("my_script.py", False)])
+def test_the_package_takes_ctrl_c_first_only_for_the_programs_own_script(tmp_path, name,
+                                                                          takes):
+    """The package's imports come before ``szsolver._entry`` (a tenth of a second, where
+    Ctrl-C printed a KeyboardInterrupt traceback): the console script's wrapper
+    importing it gets the flag-only handler at once; a program of its own that imports
+    szsolver keeps Python's handler, so its Ctrl-C still works."""
+    script = tmp_path / name
+    script.write_text("import signal\nimport szsolver\n"
+                      "print(signal.getsignal(signal.SIGINT) is not signal.default_int_handler)\n")
+    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (p.returncode, p.stdout, p.stderr) == (0, f"{takes}\n", "")
+
+
 def _sigint_now():
     os.kill(os.getpid(), signal.SIGINT)
 

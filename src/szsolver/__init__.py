@@ -13,6 +13,32 @@ The front door::
 otherwise (``szsolver.rules.reference.Position`` is always there; ``HAVE_CORE`` says
 which). Bad input raises the exceptions of :mod:`szsolver.errors`.
 """
+import _signal
+import sys as _sys
+
+
+def _started_as_the_program() -> bool:
+    """Is this the ``szsolver`` program starting (its console script's wrapper, or
+    ``python3 -m szsolver`` locating its ``__main__``), not a library's import? The
+    package's own imports come before :mod:`szsolver._entry` can take Ctrl-C."""
+    if _sys.argv[:1] == ["-m"]:                     # set so while -m locates the module
+        argv = getattr(_sys, "orig_argv", [])
+        return "-m" in argv and argv[argv.index("-m") + 1:][:1] == ["szsolver"]
+    frame = _sys._getframe(2)      # past this function and the module body: the importer
+    while frame is not None and frame.f_code.co_filename.startswith("<frozen importlib"):
+        frame = frame.f_back
+    return (frame is not None and frame.f_globals.get("__name__") == "__main__"
+            and frame.f_code.co_filename.replace("\\", "/").rsplit("/", 1)[-1]
+            in ("szsolver", "szsolver-script.py"))
+
+
+#: Ctrl-C pressed while the program starts (before :mod:`szsolver._entry` runs): the
+#: flag it acts on, as on its own (a flag-only handler: no import, microseconds)
+_early_sigint: list = []
+if _signal.getsignal(_signal.SIGINT) != _signal.SIG_IGN and _started_as_the_program():
+    _signal.signal(_signal.SIGINT, lambda signum, frame: _early_sigint.append(signum))
+
+# the package, after the handler above (its imports take most of a tenth of a second)
 from . import errors
 from .errors import (IllegalTurnError, InputError, InvalidPositionError, InvalidPuzzleError,
                      ParseError, UnknownPuzzleError, UnsupportedError, WrongTypeError)

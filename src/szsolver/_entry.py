@@ -19,8 +19,10 @@ line's imports (click, and for some commands OR-Tools: about a second).
    with its code without the interpreter's teardown, so a Ctrl-C up to the very end
    still ends as interrupted instead of being lost in the teardown.
 
-Before step 1 (interpreter start-up, ``site``, the package's ``__init__``) nothing of
-ours can act: Python's own handler reports a KeyboardInterrupt there.
+The package's ``__init__`` comes before step 1: when it is the program starting (the
+console script, ``python3 -m szsolver``) it sets the same flag-only handler first
+thing, and this module shares its flag. Before that (interpreter start-up, ``site``)
+nothing of ours can act: Python's own handler reports a KeyboardInterrupt there.
 """
 import _signal
 import sys      # loaded with the interpreter: no import happens
@@ -35,7 +37,9 @@ def _imported_by_the_program() -> bool:
     return frame is not None and frame.f_globals.get("__name__") == "__main__"
 
 
-_early: list = []
+# the package's own flag, where it took Ctrl-C while the program started (its imports
+# come first), else a new one
+from . import _early_sigint as _early  # noqa: E402
 if (_signal.getsignal(_signal.SIGINT) != _signal.SIG_IGN     # started ignored: keep it so
         and _imported_by_the_program()):
     _signal.signal(_signal.SIGINT, lambda signum, frame: _early.append(signum))
