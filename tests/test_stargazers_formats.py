@@ -246,6 +246,21 @@ def test_the_json_the_commands_print_reads_back(tmp_path, command):
         assert json.loads(again.stdout)["game"] == json.loads(printed.stdout)["game"]
 
 
+def test_a_json_game_of_tags_and_turns_reads_as_the_other_games_do():
+    """The family's game JSON ``{"type", "game", "tags", "turns"}``, without its
+    ``record`` (Star's and Stars' Zone's are read from their turns): the same game as
+    the record, and a bad turn named with its round and side."""
+    record = '[Game "stargazers"]\n\n1. 9 16,23\n2. 30\n'
+    game = {"type": "game", "game": "stargazers", "turns": ["9", "16,23", "30"]}
+    for source in (record, json.dumps(game)):
+        r = CliRunner().invoke(main, ["replay", source, "--json"])
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.stdout)["game"]["record"] == parse_game(record).record_text(str)
+    game["turns"][1] = "16, 23"
+    r = CliRunner().invoke(main, ["replay", json.dumps(game)])
+    assert r.exit_code == 2 and r.stderr.startswith("Error: round 1, blue: ")
+
+
 def test_solve_of_a_finished_game_says_it_is_over():
     """The value of an ended game is its result: no side is 'to place' any more."""
     record = ('[Game "stargazers"] [Board "12-star"] [Protocol "1-2"] 1. 36 40,48 2. 35,11 42,3 '

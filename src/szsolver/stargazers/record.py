@@ -204,11 +204,19 @@ def load_text(text: str):
         data = answer_inside(json_object(s, "Stargazers JSON"))   # show, replay, annotate...
         if isinstance(data.get("record"), str):
             return load_text(data["record"])        # the game's JSON: its record
+        if "turns" in data:     # the family's game JSON without the record: tags, turns
+            tags, turns = data.get("tags", {}), data["turns"]
+            if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
+                raise ParseError("game JSON: tags must be an object of strings")
+            if not isinstance(turns, list) or not all(isinstance(t, str) for t in turns):
+                raise ParseError('game JSON: turns must be a list of turn strings like "16,23"')
+            game = GameRecord({"Game": "stargazers", **tags}, turns)
+            return game.final, game
         if isinstance(data.get("position"), str) and data["position"].lower().startswith(PREFIX):
             return Position(data["position"]), None
         raise ParseError("a Stargazers JSON input holds a position string under 'position' "
-                         "(show --json, score --json) or a record under 'game' (replay --json, "
-                         "annotate --json)")
+                         "(show --json, score --json), or a game's turns or record under "
+                         "'game' (replay --json, annotate --json)")
     if s.lower().startswith(PREFIX + ":"):
         return Position(s), None
     game = parse_game(text)
