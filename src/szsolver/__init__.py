@@ -32,11 +32,12 @@ def _started_as_the_program() -> bool:
             in ("szsolver", "szsolver-script.py"))
 
 
-#: Ctrl-C pressed while the program starts (before :mod:`szsolver._entry` runs): the
-#: flag it acts on, as on its own (a flag-only handler: no import, microseconds)
-_early_sigint: list = []
+#: Ctrl-C pressed while the ``szsolver`` program starts, before its entry
+#: (:mod:`szsolver._entry`) runs: the flag that entry acts on, as on its own (a
+#: flag-only handler: no import, microseconds). Empty, and unused, for a library's import.
+early_sigint: list = []
 if _signal.getsignal(_signal.SIGINT) != _signal.SIG_IGN and _started_as_the_program():
-    _signal.signal(_signal.SIGINT, lambda signum, frame: _early_sigint.append(signum))
+    _signal.signal(_signal.SIGINT, lambda signum, frame: early_sigint.append(signum))
 
 # the package, after the handler above (its imports take most of a tenth of a second)
 from . import errors

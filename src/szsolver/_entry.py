@@ -39,7 +39,7 @@ def _imported_by_the_program() -> bool:
 
 # the package's own flag, where it took Ctrl-C while the program started (its imports
 # come first), else a new one
-from . import _early_sigint as _early  # noqa: E402
+from . import early_sigint as _early  # noqa: E402
 if (_signal.getsignal(_signal.SIGINT) != _signal.SIG_IGN     # started ignored: keep it so
         and _imported_by_the_program()):
     _signal.signal(_signal.SIGINT, lambda signum, frame: _early.append(signum))
