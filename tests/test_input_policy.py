@@ -418,7 +418,8 @@ def test_an_invisible_character_is_named_where_the_text_is_not_read(text, said):
     ("1. 44 n66 64", "(a space inside a turn? 44n66 is one turn)"),
     ("1. 44n 66 64", "(a space inside a turn? write it without one)"),
     ('[Game "stargazers"] 1. 9 16, 23', "(a space inside a turn? write it without one)"),
-    ("stargazers:12-star:1-2:r=9, 30:b=16,23", "(write stargazers:12-star:1-2:r=9,30:b=16,23)")])
+    ("stargazers:12-star:1-2:r=9, 30:b=16,23", "(write stargazers:12-star:1-2:r=9,30:b=16,23)"),
+    (STAR.replace("/", " /", 1), "a Star position string has no space inside")])
 def test_a_space_inside_a_turn_of_a_record_or_a_position_says_so(text, said):
     assert said in one_line_error(run("show", text))
 
@@ -438,5 +439,7 @@ def test_no_text_to_write_where_the_spaces_part_two_turns():
 def test_any_unicode_whitespace_separates_a_position_string_and_a_record():
     spaced = json_of(run("show", f"{ROWS}\u3000R\u00a05\t5 basic", "--json"))
     assert spaced == json_of(run("show", START, "--json"))
+    # a vertical tab or a line separator is whitespace too, not a line break
+    assert json_of(run("show", f"{ROWS}\vR\u20285\x1c5 basic", "--json")) == spaced
     game = json_of(run("replay", "1.\u00a044n66\u200a64\u20032. 41", "--json"))
     assert game == json_of(run("replay", "1. 44n66 64 2. 41", "--json"))

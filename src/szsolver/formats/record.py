@@ -763,7 +763,9 @@ def parse_source_text(text: str, backend=None):
         raise ParseError(f"the position string holds an invisible {hidden} (column "
                          f"{next(i for i, ch in enumerate(t) if invisible(ch)) + 1}): "
                          "delete it")
-    lines = [ln for ln in t.splitlines() if ln.strip()]
+    # lines as a text file has them (\n, \r): a vertical tab or U+2028 is whitespace
+    # here, as in a record, where str.splitlines would count it a line break
+    lines = [ln for ln in re.split(r"\r\n|\r|\n", t) if ln.strip()]
     if len(lines) > 1:
         raise ParseError("a position string is one line; this text has "
                          f"{len(lines)} (a game record starts with a [Tag] or '1.')")

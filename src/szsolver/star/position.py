@@ -34,7 +34,7 @@ True
 from __future__ import annotations
 
 from ..errors import IllegalTurnError, InvalidPositionError, ParseError
-from ..inputs import name_key
+from ..inputs import name_key, shown
 from .board import STANDARD, by_name
 from .groups import BLACK, EMPTY, WHITE, Groups
 
@@ -267,7 +267,10 @@ def parse_position(text: str) -> Position:
     """A Position from its string; ParseError for text that does not parse."""
     if not isinstance(text, str):
         raise ParseError("a Star position string is text")
-    parts = text.strip().split(":")
+    t = text.strip()
+    if any(ch.isspace() for ch in t):       # one word, as every position's fields are
+        raise ParseError(f"a Star position string has no space inside, got {shown(t)}")
+    parts = t.split(":")
     if not parts or name_key(parts[0]) != GAME_NAME:
         raise ParseError(f"a Star position string starts with '{GAME_NAME}:', like "
                          f"'{GAME_NAME}:5x6:ROWS:B'")
@@ -284,7 +287,7 @@ def parse_position(text: str) -> Position:
     for k, (text_row, cells) in enumerate(zip(rows, want)):
         if len(text_row) != len(cells):
             raise ParseError(f"row {k + 1} has {len(cells)} cells, got {len(text_row)} "
-                             f"({text_row!r})")
+                             f"({shown(text_row)})")
         for ch, c in zip(text_row.upper(), cells):
             if ch == "B":
                 black |= 1 << c
@@ -294,7 +297,7 @@ def parse_position(text: str) -> Position:
                 raise ParseError(f"row {k + 1}: {ch!r} is not '.', 'B' or 'W'")
     side = parts[3].upper()
     if side not in ("B", "W"):
-        raise ParseError(f"side to move must be B or W, got {parts[3]!r}")
+        raise ParseError(f"side to move must be B or W, got {shown(parts[3])}")
     passes = 0
     if len(parts) == 5:
         flag = parts[4].lower()
