@@ -276,7 +276,7 @@ def parse_position(text: str) -> Position:
                          f"'{GAME_NAME}:5x6:ROWS:B'")
     if not 4 <= len(parts) <= 5 or any(not p or p != p.strip() for p in parts):
         raise ParseError("a Star position string is star:BOARD:ROWS:SIDE with :pass or "
-                         f":end after a pass, got {text.strip()[:40]!r}")
+                         f":end after a pass, got {shown(text.strip())}")
     board = by_name(parts[1])
     rows = parts[2].split("/")
     want = board.rows_top_down

@@ -95,7 +95,7 @@ def parse_position_fields(text: str):
     parts = s.split(":")
     if name_key(parts[0]) != PREFIX:
         raise ParseError(f"a Stargazers position starts with '{PREFIX}:', got "
-                         f"{s[:30]!r}")
+                         f"{shown(s)}")
     if len(parts) != 5:
         raise ParseError("a Stargazers position is stargazers:BOARD:PROTOCOL:r=CELLS:b=CELLS "
                          f"(5 fields separated by ':'), got {len(parts)} fields")
@@ -106,7 +106,7 @@ def parse_position_fields(text: str):
         field = field.strip()
         if not field.startswith(key + "="):
             raise ParseError(f"expected '{key}=' and the {SIDE_NAMES[len(masks)]} stones' "
-                             f"cells, got {field[:30]!r}")
+                             f"cells, got {shown(field)}")
         body = field[2:].strip()
         cells = []
         for tok in body.split(",") if body else ():

@@ -323,7 +323,7 @@ def puzzle_string(p: Puzzle) -> str:
 def parse_puzzle_string(s: str) -> Puzzle:
     parts = s.strip().split(";")
     if len(parts) != 4 or not parts[2].startswith("x=") or not parts[3].startswith("g="):
-        raise ParseError(f"bad puzzle string {s.strip()[:60]!r}: expected board;rule;x=...;g=...")
+        raise ParseError(f"bad puzzle string {shown(s.strip(), 60)}: expected board;rule;x=...;g=...")
     g = _board(parts[0], ParseError)
     rule = rule_code(parts[1])
     blocked = stars_from_points(g, [t for t in parts[2][2:].split(".") if t]) | g.fixed_neutral_mask
