@@ -436,6 +436,11 @@ def test_no_text_to_write_where_the_spaces_part_two_turns():
     assert line.endswith("a turn has no space inside"), line
 
 
+def test_a_position_strings_letters_are_read_in_any_case():
+    lower = START.replace("N", "n").replace(" R ", " r ").replace("basic", "BASIC")
+    assert json_of(run("show", lower, "--json")) == json_of(run("show", START, "--json"))
+
+
 def test_any_unicode_whitespace_separates_a_position_string_and_a_record():
     spaced = json_of(run("show", f"{ROWS}\u3000R\u00a05\t5 basic", "--json"))
     assert spaced == json_of(run("show", START, "--json"))

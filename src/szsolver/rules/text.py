@@ -219,7 +219,7 @@ def parse_position_fields(text: str, geometry: Geometry = STARS_ZONE) -> dict:
         if len(row_text) != len(row):
             raise ParseError(f"row {i} has {len(row_text)} point{'' if len(row_text) == 1 else 's'}, "
                              f"expected {len(row)}")
-        for ch, p in zip(row_text, row):
+        for ch, p in zip(row_text.upper(), row):    # letters in any case, as names are
             if ch == "R":
                 red |= 1 << p
             elif ch == "B":
@@ -228,8 +228,9 @@ def parse_position_fields(text: str, geometry: Geometry = STARS_ZONE) -> dict:
                 neutral |= 1 << p
             elif ch != ".":
                 raise ParseError(f"unknown character {ch!r} in row {i}: use . R B N")
-    if side_text not in ("R", "B"):
+    if side_text.upper() not in ("R", "B"):
         raise ParseError(f"side to move must be R or B, got {shown(side_text)}")
+    side_text = side_text.upper()
     counts = [number(t, f"{name} neutrals left", lo=0, hi=MAX_NEUTRALS_PER_SIDE)
               for name, t in (("red", rl_text), ("blue", bl_text))]
     return dict(red=red, blue=blue, neutral=neutral, red_neutrals=counts[0],
