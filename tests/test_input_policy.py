@@ -439,6 +439,8 @@ def test_no_text_to_write_where_the_spaces_part_two_turns():
 def test_a_position_strings_letters_are_read_in_any_case():
     lower = START.replace("N", "n").replace(" R ", " r ").replace("basic", "BASIC")
     assert json_of(run("show", lower, "--json")) == json_of(run("show", START, "--json"))
+    sg = "stargazers:12-star:1-2:r=9,30:b=16,23"
+    assert json_of(run("show", sg.upper(), "--json")) == json_of(run("show", sg, "--json"))
 
 
 def test_any_unicode_whitespace_separates_a_position_string_and_a_record():

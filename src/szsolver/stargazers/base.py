@@ -104,7 +104,7 @@ def parse_position_fields(text: str):
     masks = []
     for field, key in zip(parts[3:], ("r", "b")):
         field = field.strip()
-        if not field.startswith(key + "="):
+        if field[:2].lower() != key + "=":        # in any case, as the prefix and board
             raise ParseError(f"expected '{key}=' and the {SIDE_NAMES[len(masks)]} stones' "
                              f"cells, got {shown(field)}")
         body = field[2:].strip()
