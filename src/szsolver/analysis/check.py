@@ -31,9 +31,10 @@ Contracts
   with one, the check is fixed work planned from the limit alone (:func:`plan`: the
   CP-SAT bounds as work where the limit affords them, the solver's nodes, the
   engine's iterations), so the answer does not depend on the clock or on the
-  process being fresh. The limit still bounds the whole check: on a machine more
-  than twice as slow as the cost models assume, the solver and then the engine stop
-  at it (the notes say so, and the answer then depends on the machine).
+  process being fresh. The limit still bounds the whole check, at twice itself and
+  half a second (:data:`DEADLINE`): on a machine more than about 2.7 times as slow as the cost
+  models assume, the solver and then the engine stop there (the notes say so, and the
+  answer then depends on the machine).
 """
 from __future__ import annotations
 
@@ -96,8 +97,9 @@ BOUNDS_MOST = 0.25
 #: Of what the bounds leave, the exact solver gets this share as nodes where it is used
 #: (at most :data:`PROBE_TURNS` beyond ``exact_turns``: its proofs, the probes), and the
 #: engine :data:`ENGINE_SHARE` of what is left then as iterations (of all of it where the
-#: solver is not used). The remainder is a margin: the limit is a deadline (the solver
-#: and then the engine stop at it), and the cost models miss by a fifth either way on
+#: solver is not used). The remainder is a margin: the limit sets a deadline
+#: (:data:`DEADLINE`; the solver and then the engine stop at it), and the cost models
+#: miss by a fifth either way on
 #: the project's machine and by more on a busy one (measured on a day the tree ran at
 #: 0.56-0.86 of its model), so that the deadline stays a safety net.
 SOLVER_SHARE = 0.5
@@ -106,6 +108,19 @@ ENGINE_SHARE = 0.5
 #: (:func:`refine`) gets this share of the solver's part as nodes, beside its whole
 #: part before.
 REFINE_SHARE = 0.25
+#: The deadline of a check under a time limit, as a multiple of the limit: its safety
+#: net only. The plan's fixed work takes about three quarters of the limit where the
+#: cost models hold; with the deadline at the limit itself a busy machine or a slow day
+#: cut the work short and the answer changed from run to run (a new user's 0.4 s
+#: checks at load 3: the engine stopped after 1,034-12,403 of its 17,426 iterations, the
+#: verdict optimal twice and an inaccuracy once). At twice the limit the answer is the
+#: fixed work's up to a machine about 2.7 times slower than the models, and past that
+#: the solver and then the engine stop (the notes say so). A short limit gets
+#: :data:`DEADLINE_SLACK` seconds more: there a busy machine's scheduling is most of the
+#: difference (0.4 s checks at load 3, a slow day: one run in three still stopped at
+#: 0.8 s).
+DEADLINE = 2.0
+DEADLINE_SLACK = 0.5
 _FAR = 10 ** 6
 
 
@@ -674,11 +689,13 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
     start = time.perf_counter()
     core = to_core(pos)
     work = None if time_limit is None else plan(time_limit, cpsat)
+    deadline = None if time_limit is None else start + DEADLINE * time_limit + DEADLINE_SLACK
 
     def time_left():
-        """The time to the limit, the solver's safety net (its node limits come first)."""
+        """The time to the deadline, the solver's safety net (its node limits come
+        first)."""
         return None if time_limit is None else \
-            max(time_limit - (time.perf_counter() - start), 0.001)
+            max(deadline - time.perf_counter(), 0.001)
 
     def table_for(nodes):
         """Under a plan, a table its nodes can fill, as the engine's solver has (None:
@@ -757,9 +774,8 @@ def check(pos, turn, *, time_limit: float | None = None, engine_seconds: float =
             time_limit is None or eng.iterations_for(core, seconds) > MIN_ITERATIONS):
         tell(f"engine estimate ({eng.iterations_for(core, seconds):,} iterations)")
         # The budget is fixed (the same estimate on every machine); the deadline only
-        # keeps the limit where the cost model is too hopeful for this machine.
-        estimate = eng.judge(core, turn, seconds,
-                             deadline=None if time_limit is None else start + time_limit)
+        # keeps the limit where the cost model is far too hopeful for this machine.
+        estimate = eng.judge(core, turn, seconds, deadline=deadline)
         left = time_left()
         if probing:
             tell(f"the exact solver after the engine's turns ({nodes:,} nodes)")
