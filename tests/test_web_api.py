@@ -1554,3 +1554,31 @@ def test_value_of_every_turn_gives_the_solver_most_of_the_limit_within_its_reach
     assert seen == [40.0 * tasks.SOLVER_SHARE_NEAR]
     assert got["exact"] and "estimates" not in got
     assert len(got["turns"]) == len(pos.legal_turns())
+
+
+@pytest.mark.parametrize("client_does, status", [("hangs up", 400), ("waits", 408)])
+def test_a_body_cut_short_is_the_clients_doing_not_a_bug(monkeypatch, client_does, status):
+    """A client that sends part of a body and hangs up was logged as an internal error
+    (ClientDisconnect's traceback); one that sends part and waits held its request for
+    ever. Now a 400 and a 408, one line each."""
+    from starlette.requests import Request
+
+    from szsolver.web import app as web_app
+    monkeypatch.setattr(web_app, "BODY_SECONDS", 0.2)
+    sent = []
+
+    async def receive():
+        if not sent:
+            sent.append(1)
+            return {"type": "http.request", "body": b'{"pos', "more_body": True}
+        if client_does == "hangs up":
+            return {"type": "http.disconnect"}
+        await anyio.sleep(30)
+    scope = {"type": "http", "method": "POST", "path": "/api/score", "headers": [],
+             "query_string": b""}
+
+    async def read():
+        return await web_app.read_json(Request(scope, receive), {"position"})
+    with pytest.raises(web_app.ApiError) as e:
+        anyio.run(read)
+    assert e.value.status == status and "request body" in str(e.value)

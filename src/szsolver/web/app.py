@@ -44,7 +44,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -61,6 +61,9 @@ from .jobs import RETRY_AFTER, Gone, JobError, Jobs
 log = logging.getLogger("szsolver.web")
 
 MAX_BODY = 64 * 1024          # bytes in a request body
+#: seconds a request's body may take to arrive: a client that sends part of one and
+#: waits holds a connection and nothing else (a 408 then)
+BODY_SECONDS = 10.0
 PUZZLE_DEADLINE = 120.0       # seconds to generate a puzzle from its seed (the slowest take ~15)
 STEPS_DEADLINE = 60.0
 GRACE = 10.0                  # past a job's own time limit before it is killed
@@ -154,10 +157,16 @@ async def read_json(request: Request, allowed: set, required: set = frozenset())
     if is_digits(length) and (len(length) > MAX_DIGITS or int(length) > MAX_BODY):
         raise ApiError(413, f"the request body is over {MAX_BODY} bytes")
     body = bytearray()
-    async for chunk in request.stream():
-        body.extend(chunk)
-        if len(body) > MAX_BODY:
-            raise ApiError(413, f"the request body is over {MAX_BODY} bytes")
+    try:
+        with anyio.fail_after(BODY_SECONDS):
+            async for chunk in request.stream():
+                body.extend(chunk)
+                if len(body) > MAX_BODY:
+                    raise ApiError(413, f"the request body is over {MAX_BODY} bytes")
+    except TimeoutError:
+        raise ApiError(408, f"the request body did not arrive within {BODY_SECONDS:g} s") from None
+    except ClientDisconnect:    # a client gone mid-body: nobody reads the answer, no bug
+        raise ApiError(400, "the client went away before its request body ended") from None
     if not body.strip():
         raise ApiError(400, "the request needs a JSON object as its body")
     try:
