@@ -703,7 +703,8 @@ def test_a_busy_answer_says_when_to_try_again():
 def test_health_shows_the_jobs(client):
     h = client.get("/api/health").json()
     assert h["ok"] is True and h["jobs"]["running"] == 0 and h["jobs"]["waiting"] == 0
-    assert {"started", "done", "cancelled", "timed_out", "failed", "busy"} <= set(h["jobs"])
+    assert {"started", "done", "cancelled", "timed_out", "failed", "refused",
+            "busy"} <= set(h["jobs"])
     assert h["cached_bytes"] > 0
 
 
@@ -801,6 +802,8 @@ def test_bad_input_in_a_job_comes_back_as_its_class():
             await jobs.run(tasks.solve_position, {"position": "nonsense"}, 1.0, False, deadline=30)
         return await jobs.run(tasks.solve_position, {"position": LATE}, 5.0, False, deadline=30)
     assert anyio.run(run)["value"] == 199
+    # every job started is counted once: the bad input it found among the refused
+    assert jobs.stats["started"] == 2 and (jobs.stats["refused"], jobs.stats["done"]) == (1, 1)
 
 
 def test_too_many_waiting_jobs_are_refused():

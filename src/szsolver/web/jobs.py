@@ -133,7 +133,7 @@ class Jobs:
         self._lock = threading.RLock()
         self.closed = False
         self.stats = {"started": 0, "done": 0, "timed_out": 0, "failed": 0, "busy": 0,
-                      "cancelled": 0}
+                      "cancelled": 0, "refused": 0}
 
     def _limiters(self):
         if self._limiter is None:
@@ -266,7 +266,8 @@ class Jobs:
         if msg[0] == "ok":
             self.stats["done"] += 1
             return msg[1]
-        if msg[0] == "input":
+        if msg[0] == "input":           # bad input the work itself found: counted too
+            self.stats["refused"] += 1
             cls = getattr(errors, msg[1], errors.InputError)
             raise cls(msg[2])
         self.stats["failed"] += 1
