@@ -1432,6 +1432,18 @@ def test_a_bad_live_evaluation_is_a_4xx_in_one_line(client, query, words):
     assert client.get("/api/health").json()["jobs"]["started"] == before      # no job
 
 
+@pytest.mark.parametrize("path", [
+    "/api/puzzles/daily?date=2026-11-29&date=2026-11-30", "/api/puzzles/daily?foo=1",
+    "/api/puzzles/sz-hard-7?solution=1&solution=0", "/api/puzzles/sz-hard-7/steps?x=1",
+    "/api/health?x=1", f"/api/evaluate?position={LATE}&time_limit=1&time_limit=2"])
+def test_a_query_parameter_unknown_or_given_twice_is_refused(client, path):
+    """As a JSON body's keys are: a parameter given twice kept its last value, and
+    most endpoints took any unknown one, silently."""
+    r = client.get(path)
+    assert r.status_code == 400, r.text
+    assert r.json()["error"].startswith(("unknown parameter", "parameter ")), r.text
+
+
 def test_a_live_evaluations_time_limit_is_refused_as_written(client):
     """The query's text is quoted as written (not as the float it became), with the
     real maximum, which a larger limit is cut to (not refused)."""

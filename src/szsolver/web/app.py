@@ -183,6 +183,20 @@ async def read_json(request: Request, allowed: set, required: set = frozenset())
     return data
 
 
+def _query(request: Request, *allowed: str):
+    """The request's query parameters, each one of ``allowed`` and given once, as a
+    JSON body's keys are (a parameter given twice kept its last value, silently)."""
+    seen = set()
+    for name, _ in request.query_params.multi_items():
+        if name not in allowed:
+            expected = f"expected: {', '.join(allowed)}" if allowed else "it takes none"
+            raise errors.ParseError(f"unknown parameter {name!r} ({expected})")
+        if name in seen:
+            raise errors.ParseError(f"parameter {name!r} given twice")
+        seen.add(name)
+    return request.query_params
+
+
 def _query_flag(request: Request, name: str) -> bool:
     v = request.query_params.get(name)
     if v is None:
@@ -392,7 +406,7 @@ async def index_page(request: Request):
 
 async def daily_page(request: Request):
     from ..starmaps.daily import daily_id, parse_date
-    d = parse_date(request.query_params.get("date"))
+    d = parse_date(_query(request, "date").get("date"))
     check_daily_date(d)
     return RedirectResponse(f"/puzzle/{daily_id(d)}", status_code=302)
 
@@ -436,13 +450,14 @@ async def analysis_page(request: Request):
 
 async def api_daily(request: Request):
     from ..starmaps.daily import daily_id, parse_date
-    d = parse_date(request.query_params.get("date"))
+    d = parse_date(_query(request, "date", "solution", "explain").get("date"))
     check_daily_date(d)
     return await _puzzle_json(request, daily_id(d), d.isoformat())
 
 
 async def api_puzzle(request: Request):
     from ..starmaps.ids import canonical_id
+    _query(request, "solution", "explain")
     pid = canonical_id(request.path_params["pid"])
     return await _puzzle_json(request, pid, _daily_date(pid))
 
@@ -457,6 +472,7 @@ async def _puzzle_json(request, pid, date):
 
 
 async def api_steps(request: Request):
+    _query(request)
     entry = await _web(request).steps(request.path_params["pid"], request)
     return JSONResponse({"id": entry["gen"].id, "grade": entry["gen"].grade,
                          "solved": entry["logic_solved"], "steps": entry["steps"]})
@@ -637,10 +653,7 @@ EVALUATE_TIME = 5.0
 
 async def api_evaluate(request: Request):
     """The engine's value and best line of a position as they deepen (``best``)."""
-    q = request.query_params
-    unknown = sorted(set(q) - {"position", "time_limit"})
-    if unknown:
-        raise errors.ParseError(f"unknown parameter {unknown[0]!r} (expected: position, time_limit)")
+    q = _query(request, "position", "time_limit")
     if "position" not in q:
         raise errors.ParseError("missing 'position': a position string")
     other = an.family_source(q["position"])
@@ -657,6 +670,7 @@ async def api_evaluate(request: Request):
 
 
 async def api_health(request: Request):
+    _query(request)
     web = _web(request)
     return JSONResponse({"ok": True, "jobs": web.jobs.counts(), "cached_puzzles": len(web.cache),
                          "cached_bytes": web.cached_bytes})
