@@ -215,6 +215,12 @@ def test_view_and_game(client):
     assert v["score"] == cli_json("score", nxt["positions"][-1])
     assert v["side"] == "red" and v["neutrals_left_to_move"] == 4 and v["last_turn"] == "64"
     assert v["svg"].count('class="sz-point"') == 55 and 'data-point="64"' in v["svg"]
+    # a last turn that cannot lead there is refused, not drawn: an empty point, the
+    # centre's neutral, the other side's stone, a neutral that is not on the board
+    for turn, words in (("38", "holds no blue stone"), ("55", "holds no blue stone"),
+                        ("44", "holds no blue stone"), ("64n38", "38 holds no neutral")):
+        r = client.post("/api/view", json={"position": nxt["positions"][-1], "last_turn": turn})
+        assert r.status_code == 400 and words in r.json()["error"], (turn, r.text)
     # What the page's own rules start from: the start, the board, its bare picture.
     from szsolver.formats.notation import position_json
     assert g["start"] == position_json(game.start) and g["stones_per_side"] == 16

@@ -216,6 +216,24 @@ def score_json(pos) -> dict:
     return score_json(pos)
 
 
+def _check_last_turn(pos, turn) -> None:
+    """InputError unless ``turn`` can be the turn that led to ``pos``: a stone of the
+    side that moved last where it says, its neutral (if any) a neutral on the board
+    (the board marks it: a mark on an empty point, or on the other side's stone, would
+    show what was not played)."""
+    from ..formats.notation import format_turn
+    from ..rules.base import SIDE_NAMES
+    mover = 1 - pos.side
+    own = pos.red if mover == 0 else pos.blue
+    text = format_turn(turn, pos.geometry)
+    if not own >> turn.stone & 1:
+        raise InputError(f"last_turn {text} cannot lead to this position: point "
+                         f"{text.split('n')[0]} holds no {SIDE_NAMES[mover]} stone")
+    if turn.neutral >= 0 and not pos.neutral >> turn.neutral & 1:
+        raise InputError(f"last_turn {text} cannot lead to this position: point "
+                         f"{text.split('n')[1]} holds no neutral")
+
+
 def position_view(pos, last_turn=None) -> dict:
     """What the board shows of a position: the picture, the score JSON, and who may
     place what."""
@@ -224,6 +242,7 @@ def position_view(pos, last_turn=None) -> dict:
     g = pos.geometry
     if last_turn is not None:
         last_turn = parse_turn(text_from(last_turn, "last_turn"), g)
+        _check_last_turn(pos, last_turn)
     over = pos.is_over()
     left = pos.red_neutrals if pos.side == 0 else pos.blue_neutrals
     return {"position": position_json(pos), "svg": board_svg(pos, last_turn),
