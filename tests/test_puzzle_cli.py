@@ -576,3 +576,13 @@ def test_a_printed_puzzle_is_read_back_by_solve(tmp_path, printer):
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     assert data["puzzle"] == puzzle_string(P7.puzzle) and data["solutions"] == [SOL7]
+
+
+@pytest.mark.parametrize("stars, words", [
+    ("44 zz", "bad point 'zz'"), ("44 52 zz", "bad point 'zz'"),
+    ("no such file.txt", "no such solution file: no such file.txt")])
+def test_a_solution_written_inline_names_its_bad_point(stars, words):
+    """Points separated by spaces are a solution, whatever they hold: '44 zz' was taken
+    for the name of a missing file."""
+    r = run("puzzle", "check", "sz-hard-7", stars)
+    assert r.exit_code == 2 and words in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr

@@ -177,10 +177,12 @@ def _one_solution(solutions: list):
 
 
 def _inline_solution(text: str) -> bool:
-    """Could ``text`` be a solution written inline (JSON, or point names), rather than
-    the name of a file?"""
+    """Could ``text`` (no file on disk) be a solution written inline (JSON, or point
+    names), rather than the name of a file? Points separated by spaces are, whatever
+    they hold ('44 zz' names its bad point, not a missing file)."""
     s = text.strip()
-    return not s or s[0] in "[{" or re.fullmatch(r"[0-9\s,;.-]+", s, re.ASCII) is not None
+    return (not s or s[0] in "[{" or re.fullmatch(r"[0-9\s,;.-]+", s, re.ASCII) is not None
+            or (len(s.split()) > 1 and re.match(r"[0-9]", s, re.ASCII) is not None))
 
 
 def check_to_json(p: Puzzle, check: SolutionCheck, pid: str | None = None) -> dict:
