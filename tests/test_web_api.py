@@ -1438,6 +1438,19 @@ def test_a_bad_live_evaluation_is_a_4xx_in_one_line(client, query, words):
     assert client.get("/api/health").json()["jobs"]["started"] == before      # no job
 
 
+def test_a_puzzle_the_server_does_not_make_is_refused_before_any_job(client):
+    """A grade not offered on a board, and a daily puzzle of a date outside the server's
+    years, are refused before a job starts (the first was refused inside one, which no
+    counter counted; the second got a 404 suggesting another ID of the same date)."""
+    before = client.get("/api/health").json()["jobs"]["started"]
+    r = client.get("/api/puzzles/hex-fiendish-trialq1")
+    assert r.status_code == 400 and "not offered" in r.json()["error"], r.text
+    for pid in ("sz-easy-d19991231", "sz-hard-d21000101"):
+        r = client.get(f"/api/puzzles/{pid}")
+        assert r.status_code == 400 and "daily puzzles are made for" in r.json()["error"], r.text
+    assert client.get("/api/health").json()["jobs"]["started"] == before
+
+
 @pytest.mark.parametrize("path", [
     "/api/puzzles/daily?date=2026-11-29&date=2026-11-30", "/api/puzzles/daily?foo=1",
     "/api/puzzles/sz-hard-7?solution=1&solution=0", "/api/puzzles/sz-hard-7/steps?x=1",

@@ -227,6 +227,15 @@ def _attempt(g: Geometry, target: str, seed: str, attempt: int, rule: int,
     return pz, stars, got
 
 
+def check_offered(g, grade: str) -> None:
+    """UnsupportedError for a grade the generator does not offer on board ``g`` (the
+    large boards' hardest grades: too slow to generate), before any work."""
+    target = GRADES[grade_level(grade) - 1]
+    if g.n_patterns > 16 and grade_level(target) > 3:
+        raise UnsupportedError(f"{target} puzzles on the {g.name} board are not offered "
+                               "(too slow to generate): use easy, medium or hard")
+
+
 def generate(board="stars-zone", grade: str = "medium", seed="0", rule=BASIC,
              max_attempts: int = 200, progress=None) -> Generated:
     """A puzzle of exactly ``grade`` on ``board``, deterministic in ``seed``, proved
@@ -238,9 +247,7 @@ def generate(board="stars-zone", grade: str = "medium", seed="0", rule=BASIC,
     if not re.fullmatch(r"[A-Za-z0-9_.:-]+", seed):
         raise ParseError(f"bad seed {shown(seed)}: use letters, digits and _.:-")
     rule_c = rule_code(rule)
-    if g.n_patterns > 16 and grade_level(target) > 3:
-        raise UnsupportedError(f"{target} puzzles on the {g.name} board are not offered "
-                         "(too slow to generate): use easy, medium or hard")
+    check_offered(g, target)
     for attempt in range(max_attempts):
         res = _attempt(g, target, seed, attempt, rule_c, progress)
         if res is None:

@@ -320,6 +320,9 @@ class Web:
         puzzle outside the collection is generated for ``request``'s client."""
         from ..starmaps.generate import collection_index, generated_from_json
         from ..starmaps.ids import canonical_id
+        date = _daily_date(pid.strip().lower())
+        if date is not None:                # a date the server makes none for: a 400, not
+            check_daily_date(_dt.date.fromisoformat(date))   # a 404 naming another ID of it
         pid = canonical_id(pid)             # UnknownPuzzleError (404) before any work
         client = None if request is None else client_of(request)
 
@@ -353,8 +356,10 @@ def check_generation(pid: str) -> None:
     """An ID the server would generate a new puzzle for: one that names a puzzle
     (UnknownPuzzleError, a 404, before any job), its seed at most MAX_SEED characters,
     a daily one's date in DAILY_YEARS (UnsupportedError otherwise, a 400)."""
+    from ..starmaps.generate import check_offered
     from ..starmaps.ids import check_id
-    seed = check_id(pid)[2]
+    g, grade, seed, _rule = check_id(pid)
+    check_offered(g, grade)             # hex fiendish: refused here, not in a job
     if len(seed) > MAX_SEED:
         raise errors.UnsupportedError(f"a puzzle seed has at most {MAX_SEED} characters here, "
                                       f"got {len(seed)}")
