@@ -77,8 +77,8 @@ def shown(value, width: int = SHOWN) -> str:
 
     >>> shown("x" * 100, 5)
     "'xxxxx...' (100 characters)"
-    >>> print(shown("44\u200b"))
-    '44\u200b' (with an invisible U+200B ZERO WIDTH SPACE)
+    >>> print(shown("44\\u200b"))
+    '44\\u200b' (with an invisible U+200B ZERO WIDTH SPACE)
     """
     if not isinstance(value, str):
         r = repr(value)
@@ -95,7 +95,7 @@ def invisible(text: str) -> str | None:
     characters: a zero-width space, a word joiner, a soft hyphen...), by its code and
     name; None when there is none.
 
-    >>> invisible("4\u200b4"), invisible("44 n66")
+    >>> invisible("4\\u200b4"), invisible("44 n66")
     ('U+200B ZERO WIDTH SPACE', None)
     """
     ch = next((ch for ch in text if unicodedata.category(ch) == "Cf"), None)

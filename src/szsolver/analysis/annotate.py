@@ -11,16 +11,16 @@ Contracts
   (the supplies spent: ``check.within_reach``) (never fewer than the last
   ``MIN_EXACT_TURNS``, which take a moment;
   each under ``solver_time`` seconds; a solve that does not finish
-  leaves its turn to the engine), the others get the engine's estimate
-  (``time_per_turn`` seconds of budget, converted to iterations: deterministic)
-  and CP-SAT bounds (each position once, each of its four CP-SAT calls limited to
-  ``min(CPSAT_TIME, time_per_turn)`` seconds of budget, converted to CP-SAT's
-  deterministic work: proved, looser when stopped, the same on any machine). One or
-  two turns beyond ``exact_turns`` a turn's judgement also probes, as ``check`` does,
-  the positions after the turn and after the engine's turns with the exact solver
-  under a node pool from ``time_per_turn`` (kept to that turn's judgement). The
-  proved part of the game (``proved_from`` on) is kept apart from the estimated
-  part in every output.
+  leaves its turn to the engine), the others are judged as ``check`` judges a turn:
+  the engine's estimate and CP-SAT bounds (each position once: proved, looser when
+  stopped), and one or two turns beyond ``exact_turns`` the exact solver's probes of
+  the positions after the turn and after the engine's turns (kept to that turn's
+  judgement), and at the first of them "is any turn better?". All of it is fixed
+  work (iterations, CP-SAT's deterministic work, nodes: the same on any machine):
+  without ``time_per_turn`` as ``check`` has it without a limit, with it as
+  :func:`check.plan` plans ``check --time-limit``, so that a turn takes about that
+  long. The proved part of the game (``proved_from`` on) is kept apart from the
+  estimated part in every output.
 * Accuracy per player: the share of optimal turns among the player's turns judged
   exactly (None when none was); and over every turn with a verdict, the verdicts
   proved (by the solver or by proved bounds) apart from those only estimated.

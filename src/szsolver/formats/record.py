@@ -155,7 +155,8 @@ def read_record(text: str):
     - ``("word", line, token)`` for any other word: a turn or a move.
 
     Comments are skipped: ``{...}`` between any two parts (it may span lines),
-    ``;`` to the end of its line, and a line that starts with ``%`` (PGN's escape). ``line`` counts from 1. ParseError names the line of
+    ``;`` to the end of its line, and a line that starts with ``%`` (PGN's escape).
+    ``line`` counts from 1. ParseError names the line of
     anything else (a malformed tag, a stray ``]``, a comment never closed). What the
     tags and words mean is the caller's.
 
