@@ -1616,3 +1616,24 @@ def test_a_body_cut_short_is_the_clients_doing_not_a_bug(monkeypatch, client_doe
     with pytest.raises(web_app.ApiError) as e:
         anyio.run(read)
     assert e.value.status == status and "request body" in str(e.value)
+
+
+def test_a_wrong_method_names_the_one_to_use(client):
+    """A 405 says which method the endpoint takes, in words and in the Allow header that
+    HTTP asks of it (the header was lost: the server's own error page replaced the
+    answer)."""
+    for path, allowed in (("/api/score", "POST"), ("/api/puzzles/daily", "GET")):
+        r = client.request("PUT", path, json={})
+        assert r.status_code == 405 and allowed in r.headers["allow"], (path, r.headers)
+        assert r.json()["error"] == f"method not allowed here: use {r.headers['allow']}"
+
+
+def test_an_annotation_carries_the_records_warnings_as_the_command_does(client):
+    """/api/annotate is ``annotate --json``: the record's warnings too (a Result tag the
+    replay contradicts), which it left out."""
+    record = '[Result "9-9"]\n1. 44n66 64 2. 41 54'
+    r = client.post("/api/annotate", json={"source": record, "time_per_turn": 0.05})
+    assert r.status_code == 200, r.text
+    assert r.json()["warnings"] == cli_json("annotate", record, "--time-per-turn", "0.05",
+                                            "--exact-turns", "6", "--solver-time", "5")["warnings"]
+    assert r.json()["warnings"] and "Result tag says 9-9" in r.json()["warnings"][0]

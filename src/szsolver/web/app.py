@@ -860,9 +860,14 @@ async def _on_job_error(request: Request, exc: JobError):
 
 
 async def _on_http(request: Request, exc: HTTPException):
-    text = {404: "no such page or endpoint", 405: "method not allowed here"}.get(exc.status_code,
-                                                                                  str(exc.detail))
-    return _error(request, exc.status_code, text)
+    allow = (exc.headers or {}).get("Allow")
+    text = {404: "no such page or endpoint",
+            405: "method not allowed here" + (f": use {allow}" if allow else "")}.get(
+                exc.status_code, str(exc.detail))
+    response = _error(request, exc.status_code, text)
+    if allow:                       # a 405 names the methods it takes (RFC 9110)
+        response.headers["Allow"] = allow
+    return response
 
 
 async def _on_internal(request: Request, exc: Exception):

@@ -155,7 +155,7 @@ def annotate_game(game: dict, time_per_turn: float, exact_turns: int, solver_tim
     turn is judged (the last turns are proved first)."""
     from ..analysis.annotate import annotate
     from ..analysis.report import value_chart
-    from ..formats.record import parse_game_json
+    from ..formats.record import parse_game_json, with_warnings
     g = parse_game_json(game)
     progress = None
     if report is not None:
@@ -163,6 +163,6 @@ def annotate_game(game: dict, time_per_turn: float, exact_turns: int, solver_tim
             report({"done": done, "total": total, "text": text})
     ann = annotate(g, time_per_turn=time_per_turn, exact_turns=exact_turns, solver_time=solver_time,
                    cpsat=cpsat, progress=progress)
-    out = ann.to_json()
+    out = with_warnings(ann.to_json(), g)      # as annotate --json has them
     out["chart"] = value_chart(ann)[0]
     return out
