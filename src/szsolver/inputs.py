@@ -47,9 +47,9 @@ import unicodedata
 
 from .errors import ParseError
 
-__all__ = ["MAX_DIGITS", "SHOWN", "SHOWN_PATH", "is_digits", "shown", "invisible", "cut",
-           "number", "json_int", "is_decimal", "name_key", "choice", "iso_date",
-           "date_of_digits"]
+__all__ = ["MAX_DIGITS", "SHOWN", "SHOWN_PATH", "is_digits", "shown", "invisible",
+           "one_word", "cut", "number", "json_int", "is_decimal", "name_key", "choice",
+           "iso_date", "date_of_digits"]
 
 #: the most digits a number may have (a C ``long long`` holds every 18-digit number)
 MAX_DIGITS = 18
@@ -100,6 +100,25 @@ def invisible(text: str) -> str | None:
     """
     ch = next((ch for ch in text if unicodedata.category(ch) == "Cf"), None)
     return None if ch is None else f"U+{ord(ch):04X} {unicodedata.name(ch, 'character')}"
+
+
+def one_word(text: str, what: str, fix: str, reads) -> None:
+    """ParseError ``WHAT has no space inside`` when ``text`` holds whitespace (a value is
+    one word, by the policy above), with ``(write FIX)`` only where ``reads(fix)``
+    accepts it: the advice is never another value ('2 3' is the cells 2,3, not 23).
+
+    >>> one_word("44 n66", "bad turn '44 n66': a turn", "44n66", str)
+    Traceback (most recent call last):
+    ...
+    szsolver.errors.ParseError: bad turn '44 n66': a turn has no space inside (write 44n66)
+    """
+    if not any(ch.isspace() for ch in text):
+        return
+    try:
+        reads(fix)
+    except ParseError:
+        raise ParseError(f"{what} has no space inside") from None
+    raise ParseError(f"{what} has no space inside (write {fix})")
 
 
 def cut(text: str, width: int = SHOWN) -> str:

@@ -49,7 +49,8 @@ import threading
 import time
 
 __all__ = ["Interrupted", "EXIT_CODE", "MESSAGE", "install", "uninstall", "installed",
-           "requested", "raise_if_interrupted", "raise_if_absorbed", "armed", "run_blocking", "run_cp_sat", "prepare",
+           "requested", "raise_if_interrupted", "raise_if_absorbed", "STOPPED",
+           "stopped_by_ctrl_c", "armed", "run_blocking", "run_cp_sat", "prepare",
            "stop_on_interrupt", "exit_interrupted", "CpSolver"]
 
 EXIT_CODE = 130
@@ -97,11 +98,21 @@ def raise_if_interrupted() -> None:
         raise Interrupted()
 
 
+#: a search's ``stopped`` when Ctrl-C stopped it (every game's solver says so, keeping
+#: what it proved; after the value, "interrupted after the value was proved (...)")
+STOPPED = "interrupted"
+
+
+def stopped_by_ctrl_c(stopped) -> bool:
+    """Does a search's ``stopped`` say a Ctrl-C stopped it?"""
+    return isinstance(stopped, str) and stopped.startswith(STOPPED)
+
+
 def raise_if_absorbed(stopped) -> None:
-    """Raise :class:`Interrupted` if a search says a Ctrl-C stopped it (``stopped``
-    ``"interrupted"``, the solvers' word): the search keeps what it proved for a command
-    that prints it, and a caller with more work to do stops there."""
-    if isinstance(stopped, str) and stopped.startswith("interrupted"):
+    """Raise :class:`Interrupted` if a search says a Ctrl-C stopped it
+    (:func:`stopped_by_ctrl_c`): the search keeps what it proved for a command that
+    prints it, and a caller with more work to do stops there."""
+    if stopped_by_ctrl_c(stopped):
         raise Interrupted()
 
 

@@ -333,7 +333,7 @@ def turn_facts(pos, turn: int, time_limit=None, node_limit=None,
 
     def why():
         reason = prover.stop_reason(s)
-        if reason.startswith("interrupted"):
+        if interrupt.stopped_by_ctrl_c(reason):
             raise interrupt.Interrupted()    # the search absorbed Ctrl-C: the judging stops
         return reason
 

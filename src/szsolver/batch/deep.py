@@ -978,7 +978,7 @@ def deep_solve(client, position, *, time_limit: float | None = None,
             d.end(drain=False)
         bound, done = proved
         raise SolveInterrupted(prover.solve_result(
-            pstr, bound, done, "interrupted", nodes=pool.counted,
+            pstr, bound, done, interrupt.STOPPED, nodes=pool.counted,
             seconds=time.perf_counter() - t0).to_json(g)) from None
     except BaseException:
         d.end(drain=False)

@@ -54,13 +54,12 @@ def potential_cmd(position, example, side, with_map, svg_file, rule, as_json, ti
     # a map is one CP-SAT solve per value it finds, each up to --time-limit: say how far
     show = progress_printer(not as_json)
     try:
-        for s in sides:
-            data[SIDE_NAMES[s]] = _side(pos, s, with_map, time_limit, show)
+        found = {s: _side(pos, s, with_map, time_limit, show) for s in sides}
     finally:
         end_progress(show)
     for s in sides:
         name = SIDE_NAMES[s]
-        pm, res = data[name]
+        pm, res = found[s]
         entry = res.to_json(g)
         if pm is not None:
             entry["map"] = pm.to_json(g)

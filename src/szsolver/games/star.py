@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+from .. import interrupt
 from ..errors import InputError
 from .contract import Answer, Entry
 from .views import (annotate_progress, answer, engine_progress, exact_turns_in_reach,
@@ -179,7 +180,7 @@ def solve(pos, game, o):
         for mv in res.turns[:o.top]:
             lines.append(f"  {mv.value:+4d}  {format_move(mv.turn, b)}")
     lines.append(f"Nodes: {res.nodes:,} in {res.seconds:.2f} s.")
-    interrupted = res.stopped == "interrupted"     # what was proved printed, no picture
+    interrupted = interrupt.stopped_by_ctrl_c(res.stopped)   # what was proved printed, no picture
     files = ()
     if o.svg and not interrupted:
         caption = (f"Value {res.value:+d}: {describe(res.value)}; best "

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import time
 
+from .. import interrupt
 from ..errors import InputError
 from ..rules.bits import bit_list
 from ..verdict import VERDICT_COUNTS, turns_listed, verdict_count, wins_by
@@ -203,7 +204,6 @@ def _value_words(margin: int, winner: str) -> str:
 def solve(pos, game, o):
     """Exact value, best placements, every placement's value (``--all-turns``), a line;
     a limit that stops the search gives the proved bounds and exit code 3, Ctrl-C 130."""
-    from ..stargazers.solver import INTERRUPTED
     every = bool(o.all_turns or o.top)
     with progress_line(o, not o.as_json, lines=True) as show:
         s = solve_position(pos, all_turns=every, node_limit=o.node_limit,
@@ -216,7 +216,7 @@ def solve(pos, game, o):
             "best": [str(c) for c in s.best], "pv": [str(c) for c in s.pv],
             "nodes": s.nodes, "seconds": round(s.seconds, 3), "unit": "placement",
             "stopped": s.stopped, "complete": s.exact and s.stopped is None}
-    interrupted = s.stopped == INTERRUPTED      # what was proved printed, no picture
+    interrupted = interrupt.stopped_by_ctrl_c(s.stopped)     # what was proved printed, no picture
     if not s.exact:
         return answer(data, f"Not proved: {s.stopped}; {s.lower:+d} <= margin <= "
                             f"{s.upper:+d} for {s.side} (to place).", game,

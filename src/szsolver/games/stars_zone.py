@@ -9,6 +9,7 @@ import os
 import re
 import time
 
+from .. import interrupt
 from ..errors import InputError
 from ..formats.notation import format_turn
 from ..verdict import ESTIMATE_MARGIN, describe_value, turns_listed, verdict_count
@@ -568,7 +569,7 @@ def solve(pos, game, o):
         res = solve_position(pos, time_limit=o.time_limit, node_limit=o.node_limit,
                              tt_size=o.tt_size, all_turns=all_turns, threads=o.threads or 1,
                              progress=show and _Feedback(show, pos.geometry))
-    interrupted = (res.stopped or "").startswith("interrupted")
+    interrupted = interrupt.stopped_by_ctrl_c(res.stopped)
     # after Ctrl-C: the proved part printed, no picture, no note
     files = ((o.svg, line_picture(pos, res)),) if o.svg and not interrupted else ()
     data = res.to_json(pos.geometry)

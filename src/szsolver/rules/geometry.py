@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..errors import ParseError, UnsupportedError
-from ..inputs import MAX_DIGITS, is_digits, name_key, number, shown
+from ..inputs import MAX_DIGITS, is_digits, name_key, number, one_word, shown
 
 Coord = tuple[int, int]
 Matrix = tuple[tuple[int, int], tuple[int, int]]
@@ -249,15 +249,7 @@ class Geometry:
     def parse_point(self, text: str) -> int:
         """Inverse of :meth:`coord_text`; accepts '44', '4,4' or '10,3' (ASCII digits)."""
         t = text.strip()
-        if any(ch.isspace() for ch in t):
-            joined = "".join(t.split())
-            try:                # the text to write instead, where it is one point
-                self.parse_point(joined)
-            except ParseError:
-                raise ParseError(f"bad point {shown(text)}: a point has no space "
-                                 "inside") from None
-            raise ParseError(f"bad point {shown(text)}: a point has no space inside "
-                             f"(write {joined})")
+        one_word(t, f"bad point {shown(text)}: a point", "".join(t.split()), self.parse_point)
         parts = t.split(",") if "," in t else ([t[0], t[1]] if len(t) == 2 else [])
         if len(parts) != 2 or not all(is_digits(x) and len(x) <= MAX_DIGITS for x in parts):
             raise ParseError(f"bad point {shown(text)}: expected two digits 0-9 like 44 or "

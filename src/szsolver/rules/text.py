@@ -22,7 +22,7 @@ These forms live with the rules because a position and a turn print as them;
 from __future__ import annotations
 
 from ..errors import IllegalTurnError, ParseError, WrongTypeError
-from ..inputs import invisible, number, shown
+from ..inputs import invisible, number, one_word, shown
 from .base import (BLUE, MAX_NEUTRALS_PER_SIDE, NO_NEUTRAL, RED, RULE_NAMES, SIDE_NAMES,
                    STONES_PER_SIDE, check_position,
                    encode_turn, rule_code, turn_error)
@@ -70,14 +70,8 @@ def parse_turn(text: str, geometry: Geometry = STARS_ZONE) -> "Turn":
     t = text.strip().lower()
     if not t:
         raise ParseError("empty turn")
-    if any(ch.isspace() for ch in t):
-        joined = "".join(t.split())
-        try:                    # the text to write instead, where it is one turn
-            parse_turn(joined, geometry)
-        except ParseError:
-            raise ParseError(f"bad turn {shown(text)}: a turn has no space inside") from None
-        raise ParseError(f"bad turn {shown(text)}: a turn has no space inside "
-                         f"(write {joined})")
+    one_word(t, f"bad turn {shown(text)}: a turn", "".join(t.split()),
+             lambda fix: parse_turn(fix, geometry))
     if invisible(t):
         raise ParseError(f"bad turn {shown(text)}: delete the invisible character")
     stone_text, sep, neutral_text = t.partition("n")

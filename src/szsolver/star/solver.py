@@ -54,6 +54,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from .. import interrupt
 from ..errors import UnsupportedError
 from ..limits import check_count, check_seconds
 from ..verdict import wins_by
@@ -357,7 +358,7 @@ def solve(pos: Position, *, all_turns: bool = False, node_limit: int | None = No
         res.pv = _line(search, pos, res.value)
         res.pv_complete = True
     except (_Stop, KeyboardInterrupt) as stop:
-        res.stopped = stop.reason if isinstance(stop, _Stop) else "interrupted"
+        res.stopped = stop.reason if isinstance(stop, _Stop) else interrupt.STOPPED
         if res.exact is False:
             res.value = None
     res.nodes = search.nodes

@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 
 from ..errors import IllegalTurnError, ParseError
-from ..inputs import is_digits, number, shown
+from ..inputs import is_digits, number, one_word, shown
 from ..formats.notation import json_object
 from ..formats.record import (RecordedGame, answer_inside, looks_like_record,
                               read_numbered_game)
@@ -65,16 +65,9 @@ class Turn(tuple):
 def parse_turn(text: str) -> Turn:
     """The Turn ``text`` names (``17`` or ``17,23``); ParseError otherwise."""
     t = str(text).strip()
-    if any(ch.isspace() for ch in t):
-        # its cells joined by commas, where that is one turn ('2 3' is 2,3: not 23)
-        fix = ",".join(x for x in re.split(r"[\s,]+", t) if x)
-        try:
-            parse_turn(fix)
-        except ParseError:
-            raise ParseError(f"bad Stargazers turn {shown(str(text))}: a turn has no "
-                             "space inside") from None
-        raise ParseError(f"bad Stargazers turn {shown(str(text))}: a turn has no space "
-                         f"inside (write {fix})")
+    # the advice: its cells joined by commas ('2 3' is 2,3, not 23)
+    one_word(t, f"bad Stargazers turn {shown(str(text))}: a turn",
+             ",".join(x for x in re.split(r"[\s,]+", t) if x), parse_turn)
     parts = t.split(",")
     if not 1 <= len(parts) <= 2 or not all(is_digits(p) for p in parts):
         raise ParseError(f"bad Stargazers turn {shown(str(text))}: a cell index like 17, "

@@ -30,6 +30,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from .. import interrupt
 from ..errors import UnsupportedError
 from ..limits import check_count, check_seconds
 from ..rules.bits import popcount
@@ -229,9 +230,6 @@ class _Search:
         return out
 
 
-#: ``stopped`` after a Ctrl-C during the search (the Stars' Zone solver's word): the
-#: answer holds what was proved by then, and the command ends as interrupted
-INTERRUPTED = "interrupted"
 #: positions with more empty playable cells need a node or time limit: 16 take about
 #: 15 CPU s and each more cell about three times the work (docs/stargazers.md; 18 took
 #: 101 CPU s with every placement's value)
@@ -271,7 +269,7 @@ def solve(position, *, all_turns: bool = True, node_limit: int | None = None,
         return SolveResult(margin=None, winner=None, best=[], moves={}, pv=[], nodes=s.nodes,
                         seconds=time.process_time() - start, side=SIDE_NAMES[side],
                         lower=lower, upper=upper,
-                        stopped=INTERRUPTED if isinstance(stop, KeyboardInterrupt) else
+                        stopped=interrupt.STOPPED if isinstance(stop, KeyboardInterrupt) else
                         f"the Stargazers solver reached its limit of "
                         f"{_limit_text(s, node_limit, time_limit)} before proving the value")
     moves = {}
@@ -298,8 +296,8 @@ def solve(position, *, all_turns: bool = True, node_limit: int | None = None,
         stopped = (f"the Stargazers solver reached its limit of "
                    f"{_limit_text(s, node_limit, time_limit)} after proving the value, "
                    + ("before every placement's" if all_turns else "before every best turn"))
-    except KeyboardInterrupt:
-        stopped = INTERRUPTED
+    except KeyboardInterrupt:       # what was proved kept; the command ends as interrupted
+        stopped = interrupt.STOPPED
     best = sorted(c for c, v in moves.items() if v == root)
     if not pairs:
         turns = {(c,) for c in best}
@@ -309,11 +307,11 @@ def solve(position, *, all_turns: bool = True, node_limit: int | None = None,
     root_margin = sign * _margin(root)
     winner = SIDE_NAMES[RED] if root > 0 else SIDE_NAMES[BLUE]
     try:
-        line = [] if stopped == INTERRUPTED else s.line(red, blue)
+        line = [] if stopped == interrupt.STOPPED else s.line(red, blue)
     except SearchLimit:
         line = []
     except KeyboardInterrupt:
-        line, stopped = [], INTERRUPTED
+        line, stopped = [], interrupt.STOPPED
     return SolveResult(margin=root_margin, winner=winner, best=best,
                     moves={c: sign * _margin(v) for c, v in sorted(moves.items())},
                     pv=line, nodes=s.nodes, seconds=time.process_time() - start,
