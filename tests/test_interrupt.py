@@ -787,6 +787,28 @@ def test_the_star_and_stargazers_solvers_keep_what_they_proved_on_ctrl_c():
     assert s.nodes < 5000
 
 
+def test_what_a_star_or_stargazers_solve_proved_before_ctrl_c_holds_the_value():
+    """Stopped by Ctrl-C, what a solve kept holds the value the whole solve proves:
+    Stargazers' bounds before its value, and Star's value with the optimal moves found
+    so far (this late position's value comes within the first 1,024 nodes)."""
+    from szsolver.star import solver as star_solver
+    from szsolver.star.position import parse_position as star_position
+    from szsolver.stargazers import fast
+    from szsolver.stargazers import solver as sg_solver
+    star = star_position(STAR_LATE)
+    whole = star_solver.solve(star)
+    for n in (1, 2, 3):         # after the value, the best moves unfinished
+        cut = star_solver.solve(star, node_limit=10 ** 9, progress=ctrl_c_at(n))
+        assert whole.exact and cut.stopped == "interrupted", n
+        assert cut.lower <= whole.value <= cut.upper and cut.value in (None, whole.value)
+        assert set(cut.best) <= set(whole.best) and not cut.complete
+    sg = fast.Position(STARGAZERS_LATE)
+    whole = sg_solver.solve(sg, all_turns=False)
+    cut = sg_solver.solve(sg, all_turns=False, node_limit=10 ** 9, progress=ctrl_c_at(2))
+    assert whole.exact and cut.stopped == "interrupted" and not cut.exact
+    assert cut.lower <= whole.margin <= cut.upper
+
+
 @pytest.mark.parametrize("work", ["star best", "star check", "stargazers best",
                                   "stargazers check"])
 def test_an_engine_or_check_stops_when_its_solver_saw_ctrl_c(work):
