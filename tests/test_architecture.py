@@ -16,13 +16,13 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "src" / "szsolver"
 # (szsolver/__init__.py, api), the entry point and the command line may use anything.
 # errors, interrupt, limits, inputs (the reading of numbers and names) and cpsat (OR-Tools'
 # loader) are the ground floor: every layer may use them; they use nothing but the errors
-# (interrupt: the loader, for its CP-SAT solver).
+# (interrupt: the loader, for its CP-SAT solver; limits: inputs, to quote a value).
 GROUND = {"errors", "interrupt", "limits", "inputs", "cpsat"}
 ALLOWED = {
     "errors": set(),
     "cpsat": set(),                 # OR-Tools' cp_model, loaded without pandas
     "interrupt": {"cpsat"},
-    "limits": {"errors"},
+    "limits": {"errors", "inputs"},     # inputs.shown: a value as a message quotes it
     "inputs": {"errors"},
     "rules": GROUND,
     # the verdict scale and the words for values, of all three games

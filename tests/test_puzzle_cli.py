@@ -253,13 +253,26 @@ def test_wrong_solution_explained_by_points():
     assert "17 stars (8 given + 9 placed), a complete starmap has 16: 1 too many" in text
 
 
+def test_two_points_joined_by_a_comma_are_told_to_take_a_space():
+    """44,52 reads as one point, row 44 and column 52: the explanation says how to
+    write the two board points it looks like."""
+    last = PLACED7[-1]
+    r = run("puzzle", "check", "sz-hard-7", " ".join(PLACED7[:-2]) + f" {PLACED7[-2]},{last}")
+    assert r.exit_code == 1
+    assert (f"a star off the stars-zone board: {PLACED7[-2]},{last} ({PLACED7[-2]},{last} is "
+            f"one point, row {PLACED7[-2]}, column {last}; separate points with spaces: "
+            f"{PLACED7[-2]} {last})") in r.stdout
+    # written with the space, the same points are the solution
+    assert run("puzzle", "check", "sz-hard-7", " ".join(PLACED7)).exit_code == 0
+
+
 def test_blocked_and_off_board_stars_are_explained():
     listed = PLACED7[:-1] + ["95", "11", "10,10"]  # 95 is blocked; 11 and 10,10 are no points
     r = run("puzzle", "check", "sz-hard-7", " ".join(listed), "--json")
     d = json.loads(r.stdout)
     assert r.exit_code == 1 and d["on_blocked"] == ["95"] and d["off_board"] == ["11", "10,10"]
     text = run("puzzle", "check", "sz-hard-7", " ".join(listed)).stdout
-    assert "2 stars off the stars-zone board: 11 10,10" in text
+    assert "2 stars off the stars-zone board: 11 10,10\n" in text   # no hint: 10 is no point
     assert "a star on blocked points: 95" not in text and "a star on blocked point: 95" in text
     assert "15 stars (8 given + 7 placed), a complete starmap has 16: place 1 more" in text
     stars = P7.solution & ~(1 << SZ.index[(int(PLACED7[-1][0]), int(PLACED7[-1][1]))])

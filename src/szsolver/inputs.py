@@ -71,17 +71,31 @@ def is_digits(text) -> bool:
     return isinstance(text, str) and _DIGITS.fullmatch(text) is not None
 
 
+def _json_spelling(value) -> str:
+    """A value as JSON spells it (true, null, [1, "a"]) where it is JSON's, since the web's
+    values come from JSON; else its ``repr``."""
+    if isinstance(value, (bool, type(None), list, dict)):
+        import json
+        try:
+            return json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            pass
+    return repr(value)
+
+
 def shown(value, width: int = SHOWN) -> str:
     """``repr(value)`` for a one-line message; text longer than ``width`` characters is
     cut, with ``...`` and its length.
 
     >>> shown("x" * 100, 5)
     "'xxxxx...' (100 characters)"
+    >>> shown(True), shown(None), shown(0.5), shown([False, "44"])
+    ('true', 'null', '0.5', '[false, "44"]')
     >>> print(shown("44\\u200b"))
     '44\\u200b' (with an invisible U+200B ZERO WIDTH SPACE)
     """
     if not isinstance(value, str):
-        r = repr(value)
+        r = _json_spelling(value)
         return r if len(r) <= width else f"{r[:width]}... ({len(r)} characters)"
     hidden = invisible(value[:width])
     note = f" (with an invisible {hidden})" if hidden else ""

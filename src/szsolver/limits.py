@@ -24,6 +24,7 @@ import math
 from dataclasses import dataclass
 
 from .errors import UnsupportedError
+from .inputs import shown
 
 __all__ = ["MAX_SECONDS", "MAX_COUNT", "check_seconds", "check_count", "Budget",
            "fixed_work"]
@@ -60,7 +61,7 @@ def check_seconds(value, what: str = "time_limit", *, none_ok: bool = True,
     if not ok:
         limit = f"(more than {most:g} is cut to {most:g})" if cut else f"and at most {most:g}"
         raise error(f"{what} must be a positive number of seconds, finite {limit}, "
-                    f"got {_short(value)}")
+                    f"got {shown(value)}")
     return x
 
 
@@ -73,14 +74,8 @@ def check_count(value, what: str, *, minimum: int = 1, none_ok: bool = True,
     if isinstance(value, bool) or not isinstance(value, int) \
             or not minimum <= value <= MAX_COUNT:
         raise error(f"{what} must be a whole number from {minimum} to 2**63 - 1, "
-                    f"got {_short(value)}")
+                    f"got {shown(value)}")
     return value
-
-
-def _short(value, width: int = 30) -> str:
-    """``repr(value)`` cut to ``width`` characters, for a one-line message."""
-    text = repr(value)
-    return text if len(text) <= width else f"{text[:width]}... ({len(text)} characters)"
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 from ..errors import ParseError
-from ..inputs import cut, json_int
+from ..inputs import cut, json_int, shown
 from ..rules.base import BLUE, RED, RULE_NAMES, SIDE_NAMES, rule_code
 from ..rules.geometry import STARS_ZONE, Geometry
 from .patterns import pattern_list, pattern_name  # re-exported: one home in formats.patterns
@@ -227,11 +227,14 @@ def parse_position_json(data, backend=None):
 
     side = data["side"]
     if side not in SIDE_NAMES:
-        raise ParseError(f"position JSON: side must be 'red' or 'blue', got {side!r}")
+        raise ParseError(f"position JSON: side must be 'red' or 'blue', got {shown(side)}")
     left = data["neutrals_left"]
-    if not isinstance(left, dict) or set(left) != {"red", "blue"} or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in left.values()):
+    if not isinstance(left, dict) or set(left) != {"red", "blue"}:
         raise ParseError('position JSON: neutrals_left must be {"red": n, "blue": n}')
+    for who, v in left.items():
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise ParseError(f"position JSON: neutrals_left's {who} must be a whole number, "
+                             f"got {shown(v)}")
     pos = backend(g, red=mask("red"), blue=mask("blue"), neutral=mask("neutral"),
                   red_neutrals=left["red"], blue_neutrals=left["blue"],
                   side=SIDE_NAMES.index(side), rule=rule_code(data["rule"]))

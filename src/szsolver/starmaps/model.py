@@ -145,6 +145,25 @@ class SolutionCheck:
                 "missing_patterns": self.missing_patterns}
 
 
+def _comma_hint(g, names) -> str:
+    """Advice where an off-board name is two board points joined by a comma (``44,52``
+    is one point, row 44, column 52): points are separated by spaces."""
+    for t in names:
+        parts = t.split(",")
+        if len(parts) == 2 and all(_on_board(g, x) for x in parts):
+            return f" ({t} is one point, row {parts[0]}, column {parts[1]}; separate " \
+                   f"points with spaces: {' '.join(parts)})"
+    return ""
+
+
+def _on_board(g, text: str) -> bool:
+    try:
+        g.parse_point(text)
+    except ValueError:
+        return False
+    return True
+
+
 def check_solution(puzzle: Puzzle, placed: int, off_board=()) -> SolutionCheck:
     """Check the stars a player placed (``placed``, a bitmask; the givens are implied,
     and listing them too is fine) and explain what is wrong, point by point.
@@ -178,7 +197,7 @@ def check_solution(puzzle: Puzzle, placed: int, off_board=()) -> SolutionCheck:
     if check.off_board:
         n = len(check.off_board)
         out.append(f"{'a star' if n == 1 else f'{n} stars'} off the {g.name} board: "
-                   f"{listing(check.off_board)}")
+                   f"{listing(check.off_board)}" + _comma_hint(g, check.off_board))
     if check.on_blocked:
         n = len(check.on_blocked)
         out.append(f"{'a star' if n == 1 else f'{n} stars'} on blocked "

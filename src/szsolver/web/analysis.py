@@ -9,6 +9,7 @@ one-line message for bad input.
 from __future__ import annotations
 
 from ..errors import IllegalTurnError, InputError, ParseError, UnsupportedError
+from ..inputs import shown
 from ..limits import check_seconds
 
 TIME_CAP = 10.0          # seconds: the most any request may ask of the solver or CP-SAT
@@ -31,7 +32,7 @@ def seconds_from_text(value, name: str):
     written as one, so a message shows it as written), None for None; ``NaN`` and
     ``inf`` as floats, for :func:`time_limit_from` to refuse as the body's NaN and
     Infinity are (it checks the range); ParseError naming ``name`` for anything else."""
-    from ..inputs import MAX_DIGITS, is_decimal, is_digits, shown
+    from ..inputs import MAX_DIGITS, is_decimal, is_digits
     if value is None:
         return None
     word = value.strip().lower() if isinstance(value, str) else None
@@ -49,13 +50,14 @@ def flag_from(value, name: str) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise ParseError(f"{name} must be true or false, got {value!r}")
+        raise ParseError(f"{name} must be true or false, got {shown(value)}")
     return value
 
 
 def text_from(value, name: str) -> str:
     if not isinstance(value, str):
-        raise ParseError(f"{name} must be a string, got {type(value).__name__}")
+        from ..formats.notation import json_kind
+        raise ParseError(f"{name} must be a string, got {json_kind(value)}")
     return value
 
 
@@ -156,7 +158,7 @@ def side_from(value, pos) -> int:
     if value is None:
         return pos.side
     if value not in SIDE_NAMES:
-        raise ParseError(f"side must be 'red' or 'blue', got {value!r}")
+        raise ParseError(f"side must be 'red' or 'blue', got {shown(value)}")
     return SIDE_NAMES.index(value)
 
 

@@ -50,7 +50,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import errors, games
-from ..inputs import MAX_DIGITS, is_digits
+from ..inputs import MAX_DIGITS, is_digits, shown
 from ..formats.notation import json_loads
 from ..formats.record import with_warnings
 from . import analysis as an
@@ -205,7 +205,8 @@ def _query_flag(request: Request, name: str) -> bool:
         return True
     if v.lower() in ("0", "false", "no", ""):
         return False
-    raise errors.ParseError(f"{name} must be 1 or 0, got {v!r}")
+    raise errors.ParseError(f"{name} must be 1 or 0 (or true or false, yes or no), "
+                            f"got {shown(v)}")
 
 
 class _Flight:
