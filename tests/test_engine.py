@@ -14,7 +14,6 @@ from szsolver.engine.players import (GreedyPlayer, PotentialGreedyPlayer, Random
                                      EnginePlayer, play_game)
 from szsolver.bounds.value import trivial_bounds
 from szsolver.engine.search import Engine, iterations_for
-from szsolver.errors import InputError
 from szsolver.formats.notation import format_turn, parse_position, parse_turn, position_string
 from szsolver.formats.record import example_game, parse_game
 from szsolver.rules.playout import random_play, seeded_rng
@@ -181,76 +180,6 @@ def test_tree_counts_and_focus():
     assert {t: v for t, v, _r, _m in tree.root_stats()}[odd] == 40
     with pytest.raises(ValueError):
         tree.focus(27, 1)                                # the centre holds a neutral
-
-
-@pytest.mark.parametrize("rule,ply", [(0, 11), (1, 19)])
-def test_a_forest_is_its_trees_searched_alone_and_merged(rule, ply):
-    """Engine(trees=k): k root-parallel trees in threads. Each tree is the one a
-    search alone with its seed makes (the threads change nothing), the root's
-    statistics are theirs merged, and the first tree is the one tree of trees=1."""
-    pos = sample(rule, ply)
-    eng = Engine(0.02, solver_turns=0, trees=3)
-    forest = eng._tree(pos, position_string(pos))
-    n = eng.plan(pos).iterations
-    forest.run(n // 2)
-    forest.run(n - n // 2)                     # in two runs, as a progress report makes it
-    assert forest.iterations == 3 * n
-    alone = []
-    for k, tree in enumerate(forest.trees):
-        solo = _mcts.Tree(pos, search.seed_for("mcts", 0, position_string(pos), *([k] if k else [])),
-                          **search.RULE_TREE_OPTIONS[rule])
-        solo.run(n)
-        assert solo.backed_stats(0.1) == tree.backed_stats(0.1)
-        alone.append(solo.backed_stats(0.1))
-    merged = {}
-    for stats in alone:
-        for t, v, r, m, b in stats:
-            merged.setdefault(t, []).append((v, r, m, b))
-    for t, v, r, m, b in forest.backed_stats(0.1):
-        parts = merged.pop(t)
-        assert v == sum(p[0] for p in parts)
-        assert r == pytest.approx(sum(p[0] * p[1] for p in parts) / v)
-        assert b == pytest.approx(sum(p[0] * p[3] for p in parts) / v)
-    assert not merged
-    one = Engine(0.02, solver_turns=0).analyse(pos)
-    first = Engine(0.02, solver_turns=0, trees=1)._tree(pos, position_string(pos))
-    first.run(n)
-    assert first.backed_stats(0.1) == forest.trees[0].backed_stats(0.1)
-    assert one.iterations == n
-
-
-def test_the_forests_answer_is_legal_within_bounds_and_the_same_every_run():
-    pos = sample(0, 13)
-    a = Engine(0.05, solver_turns=0, trees=2).analyse(pos)
-    b = Engine(0.05, solver_turns=0, trees=2).analyse(pos.copy())
-    assert pos.is_legal(a.turn) and a.lower <= a.value <= a.upper
-    assert (a.turn, a.value, a.candidates, a.pv, a.iterations) == \
-        (b.turn, b.value, b.candidates, b.pv, b.iterations)
-    assert a.iterations == 2 * Engine(0.05, solver_turns=0).plan(pos).iterations
-    assert a.pv[0] == a.turn
-    j = Engine(0.05, trees=2).judge(pos, a.turn)
-    assert j == Engine(0.05, trees=2).judge(pos, a.turn)
-    assert j["best"] == a.turn and j["iterations"] >= 2 * int(0.8 * iterations_for(pos, 0.05))
-    with pytest.raises(InputError, match="trees must be a whole number from 1 to 64"):
-        Engine(1, trees=0)
-
-
-def test_a_stopped_tree_ends_its_run_and_a_forest_stops_its_helpers():
-    pos = sample(0, 9)
-    tree = _mcts.Tree(pos, 7)
-    tree.stop()
-    tree.run(10 ** 6)
-    assert tree.iterations == 63           # stopped at its first look, 64 iterations in
-    trees = [_mcts.Tree(pos, k) for k in (1, 2)]
-
-    def work(t):
-        if t is trees[0]:
-            t.run(100)
-            raise KeyboardInterrupt       # as Ctrl-C's handler raises in the main thread
-        t.run(10 ** 7)                    # minutes, unless stopped
-    with pytest.raises(KeyboardInterrupt):
-        search.Forest(trees)._each(work)
-    assert trees[1].iterations < 10 ** 7
 
 
 def test_candidates_are_legal_and_include_neutral_turns():

@@ -480,14 +480,12 @@ cdef void sort_by_prior(double* prior, int* turns, int n) noexcept nogil:
             turns[i] = src_t[i]
 
 
-cdef int grow(void** p, size_t size) noexcept nogil:
-    """``*p`` reallocated to ``size`` bytes: 0, or -1 where there is no room (``*p``
-    then stays as it was). Without the GIL, so that trees search side by side."""
-    cdef void* q = realloc(p[0], size)
+cdef void* grown(void* p, size_t size) except NULL:
+    """``p`` reallocated to ``size`` bytes (MemoryError when there is no room)."""
+    cdef void* q = realloc(p, size)
     if q == NULL:
-        return -1
-    p[0] = q
-    return 0
+        raise MemoryError()
+    return q
 
 
 cdef class Tree:
@@ -507,7 +505,6 @@ cdef class Tree:
     cdef uint64_t rng
     cdef int extra                # a root child outside the candidates (focus), or -1
     cdef readonly long long iterations
-    cdef int halt                 # set by stop(): the run in progress ends early
 
     def __cinit__(self, Position pos, unsigned long long seed, *, double c_uct=0.6,
                   double widen_base=2.0, double widen_mult=1.0, double margin_weight=0.1,
@@ -552,7 +549,6 @@ cdef class Tree:
         self.n_nodes = 0
         self.n_cands = 0
         self.extra = -1
-        self.halt = 0
         self._new_node(-1, -1)
 
     def __dealloc__(self):
@@ -563,13 +559,11 @@ cdef class Tree:
         free(self.cand_prior)
         free(self.cand_n)
 
-    cdef int _new_node(self, int turn, int parent) noexcept nogil:
-        """A new node's index, or -1 where memory ran out."""
+    cdef int _new_node(self, int turn, int parent) except -1:
         cdef Node* nd
         if self.n_nodes == self.cap_nodes:
-            if grow(<void**>&self.nodes, 2 * self.cap_nodes * sizeof(Node)) < 0:
-                return -1
             self.cap_nodes *= 2
+            self.nodes = <Node*>grown(self.nodes, self.cap_nodes * sizeof(Node))
         nd = &self.nodes[self.n_nodes]
         nd.turn = turn
         nd.parent = parent
@@ -586,21 +580,19 @@ cdef class Tree:
         self.n_nodes += 1
         return self.n_nodes - 1
 
-    cdef int _expand(self, int ni, const State* s) noexcept nogil:
-        """Open node ``ni``'s candidates: 0, or -1 where memory ran out."""
+    cdef int _expand(self, int ni, const State* s) except -1:
         cdef int buf[MAX_CAND]
         cdef double pbuf[MAX_CAND]
         cdef int n = gen_candidates(self.b, s, &self.P, buf, pbuf, self.nodes[ni].depth), i
         cdef size_t cap
         while self.n_cands + n > self.cap_cands:
-            cap = 2 * self.cap_cands
-            if grow(<void**>&self.cand_turn, cap * sizeof(int)) < 0 \
-                    or grow(<void**>&self.cand_child, cap * sizeof(int)) < 0 \
-                    or grow(<void**>&self.cand_mean, cap * sizeof(double)) < 0 \
-                    or grow(<void**>&self.cand_prior, cap * sizeof(double)) < 0 \
-                    or grow(<void**>&self.cand_n, cap * sizeof(int)) < 0:
-                return -1         # the arrays grown so far stay valid, only larger
-            self.cap_cands = cap
+            self.cap_cands *= 2
+            cap = self.cap_cands
+            self.cand_turn = <int*>grown(self.cand_turn, cap * sizeof(int))
+            self.cand_child = <int*>grown(self.cand_child, cap * sizeof(int))
+            self.cand_mean = <double*>grown(self.cand_mean, cap * sizeof(double))
+            self.cand_prior = <double*>grown(self.cand_prior, cap * sizeof(double))
+            self.cand_n = <int*>grown(self.cand_n, cap * sizeof(int))
         self.nodes[ni].cand_off = <int>self.n_cands
         self.nodes[ni].n_cand = n
         for i in range(n):
@@ -631,42 +623,19 @@ cdef class Tree:
         if ci < 0:
             if self.extra < 0 or self.nodes[self.extra].turn != turn:
                 self.extra = self._new_node(turn, 0)
-                if self.extra < 0:
-                    raise MemoryError()
             ci = self.extra
         self._run(iterations, ci)
 
-    def stop(self):
-        """End the run in progress (from another thread) within 64 iterations, and every
-        later run as soon; the tree stays whole, each iteration having been backed up."""
-        self.halt = 1
-
-    cdef int _run(self, long long iterations, int forced) except -1:
-        """The iterations, without the GIL (trees of one search run side by side in
-        threads), which is taken back every 64 of them to run pending signal handlers."""
-        cdef int r
-        with nogil:
-            r = self._run_c(iterations, forced)
-        if r == -1:
-            raise MemoryError()
-        return 0 if r == 0 else -1        # -2: a signal handler raised
-
-    cdef int _run_c(self, long long iterations, int forced) noexcept nogil:
+    cdef _run(self, long long iterations, int forced):
         cdef long long it
-        cdef int ni, ci, k, best_k, n_allow, value, side_in, done, r
+        cdef int ni, ci, k, best_k, n_allow, value, side_in, done
         cdef State s
         cdef Node* nd
         cdef Node* ch
         cdef double best_u, u, lnN, r_red
         for it in range(iterations):
             if (it & SIGNAL_POLL_MASK) == SIGNAL_POLL_MASK:
-                if self.halt:
-                    self.iterations += it
-                    return 0
-                with gil:
-                    r = self._poll_signals(it)
-                if r < 0:
-                    return -2
+                self._poll_signals(it)
             s = self.s0
             ni = 0
             done = 0
@@ -696,9 +665,7 @@ cdef class Tree:
                     break           # the playout below values it exactly
                 nd = &self.nodes[ni]
                 if nd.cand_off < 0:
-                    if self._expand(ni, &s) < 0:
-                        self.iterations += it
-                        return -1
+                    self._expand(ni, &s)
                     nd = &self.nodes[ni]
                 if nd.n_cand == 0:
                     break
@@ -710,9 +677,6 @@ cdef class Tree:
                     select_best(&self.cand_prior[nd.cand_off], &self.cand_turn[nd.cand_off],
                                 k, nd.n_cand)
                     ci = self._new_node(self.cand_turn[nd.cand_off + k], ni)
-                    if ci < 0:
-                        self.iterations += it
-                        return -1
                     nd = &self.nodes[ni]
                     self.cand_child[nd.cand_off + k] = ci
                     self.nodes[ci].slot = nd.cand_off + k
@@ -735,9 +699,8 @@ cdef class Tree:
                 value = playout(self.b, &s, &self.P, &self.rng)
             self._backup(ni, value)
         self.iterations += iterations
-        return 0
 
-    cdef int _poll_signals(self, long long done) noexcept:
+    cdef int _poll_signals(self, long long done) except -1:
         """Run the Python signal handlers of pending signals (main thread): Ctrl-C
         raises there, ``done`` iterations into the run (counted; the tree stays
         consistent, each iteration having been backed up whole)."""
@@ -746,7 +709,7 @@ cdef class Tree:
             return -1
         return 0
 
-    cdef void _backup(self, int ni, int value) noexcept nogil:
+    cdef void _backup(self, int ni, int value):
         """Add a playout's result to ``ni`` and its ancestors; a node's reward is from
         the view of the side that played the turn into it."""
         cdef double r_red = reward_red(value, &self.P)
@@ -764,7 +727,7 @@ cdef class Tree:
             side_in ^= 1
             ni = nd.parent
 
-    cdef int _side_into(self, int ni) noexcept nogil:
+    cdef int _side_into(self, int ni) noexcept:
         """The side that played the turn into node ``ni`` (depth parity from the root)."""
         cdef int depth = self.nodes[ni].depth
         # depth 1 was played by the root's side to move

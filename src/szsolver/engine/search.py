@@ -24,10 +24,6 @@ Contracts
   on every machine. ``wall_clock=True`` runs the search until the time is up instead
   (stronger on a fast machine, no longer reproducible); its clock starts when the
   search starts.
-* ``trees=k`` (default 1): the tree search is k root-parallel trees (:class:`Forest`),
-  each with its own seed and the whole of the planned iterations, searched side by
-  side in threads and merged at the root: k times the work in the time of one on k
-  cores, and still one answer for one input, whatever the threads' timing.
 * Progress (:meth:`Engine.analyse`'s ``progress``): partial answers while the work
   goes on (the solver started, the bounds, the tree search every ``every`` seconds
   with its iterations so far); the tree runs in chunks, which give the same tree as
@@ -42,7 +38,6 @@ Contracts
 from __future__ import annotations
 
 import math
-import threading
 import time
 from dataclasses import dataclass, field
 
@@ -223,8 +218,6 @@ REPORT_EVERY = 0.3
 #: take seconds, some Advanced 6-turn positions a minute).
 SOLVER_TURNS = 8
 DEFAULT_SECONDS = 1.0
-#: At most this many root-parallel trees (``Engine(trees=...)``).
-MAX_TREES = 64
 
 
 @dataclass
@@ -471,7 +464,7 @@ class Engine:
     def __init__(self, seconds: float = DEFAULT_SECONDS, *, iterations: int | None = None,
                  solver_nodes: int | None = None, solver_turns: int = SOLVER_TURNS,
                  wall_clock: bool = False, bounds: bool = False, seed=0,
-                 choice: str = "auto", spent: float = 0.0, trees: int = 1, **tree_options):
+                 choice: str = "auto", spent: float = 0.0, **tree_options):
         check_seconds(seconds, "the engine's time budget", none_ok=False)
         if isinstance(spent, bool) or not isinstance(spent, (int, float)) \
                 or not 0 <= spent <= MAX_SECONDS:
@@ -480,10 +473,6 @@ class Engine:
         self.spent = spent
         check_count(iterations, "the engine's iteration budget")
         check_count(solver_nodes, "the engine's solver node budget")
-        if isinstance(trees, bool) or not isinstance(trees, int) or not 1 <= trees <= MAX_TREES:
-            raise InputError(f"the engine's trees must be a whole number from 1 to "
-                             f"{MAX_TREES}, got {trees!r}")
-        self.trees = trees
         self.seconds = seconds
         self.fixed_iterations = iterations
         self.solver_nodes = solver_nodes      # None: from the budget
@@ -760,94 +749,9 @@ class Engine:
         return "backed" if pos.turns_left <= BACKED_TURNS else "visits"
 
     def _tree(self, core, pstr: str):
-        """The search's tree, or its :class:`Forest` of ``trees`` trees (the first
-        seeded as the one tree is, so ``trees=1`` searches as before)."""
         from ._mcts import Tree
-        options = {**RULE_TREE_OPTIONS[_rule(core)], **self.tree_options}
-        trees = [Tree(core, seed_for("mcts", self.seed, pstr, *([k] if k else [])), **options)
-                 for k in range(self.trees)]
-        return trees[0] if self.trees == 1 else Forest(trees)
-
-
-class Forest:
-    """Root-parallel trees of one search (``Engine(trees=k)``): each tree searches the
-    same position with its own seed, all side by side in threads (a tree's iterations
-    run without the GIL), and the root's statistics are the trees' merged. Each tree
-    runs every iteration asked for, so the search is ``k`` times the work, on ``k``
-    cores in the time of one; and the answer never depends on the threads' timing,
-    only on the seeds: the same on every run. The trees' interface as the search uses
-    it: ``run``, ``focus``, ``backed_stats``, ``principal_line``, ``iterations``."""
-
-    def __init__(self, trees):
-        self.trees = list(trees)
-
-    @property
-    def iterations(self) -> int:
-        """Every tree's iterations, added up."""
-        return sum(t.iterations for t in self.trees)
-
-    def run(self, iterations: int) -> None:
-        self._each(lambda t: t.run(iterations))
-
-    def focus(self, turn: int, iterations: int) -> None:
-        self._each(lambda t: t.focus(turn, iterations))
-
-    def _each(self, work) -> None:
-        """``work(tree)`` for every tree, the first in this thread (where Ctrl-C's
-        handler runs: when it raises, the other trees are stopped and joined) and the
-        others in helper threads."""
-        failed = []
-
-        def helper(tree):
-            try:
-                work(tree)
-            except BaseException as e:        # handed to the caller below
-                failed.append(e)
-
-        threads = [threading.Thread(target=helper, args=(t,), daemon=True)
-                   for t in self.trees[1:]]
-        for th in threads:
-            th.start()
-        try:
-            work(self.trees[0])
-        except BaseException:
-            for t in self.trees[1:]:
-                t.stop()
-            raise
-        finally:
-            for th in threads:
-                th.join()
-        if failed:
-            raise failed[0]
-
-    def backed_stats(self, frac: float):
-        """``Tree.backed_stats`` of the trees merged by turn: visits added, rewards and
-        values averaged by visits; most visited first (ties: better reward, lower turn)."""
-        merged = {}
-        for tree in self.trees:
-            for t, n, r, m, b in tree.backed_stats(frac):
-                acc = merged.setdefault(t, [0, 0.0, 0.0, 0.0])
-                acc[0] += n
-                acc[1] += n * r
-                acc[2] += n * m
-                acc[3] += n * b
-        out = [(t, n, r / n, m / n, b / n) for t, (n, r, m, b) in merged.items()]
-        out.sort(key=lambda x: (-x[1], -x[2], x[0]))
-        return out
-
-    def principal_line(self, max_len: int = 40, first=None):
-        """The most visited line from ``first`` (default: the most visited root turn of
-        the trees together), in the tree that visited ``first`` most."""
-        if first is None:
-            stats = self.backed_stats(BACKED_FRACTION)
-            if not stats:
-                return []
-            first = stats[0][0]
-
-        def visits(tree):
-            return next((n for t, n, *_rest in tree.root_stats() if t == first), 0)
-
-        return max(self.trees, key=visits).principal_line(max_len, first)
+        return Tree(core, seed_for("mcts", self.seed, pstr),
+                    **{**RULE_TREE_OPTIONS[_rule(core)], **self.tree_options})
 
 
 def _run_until(run, iterations: int, deadline: float | None, report=None,
