@@ -84,8 +84,9 @@ def _json_spelling(value) -> str:
 
 
 def shown(value, width: int = SHOWN) -> str:
-    """``repr(value)`` for a one-line message; text longer than ``width`` characters is
-    cut, with ``...`` and its length.
+    """A value as a one-line message quotes it: ``repr``, but true, false, null and
+    lists as JSON spells them (:func:`_json_spelling`); text longer than ``width``
+    characters is cut, with ``...`` and its length.
 
     >>> shown("x" * 100, 5)
     "'xxxxx...' (100 characters)"
