@@ -7,7 +7,8 @@ import pytest
 from szsolver.cli import games as game_star
 from szsolver.star.analysis import annotate, check
 from szsolver.star.board import by_name
-from szsolver.star.engine import Engine, EnginePlayer, GreedyPlayer, RandomPlayer, play_game
+from szsolver.star.engine import (Engine, EnginePlayer, GreedyPlayer, RandomPlayer,
+                                  first_stone_cap, play_game, value_bounds)
 from szsolver.star.position import PASS, SWAP, Position, parse_move
 from szsolver.star.record import game_string
 from szsolver.star.solver import solve
@@ -75,6 +76,46 @@ def test_swapping_is_worth_minus_the_position_without_the_swap():
         res = solve(pos, all_turns=True)
         without = min(m.value for m in res.turns if m.turn != SWAP)
         assert solve(pos.after(SWAP)).value == -without
+
+
+def test_a_first_stone_is_worth_no_more_than_the_swap_it_opens():
+    """Black's first stone opens the swap, so White takes the better of its move and the
+    swap: no first stone is worth more than 0 to Black (Star has no draws, so the solver
+    proves at most -1). The engine's estimates there, of its own stone, of every
+    candidate and of any stone judged, say so too; before, the tree valued the first
+    stone as if White could not swap (+1.5 at the empty 5x6 board)."""
+    for name in ("2x2", "2x3"):     # totals 10 and 13: the caps 0 and -1
+        empty = Position(by_name(name))
+        proved = solve(empty, all_turns=True)
+        lo, hi = value_bounds(empty)
+        assert lo <= proved.value <= hi <= 0
+        for m in proved.turns:
+            if m.turn >= 0:
+                after = empty.after(m.turn)
+                lo, hi = value_bounds(after)
+                assert lo <= m.value <= hi <= first_stone_cap(empty.board)
+    for name, iterations in (("2x2", 500), ("2x3", 2_000), ("5x6", 2_000)):
+        pos = Position(by_name(name))
+        eng = Engine(iterations=iterations, solver_empty=0)
+        res = eng.analyse(pos)
+        assert res.value <= 0 and all(c["value"] <= 0 for c in res.candidates)
+        if res.pv[1:2] == [SWAP]:          # White swaps where Black's stone is ahead
+            assert len(res.pv) == 2
+        for cell in range(0, pos.board.size, 3):
+            _, value = eng.judge(pos, cell)
+            assert value <= 0, (name, cell, value)
+
+
+def test_the_first_stone_is_judged_with_the_swap():
+    """A first stone is no blunder: before it the game is lost for Black already (the
+    swap), so no first stone changes the result. Before, ``annotate`` called the first
+    stone of '1. E5 swap' a blunder (+2.6 -> -0.4)."""
+    board = by_name("4x5")
+    pos = Position(board)
+    for cell in ("C3", "E5", "A8"):
+        res = check(pos, parse_move(cell, board), engine_seconds=0.2)
+        assert res.method == "engine" and res.verdict != "blunder"
+        assert res.best_value <= 0 and res.played_value <= 0
 
 
 def test_the_engine_beats_the_random_player():

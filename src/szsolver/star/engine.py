@@ -19,7 +19,11 @@ Contracts
   while a move has few visits.
 * The pie rule: exchanging the colours of every stone and the side to move negates
   the value, so after Black's first stone swapping is worth minus the value of the
-  position as it stands; the engine swaps when it estimates Black ahead there. With
+  position as it stands; the engine swaps when it estimates Black ahead there. So
+  Black's first stone, on a board without stones, is worth ``-|v|``, ``v`` the value
+  of the position after it (White takes the better of its move and the swap): there
+  the tree selects by the lesser of a stone's reward and its swap's, and values and
+  judges each first stone so (:func:`opens_swap`). With
   ``pass`` the game can end only after the opponent passed: the engine then ends it
   when the score now is better for it than its estimate of playing on.
 * Deterministic: the budget is fixed work, planned from the seconds by :func:`budget`
@@ -59,7 +63,7 @@ from .solver import dead_cells, solve
 
 __all__ = ["Engine", "EngineResult", "Budget", "budget", "iteration_seconds",
            "RandomPlayer", "GreedyPlayer", "EnginePlayer", "play_game",
-           "ITERATIONS_PER_SECOND", "SOLVER_EMPTY", "DEFAULT_SECONDS"]
+           "ITERATIONS_PER_SECOND", "SOLVER_EMPTY", "DEFAULT_SECONDS", "opens_swap"]
 
 #: iterations per second of budget on the standard board from the start (what
 #: ``Engine(iterations=...)`` counts as its seconds; a budget in seconds buys the
@@ -154,6 +158,26 @@ class _Node:
         self.total = 0.0            # sum of final values (Black's side) through here
         self.amaf_n: dict[int, int] = {}
         self.amaf_w: dict[int, float] = {}
+
+
+def opens_swap(pos: Position) -> bool:
+    """Whether a stone played at ``pos`` opens the swap: Black's first stone, on a board
+    without stones (:meth:`Position.swap_open` after it)."""
+    return pos.side == BLACK and pos.passes == 0 and not (pos.black | pos.white)
+
+
+def first_stone_cap(board) -> int:
+    """The most a first stone can be worth to Black (the pie rule): 0, and -1 where the
+    board's total is odd, since then no filled board is level and the value of the
+    position after the stone, a filled board's (passing never helps), is not 0."""
+    return -1 if board.total % 2 else 0
+
+
+def _first_stone(value: float, board) -> float:
+    """A first stone's value (Black's side) from the value ``value`` of the position
+    after it: White swaps when Black is ahead there, so Black gets the lesser of
+    ``value`` and ``-value``, at most :func:`first_stone_cap`."""
+    return min(-abs(value), first_stone_cap(board))
 
 
 def _reward(value: int, colour: int) -> float:
@@ -259,7 +283,8 @@ class Engine:
             child = next(c for c in root.children if c.move == move)
         res.iterations = root.n
         res.seconds = time.monotonic() - t0
-        return res, round(child.total / child.n, 2)
+        value = child.total / child.n
+        return res, round(_first_stone(value, pos.board) if opens_swap(pos) else value, 2)
 
     def _result(self, pos, root, lower, upper, nodes, t0) -> tuple[EngineResult, float]:
         """The answer from the tree below ``root``, and the value of its most visited
@@ -269,6 +294,14 @@ class Engine:
         best = ranked[0]
         stone = value = best.total / best.n if best.n else 0.0
         move = best.move
+        first = opens_swap(pos)
+
+        def worth(c):
+            """A root move's estimate (Black's side): a first stone's with the swap."""
+            v = c.total / c.n
+            return _first_stone(v, pos.board) if first else v
+        if first:
+            value = worth(best) if best.n else 0.0
         if pos.swap_open():
             # swap is worth minus the value of the position as it stands (White to move)
             if value > 0:
@@ -278,12 +311,14 @@ class Engine:
             if (now - value) * (1 if mover == BLACK else -1) > 0:
                 move, value = PASS, float(now)
         value = min(max(value, lower), upper)
-        cands = [{"turn": c.move, "visits": c.n, "value": round(c.total / c.n, 2) if c.n else None}
+        cands = [{"turn": c.move, "visits": c.n, "value": round(worth(c), 2) if c.n else None}
                  for c in ranked[:8]]
         pv, node = [], best
         while node is not None and node.n >= 8:
             pv.append(node.move)
             node = max(node.children, key=lambda c: c.n, default=None)
+        if first and stone > 0:
+            pv = [best.move, SWAP]      # White swaps; the tree's line below is unswapped
         return EngineResult(position_string(pos), move, round(value, 2), False, "engine",
                             lower, upper, [move], cands, pv if move == best.move else [move],
                             root.n, nodes, time.monotonic() - t0, board=pos.board), stone
@@ -313,6 +348,7 @@ class Engine:
 
     def _grow(self, pos, root, rng, cells, iterations, forced=None) -> None:
         b = pos.board
+        pie = opens_swap(pos)
         bits = b.grid_bit
         gb0, gw0 = grid_mask(b, pos.black), grid_mask(b, pos.white)
         total = b.total
@@ -333,7 +369,7 @@ class Engine:
                 grids[node.side ^ 1] |= 1 << bits[forced]
             # selection
             while not node.untried and node.children:
-                node = self._select(node)
+                node = self._select(node, pie and node is root)
                 path.append(node)
                 taken.add(node.move)
                 grids[node.side ^ 1] |= 1 << bits[node.move]
@@ -378,7 +414,10 @@ class Engine:
                         aw[c] = aw.get(c, 0.0) + r
 
     @staticmethod
-    def _select(node: _Node) -> _Node:
+    def _select(node: _Node, pie: bool = False) -> _Node:
+        """UCB over RAVE-mixed rewards; ``pie``: ``node`` is a first stone's (the
+        opponent then swaps where that is better for it: a reward r becomes the lesser of
+        r and 1 - r, the swap's, as rewards are symmetric between the colours)."""
         log_n = math.log(node.n + 1)
         beta = math.sqrt(RAVE_K / (3 * node.n + RAVE_K))
         an, aw = node.amaf_n, node.amaf_w
@@ -387,6 +426,8 @@ class Engine:
             q = c.w / c.n
             k = an.get(c.move, 0)
             aq = aw[c.move] / k if k else q
+            if pie:
+                q, aq = min(q, 1.0 - q), min(aq, 1.0 - aq)
             score = (1 - beta) * q + beta * aq + EXPLORATION * math.sqrt(log_n / c.n)
             if score > best_score:
                 best, best_score = c, score
@@ -399,9 +440,17 @@ def _dead(pos: Position) -> int:
 
 def value_bounds(pos: Position) -> tuple[int, int]:
     """The value's proved bounds at ``pos`` (Black's side): what each colour already has
-    and the most it could reach."""
+    and the most it could reach; with the pie rule where it applies (White may swap:
+    the value is ``-|v|``, ``v`` that of the position as it stands, so at most
+    :func:`first_stone_cap`; before Black's first stone at most 0, White's answer to a
+    pass being to end the game level)."""
     from .solver import _Search
-    return _Search(pos, None, None).bounds(pos.black, pos.white)
+    lo, hi = _Search(pos, None, None).bounds(pos.black, pos.white)
+    if pos.swap_open():
+        return -max(abs(lo), abs(hi)), min(-max(0, lo, -hi), first_stone_cap(pos.board))
+    if opens_swap(pos):
+        return lo, min(hi, 0)
+    return lo, hi
 
 
 # --- players ------------------------------------------------------------------------------
