@@ -350,6 +350,20 @@ def test_the_answers_json_reads_back_on_its_own_board(args):
     assert (got["board"], got["position"]) == ("square-8", answer["position"])
 
 
+@pytest.mark.parametrize("args", [
+    ["best", '[Board "square-6"] 1. 11', "--time", "0.2"],
+    ["check", '[Board "square-6"] 1. 11', "22", "--time-limit", "1"],
+    ["annotate", '[Board "square-3"] 1. 11 12 2. 13 21', "--time-per-turn", "0.05"]])
+def test_a_board_too_small_for_the_game_is_refused_by_the_searches(args):
+    """On square-6, 36 points, some line of play leaves a stone no point (32 stones and
+    10 neutrals): the engine refuses it as the solver does, in one line (its playouts
+    once found no point and the process died of a floating-point exception)."""
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.count("\n") == 1 and "may not hold" in r.stderr
+    assert ("on the square-6 board" if "square-6" in args[1] else "square-3") in r.stderr
+
+
 def test_annotate_and_replay_name_the_board_of_each_position():
     """The positions annotate --json and replay --json list, one a turn, name their board
     as the answers do: each read back as SOURCE is on that board."""

@@ -184,6 +184,9 @@ def test_potential_is_the_cli_json_with_a_map(client):
     strip = lambda side: without(side, "seconds")  # noqa: E731
     assert strip(got["blue"]) == strip(want["blue"])
     assert got["svg"].startswith("<svg") and "red" not in got
+    # the side's name in any case, as the command line reads it
+    upper = client.post("/api/potential", json={"position": LATE, "side": "BLUE", "svg": True})
+    assert upper.status_code == 200 and strip(upper.json()["blue"]) == strip(got["blue"])
 
 
 def test_annotate_is_the_cli_json(client, tmp_path):
@@ -533,6 +536,7 @@ def test_the_next_puzzle_a_solved_page_offers(client):
     ("/api/check", {"position": LATE, "turn": "9z"}, 400, "turn"),
     ("/api/check", {"position": LATE}, 400, "missing key 'turn'"),
     ("/api/potential", {"position": LATE, "side": "green"}, 400, "side must be 'red' or 'blue'"),
+    ("/api/potential", {"position": LATE, "side": "both"}, 400, "(a map is of one side)"),
     ("/api/game", {"source": LATE, "example": True}, 400, "exactly one of"),
     ("/api/game", {"game": {"type": "game", "turns": ["44n66", "44"]}}, 400, "round 1, blue"),
     ("/api/view", {"position": LATE, "last_turn": "99"}, 400, "off"),
@@ -550,6 +554,12 @@ def test_the_next_puzzle_a_solved_page_offers(client):
     ("/api/play", {"source": "star:nonsense", "turns": []}, 400, "star"),
     ("/api/puzzles/sz-easy-1/check", {"stars": "44 45"}, 400, "stars must be a list"),
     ("/api/puzzles/sz-easy-1/check", {"stars": ["44", "44"]}, 400, "listed twice"),
+    # a board too small for both sides' stones and neutrals: the searches refuse it
+    # (the tree's playouts once found no point and the analysis process died)
+    ("/api/check", {"position": '[Board "square-6"] 1. 11', "turn": "22", "time_limit": 1},
+     400, "35 empty points may not hold the 31 stones still to place"),
+    ("/api/annotate", {"source": '[Board "square-3"] 1. 11 12 2. 13', "time_per_turn": 0.05},
+     400, "may not hold"),
 ])
 def test_bad_requests_get_a_clear_4xx(client, path, body, status, words):
     if isinstance(body, bytes):

@@ -781,8 +781,8 @@ def check_searchable(Position pos not None):
     empty = sz_popcount(empty_points(b, s))
     if empty < turns + neutrals:
         raise UnsupportedError(f"{empty} empty points may not hold the {turns} stones still to "
-                               f"place after up to {neutrals} neutrals; the solver assumes every "
-                               "turn finds a point")
+                               f"place after up to {neutrals} neutrals on the {g.name} board; "
+                               "the searches assume every turn finds a point")
     if turns >= MAX_PLY:            # implied by the room check on <= 64 points
         raise UnsupportedError(f"{turns} turns left; the solver handles at most {MAX_PLY - 1}")
 

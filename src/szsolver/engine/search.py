@@ -551,6 +551,7 @@ class Engine:
             v = core.value()
             return EngineResult(pstr, None, v, True, "over", v, v,
                                 seconds=time.perf_counter() - start)
+        _check_room(core)
         tail = self._tail(core)     # nothing for the tree to weigh: always solved, no limit
         limited = not tail and solver and self._tries_solver(core)
         plan = None if self.wall_clock else self._plan(core, limited)     # as plan() says
@@ -710,6 +711,7 @@ class Engine:
         then depends on the machine's speed)."""
         from ..rules.backends import to_core
         core = to_core(pos)
+        _check_room(core)
         pstr = position_string(core)
         total = self.iterations_for(core, seconds)
         n = max(MIN_ITERATIONS, int(total * JUDGE_SHARE))
@@ -752,6 +754,15 @@ class Engine:
         from ._mcts import Tree
         return Tree(core, seed_for("mcts", self.seed, pstr),
                     **{**RULE_TREE_OPTIONS[_rule(core)], **self.tree_options})
+
+
+def _check_room(core) -> None:
+    """UnsupportedError (one line) unless every turn at ``core`` finds a point, as the
+    solver requires (``endgame.solver.check_searchable``): the tree's candidates and
+    playouts place a stone on every turn, and on a board too small for both sides'
+    stones and neutrals some line of play leaves a turn none."""
+    from ..endgame.solver import check_searchable
+    check_searchable(core)
 
 
 def _run_until(run, iterations: int, deadline: float | None, report=None,

@@ -153,13 +153,17 @@ def game_from(body: dict):
 
 
 def side_from(value, pos) -> int:
-    """``red``, ``blue`` or None (the side to move)."""
+    """``red``, ``blue`` (any case, as the command line reads it) or None (the side
+    to move)."""
+    from ..inputs import name_key
     from ..rules.base import SIDE_NAMES
     if value is None:
         return pos.side
-    if value not in SIDE_NAMES:
-        raise ParseError(f"side must be 'red' or 'blue', got {shown(value)}")
-    return SIDE_NAMES.index(value)
+    key = name_key(value) if isinstance(value, str) else None
+    if key not in SIDE_NAMES:
+        raise ParseError(f"side must be 'red' or 'blue', got {shown(value)}"
+                         + (" (a map is of one side)" if key == "both" else ""))
+    return SIDE_NAMES.index(key)
 
 
 def _points_layer(pos) -> str:
