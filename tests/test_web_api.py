@@ -821,6 +821,30 @@ def test_a_message_is_read_whole_from_a_non_blocking_pipe():
         child.close()
 
 
+def test_a_job_that_fails_or_dies_is_a_500_and_logged(caplog):
+    """A bug in a job's process is logged with its traceback, and a process that dies
+    without an answer (a crash in C, once a floating-point exception) with its exit
+    code: the 500 the client gets says one line, the log says what happened."""
+    import operator
+    from szsolver.web.jobs import JobFailed
+    jobs = Jobs(workers=1)
+
+    async def run(fn, *args):
+        with pytest.raises(JobFailed) as e:
+            await jobs.run(fn, *args, deadline=30)
+        return str(e.value)
+    with caplog.at_level("ERROR", logger="szsolver.web"):
+        said = anyio.run(run, operator.truediv, 1, 0)
+    assert said == "the analysis failed: ZeroDivisionError: division by zero"
+    assert "Traceback" in caplog.text and "truediv failed" in caplog.text
+    caplog.clear()
+    with caplog.at_level("ERROR", logger="szsolver.web"):
+        said = anyio.run(run, os._exit, 3)
+    assert said == "the analysis process ended without an answer"
+    assert "_exit ended without an answer (exit code 3)" in caplog.text
+    assert jobs.stats["failed"] == 2
+
+
 def test_bad_input_in_a_job_comes_back_as_its_class():
     from szsolver.web import tasks
     jobs = Jobs(workers=1)

@@ -40,6 +40,7 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.forkserver
 import multiprocessing.process
+import logging
 import os
 import shutil
 import signal
@@ -51,6 +52,9 @@ import anyio
 import anyio.to_thread
 
 from .. import errors
+
+#: the server's log: a job that fails (a bug) is logged here with its traceback
+log = logging.getLogger("szsolver.web")
 
 # Imported once in the forkserver, so each job starts with them loaded.
 PRELOAD = ["szsolver.web.tasks"]
@@ -99,9 +103,14 @@ def _child(conn, fn, args, reports=False):
     except errors.InputError as e:
         conn.send(("input", type(e).__name__, str(e)))
     except BaseException as e:  # noqa: BLE001 - everything else is reported as a failure
-        conn.send(("error", type(e).__name__, "".join(traceback.format_exception_only(e)).strip()))
+        conn.send(("error", type(e).__name__, "".join(traceback.format_exception_only(e)).strip(),
+                   "".join(traceback.format_exception(e))))
     finally:
         conn.close()
+
+
+def _name(fn) -> str:
+    return getattr(fn, "__qualname__", None) or repr(fn)
 
 
 def _receive(conn):
@@ -245,6 +254,9 @@ class Jobs:
                         if self.closed:                   # killed by stop()
                             raise Busy(SHUTTING_DOWN) from None
                         self.stats["failed"] += 1
+                        await anyio.to_thread.run_sync(proc.join, 1)
+                        log.error("the analysis process of %s ended without an answer "
+                                  "(exit code %s)", _name(fn), proc.exitcode)
                         raise JobFailed("the analysis process ended without an answer") from None
                     if msg[0] != "progress":
                         break
@@ -271,6 +283,7 @@ class Jobs:
             cls = getattr(errors, msg[1], errors.InputError)
             raise cls(msg[2])
         self.stats["failed"] += 1
+        log.error("the analysis %s failed in its process:\n%s", _name(fn), msg[3].rstrip())
         raise JobFailed(f"the analysis failed: {msg[2]}")
 
     def warm_up(self) -> float:
