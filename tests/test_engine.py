@@ -610,6 +610,19 @@ def test_engine_judges_the_last_turns_by_brute_force(rule, left):
         assert sorted(res.best) == sorted(t for t, v in values.items() if v == best_value)
 
 
+def test_cli_best_says_when_the_budget_reached_the_trees_cap(monkeypatch):
+    """The tree stops at search.MAX_ITERATIONS (its memory) whatever the budget, and the
+    answer says so: a larger --time then buys nothing (the cap lowered here so that a
+    test reaches it)."""
+    pos = position_string(sample(0, 10))
+    monkeypatch.setattr(search, "MAX_ITERATIONS", 2_000)
+    data = json.loads(run("best", pos, "--time", "1", "--json").stdout)
+    assert data["iterations"] == 2_000
+    assert "2,000 iterations (the tree's most: a larger budget buys no more)" in \
+        run("best", pos, "--time", "1").stdout
+    assert "the tree's most" not in run("best", pos, "--time", "0.001").stdout
+
+
 def test_cli_best_says_how_little_a_tiny_budget_estimate_rests_on():
     """64 playouts make a rough guess (search.ROUGH_ITERATIONS): the answer says so,
     counts in words ('1 visit'), and a budget past the threshold says nothing of it."""

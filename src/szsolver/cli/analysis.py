@@ -64,7 +64,9 @@ def check_cmd(args, turn_number, example, time_limit, rule, as_json):
 @click.option("--time", "time", type=SECONDS, default=None, metavar="S",
               help="Budget in seconds (default 1), as fixed work (iterations, solver "
                    "nodes, CP-SAT work) fitted to take about S seconds on a 2-core machine "
-                   "(a slower one takes longer): the same answer on every run.")
+                   "(a slower one takes longer): the same answer on every run. The tree "
+                   "search stops at 1,000,000 iterations (its memory: in Stars' Zone 5 to 15 s "
+                   "of budget), and the answer says so.")
 @click.option("--wall-clock", is_flag=True,
               help="Search for S seconds of real time instead, counted from when the "
                    "search starts (not reproducible).")

@@ -193,10 +193,10 @@ def solve(pos, game, o):
 
 def best(pos, game, o):
     """The engine's move with its value: proved near the end, estimated earlier."""
-    from ..star.engine import Engine
+    from ..star.engine import MAX_ITERATIONS, Engine
     from ..star.position import format_move
     from ..star.solver import describe
-    from .views import counted, rough
+    from .views import counted, iterations_words, rough
     if pos.is_over():
         raise InputError("best: the game is over: there is no move to play")
     with progress_line(o, not o.as_json) as show:
@@ -217,8 +217,8 @@ def best(pos, game, o):
     if res.pv:
         lines.append(("Line of best play: " if res.exact else "Expected line: ")
                      + " ".join(format_move(x, b) for x in res.pv))
-    lines.append(f"{counted(res.iterations, 'iteration')}, {counted(res.nodes, 'solver node')}, "
-                 f"{res.seconds:.1f} s.")
+    lines.append(f"{iterations_words(res.iterations, MAX_ITERATIONS)}, "
+                 f"{counted(res.nodes, 'solver node')}, {res.seconds:.1f} s.")
     return answer(res.to_json(), "\n".join(lines), game)
 
 

@@ -14,8 +14,8 @@ from ..errors import InputError
 from ..formats.notation import format_turn
 from ..verdict import ESTIMATE_MARGIN, describe_value, turns_listed, verdict_count
 from .contract import Answer, Entry
-from .views import (annotate_progress, answer, counted, engine_progress, line_words,
-                    progress_line, replay_lines, rough, solve_lines, turn_to_judge,
+from .views import (annotate_progress, answer, counted, engine_progress, iterations_words,
+                    line_words, progress_line, replay_lines, rough, solve_lines, turn_to_judge,
                     warnings_of)
 
 NAME = "stars-zone"
@@ -216,8 +216,9 @@ def best_text(res, geometry) -> str:
         lines.append(proved + (f"; {sbt}." if sbt else "."))
         if res.stopped:
             lines.append(f"(The exact solver stopped: {res.stopped}.)")
-    lines.append(f"{counted(res.iterations, 'iteration')}, {counted(res.nodes, 'solver node')}, "
-                 f"{res.seconds:.1f} s.")
+    from ..engine.search import MAX_ITERATIONS
+    lines.append(f"{iterations_words(res.iterations, MAX_ITERATIONS)}, "
+                 f"{counted(res.nodes, 'solver node')}, {res.seconds:.1f} s.")
     return "\n".join(lines)
 
 

@@ -61,6 +61,20 @@ def counted(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
+def iterations_words(iterations: int, most: int) -> str:
+    """'N iterations', and where the budget reached the tree's cap ``most`` (its
+    memory), that a larger budget buys no more: every game's ``best`` says it so.
+
+    >>> iterations_words(5_000, 1_000_000)
+    '5,000 iterations'
+    >>> iterations_words(1_000_000, 1_000_000)
+    "1,000,000 iterations (the tree's most: a larger budget buys no more)"
+    """
+    words = counted(iterations, "iteration")
+    return words + (" (the tree's most: a larger budget buys no more)"
+                    if iterations >= most else "")
+
+
 def line_words(turns: list[str], complete: bool) -> str:
     """A proved principal variation in words: whole, the first turns a limit left
     proved, or none yet.
