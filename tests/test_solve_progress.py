@@ -124,6 +124,21 @@ def test_the_progress_messages_stay_text_and_carry_what_the_search_proved():
         assert m.node_counter() >= m.nodes
 
 
+def test_a_large_table_is_told_before_it_is_set_up(monkeypatch):
+    """A GiB table takes seconds to fault in before the first probe: the callback
+    hears of it first, with the table's size, and a small table says nothing (the
+    threshold lowered here so that a small solve reaches it)."""
+    from szsolver.endgame import solver
+    msgs = []
+    solve(example_position(4), progress=msgs.append, tt_size=2 ** 16)
+    assert not any("transposition table" in m for m in msgs)
+    monkeypatch.setattr(solver, "TOLD_TABLE_BYTES", 2 ** 20)
+    msgs = []
+    solve(example_position(4), progress=msgs.append, tt_size=2 ** 16)
+    assert msgs[0] == "setting up the transposition table (2 MiB)"
+    assert not isinstance(msgs[0], Progress) and isinstance(msgs[1], Progress)
+
+
 def test_solve_on_a_terminal_rewrites_one_line_and_clears_it(on_a_terminal):
     plain = run("solve", "--example", "--quiet").stdout
     code, out, err = on_a_terminal(["solve", "--example"])

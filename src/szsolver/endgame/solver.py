@@ -256,6 +256,10 @@ def new_searcher(core, tt_size, options, score_caps, driver="mtdf"):
     return s
 
 
+#: ``solve`` tells its ``progress`` that it sets up a table at least this large first
+TOLD_TABLE_BYTES = 2 ** 28
+
+
 def solve(position, *, time_limit: float | None = None, node_limit: int | None = None,
           tt_size: int = DEFAULT_TT_SIZE, all_turns: bool = False, options=None,
           score_caps: tuple[int, int] | None = None, progress=None,
@@ -299,6 +303,11 @@ def solve(position, *, time_limit: float | None = None, node_limit: int | None =
     split = threads > 1 and orbits is not None and len(orbits) > 1
     if tt_size is None:
         tt_size = tt_entries_for(core.turns_left, time_limit, node_limit)
+    if progress is not None and tt_bytes(tt_size) >= TOLD_TABLE_BYTES:
+        # a large table is faulted in whole before the search (seconds for a GiB)
+        size = tt_bytes(tt_size)
+        size = f"{size / 2 ** 30:.3g} GiB" if size >= 2 ** 30 else f"{size / 2 ** 20:.0f} MiB"
+        progress(f"setting up the transposition table ({size})")
     s = budget.join(new_searcher(core, tt_size, options, score_caps, driver))
     budget.arm(s)
     if core.is_over():
