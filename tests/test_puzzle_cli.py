@@ -593,6 +593,9 @@ def test_a_printed_puzzle_is_read_back_by_solve(tmp_path, printer):
 
 @pytest.mark.parametrize("stars, words", [
     ("44 zz", "bad point 'zz'"), ("44 52 zz", "bad point 'zz'"),
+    # one point in another script's digits is a point too, told the digits it takes
+    ("\uff11\uff15", "bad point '\uff11\uff15': expected two digits 0-9"),
+    ("\u0663\u0668 44", "bad point '\u0663\u0668': expected two digits 0-9"),
     ("no such file.txt", "no such solution file: no such file.txt")])
 def test_a_solution_written_inline_names_its_bad_point(stars, words):
     """Points separated by spaces are a solution, whatever they hold: '44 zz' was taken

@@ -179,10 +179,12 @@ def _one_solution(solutions: list):
 def _inline_solution(text: str) -> bool:
     """Could ``text`` (no file on disk) be a solution written inline (JSON, or point
     names), rather than the name of a file? Points separated by spaces are, whatever
-    they hold ('44 zz' names its bad point, not a missing file)."""
+    they hold ('44 zz' names its bad point, not a missing file), and so are digits of
+    any script ('１５' is told the digits a point takes, not that no file has that
+    name)."""
     s = text.strip()
-    return (not s or s[0] in "[{" or re.fullmatch(r"[0-9\s,;.-]+", s, re.ASCII) is not None
-            or (len(s.split()) > 1 and re.match(r"[0-9]", s, re.ASCII) is not None))
+    return (not s or s[0] in "[{" or re.fullmatch(r"[\d\s,;.-]+", s) is not None
+            or (len(s.split()) > 1 and re.match(r"\d", s) is not None))
 
 
 def check_to_json(p: Puzzle, check: SolutionCheck, pid: str | None = None) -> dict:
