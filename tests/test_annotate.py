@@ -253,6 +253,9 @@ def test_cli_annotate_text_counts_the_best_turns_it_leaves_out():
     assert r.exit_code == 0, r.output
     row = next(ln for ln in r.stdout.splitlines() if " 25??" in ln)
     assert row.endswith("  " + " ".join(best[:4]) + " and 7 more (--json lists them all)")
+    # a short annotation's time in tenths, as its JSON has it (it said '0 s')
+    final = r.stdout.splitlines()[-1]
+    assert re.fullmatch(r"Final: \d+-\d+\. \d\.\d s \(\d\.\d s of CPU\)\.", final), final
 
 
 def test_threads_give_the_same_judgements(ann, monkeypatch):

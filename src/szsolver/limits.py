@@ -27,7 +27,7 @@ from .errors import UnsupportedError
 from .inputs import shown
 
 __all__ = ["MAX_SECONDS", "MAX_COUNT", "check_seconds", "check_count", "Budget",
-           "fixed_work"]
+           "fixed_work", "seconds_text"]
 
 #: the longest time limit taken (about 30 years): beyond it a number is a typo
 MAX_SECONDS = 1e9
@@ -114,3 +114,13 @@ def fixed_work(seconds, iteration_seconds: float, *, solver_share: float = 0.0,
         nodes = 0
     iterations = int(min(most_iterations, max(least_iterations, rest / iteration_seconds)))
     return Budget(seconds, iterations, nodes)
+
+
+def seconds_text(seconds: float) -> str:
+    """Seconds taken, for a summary line: a tenth under 10 s, whole seconds above, so
+    that a short run does not read '0 s'.
+
+    >>> seconds_text(0.31), seconds_text(9.96), seconds_text(127.4)
+    ('0.3 s', '10 s', '127 s')
+    """
+    return f"{seconds:.1f} s" if round(seconds, 1) < 10 else f"{seconds:.0f} s"

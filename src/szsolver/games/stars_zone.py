@@ -278,7 +278,9 @@ def annotation_text(ann) -> str:
         lines.append(f"{name.capitalize()}: {accuracy_text(s)}; {counts}.")
     final = g.final
     r, b = final.scores()
-    lines.append(f"Final: {r}-{b}. {ann.seconds:.0f} s ({ann.cpu_seconds:.0f} s of CPU).")
+    from ..limits import seconds_text
+    lines.append(f"Final: {r}-{b}. {seconds_text(ann.seconds)} "
+                 f"({seconds_text(ann.cpu_seconds)} of CPU).")
     return "\n".join(lines)
 
 

@@ -27,7 +27,7 @@ from ..verdict import (ESTIMATE_MARGIN, VERDICT_COUNTS, bounds_json, classify,
                        judged_bounds, proved_words, turns_listed, verdict_count)
 from .. import interrupt
 from ..errors import IllegalTurnError, InputError
-from ..limits import check_seconds
+from ..limits import check_seconds, seconds_text
 from .engine import DEFAULT_SECONDS, SOLVER_NODES_PER_SECOND, Engine, value_bounds
 from .groups import BLACK
 from .position import COLOUR_NAMES, Position, format_move, position_string
@@ -222,7 +222,7 @@ class Annotation:
             lines.append(f"{colour.capitalize()}: {s['optimal']} optimal of {s['turns']} "
                          f"({s['judged_exactly']} proved); {counts}.")
         bs, ws = g.final.scores()
-        lines.append(f"Final: black {bs}, white {ws}. {self.seconds:.0f} s.")
+        lines.append(f"Final: black {bs}, white {ws}. {seconds_text(self.seconds)}.")
         return "\n".join(lines)
 
 
