@@ -705,6 +705,17 @@ def test_a_scheduler_address_where_no_scheduler_answers_fails_at_once(monkeypatc
     assert time.perf_counter() - t < 5
 
 
+def test_a_scheduler_that_does_not_answer_leaves_no_output_behind(tmp_path):
+    """OUT/ is tested writable before the work, but made only when the work starts: a
+    refused scheduler left an empty OUT/ behind."""
+    from szsolver.cli import main
+    out = tmp_path / "daily"
+    r = CliRunner().invoke(main, ["batch", "puzzles", "--start", "2026-11-23", "--days", "1",
+                                  "--scheduler", "tcp://127.0.0.1:1", str(out)])
+    assert r.exit_code == 2 and "cannot reach the Dask scheduler" in r.output
+    assert not out.exists()
+
+
 def test_cli_solve_splits_over_workers_with_the_serial_answer(client):
     """``solve --scheduler``/``--workers``: the deep solve's answer, equal to the serial
     one; --example and standard input as for the serial solve."""

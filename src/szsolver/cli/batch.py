@@ -163,7 +163,9 @@ def _earlier_results(path: str) -> None:
 
 
 def _output_dir(path: str) -> None:
-    """OUT/ exists or can be made, and files can be written in it."""
+    """OUT/ exists or can be made, and files can be written in it. A directory made for
+    the test is taken away again: the run makes it when its work starts, so input
+    refused before then (a scheduler that does not answer) leaves nothing behind."""
     if not path.strip():
         raise BadInput("give a directory name for the output, got ''")
     if os.path.exists(path) and not os.path.isdir(path):
@@ -172,12 +174,15 @@ def _output_dir(path: str) -> None:
     if not os.path.isdir(parent):
         raise BadInput(f"cannot make {cut(path, SHOWN_PATH)}: "
                        f"no such directory {cut(parent, SHOWN_PATH)}")
+    made = not os.path.exists(path)
     try:
         os.makedirs(path, exist_ok=True)
         probe = os.path.join(path, f".szsolver-write-test{os.getpid()}")
         with open(probe, "w", encoding="utf-8"):
             pass
         os.remove(probe)
+        if made:
+            os.rmdir(path)
     except OSError as e:
         raise output_error(path, e, action="write in") from None
 
