@@ -74,6 +74,11 @@ def test_requests_outside_what_is_offered():
     raises(UnsupportedError, generate, "square-7", "easy", "1", match="out of range 8..12")
     msg = raises(NoStarmap, complete_starmap, square(7), 0, match="^no complete starmap on square-7")
     assert issubclass(NoStarmap, InvalidPuzzleError) and msg.endswith("proved")
+    # no blocked points were given, so the message speaks of none (it said "with these
+    # blocked points"); with some given it names them
+    assert msg == "no complete starmap on square-7 (basic rule): proved"
+    msg = raises(NoStarmap, complete_starmap, square(7), 0, blocked=1, match="^no complete")
+    assert msg == "no complete starmap on square-7 with these blocked points (basic rule): proved"
 
 
 def test_bad_solutions():

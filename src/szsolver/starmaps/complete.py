@@ -107,6 +107,7 @@ def complete_starmap(geometry: Geometry, seed=0, good_form: bool = False, rule=B
                                "pip install . (needs a C compiler)") from None
     rule = rule_code(rule)
     g = geometry
+    given = blocked & ~g.fixed_neutral_mask      # the caller's own blocked points
     blocked = blocked | g.fixed_neutral_mask
     t0 = time.perf_counter()
     puzzle = Puzzle(g, blocked=blocked, rule=rule)  # checks the blocked points first
@@ -147,8 +148,10 @@ def complete_starmap(geometry: Geometry, seed=0, good_form: bool = False, rule=B
     from ..cpsat import cp_model
     status, mask, _s = model.solve_once(left, workers=1, seed=starmap_seed_v1("sat", seed) % (2 ** 31))
     if status == cp_model().INFEASIBLE:
-        raise NoStarmap(f"no complete starmap on {g.name} with these blocked points"
-                        f" ({RULE_NAMES[rule]} rule{', good form' if good_form else ''}): proved")
+        raise NoStarmap(f"no complete starmap on {g.name}"
+                        + (" with these blocked points" if given else "")
+                        + f" ({RULE_NAMES[rule]} rule{', good form' if good_form else ''}): "
+                          "proved")
     if mask is None:
         raise TimeoutError(f"no starmap within {time_limit} s")
     assert not solution_problems(puzzle, mask)
