@@ -101,7 +101,9 @@ SELFPLAY_RECORD = re.compile(r"(game)-[0-9]+\.szg")
 @click.option("--games", type=whole_number(1, MAX_GAMES), default=1, show_default=True,
               help=f"Number of games (at most {MAX_GAMES:,}).")
 @click.option("--time", "seconds", type=SECONDS, default=0.5, show_default=True, metavar="S",
-              help="Engine budget per turn (fixed iterations: reproducible).")
+              help="Engine budget per turn (fixed iterations: reproducible). The "
+                   "CP-SAT bounds are not run, so their share goes to the tree search "
+                   "and a turn can differ from best --time S's.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True,
               help="Directory for the game records (.szg), created if missing.")
 @click.option("--force", is_flag=True,
